@@ -1,0 +1,152 @@
+"""Environment variables and paths, read and validated in one place.
+
+Every process calls :func:`load_config` once at start-up; nothing else reads ``os.environ`` for settings.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from design_console.errors import DesignError
+
+LogLevel = Literal["trace", "debug", "info", "warn", "error", "fatal"]
+BridgeAuth = Literal["required", "off"]
+
+#: Every toolset name a user may put in DESIGN_TOOLSETS.
+TOOLSETS = ("core", "read", "write", "tokens", "board", "slides", "audit", "code", "apps")
+
+DEFAULT_API_URL = "https://api.figma.com"
+PORT_RANGE_SIZE = 10
+
+
+class Config(msgspec.Struct, frozen=True, kw_only=True):
+    """Validated settings of one process; see README "Configuration" for each variable."""
+
+    access_token: str = ""
+    log_level: LogLevel = "info"
+    browser_timeout_ms: int = 120_000
+    max_console_logs: int = 1000
+    oauth_client_id: str = ""
+    oauth_client_secret: str = ""
+    ws_port: int = 9223
+    ws_host: str = "localhost"
+    node_env: str = ""
+    bridge_auth: BridgeAuth = "required"
+    api_url: str = DEFAULT_API_URL
+    toolsets: tuple[str, ...] = ()
+    enable_mcp_apps: bool = False
+    home: Path
+    runtime_dir: Path
+    temp_dir: Path
+
+    @property
+    def ports(self) -> range:
+        """The bridge port range: DESIGN_WS_PORT and the nine after it."""
+        return range(self.ws_port, self.ws_port + PORT_RANGE_SIZE)
+
+    @property
+    def plugin_dir(self) -> Path:
+        """Where the plugin copy the user imports lives."""
+        return self.home / "plugin"
+
+    @property
+    def token_file(self) -> Path:
+        """The per-user bridge token (0600)."""
+        return self.home / "bridge-token"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.home / "logs"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"
+
+    @property
+    def control_endpoint(self) -> str:
+        """ZeroMQ endpoint of designd's control socket."""
+        return f"ipc://{self.runtime_dir / 'control.sock'}"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.runtime_dir / "designd.lock"
+
+    @property
+    def media_dir(self) -> Path:
+        """Per-user folder of screenshot files, each deleted an hour after it was written."""
+        return self.temp_dir / f"design-console-mcp-media-{os.getuid()}"
+
+
+def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise DesignError("bad_config", f"{name}={raw!r} is not a whole number.", f"Set it to {low}..{high}.") from None
+    if not low <= value <= high:
+        raise DesignError("bad_config", f"{name}={value} is out of range.", f"Set it to {low}..{high}.")
+    return value
+
+
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str, ...]) -> str:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw == "warning":
+        raw = "warn"
+    if raw not in allowed:
+        raise DesignError("bad_config", f"{name}={raw!r} is not one of {', '.join(allowed)}.")
+    return raw
+
+
+def _runtime_dir(env: Mapping[str, str], home: Path) -> Path:
+    if env.get("DESIGN_RUNTIME_DIR"):
+        return Path(env["DESIGN_RUNTIME_DIR"])
+    xdg = env.get("XDG_RUNTIME_DIR")
+    if xdg and Path(xdg).is_dir():
+        return Path(xdg) / "design-console-mcp"
+    return home / "run"
+
+
+def load_config(env: Mapping[str, str] | None = None) -> Config:
+    """Read and validate the settings from ``env`` (default: the process environment).
+
+    Raises :class:`DesignError` with code ``bad_config`` naming the variable and the rule it broke.
+    """
+    env = os.environ if env is None else env
+    home = Path(env.get("DESIGN_CONSOLE_HOME") or Path(env.get("HOME") or Path.home()) / ".design-console-mcp")
+    toolsets_raw = [t.strip().lower() for t in env.get("DESIGN_TOOLSETS", "").split(",") if t.strip()]
+    unknown = [t for t in toolsets_raw if t not in TOOLSETS]
+    if unknown:
+        raise DesignError(
+            "bad_config", f"DESIGN_TOOLSETS names unknown toolsets: {', '.join(unknown)}.", f"Use {', '.join(TOOLSETS)}."
+        )
+    api_url = (env.get("DESIGN_API_URL") or DEFAULT_API_URL).rstrip("/")
+    if not api_url.startswith(("http://", "https://")):
+        raise DesignError("bad_config", f"DESIGN_API_URL={api_url!r} is not an http(s) URL.")
+    return Config(
+        access_token=env.get("DESIGN_ACCESS_TOKEN", "").strip(),
+        log_level=_choice(env, "LOG_LEVEL", "info", ("trace", "debug", "info", "warn", "error", "fatal")),  # type: ignore[arg-type]
+        browser_timeout_ms=_int(env, "BROWSER_TIMEOUT", 120_000, 1000, 3_600_000),
+        max_console_logs=_int(env, "MAX_CONSOLE_LOGS", 1000, 1, 1_000_000),
+        oauth_client_id=env.get("DESIGN_OAUTH_CLIENT_ID", ""),
+        oauth_client_secret=env.get("DESIGN_OAUTH_CLIENT_SECRET", ""),
+        ws_port=_int(env, "DESIGN_WS_PORT", 9223, 1024, 65535 - PORT_RANGE_SIZE),
+        ws_host=env.get("DESIGN_WS_HOST", "").strip() or "localhost",
+        node_env=env.get("NODE_ENV", ""),
+        bridge_auth=_choice(env, "DESIGN_BRIDGE_AUTH", "required", ("required", "off")),  # type: ignore[arg-type]
+        api_url=api_url,
+        toolsets=tuple(toolsets_raw),
+        enable_mcp_apps=env.get("ENABLE_MCP_APPS", "").strip().lower() in ("1", "true", "yes", "on"),
+        home=home,
+        runtime_dir=_runtime_dir(env, home),
+        temp_dir=Path(env.get("TMPDIR") or tempfile.gettempdir()),
+    )

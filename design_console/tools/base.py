@@ -1,0 +1,159 @@
+"""The building blocks of the tool catalog: argument structs, the tool record, the context handlers get, outputs.
+
+A tool module declares each tool once with :func:`tool`. The daemon and the workers import the same catalog;
+``runs_in`` says which process runs the handler. Handlers never import the ``mcp`` SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+
+import msgspec
+
+from design_console.errors import DesignError
+from design_console.protocol import ImageBlock, TextBlock, ToolOutput
+
+if TYPE_CHECKING:
+    from design_console.config import Config
+
+RunsIn = Literal["daemon", "api", "media"]
+
+#: Roughly four characters a token; results are kept well under a model's 25,000-token tool-result limit.
+CHARS_PER_TOKEN = 4
+DEFAULT_RESULT_TOKENS = 8_000
+MAX_RESULT_TOKENS = 20_000
+
+
+class Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Base of every tool's argument struct: unknown fields are refused so that typos surface."""
+
+
+class NoArgs(Args):
+    """Arguments of a tool that takes none."""
+
+
+class Context(Protocol):
+    """What a handler may use, wherever it runs."""
+
+    config: Config
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        """Send one command to the plugin and return its result object; raises DesignError."""
+        ...
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        """Report progress of a long call (a no-op when the caller did not ask for it)."""
+        ...
+
+
+A = TypeVar("A", bound=Args)
+Handler = Callable[[Any, Any], Awaitable[ToolOutput]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One tool of the catalog."""
+
+    name: str
+    description: str
+    args: type[Args]
+    handler: Handler
+    runs_in: RunsIn = "daemon"
+    toolset: str = "core"
+    read_only: bool = True
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False
+    needs_bridge: bool = False
+    title: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+REGISTRY: dict[str, ToolSpec] = {}
+
+
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: RunsIn = "daemon",
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[Callable[[Any, A], Awaitable[ToolOutput]]], Callable[[Any, A], Awaitable[ToolOutput]]]:
+    """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``."""
+
+    def register(handler: Callable[[Any, A], Awaitable[ToolOutput]]) -> Callable[[Any, A], Awaitable[ToolOutput]]:
+        if name in REGISTRY:
+            raise RuntimeError(f"tool {name} declared twice")
+        REGISTRY[name] = ToolSpec(
+            name=name,
+            description=description,
+            args=args,
+            handler=handler,
+            runs_in=runs_in,
+            toolset=toolset,
+            read_only=read_only,
+            destructive=destructive,
+            idempotent=idempotent,
+            open_world=open_world,
+            needs_bridge=needs_bridge,
+        )
+        return handler
+
+    return register
+
+
+def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
+    """Validate raw JSON arguments against the tool's struct; a bad one raises DesignError naming field and rule."""
+    try:
+        return msgspec.convert(arguments or {}, spec.args, strict=False)
+    except msgspec.ValidationError as exc:
+        raise DesignError(
+            "bad_argument",
+            f"Invalid arguments for {spec.name}: {exc}.",
+            "Fix the argument and call again; the tool's input schema lists every field.",
+        ) from None
+
+
+_json = msgspec.json.Encoder()
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text of any msgspec-encodable value."""
+    return _json.encode(value).decode()
+
+
+def ok(data: Any, *, structured: bool = True) -> ToolOutput:
+    """A successful result: the data as compact JSON text (and as structured content when it is an object)."""
+    return ToolOutput(
+        content=[TextBlock(to_json(data))],
+        structured=data if structured and isinstance(data, dict) else None,
+    )
+
+
+def text(message: str) -> ToolOutput:
+    """A successful plain-text result."""
+    return ToolOutput(content=[TextBlock(message)])
+
+
+def image(data: bytes, mime_type: str, meta: dict[str, Any] | None = None) -> ToolOutput:
+    """An image result, with its metadata as a JSON text block before it."""
+    blocks: list[TextBlock | ImageBlock] = []
+    if meta:
+        blocks.append(TextBlock(to_json(meta)))
+    blocks.append(ImageBlock(data=data, mime_type=mime_type))
+    return ToolOutput(content=blocks, structured=meta)
+
+
+def failure(err: DesignError | str) -> ToolOutput:
+    """An error result the model reads (``isError: true``)."""
+    return ToolOutput(content=[TextBlock(str(err) if isinstance(err, DesignError) else err)], is_error=True)
