@@ -41,6 +41,7 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     api_url: str = DEFAULT_API_URL
     toolsets: tuple[str, ...] = ()
     enable_mcp_apps: bool = False
+    relay_url: str = ""
     home: Path
     runtime_dir: Path
     temp_dir: Path
@@ -116,6 +117,13 @@ def _runtime_dir(env: Mapping[str, str], home: Path) -> Path:
     return home / "run"
 
 
+def _relay_url(env: Mapping[str, str]) -> str:
+    raw = env.get("DESIGN_RELAY_URL", "").strip().rstrip("/")
+    if raw and not raw.startswith(("wss://", "ws://")):
+        raise DesignError("bad_config", f"DESIGN_RELAY_URL={raw!r} is not a ws(s):// URL.")
+    return raw
+
+
 def load_config(env: Mapping[str, str] | None = None) -> Config:
     """Read and validate the settings from ``env`` (default: the process environment).
 
@@ -127,7 +135,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     unknown = [t for t in toolsets_raw if t not in TOOLSETS]
     if unknown:
         raise DesignError(
-            "bad_config", f"DESIGN_TOOLSETS names unknown toolsets: {', '.join(unknown)}.", f"Use {', '.join(TOOLSETS)}."
+            "bad_config",
+            f"DESIGN_TOOLSETS names unknown toolsets: {', '.join(unknown)}.",
+            f"Use {', '.join(TOOLSETS)}.",
         )
     api_url = (env.get("DESIGN_API_URL") or DEFAULT_API_URL).rstrip("/")
     if not api_url.startswith(("http://", "https://")):
@@ -146,6 +156,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         api_url=api_url,
         toolsets=tuple(toolsets_raw),
         enable_mcp_apps=env.get("ENABLE_MCP_APPS", "").strip().lower() in ("1", "true", "yes", "on"),
+        relay_url=_relay_url(env),
         home=home,
         runtime_dir=_runtime_dir(env, home),
         temp_dir=Path(env.get("TMPDIR") or tempfile.gettempdir()),

@@ -70,6 +70,7 @@ class Call(Frame, tag="call"):
 
     tool: str
     arguments: dict[str, Any] = {}
+    active_file_key: str = ""
 
 
 class Command(Frame, tag="command"):

@@ -1,0 +1,176 @@
+"""designd's control socket: a ZeroMQ ROUTER on ``ipc://`` that shims, designctl and workers talk to.
+
+Every frame is a :mod:`design_console.protocol` message. A frame that cannot be decoded is answered with
+``Error(code="bad_request")`` and the loop goes on; nothing a peer sends can stop it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+import zmq
+import zmq.asyncio
+
+from design_console.protocol import (
+    PROTOCOL_VERSION,
+    AnyFrame,
+    Error,
+    Frame,
+    Hello,
+    Ping,
+    Pong,
+    Welcome,
+    decode,
+    encode,
+)
+
+log = logging.getLogger("design_console.control")
+
+#: A peer that sent nothing for this long (shims ping every 2 s) is considered gone.
+PEER_SILENCE_LIMIT = 15.0
+
+
+@dataclass
+class Peer:
+    """One connected process, keyed by its ZeroMQ identity."""
+
+    identity: bytes
+    kind: str
+    pid: int
+    session: str
+    connected_at: float = field(default_factory=time.time)
+    last_seen: float = field(default_factory=time.monotonic)
+
+
+FrameHandler = Callable[[Peer, AnyFrame], Awaitable[None]]
+PeerHook = Callable[[Peer], Awaitable[None]]
+
+
+class ControlServer:
+    """Receives frames, tracks peers, and hands each frame to the daemon's handler."""
+
+    def __init__(self, endpoint: str, *, server_version: str) -> None:
+        self.endpoint = endpoint
+        self.server_version = server_version
+        self.peers: dict[bytes, Peer] = {}
+        self.bad_frames = 0
+        self._ctx = zmq.asyncio.Context()
+        self._sock: zmq.asyncio.Socket | None = None
+        self.on_frame: FrameHandler | None = None
+        self.on_join: PeerHook | None = None
+        self.on_leave: PeerHook | None = None
+
+    def bind(self) -> None:
+        """Bind the ROUTER socket with mode 0600 (the directory is already 0700)."""
+        path = Path(self.endpoint.removeprefix("ipc://"))
+        path.unlink(missing_ok=True)
+        sock = self._ctx.socket(zmq.ROUTER)
+        sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
+        sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.MAXMSGSIZE, 96 * 1024 * 1024)
+        sock.setsockopt(zmq.HEARTBEAT_IVL, 2000)
+        sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 6000)
+        old = os.umask(0o177)
+        try:
+            sock.bind(self.endpoint)
+        finally:
+            os.umask(old)
+        self._sock = sock
+
+    async def send(self, identity: bytes, frame: Frame) -> bool:
+        """Send one frame to a peer; False (and the peer dropped) when it is no longer there."""
+        if self._sock is None:
+            return False
+        try:
+            await self._sock.send_multipart([identity, encode(frame)])
+            return True
+        except zmq.ZMQError as exc:
+            if exc.errno == zmq.EHOSTUNREACH:
+                await self.drop(identity, "unreachable")
+                return False
+            raise
+
+    async def drop(self, identity: bytes, reason: str) -> None:
+        peer = self.peers.pop(identity, None)
+        if peer is not None:
+            log.debug("peer %s pid %s left: %s", peer.kind, peer.pid, reason)
+            if self.on_leave is not None:
+                await self.on_leave(peer)
+
+    async def serve(self) -> None:
+        """Receive frames until cancelled."""
+        assert self._sock is not None
+        while True:
+            parts = await self._sock.recv_multipart()
+            if len(parts) != 2:
+                self.bad_frames += 1
+                continue
+            identity, payload = parts
+            try:
+                frame = decode(payload)
+            except msgspec.DecodeError as exc:
+                self.bad_frames += 1
+                await self.send(identity, Error(code="bad_request", message=f"undecodable frame: {exc}"))
+                continue
+            try:
+                await self._dispatch(identity, frame)
+            except Exception:
+                log.exception("control frame %s from %r failed", type(frame).__name__, identity)
+
+    async def _dispatch(self, identity: bytes, frame: AnyFrame) -> None:
+        if isinstance(frame, Hello):
+            if frame.version != PROTOCOL_VERSION:
+                await self.send(
+                    identity,
+                    Error(
+                        id=frame.id,
+                        code="version_mismatch",
+                        message=f"designd speaks protocol {PROTOCOL_VERSION}, peer speaks {frame.version}: "
+                        "restart the AI app or designd so both run the same build.",
+                    ),
+                )
+                return
+            if identity in self.peers:
+                await self.drop(identity, "said hello again")
+            peer = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session)
+            self.peers[identity] = peer
+            await self.send(
+                identity,
+                Welcome(id=frame.id, version=PROTOCOL_VERSION, server_version=self.server_version, pid=os.getpid()),
+            )
+            if self.on_join is not None:
+                await self.on_join(peer)
+            return
+        peer = self.peers.get(identity)
+        if peer is None:
+            await self.send(identity, Error(id=frame.id, code="no_hello", message="send hello first"))
+            return
+        peer.last_seen = time.monotonic()
+        if isinstance(frame, Ping):
+            await self.send(identity, Pong(id=frame.id))
+            return
+        if self.on_frame is not None:
+            await self.on_frame(peer, frame)
+
+    async def reap_silent(self) -> None:
+        """Drop peers that went silent (a shim killed with SIGKILL never says goodbye)."""
+        now = time.monotonic()
+        for identity, peer in list(self.peers.items()):
+            if now - peer.last_seen > PEER_SILENCE_LIMIT:
+                await self.drop(identity, "silent")
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close(linger=0)
+            self._sock = None
+        with contextlib.suppress(Exception):
+            Path(self.endpoint.removeprefix("ipc://")).unlink(missing_ok=True)
+        self._ctx.term()

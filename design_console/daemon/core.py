@@ -1,0 +1,254 @@
+"""The daemon's centre: it owns the bridge, the state, the MCP sessions and the workers, and runs tool calls."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from design_console import PLUGIN_VERSION, __version__
+from design_console.config import Config
+from design_console.daemon.bridge import Bridge
+from design_console.daemon.control import ControlServer, Peer
+from design_console.daemon.mcp_host import McpSession, build_server
+from design_console.daemon.setup_text import not_connected_error, setup_steps
+from design_console.daemon.state import State
+from design_console.daemon.supervisor import Supervisor
+from design_console.errors import DesignError
+from design_console.protocol import (
+    PEER_CTL,
+    PEER_SHIM,
+    WORKER_PREFIX,
+    AnyFrame,
+    BridgeCall,
+    Bye,
+    Call,
+    Command,
+    Error,
+    Progress,
+    Result,
+    Rpc,
+    ToolOutput,
+    ToolResult,
+)
+from design_console.tools import catalog
+from design_console.tools.base import ToolSpec, failure, parse_args
+
+log = logging.getLogger("design_console.daemon")
+
+ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
+
+
+async def _no_progress(value: float, total: float | None, message: str) -> None:
+    return None
+
+
+class DaemonContext:
+    """What a tool handler running inside designd gets: the bridge, the state, and the daemon itself."""
+
+    def __init__(self, daemon: Daemon, progress: ProgressFn) -> None:
+        self.daemon = daemon
+        self.config = daemon.config
+        self.state = daemon.state
+        self._progress = progress
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        return await self.daemon.bridge.command(method, params, file_key=file_key, timeout=timeout)
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        await self._progress(progress, total, message)
+
+
+class Daemon:
+    """Everything one designd process runs."""
+
+    def __init__(self, config: Config, *, token: str) -> None:
+        self.config = config
+        self.token = token
+        self.started_at = time.time()
+        self.state = State(config)
+        self.bridge = Bridge(
+            config, token=token, server_version=__version__, plugin_version=PLUGIN_VERSION, state=self.state
+        )
+        self.tools: dict[str, ToolSpec] = catalog(config)
+        self.control = ControlServer(config.control_endpoint, server_version=__version__)
+        self.control.on_frame = self._on_frame
+        self.control.on_join = self._on_join
+        self.control.on_leave = self._on_leave
+        self.supervisor = Supervisor(config, self.control)
+        self.sessions: dict[bytes, McpSession] = {}
+        self.server = build_server(self.tools, self.call_tool)
+        self.stopping = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any] | None, progress: ProgressFn = _no_progress
+    ) -> ToolOutput:
+        """Validate and run one tool wherever it lives; every failure becomes an error result, never an exception."""
+        spec = self.tools.get(name)
+        if spec is None:
+            return failure(
+                DesignError("unknown_tool", f"There is no tool named {name!r}.", "List the tools with tools/list.")
+            )
+        try:
+            args = parse_args(spec, arguments)
+            if spec.needs_bridge and not self.bridge.is_connected():
+                raise not_connected_error(self.config)
+            if spec.runs_in == "daemon":
+                return await spec.handler(DaemonContext(self, progress), args)
+            return await self.supervisor.call(
+                spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress
+            )
+        except DesignError as err:
+            out = failure(err)
+            if err.code == "not_connected":
+                out.structured = self.setup_report()
+            return out
+
+    def setup_report(self) -> dict[str, Any]:
+        """The ``setup`` / ``bridge`` part of status, shared with not-connected errors."""
+        connected = self.bridge.is_connected()
+        active = self.bridge.active_file_key()
+        file = next((f for f in self.bridge.files() if f.file_key == active), None)
+        report: dict[str, Any] = {
+            "setup": {
+                "valid": connected,
+                "message": (
+                    f"Desktop Bridge connected to {file.file_name!r}."
+                    if connected and file
+                    else "No Desktop Bridge plugin is connected."
+                ),
+            },
+            "bridge": {
+                "connected": connected,
+                "port": self.bridge.port,
+                "file": {"name": file.file_name, "key": file.file_key, "currentPage": file.current_page}
+                if file
+                else None,
+            },
+        }
+        if not connected:
+            report["setup"]["steps"] = setup_steps(self.config)
+        return report
+
+    def status(self) -> dict[str, Any]:
+        """The daemon-wide report designctl status and design_diagnose show."""
+        shims = [p for p in self.control.peers.values() if p.kind == PEER_SHIM]
+        return {
+            "version": __version__,
+            "pid": os.getpid(),
+            "uptime": round(time.time() - self.started_at, 1),
+            "port": self.bridge.port,
+            "host": self.config.ws_host,
+            "bridgeAuth": self.config.bridge_auth,
+            "pluginDir": str(self.config.plugin_dir),
+            "bundledPluginVersion": PLUGIN_VERSION,
+            "files": [
+                {
+                    "fileKey": f.file_key,
+                    "fileName": f.file_name,
+                    "currentPage": f.current_page,
+                    "pluginVersion": f.plugin_version,
+                    "editorType": f.editor_type,
+                    "active": f.file_key == self.bridge.active_file_key(),
+                }
+                for f in self.bridge.files()
+            ],
+            "locked": self.bridge.locked,
+            "shims": [{"pid": p.pid, "since": round(p.connected_at)} for p in shims],
+            "workers": self.supervisor.status(),
+            "tools": len(self.tools),
+            "bridgeStats": self.bridge.stats(),
+        }
+
+    def spawn(self, coro: Awaitable[Any], name: str) -> None:
+        task = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_join(self, peer: Peer) -> None:
+        if peer.kind == PEER_SHIM:
+            identity = peer.identity
+
+            async def send(data: bytes) -> None:
+                await self.control.send(identity, Rpc(data=data))
+
+            session = McpSession(self.server, send, name=f"shim-{peer.pid}")
+            self.sessions[identity] = session
+            session.start()
+            log.info("AI app session opened (shim pid %s, %d open)", peer.pid, len(self.sessions))
+        elif peer.kind.startswith(WORKER_PREFIX):
+            self.supervisor.attach(peer)
+
+    async def _on_leave(self, peer: Peer) -> None:
+        session = self.sessions.pop(peer.identity, None)
+        if session is not None:
+            await session.close()
+            log.info("AI app session closed (shim pid %s, %d open)", peer.pid, len(self.sessions))
+        if peer.kind.startswith(WORKER_PREFIX):
+            self.supervisor.detach(peer)
+
+    async def _on_frame(self, peer: Peer, frame: AnyFrame) -> None:
+        if isinstance(frame, Rpc) and peer.kind == PEER_SHIM:
+            session = self.sessions.get(peer.identity)
+            if session is not None:
+                await session.feed(frame.data)
+        elif isinstance(frame, Bye):
+            await self.control.drop(peer.identity, frame.reason or "bye")
+        elif peer.kind.startswith(WORKER_PREFIX):
+            await self._on_worker_frame(peer, frame)
+        elif peer.kind == PEER_CTL and isinstance(frame, Call):
+            self.spawn(self._ctl_call(peer, frame), f"ctl-call-{frame.tool}")
+        elif peer.kind == PEER_CTL and isinstance(frame, Command):
+            await self._ctl_command(peer, frame)
+        else:
+            await self.control.send(
+                peer.identity,
+                Error(id=frame.id, code="bad_request", message=f"{type(frame).__name__} is not valid from {peer.kind}"),
+            )
+
+    async def _on_worker_frame(self, peer: Peer, frame: AnyFrame) -> None:
+        if isinstance(frame, BridgeCall):
+            self.spawn(self._worker_bridge_call(peer, frame), f"worker-bridge-{frame.method}")
+        elif isinstance(frame, ToolResult | Error | Progress):
+            await self.supervisor.on_reply(peer, frame)
+
+    async def _worker_bridge_call(self, peer: Peer, frame: BridgeCall) -> None:
+        try:
+            result = await self.bridge.command(
+                frame.method, frame.params, file_key=frame.file_key, timeout=frame.timeout
+            )
+            await self.control.send(peer.identity, Result(id=frame.id, data=result))
+        except DesignError as err:
+            await self.control.send(peer.identity, Error(id=frame.id, code=err.code, message=str(err)))
+
+    async def _ctl_call(self, peer: Peer, frame: Call) -> None:
+        async def progress(value: float, total: float | None, message: str) -> None:
+            await self.control.send(peer.identity, Progress(id=frame.id, progress=value, total=total, message=message))
+
+        output = await self.call_tool(frame.tool, frame.arguments, progress)
+        await self.control.send(peer.identity, ToolResult(id=frame.id, output=output))
+
+    async def _ctl_command(self, peer: Peer, frame: Command) -> None:
+        if frame.name == "status":
+            data: Any = self.status()
+        elif frame.name == "tools":
+            data = [
+                {"name": s.name, "description": s.description, "toolset": s.toolset, "runsIn": s.runs_in}
+                for s in self.tools.values()
+            ]
+        elif frame.name == "stop":
+            data = {"stopping": True}
+            self.stopping.set()
+        else:
+            await self.control.send(
+                peer.identity, Error(id=frame.id, code="unknown_command", message=f"unknown command {frame.name!r}")
+            )
+            return
+        await self.control.send(peer.identity, Result(id=frame.id, data=data))

@@ -1,0 +1,35 @@
+"""Start designd detached from the caller (a shim or designctl), so it is nobody's child and nobody's zombie.
+
+A short-lived intermediate process starts designd in a new session and exits at once; the caller reaps the
+intermediate, and designd is re-parented to init (or the user's subreaper).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+_INTERMEDIATE = (
+    "import os, subprocess, sys\n"
+    "log = open(sys.argv[1], 'ab')\n"
+    "p = subprocess.Popen([sys.executable, '-m', 'design_console.daemon.main', '--foreground'],"
+    " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)\n"
+    "print(p.pid)\n"
+)
+
+
+def spawn_detached(stderr_log: str) -> int:
+    """Start ``designd --foreground`` detached; its stderr (start-up failures) goes to ``stderr_log``.
+
+    Returns designd's pid. The daemon's own single-instance lock makes concurrent spawns safe: all but one exit.
+    """
+    out = subprocess.run(
+        [sys.executable, "-c", _INTERMEDIATE, stderr_log],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        check=True,
+        env={**os.environ, "DESIGND_DETACHED": "1"},
+        timeout=30,
+    )
+    return int(out.stdout.strip())

@@ -1,0 +1,64 @@
+"""Logging for designd and its workers: stderr plus a rotated file, with secrets redacted from every record."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+from pathlib import Path
+
+from design_console.config import Config
+
+TRACE = 5
+logging.addLevelName(TRACE, "TRACE")
+
+LEVELS = {
+    "trace": TRACE,
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warn": logging.WARNING,
+    "error": logging.ERROR,
+    "fatal": logging.CRITICAL,
+}
+LOG_FILE_BYTES = 5 * 1024 * 1024
+LOG_FILE_COUNT = 3
+
+
+class RedactFilter(logging.Filter):
+    """Replaces every known secret in a record's final text with ``***``."""
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if len(s) >= 8]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            message = record.getMessage()
+            for secret in self.secrets:
+                message = message.replace(secret, "***")
+            record.msg, record.args = message, None
+        return True
+
+
+def setup_logging(
+    config: Config, name: str, secrets: list[str], *, to_file: bool = True, to_stderr: bool = True
+) -> Path | None:
+    """Configure the root logger for process ``name``; returns the log file path when one is written."""
+    root = logging.getLogger()
+    root.handlers.clear()
+    root.setLevel(LEVELS[config.log_level])
+    fmt = logging.Formatter(f"%(asctime)s {name}[%(process)d] %(levelname)s %(name)s: %(message)s")
+    redact = RedactFilter([config.access_token, config.oauth_client_secret, *secrets])
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)] if to_stderr else []
+    path = None
+    if to_file:
+        config.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = config.log_dir / "designd.log"
+        handlers.append(logging.handlers.RotatingFileHandler(path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_COUNT))
+    for handler in handlers:
+        handler.setFormatter(fmt)
+        handler.addFilter(redact)
+        root.addHandler(handler)
+    for noisy in ("websockets", "httpx", "httpcore", "mcp"):
+        logging.getLogger(noisy).setLevel(max(logging.WARNING, LEVELS[config.log_level]))
+    return path

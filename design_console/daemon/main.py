@@ -1,0 +1,180 @@
+"""``designd``: start the per-user daemon (detached by default, ``--foreground`` for service managers and tests)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+
+from design_console import __version__
+from design_console.config import Config, load_config
+from design_console.daemon.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.daemon.core import Daemon
+from design_console.daemon.launch import spawn_detached
+from design_console.daemon.logs import setup_logging
+from design_console.daemon.plugin_sync import load_or_create_token, sync_plugin
+from design_console.daemon.reaper import INTERVAL as REAP_INTERVAL
+from design_console.daemon.reaper import sweep
+from design_console.daemon.runtime import InstanceLock, ensure_private_dir
+from design_console.daemon.sd_notify import notify
+from design_console.errors import PREFIX, DesignError
+
+log = logging.getLogger("design_console.daemon")
+
+EXIT_CONFIG = 2
+EXIT_ALREADY_RUNNING = 3
+EXIT_PORTS_BUSY = 4
+ADVERT_REFRESH = 30.0
+PEER_SWEEP = 2.0
+
+
+def _fail(message: str, code: int) -> None:
+    print(message if message.startswith(PREFIX) else PREFIX + message, file=sys.stderr)
+    sys.exit(code)
+
+
+async def _periodic(interval: float, action: object, name: str) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            result = action()  # type: ignore[operator]
+            if asyncio.iscoroutine(result):
+                await result
+        except Exception:
+            log.exception("periodic task %s failed", name)
+
+
+async def serve(config: Config, lock: InstanceLock, token: str) -> None:
+    """Run the daemon until SIGTERM/SIGINT or ``designctl stop``; then shut down in order."""
+    daemon = Daemon(config, token=token)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, daemon.stopping.set)
+
+    await asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir)
+    try:
+        changed = sync_plugin(config, token)
+        if changed:
+            log.info("plugin copy in %s refreshed: %s", config.plugin_dir, ", ".join(changed))
+    except DesignError as err:
+        log.error("%s", err)
+    try:
+        await daemon.bridge.start()
+    except DesignError as err:
+        log.error("%s", err)
+        _fail(str(err), EXIT_PORTS_BUSY)
+    assert daemon.bridge.port is not None
+    port = daemon.bridge.port
+    started_ms = now_ms()
+    advert_file = advert_path(config.temp_dir, port)
+    pid = os.getpid()
+    start_time = process_start_time(pid)
+
+    def refresh_advert() -> None:
+        write_advert(
+            advert_file,
+            Advert(
+                pid=pid,
+                process_start_time=start_time,
+                port=port,
+                host=config.ws_host,
+                version=__version__,
+                started_at=started_ms,
+                last_seen=now_ms(),
+                runtime_dir=str(config.runtime_dir),
+            ),
+        )
+
+    refresh_advert()
+    lock.update({"pid": pid, "port": port, "version": __version__, "startedAt": started_ms})
+    daemon.control.bind()
+    await daemon.supervisor.start()
+    tasks = [
+        asyncio.create_task(daemon.control.serve(), name="control"),
+        asyncio.create_task(_periodic(ADVERT_REFRESH, refresh_advert, "advert"), name="advert"),
+        asyncio.create_task(_periodic(PEER_SWEEP, daemon.control.reap_silent, "peers"), name="peers"),
+        asyncio.create_task(
+            _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir), "reaper"),
+            name="reaper",
+        ),
+    ]
+    notify("READY=1")
+    log.info(
+        "designd %s ready: bridge on %s:%s, control %s", __version__, config.ws_host, port, config.control_endpoint
+    )
+    await daemon.stopping.wait()
+
+    log.info("designd stopping")
+    notify("STOPPING=1")
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for session in list(daemon.sessions.values()):
+        await session.close()
+    await daemon.supervisor.stop()
+    await daemon.bridge.close()
+    daemon.control.close()
+    advert_file.unlink(missing_ok=True)
+    log.info("designd stopped")
+
+
+def _wait_for_control(config: Config, timeout: float) -> bool:
+    from design_console.shim.link import probe_daemon
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if probe_daemon(config, 0.5):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of ``designd``."""
+    parser = argparse.ArgumentParser(prog="designd", description="The design-console-mcp daemon.")
+    parser.add_argument("--foreground", action="store_true", help="run in this process (for systemd, launchd, tests)")
+    parser.add_argument("--version", action="version", version=f"designd {__version__}")
+    opts = parser.parse_args(argv)
+    try:
+        config = load_config()
+        ensure_private_dir(config.runtime_dir)
+    except DesignError as err:
+        _fail(str(err), EXIT_CONFIG)
+    lock = InstanceLock(config.lock_file)
+    if not opts.foreground:
+        if lock.is_held():
+            holder = lock.holder()
+            print(f"designd is already running (pid {holder.get('pid')}, bridge port {holder.get('port')}).")
+            return
+        ensure_private_dir(config.log_dir)
+        pid = spawn_detached(str(config.log_dir / "designd.stderr.log"))
+        if not _wait_for_control(config, 20.0):
+            _fail(f"designd (pid {pid}) did not come up; see `designctl logs`.", 1)
+        print(f"designd started (pid {pid}).")
+        return
+    if not lock.acquire({"pid": os.getpid(), "version": __version__}):
+        holder = lock.holder()
+        _fail(
+            f"designd is already running (pid {holder.get('pid')}, bridge port {holder.get('port')}). "
+            "Use `designctl status` to see it, or `designctl stop` before starting another.",
+            EXIT_ALREADY_RUNNING,
+        )
+    try:
+        token = load_or_create_token(config)
+    except DesignError as err:
+        _fail(str(err), EXIT_CONFIG)
+    setup_logging(config, "designd", [token], to_stderr=not os.environ.get("DESIGND_DETACHED"))
+    try:
+        asyncio.run(serve(config, lock, token))
+    finally:
+        with contextlib.suppress(Exception):
+            lock.release()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The MCP side of designd: one low-level SDK ``Server`` built from the catalog, one session per connected shim.
+
+A shim forwards raw JSON-RPC bytes; :class:`McpSession` turns them into SDK session messages on memory streams and
+sends what the server writes back to the shim. Both protocol eras (the ``initialize`` handshake and the 2026
+per-request envelope) are served by the SDK's dual-era loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.shared._context_streams import create_context_streams
+from mcp.shared.message import SessionMessage
+
+from design_console import __version__
+from design_console.errors import format_error
+from design_console.protocol import ImageBlock, TextBlock, ToolOutput
+from design_console.tools.base import ToolSpec
+from design_console.tools.schema import input_schema
+
+log = logging.getLogger("design_console.mcp")
+
+ToolCaller = Callable[
+    [str, dict[str, Any] | None, Callable[[float, float | None, str], Awaitable[None]]], Awaitable[ToolOutput]
+]
+
+INSTRUCTIONS = (
+    "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
+    "if no plugin is connected, every bridge tool returns the setup steps."
+)
+
+
+def tool_definition(spec: ToolSpec) -> types.Tool:
+    """The MCP ``Tool`` of one catalog entry."""
+    return types.Tool(
+        name=spec.name,
+        description=spec.description,
+        input_schema=input_schema(spec.args),
+        annotations=types.ToolAnnotations(
+            read_only_hint=spec.read_only,
+            destructive_hint=spec.destructive if not spec.read_only else None,
+            idempotent_hint=spec.idempotent if not spec.read_only else None,
+            open_world_hint=spec.open_world,
+        ),
+    )
+
+
+def to_call_tool_result(output: ToolOutput) -> types.CallToolResult:
+    """Turn a handler's output into the wire result; image bytes are base64-encoded only here, at the last hop."""
+    content: list[types.ContentBlock] = []
+    for block in output.content:
+        if isinstance(block, TextBlock):
+            content.append(types.TextContent(text=block.text))
+        elif isinstance(block, ImageBlock):
+            content.append(types.ImageContent(data=base64.b64encode(block.data).decode(), mime_type=block.mime_type))
+    return types.CallToolResult(content=content, structured_content=output.structured, is_error=output.is_error)
+
+
+def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
+    """The SDK server every shim session shares."""
+    definitions = [tool_definition(spec) for spec in tools.values()]
+    listing = types.ListToolsResult(tools=definitions)
+
+    async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return listing
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        async def progress(value: float, total: float | None, message: str) -> None:
+            await ctx.session.report_progress(value, total, message or None)
+
+        try:
+            output = await call(params.name, params.arguments, progress)
+        except Exception:
+            log.exception("tool %s failed", params.name)
+            return types.CallToolResult(
+                content=[
+                    types.TextContent(text=format_error(f"Internal error in {params.name}.", "See designd's log."))
+                ],
+                is_error=True,
+            )
+        return to_call_tool_result(output)
+
+    return Server(
+        "design-console-mcp",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+class McpSession:
+    """One AI app's MCP session, fed with raw JSON-RPC bytes from its shim."""
+
+    def __init__(self, server: Server[Any], send: Callable[[bytes], Awaitable[None]], name: str) -> None:
+        self.name = name
+        self._server = server
+        self._send = send
+        self._in_send, self._in_recv = create_context_streams[SessionMessage | Exception](256)
+        self._out_send, self._out_recv = create_context_streams[SessionMessage](256)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        options = self._server.create_initialization_options(NotificationOptions(tools_changed=True))
+        self._tasks = [
+            asyncio.create_task(self._server.run(self._in_recv, self._out_send, options), name=f"mcp-{self.name}"),
+            asyncio.create_task(self._pump(), name=f"mcp-out-{self.name}"),
+        ]
+
+    async def feed(self, data: bytes) -> None:
+        """Hand one JSON-RPC message from the AI app to the session; invalid JSON reaches the SDK as an error."""
+        try:
+            message: Any = types.jsonrpc_message_adapter.validate_json(data, by_name=False)
+            item: SessionMessage | Exception = SessionMessage(message)
+        except Exception as exc:
+            item = exc
+        await self._in_send.send(item)
+
+    async def _pump(self) -> None:
+        async for item in self._out_recv:
+            payload = item.message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+            try:
+                await self._send(payload)
+            except Exception:
+                log.debug("session %s: reply could not be delivered", self.name, exc_info=True)
+
+    async def close(self) -> None:
+        """End the session: in-flight tool calls are cancelled."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._in_send.aclose()

@@ -1,0 +1,106 @@
+"""The orphan reaper: stale advertisement files and our own stray processes, on start-up and every 5 minutes.
+
+It only ever signals a process that is provably ours: same user, our module on its command line, and evidence that
+ties it to this installation (a live advert naming our runtime directory, or a parent pid on its command line that
+is not a running designd). It never kills by a loose name match.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from design_console.daemon.adverts import list_adverts, remove_stale
+
+log = logging.getLogger("design_console.reaper")
+
+INTERVAL = 300.0
+TERM_GRACE = 3.0
+DAEMON_MARKER = "design_console.daemon.main"
+WORKER_MARKER = "design_console.workers.main"
+
+
+@dataclass(frozen=True)
+class Stray:
+    """A process the reaper will stop, and why."""
+
+    pid: int
+    why: str
+
+
+def _is_running_daemon(pid: int) -> bool:
+    try:
+        proc = psutil.Process(pid)
+        return proc.status() != psutil.STATUS_ZOMBIE and any(DAEMON_MARKER in part for part in proc.cmdline())
+    except psutil.Error:
+        return False
+
+
+def _arg_after(cmdline: list[str], flag: str) -> str | None:
+    try:
+        return cmdline[cmdline.index(flag) + 1]
+    except (ValueError, IndexError):
+        return None
+
+
+def find_strays(temp_dir: Path, runtime_dir: Path, self_pid: int | None = None) -> list[Stray]:
+    """Our processes that should not be running: orphaned workers and superseded daemons of this installation."""
+    self_pid = os.getpid() if self_pid is None else self_pid
+    uid = os.getuid()
+    advertised = {
+        advert.pid: advert
+        for _, advert in list_adverts(temp_dir)
+        if advert is not None and advert.runtime_dir == str(runtime_dir)
+    }
+    strays: list[Stray] = []
+    for proc in psutil.process_iter(["pid", "uids", "cmdline", "status", "create_time"]):
+        info = proc.info
+        if info["pid"] == self_pid or not info["uids"] or info["uids"].real != uid:
+            continue
+        if info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        cmdline: list[str] = info["cmdline"] or []
+        joined = " ".join(cmdline)
+        if WORKER_MARKER in joined:
+            parent = _arg_after(cmdline, "--parent")
+            if parent and parent.isdigit() and not _is_running_daemon(int(parent)):
+                strays.append(Stray(info["pid"], f"worker whose designd (pid {parent}) is gone"))
+        elif DAEMON_MARKER in joined and info["pid"] in advertised:
+            advert = advertised[info["pid"]]
+            if abs(advert.process_start_time - info["create_time"]) < 1.0:
+                strays.append(Stray(info["pid"], f"superseded designd still advertising port {advert.port}"))
+    return strays
+
+
+def stop_processes(strays: list[Stray], grace: float = TERM_GRACE) -> list[int]:
+    """SIGTERM each stray, then SIGKILL those still alive after ``grace`` seconds; returns the pids stopped."""
+    procs = []
+    for stray in strays:
+        try:
+            proc = psutil.Process(stray.pid)
+            log.warning("stopping pid %s: %s", stray.pid, stray.why)
+            proc.terminate()
+            procs.append(proc)
+        except psutil.Error:
+            continue
+    _, alive = psutil.wait_procs(procs, timeout=grace)
+    for proc in alive:
+        try:
+            proc.kill()
+        except psutil.Error:
+            continue
+    psutil.wait_procs(alive, timeout=grace)
+    return [p.pid for p in procs]
+
+
+def sweep(temp_dir: Path, runtime_dir: Path) -> dict[str, list[str]]:
+    """One reaper pass; returns what it removed and stopped, for logs and ``designctl doctor``."""
+    stopped = stop_processes(find_strays(temp_dir, runtime_dir))
+    removed = remove_stale(temp_dir)
+    if stopped or removed:
+        log.info("reaper: stopped %s, removed %s", stopped, [p.name for p in removed])
+    return {"stopped": [str(pid) for pid in stopped], "removed": [str(p) for p in removed]}

@@ -1,0 +1,286 @@
+"""Worker processes under designd's supervision: start, watch, restart with backoff, stop with a ladder.
+
+Each worker kind (``api``, ``media``) is one process that connects back to the control socket as
+``worker:<kind>``. A worker that exits or stops answering is restarted; calls in flight on it fail with an error
+that says so, and the next call goes to the new process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+import os
+import signal
+import sys
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from design_console.config import Config
+from design_console.daemon.control import ControlServer, Peer
+from design_console.errors import DesignError
+from design_console.protocol import WORKER_PREFIX, Bye, Call, Error, Progress, ToolOutput, ToolResult
+from design_console.tools.base import failure
+
+log = logging.getLogger("design_console.supervisor")
+
+KINDS = ("api", "media")
+READY_TIMEOUT = 15.0
+HANG_LIMIT = 30.0
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 30.0
+#: A worker that ran this long without dying resets its backoff.
+STABLE_AFTER = 60.0
+STOP_GRACE = 2.0
+
+ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
+
+
+class WorkerState(enum.StrEnum):
+    """Where a worker is in its life; shown by ``designctl status``."""
+
+    STOPPED = "stopped"
+    STARTING = "starting"
+    RUNNING = "running"
+    BACKOFF = "backoff"
+    STOPPING = "stopping"
+
+
+@dataclass
+class Pending:
+    future: asyncio.Future[ToolOutput]
+    tool: str
+    progress: ProgressFn
+
+
+@dataclass
+class Worker:
+    """One supervised worker process."""
+
+    kind: str
+    state: WorkerState = WorkerState.STOPPED
+    proc: asyncio.subprocess.Process | None = None
+    identity: bytes | None = None
+    started_at: float = 0.0
+    restarts: int = 0
+    backoff: float = BACKOFF_FIRST
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    pending: dict[str, Pending] = field(default_factory=dict)
+    last_exit: int | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+
+class Supervisor:
+    """Owns the worker processes of one daemon."""
+
+    def __init__(self, config: Config, control: ControlServer, kinds: tuple[str, ...] = KINDS) -> None:
+        self.config = config
+        self.control = control
+        self.workers = {kind: Worker(kind) for kind in kinds}
+        self._watch: asyncio.Task[None] | None = None
+        self._log_tasks: set[asyncio.Task[None]] = set()  # log relays and pending respawns
+        self._closing = False
+
+    async def start(self) -> None:
+        for worker in self.workers.values():
+            await self._spawn(worker)
+        self._watch = asyncio.create_task(self._watchdog(), name="supervisor-watchdog")
+
+    async def _spawn(self, worker: Worker) -> None:
+        worker.state = WorkerState.STARTING
+        worker.ready.clear()
+        worker.identity = None
+        worker.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "design_console.workers.main",
+            "--kind",
+            worker.kind,
+            "--parent",
+            str(os.getpid()),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        worker.started_at = time.time()
+        task = asyncio.create_task(self._relay_log(worker, worker.proc), name=f"worker-log-{worker.kind}")
+        self._log_tasks.add(task)
+        task.add_done_callback(self._log_tasks.discard)
+        log.info("started %s worker (pid %s)", worker.kind, worker.proc.pid)
+
+    async def _relay_log(self, worker: Worker, proc: asyncio.subprocess.Process) -> None:
+        """Workers log to stderr; their lines join designd's log so there is a single writer of the log file."""
+        assert proc.stderr is not None
+        logger = logging.getLogger(f"design_console.worker.{worker.kind}")
+        async for raw in proc.stderr:
+            line = raw.decode(errors="replace").rstrip()
+            if line:
+                logger.info("%s", line)
+
+    def attach(self, peer: Peer) -> None:
+        """A worker said hello: it is running once its pid matches the process we started."""
+        kind = peer.kind.removeprefix(WORKER_PREFIX)
+        worker = self.workers.get(kind)
+        if worker is None or worker.pid != peer.pid:
+            log.warning("unexpected worker hello from %s pid %s", peer.kind, peer.pid)
+            return
+        worker.identity = peer.identity
+        worker.state = WorkerState.RUNNING
+        worker.ready.set()
+
+    def detach(self, peer: Peer) -> None:
+        for worker in self.workers.values():
+            if worker.identity == peer.identity:
+                worker.identity = None
+
+    async def call(
+        self, kind: str, tool: str, arguments: dict[str, object], active_file_key: str, progress: ProgressFn
+    ) -> ToolOutput:
+        """Run ``tool`` on the worker of ``kind`` and wait for its result."""
+        worker = self.workers[kind]
+        try:
+            await asyncio.wait_for(worker.ready.wait(), READY_TIMEOUT)
+        except TimeoutError:
+            raise DesignError(
+                "worker_unavailable",
+                f"The {kind} worker is not running ({worker.state}).",
+                "It restarts by itself; call again in a few seconds, or see `designctl status` and `designctl logs`.",
+            ) from None
+        call_id = uuid.uuid4().hex
+        future: asyncio.Future[ToolOutput] = asyncio.get_running_loop().create_future()
+        worker.pending[call_id] = Pending(future, tool, progress)
+        try:
+            assert worker.identity is not None
+            sent = await self.control.send(
+                worker.identity, Call(id=call_id, tool=tool, arguments=arguments, active_file_key=active_file_key)
+            )
+            if not sent:
+                raise DesignError("worker_unavailable", f"The {kind} worker went away.", "Call again.")
+            return await future
+        finally:
+            worker.pending.pop(call_id, None)
+
+    async def on_reply(self, peer: Peer, frame: ToolResult | Error | Progress) -> None:
+        worker = next((w for w in self.workers.values() if w.identity == peer.identity), None)
+        pending = worker.pending.get(frame.id) if worker else None
+        if pending is None or pending.future.done():
+            return
+        if isinstance(frame, Progress):
+            await pending.progress(frame.progress, frame.total, frame.message)
+        elif isinstance(frame, ToolResult):
+            pending.future.set_result(frame.output)
+        else:
+            pending.future.set_result(failure(DesignError(frame.code, frame.message)))
+
+    def _fail_pending(self, worker: Worker, why: str) -> None:
+        for pending in worker.pending.values():
+            if not pending.future.done():
+                pending.future.set_result(
+                    failure(
+                        DesignError(
+                            "worker_crashed",
+                            f"The {worker.kind} worker {why} while running {pending.tool}.",
+                            "It is being restarted: call the tool again.",
+                        )
+                    )
+                )
+        worker.pending.clear()
+
+    async def _watchdog(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(0.2)
+            for worker in self.workers.values():
+                await self._check(worker)
+
+    async def _check(self, worker: Worker) -> None:
+        proc = worker.proc
+        if worker.state in (WorkerState.STARTING, WorkerState.RUNNING) and proc is not None:
+            if proc.returncode is not None:
+                worker.last_exit = proc.returncode
+                log.warning("%s worker (pid %s) exited with %s", worker.kind, proc.pid, proc.returncode)
+                self._fail_pending(worker, f"stopped (exit code {proc.returncode})")
+                self._restart_later(worker)
+                return
+            peer = self.control.peers.get(worker.identity) if worker.identity else None
+            silent = time.monotonic() - peer.last_seen if peer else 0.0
+            starting_too_long = worker.state == WorkerState.STARTING and time.time() - worker.started_at > READY_TIMEOUT
+            if silent > HANG_LIMIT or starting_too_long:
+                log.warning("%s worker (pid %s) stopped answering; killing it", worker.kind, proc.pid)
+                self._fail_pending(worker, "stopped answering")
+                await self._kill(proc)
+                self._restart_later(worker)
+
+    def _restart_later(self, worker: Worker) -> None:
+        """Move the worker to BACKOFF now and respawn it after its delay, without holding up the watchdog."""
+        worker.ready.clear()
+        worker.identity = None
+        if time.time() - worker.started_at > STABLE_AFTER:
+            worker.backoff = BACKOFF_FIRST
+        worker.state = WorkerState.BACKOFF
+        delay = worker.backoff
+        worker.backoff = min(worker.backoff * 2, BACKOFF_MAX)
+
+        async def respawn() -> None:
+            await asyncio.sleep(delay)
+            if not self._closing:
+                worker.restarts += 1
+                await self._spawn(worker)
+
+        task = asyncio.create_task(respawn(), name=f"respawn-{worker.kind}")
+        self._log_tasks.add(task)
+        task.add_done_callback(self._log_tasks.discard)
+
+    async def _kill(self, proc: asyncio.subprocess.Process) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), STOP_GRACE)
+
+    async def stop(self) -> None:
+        """The shutdown ladder for every worker: ask (Bye), then SIGTERM, then SIGKILL."""
+        self._closing = True
+        if self._watch is not None:
+            self._watch.cancel()
+            await asyncio.gather(self._watch, return_exceptions=True)
+        for worker in self.workers.values():
+            worker.state = WorkerState.STOPPING
+            self._fail_pending(worker, "was stopped with designd")
+            proc = worker.proc
+            if proc is None or proc.returncode is not None:
+                worker.state = WorkerState.STOPPED
+                continue
+            if worker.identity is not None:
+                await self.control.send(worker.identity, Bye(reason="designd stopping"))
+            for sig in (None, signal.SIGTERM, signal.SIGKILL):
+                if sig is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        proc.send_signal(sig)
+                try:
+                    await asyncio.wait_for(proc.wait(), STOP_GRACE)
+                    break
+                except TimeoutError:
+                    continue
+            worker.state = WorkerState.STOPPED
+        for task in list(self._log_tasks):
+            task.cancel()
+
+    def status(self) -> list[dict[str, object]]:
+        """Each worker's pid, state, uptime and restarts."""
+        return [
+            {
+                "kind": w.kind,
+                "state": str(w.state),
+                "pid": w.pid,
+                "uptime": round(time.time() - w.started_at, 1) if w.state == WorkerState.RUNNING else 0,
+                "restarts": w.restarts,
+                "inFlight": len(w.pending),
+                "lastExit": w.last_exit,
+            }
+            for w in self.workers.values()
+        ]

@@ -1,0 +1,34 @@
+"""The tool catalog: every tool declared once, shared by designd, the workers, designctl and Remote Mode.
+
+Importing this package registers every tool module's tools in :data:`design_console.tools.base.REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from design_console.config import Config
+from design_console.tools.base import REGISTRY, ToolSpec
+
+_SUPPORT_MODULES = {"base", "schema", "shaping"}
+
+
+def _load_all() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        if info.name not in _SUPPORT_MODULES and not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+def catalog(config: Config | None = None) -> dict[str, ToolSpec]:
+    """Every tool, or only those of the toolsets the user chose with DESIGN_TOOLSETS (``core`` is always listed)."""
+    _load_all()
+    tools = dict(sorted(REGISTRY.items()))
+    if config is None:
+        return tools
+    if not config.enable_mcp_apps:
+        tools = {name: spec for name, spec in tools.items() if spec.toolset != "apps"}
+    if config.toolsets:
+        wanted = {"core", *config.toolsets}
+        tools = {name: spec for name, spec in tools.items() if spec.toolset in wanted}
+    return tools

@@ -1,0 +1,53 @@
+"""JSON Schemas for ``tools/list``: derived from each tool's argument struct, inlined and trimmed.
+
+Some MCP clients reject ``$ref`` and tuple forms, and every byte of the tool list costs the user context, so the
+schema msgspec emits is inlined, stripped of titles, and optional-or-null unions are folded to the plain type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+def _resolve(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_resolve(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = defs[node["$ref"].rsplit("/", 1)[-1]]
+        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        return _resolve(merged, defs)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("title", "$defs"):
+            continue
+        out[key] = _resolve(value, defs) if key not in ("default", "enum", "const") else value
+    return _fold(out)
+
+
+def _fold(node: dict[str, Any]) -> dict[str, Any]:
+    """``anyOf: [X, null]`` with a null default becomes X: an omitted field already means "not given"."""
+    variants = node.get("anyOf")
+    if isinstance(variants, list) and node.get("default", 0) is None:
+        rest = [v for v in variants if v != {"type": "null"}]
+        if len(rest) == 1:
+            folded = {**rest[0], **{k: v for k, v in node.items() if k not in ("anyOf", "default")}}
+            return folded
+    if node.get("default", 0) is None:
+        node = {k: v for k, v in node.items() if k != "default"}
+    enum = node.get("enum")
+    if isinstance(enum, list) and "type" not in node and enum and all(isinstance(e, str) for e in enum):
+        node = {"type": "string", **node}
+    return node
+
+
+def input_schema(args: type[msgspec.Struct]) -> dict[str, Any]:
+    """The published input schema of an argument struct: an inline object schema with no ``$ref``."""
+    raw = msgspec.json.schema(args)
+    schema = _resolve(raw, raw.get("$defs", {}))
+    schema.setdefault("properties", {})
+    schema["type"] = "object"
+    return schema

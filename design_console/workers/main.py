@@ -1,0 +1,196 @@
+"""The shared loop of every worker process: connect to designd, run the tool calls it sends, answer.
+
+Started by designd's supervisor as ``python -m design_console.workers.main --kind api --parent <pid>``. A worker
+exits when designd says goodbye, when designd's process is gone, or on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import uuid
+from typing import Any
+
+import zmq
+import zmq.asyncio
+
+from design_console.config import Config, load_config
+from design_console.daemon.logs import setup_logging
+from design_console.errors import DesignError
+from design_console.protocol import (
+    PROTOCOL_VERSION,
+    WORKER_PREFIX,
+    BridgeCall,
+    Bye,
+    Call,
+    Error,
+    Frame,
+    Hello,
+    Ping,
+    Progress,
+    Result,
+    ToolResult,
+    decode,
+    encode,
+)
+from design_console.tools import catalog
+from design_console.tools.base import ToolSpec, failure, parse_args
+
+log = logging.getLogger("design_console.worker")
+
+HEARTBEAT = 2.0
+PARENT_POLL = 0.5
+
+
+class WorkerContext:
+    """What a handler running in a worker gets: the design API client, the bridge via designd, progress."""
+
+    def __init__(self, worker: WorkerProcess, call: Call) -> None:
+        self._worker = worker
+        self._call = call
+        self.config = worker.config
+        self.active_file_key: str | None = call.active_file_key or None
+
+    @property
+    def api(self) -> Any:
+        return self._worker.api
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        return await self._worker.bridge(method, params or {}, file_key, timeout)
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        await self._worker.send(Progress(id=self._call.id, progress=progress, total=total, message=message))
+
+
+class WorkerProcess:
+    """One worker: a DEALER on designd's control socket."""
+
+    def __init__(self, config: Config, kind: str, parent: int) -> None:
+        self.config = config
+        self.kind = kind
+        self.parent = parent
+        self.tools: dict[str, ToolSpec] = {n: s for n, s in catalog().items() if s.runs_in == kind}
+        self._ctx = zmq.asyncio.Context()
+        self._sock = self._ctx.socket(zmq.DEALER)
+        self._sock.setsockopt(zmq.LINGER, 0)
+        self._sock.setsockopt(zmq.IDENTITY, f"{WORKER_PREFIX}{kind}-{os.getpid()}".encode())
+        self._bridge_waits: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._done = asyncio.Event()
+        self._api: Any = None
+
+    @property
+    def api(self) -> Any:
+        """The design API client, created on first use so a worker that never needs it never builds it."""
+        if self._api is None:
+            from design_console.workers.design_api import DesignApi
+
+            self._api = DesignApi(self.config)
+        return self._api
+
+    async def send(self, frame: Frame) -> None:
+        await self._sock.send(encode(frame))
+
+    async def bridge(self, method: str, params: dict[str, Any], file_key: str, timeout: float) -> dict[str, Any]:
+        call_id = uuid.uuid4().hex
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._bridge_waits[call_id] = future
+        try:
+            await self.send(BridgeCall(id=call_id, method=method, params=params, file_key=file_key, timeout=timeout))
+            return await future
+        finally:
+            self._bridge_waits.pop(call_id, None)
+
+    async def run(self) -> None:
+        self._sock.connect(self.config.control_endpoint)
+        await self.send(Hello(peer=f"{WORKER_PREFIX}{self.kind}", version=PROTOCOL_VERSION, pid=os.getpid()))
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self._done.set)
+        tasks = [
+            asyncio.create_task(self._receive()),
+            asyncio.create_task(self._heartbeat()),
+            asyncio.create_task(self._watch_parent()),
+        ]
+        await self._done.wait()
+        for task in [*tasks, *self._tasks.values()]:
+            task.cancel()
+        await asyncio.gather(*tasks, *self._tasks.values(), return_exceptions=True)
+        if self._api is not None:
+            with contextlib.suppress(Exception):
+                await self._api.aclose()
+        self._sock.close(linger=0)
+        self._ctx.term()
+
+    async def _receive(self) -> None:
+        while True:
+            data = await self._sock.recv()
+            try:
+                frame = decode(data)
+            except Exception as exc:
+                log.warning("undecodable frame from designd: %s", exc)
+                continue
+            if isinstance(frame, Call):
+                self._tasks[frame.id] = asyncio.create_task(self._run_call(frame))
+            elif isinstance(frame, Result | Error) and frame.id in self._bridge_waits:
+                future = self._bridge_waits[frame.id]
+                if not future.done():
+                    if isinstance(frame, Result):
+                        future.set_result(frame.data if isinstance(frame.data, dict) else {"result": frame.data})
+                    else:
+                        future.set_exception(DesignError(frame.code, frame.message))
+            elif isinstance(frame, Bye):
+                self._done.set()
+
+    async def _run_call(self, call: Call) -> None:
+        try:
+            spec = self.tools.get(call.tool)
+            if spec is None:
+                output = failure(DesignError("unknown_tool", f"The {self.kind} worker has no tool {call.tool!r}."))
+            else:
+                try:
+                    output = await spec.handler(WorkerContext(self, call), parse_args(spec, call.arguments))
+                except DesignError as err:
+                    output = failure(err)
+                except Exception as exc:
+                    log.exception("tool %s failed", call.tool)
+                    output = failure(DesignError("internal", f"{call.tool} failed: {type(exc).__name__}: {exc}."))
+            await self.send(ToolResult(id=call.id, output=output))
+        finally:
+            self._tasks.pop(call.id, None)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await self.send(Ping())
+            await asyncio.sleep(HEARTBEAT)
+
+    async def _watch_parent(self) -> None:
+        while True:
+            if os.getppid() != self.parent:
+                log.info("designd (pid %s) is gone; exiting", self.parent)
+                self._done.set()
+                return
+            await asyncio.sleep(PARENT_POLL)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="design-console-worker")
+    parser.add_argument("--kind", required=True)
+    parser.add_argument("--parent", type=int, required=True)
+    opts = parser.parse_args(argv)
+    config = load_config()
+    setup_logging(config, f"worker-{opts.kind}", [], to_file=False)
+    if os.getppid() != opts.parent:
+        sys.exit(0)
+    asyncio.run(WorkerProcess(config, opts.kind, opts.parent).run())
+
+
+if __name__ == "__main__":
+    main()
