@@ -1,0 +1,941 @@
+"""The daemon's WebSocket bridge to the Desktop Bridge plugin (see design/bridge-protocol.md).
+
+The daemon is the server; every plugin UI iframe is a client socket. A socket becomes a *file* when it sends
+FILE_INFO; commands go to a file (the active one unless the caller names a fileKey) and only a reply from that file's
+socket counts. Plain HTTP on the same port answers ``/health``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import getpass
+import hmac
+import ipaddress
+import itertools
+import logging
+import os
+import socket
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+import psutil
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import MultipleValuesError
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from design_console.config import Config
+from design_console.daemon.setup_text import not_connected_error
+from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThrottle, State
+from design_console.errors import DesignError
+
+log = logging.getLogger("design_console.bridge")
+
+PROTOCOL_VERSION = 2
+SERVICE_NAME = "design-console-mcp"
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+GRACE_SECONDS = 5.0
+IDENTIFY_TIMEOUT_SECONDS = 30.0
+PING_INTERVAL_SECONDS = 10.0
+MISSED_PONGS_TO_DROP = 2
+CLOSE_TIMEOUT_SECONDS = 5.0
+CANCEL_TIMEOUT_SECONDS = 5.0
+#: How many ids of abandoned commands are remembered, to tell a late reply from a reply to an id never sent.
+REMEMBERED_IDS = 4096
+
+ALLOWED_ORIGINS = frozenset({"null", "https://www.figma.com", "https://figma.com"})
+WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", "*", ""})
+
+DEFAULT_TIMEOUT = 15.0
+EXECUTE_DEFAULT_MS = 5_000
+EXECUTE_CAP_MS = 30_000
+EXECUTE_MARGIN = 2.0
+METHOD_TIMEOUTS: dict[str, float] = {
+    "GET_FILE_INFO": 3,
+    "GET_VARIABLES_DATA": 10,
+    "REFRESH_VARIABLES": 300,
+    "GET_COMPONENT": 10,
+    "GET_LOCAL_COMPONENTS": 300,
+    "DEEP_GET_COMPONENT": 30,
+    "ANALYZE_COMPONENT_SET": 30,
+    "GET_ANNOTATIONS": 10,
+    "GET_ANNOTATION_CATEGORIES": 5,
+    "SET_IMAGE_FILL": 60,
+    "CAPTURE_SCREENSHOT": 30,
+    "LINT_DESIGN": 120,
+    "AUDIT_COMPONENT_ACCESSIBILITY": 120,
+    "RELOAD_UI": 10,
+    "CREATE_STICKIES": 30,
+    "CREATE_TABLE": 30,
+    "GET_BOARD_CONTENTS": 30,
+    "LIST_SLIDES": 10,
+    "GET_SLIDE_CONTENT": 10,
+    "GET_SLIDE_GRID": 10,
+    "GET_SLIDE_TRANSITION": 5,
+    "SET_SLIDES_VIEW_MODE": 5,
+    "GET_FOCUSED_SLIDE": 5,
+    "FOCUS_SLIDE": 5,
+    "GET_TEXT_STYLES": 10,
+    "CANCEL": CANCEL_TIMEOUT_SECONDS,
+}
+
+
+def command_timeout(method: str, params: dict[str, Any] | None) -> float:
+    """The daemon-side timeout of one command, in seconds, from the protocol's table."""
+    params = params or {}
+    if method == "EXECUTE_CODE":
+        raw = params.get("timeout")
+        ms = raw if isinstance(raw, int | float) and not isinstance(raw, bool) and raw > 0 else EXECUTE_DEFAULT_MS
+        return min(float(ms), EXECUTE_CAP_MS) / 1000 + EXECUTE_MARGIN
+    if method == "CREATE_COMPONENT_SET":
+        return min(120.0, max(30.0, 1.2 * _variant_count(params))) + 5.0
+    return METHOD_TIMEOUTS.get(method, DEFAULT_TIMEOUT)
+
+
+def _variant_count(params: dict[str, Any]) -> int:
+    ids = params.get("componentIds")
+    if isinstance(ids, list) and ids:
+        return len(ids)
+    props = params.get("variantProperties")
+    if isinstance(props, dict) and props:
+        count = 1
+        for values in props.values():
+            count *= len(values) if isinstance(values, list) and values else 1
+        return count
+    return 0
+
+
+def _semver(version: str) -> tuple[int, ...]:
+    core = version.strip().lstrip("v").split("-", 1)[0].split("+", 1)[0]
+    parts: list[int] = []
+    for piece in core.split("."):
+        digits = "".join(itertools.takewhile(str.isdigit, piece))
+        parts.append(int(digits) if digits else 0)
+    return tuple([*parts, 0, 0, 0][:3])
+
+
+def is_older(version: str | None, than: str) -> bool:
+    """True when plugin ``version`` is missing or older (semver) than ``than``."""
+    return not version or _semver(version) < _semver(than)
+
+
+def _is_loopback_name(name: str) -> bool:
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_name(header: str) -> str:
+    """The host part of a Host header, lower-case, without port, brackets or trailing dot."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0].rstrip(".") if value.count(":") <= 1 else value
+
+
+def _ipv6_loopback_available() -> bool:
+    if not socket.has_ipv6:
+        return False
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+# --- frames --------------------------------------------------------------------------------------------------
+
+
+class _Frame(msgspec.Struct):
+    """Any message from the plugin: an event (``type`` + ``data``) or a reply (``id`` + ``result``/``error``)."""
+
+    type: str | None = None
+    id: str | int | None = None
+    method: str | None = None
+    result: msgspec.Raw = msgspec.Raw()
+    error: msgspec.Raw = msgspec.Raw()
+    code: str | None = None
+    data: msgspec.Raw = msgspec.Raw()
+
+
+class _HelloData(msgspec.Struct):
+    token: str = ""
+    pluginVersion: str | None = None
+    protocol: int | None = None
+
+
+_frame_decoder = msgspec.json.Decoder(_Frame)
+_hello_decoder = msgspec.json.Decoder(_HelloData)
+_encoder = msgspec.json.Encoder()
+
+
+@dataclass(eq=False)
+class _Socket:
+    ws: ServerConnection
+    sid: int
+    authenticated: bool = False
+    hello_version: str | None = None
+    file_key: str | None = None
+    update_sent: bool = False
+    closing: bool = False
+    identify_timer: asyncio.TimerHandle | None = None
+    keepalive: asyncio.Task[None] | None = None
+
+
+@dataclass(eq=False)
+class _File:
+    key: str
+    data: FileData
+    socket: _Socket | None = None
+    pending: set[str] = field(default_factory=set)
+    grace: asyncio.TimerHandle | None = None
+    live: asyncio.Event = field(default_factory=asyncio.Event)
+    gone: bool = False
+    activity: int = 0
+
+    @property
+    def label(self) -> str:
+        name = self.data.info.file_name
+        return f"'{name}' ({self.key})" if name else f"({self.key})"
+
+
+@dataclass(eq=False)
+class _Pending:
+    method: str
+    key: str
+    future: asyncio.Future[_Frame]
+
+
+class Bridge:
+    """The WebSocket server the plugin connects to, and the command channel to it."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        token: str,
+        server_version: str,
+        plugin_version: str,
+        state: State,
+        grace: float = GRACE_SECONDS,
+        identify_timeout: float = IDENTIFY_TIMEOUT_SECONDS,
+        ping_interval: float = PING_INTERVAL_SECONDS,
+    ) -> None:
+        self._config = config
+        self._token = token.encode()
+        self._server_version = server_version
+        self._plugin_version = plugin_version
+        self._state = state
+        self._grace = grace
+        self._identify_timeout = identify_timeout
+        self._ping_interval = ping_interval
+        host = config.ws_host.strip().lower()
+        self._host = host
+        self._loopback_only = host == "localhost" or _is_loopback_name(host.strip("[]"))
+        #: A bridge reachable from other machines always asks for the token, whatever DESIGN_BRIDGE_AUTH says.
+        self.auth_required = config.bridge_auth == "required" or not self._loopback_only
+        #: Besides loopback names, a Host header may name the address the bridge is bound to.
+        self._bound_name = None if host in WILDCARD_HOSTS else host.strip("[]")
+        self.port: int | None = None
+        self.started_at: float = time.time()
+        self._server: Server | None = None
+        self._closed = False
+        self._sockets: set[_Socket] = set()
+        self._files: dict[str, _File] = {}
+        self._pending: dict[str, _Pending] = {}
+        self._abandoned: dict[str, None] = {}
+        self._cancels: dict[str, None] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._active: str | None = None
+        self._locked = False
+        self._activity = itertools.count(1)
+        self._sids = itertools.count(1)
+        self._ids = itertools.count(1)
+        self._id_prefix = f"{os.getpid():x}{int(self.started_at * 1000) % 0xFFFFFF:x}-"
+        self._throttle = LogThrottle(log)
+        self._counters: dict[str, int] = dict.fromkeys(
+            (
+                "socketsAccepted",
+                "unauthenticatedRejects",
+                "originRejects",
+                "hostRejects",
+                "badFrames",
+                "oversizedFrames",
+                "unknownTypes",
+                "unidentifiedEvents",
+                "unknownReplies",
+                "wrongFileReplies",
+                "lateRepliesDropped",
+                "identificationTimeouts",
+                "replacedSockets",
+                "pingDrops",
+                "commandsSent",
+                "commandsFailed",
+                "commandsTimedOut",
+            ),
+            0,
+        )
+        self._last_error: str | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on the first free port of the configured range; sets :attr:`port`.
+
+        Raises DesignError ``ports_busy`` naming who holds each port when all ten are taken.
+        """
+        hosts: str | list[str]
+        if self._host == "localhost":
+            hosts = ["127.0.0.1", "::1"] if _ipv6_loopback_available() else ["127.0.0.1"]
+        else:
+            hosts = self._host.strip("[]")
+        if not self._loopback_only:
+            log.warning(
+                "the bridge listens on %s, reachable from other machines; plugins must present the bridge token",
+                self._host,
+            )
+            if self._config.bridge_auth == "off":
+                log.warning("DESIGN_BRIDGE_AUTH=off is ignored because the bridge is not bound to loopback only")
+        self.started_at = time.time()
+        for port in self._config.ports:
+            try:
+                self._server = await serve(
+                    self._serve_socket,
+                    hosts,
+                    port,
+                    process_request=self._process_request,
+                    max_size=MAX_FRAME_BYTES,
+                    compression=None,
+                    ping_interval=None,
+                    ping_timeout=None,
+                    close_timeout=CLOSE_TIMEOUT_SECONDS,
+                )
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    log.info("bridge port %d is busy, trying the next one", port)
+                    continue
+                raise DesignError(
+                    "bind_failed",
+                    f"Cannot listen on {self._host} port {port}: {exc.strerror or exc}.",
+                    "Set DESIGN_WS_HOST to localhost (the default) or to an address of this machine.",
+                ) from None
+            self.port = port
+            log.info("bridge listening on %s port %d (auth %s)", self._host, port, self._auth_mode())
+            return
+        raise _ports_busy_error(self._config)
+
+    async def close(self) -> None:
+        """Close every socket (1001 going away) and fail every command in flight."""
+        if self._closed:
+            return
+        self._closed = True
+        error = DesignError(
+            "disconnected", "designd is shutting down.", "Start it again (designctl start) and retry the call."
+        )
+        for f in list(self._files.values()):
+            if f.grace is not None:
+                f.grace.cancel()
+            self._fail_pending(f, error)
+            f.gone = True
+            f.live.set()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- reading the state ----------------------------------------------------------------------------------
+
+    def files(self) -> list[FileState]:
+        """Identified files (connected or within the grace period), the active one first, then most recent."""
+        ordered = sorted(self._files.values(), key=lambda f: (f.key != self._active, -f.activity))
+        return [f.data.info for f in ordered]
+
+    def is_connected(self) -> bool:
+        """True when at least one identified file has a live socket."""
+        return any(f.socket is not None for f in self._files.values())
+
+    def active_file_key(self) -> str | None:
+        """The file commands go to when the caller names none."""
+        return self._active if self._active in self._files else None
+
+    @property
+    def locked(self) -> bool:
+        """True when navigate pinned the active file."""
+        return self._locked
+
+    def navigate(self, file_key: str, lock: bool) -> FileState:
+        """Make ``file_key`` the active file; ``lock`` keeps it active until it disconnects."""
+        f = self._files.get(file_key)
+        if f is None:
+            raise self._unknown_file(file_key)
+        self._active = file_key
+        self._locked = lock
+        f.activity = next(self._activity)
+        return f.data.info
+
+    def _auth_mode(self) -> str:
+        return "required" if self.auth_required else "off"
+
+    def health(self) -> dict[str, Any]:
+        """The /health body.
+
+        It is readable by any web page (CORS), so it names no file: file names and keys stay in designctl/status.
+        """
+        return {
+            "status": "ok",
+            "version": self._server_version,
+            "clients": len(self._files),
+            "connectedClients": len(self._sockets),
+            "uptime": round(time.time() - self.started_at, 3),
+            "service": SERVICE_NAME,
+            "pid": os.getpid(),
+            "port": self.port,
+            "authRequired": self.auth_required,
+            "protocol": PROTOCOL_VERSION,
+            "files": [
+                {
+                    "active": info.file_key == self._active,
+                    "connected": info.connected,
+                    "editorType": info.editor_type,
+                    "pluginVersion": info.plugin_version,
+                }
+                for info in self.files()
+            ],
+        }
+
+    def stats(self) -> dict[str, Any]:
+        """Counters for status and diagnose."""
+        return {
+            **self._counters,
+            "sockets": len(self._sockets),
+            "files": len(self._files),
+            "pendingCommands": len(self._pending),
+            "malformedEvents": self._state.malformed_events,
+            "unauthenticatedFiles": sum(1 for f in self._files.values() if not f.data.info.authenticated),
+            "lastError": self._last_error,
+            "authMode": self._auth_mode(),
+            "host": self._host,
+            "port": self.port,
+        }
+
+    # --- HTTP -----------------------------------------------------------------------------------------------
+
+    def _process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        try:
+            host = request.headers.get("Host")
+            origin = request.headers.get("Origin")
+        except MultipleValuesError:
+            self._counters["hostRejects"] += 1
+            return conn.respond(HTTPStatus.FORBIDDEN, "Repeated Host or Origin header.\n")
+        if host is None or not self._host_allowed(_host_name(host)):
+            self._counters["hostRejects"] += 1
+            self._throttle.warning("host", "refused a request with Host %r (not a loopback name)", host)
+            return conn.respond(HTTPStatus.FORBIDDEN, "Host not allowed.\n")
+        path = request.path.split("?", 1)[0]
+        upgrade = request.headers.get_all("Upgrade")
+        if request.method == "GET" and any(v.strip().lower() == "websocket" for v in upgrade):
+            if origin is not None and origin not in ALLOWED_ORIGINS:
+                self._counters["originRejects"] += 1
+                self._throttle.warning("origin", "refused a WebSocket from origin %r", origin)
+                return conn.respond(HTTPStatus.FORBIDDEN, "Origin not allowed.\n")
+            return None
+        health_path = path in ("/health", "/")
+        if request.method == "OPTIONS":
+            response = conn.respond(HTTPStatus.NO_CONTENT, "")
+            if health_path:
+                response.headers["Access-Control-Allow-Origin"] = "*"
+                response.headers["Access-Control-Allow-Methods"] = "GET, OPTIONS"
+                response.headers["Access-Control-Allow-Headers"] = "*"
+            return response
+        if request.method == "GET" and health_path:
+            response = conn.respond(HTTPStatus.OK, _encoder.encode(self.health()).decode())
+            response.headers["Content-Type"] = "application/json"
+            response.headers["Access-Control-Allow-Origin"] = "*"
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        return conn.respond(HTTPStatus.NOT_FOUND, "Not found. This port serves the bridge WebSocket and /health.\n")
+
+    def _host_allowed(self, name: str) -> bool:
+        return name == self._bound_name or _is_loopback_name(name)
+
+    # --- sockets --------------------------------------------------------------------------------------------
+
+    async def _serve_socket(self, ws: ServerConnection) -> None:
+        loop = asyncio.get_running_loop()
+        sock = _Socket(ws, next(self._sids))
+        self._sockets.add(sock)
+        self._counters["socketsAccepted"] += 1
+        try:
+            await ws.send(self._server_hello())
+            sock.identify_timer = loop.call_later(self._identify_timeout, self._identification_expired, sock)
+            sock.keepalive = loop.create_task(self._keepalive(sock))
+            async for message in ws:
+                if not sock.closing:
+                    await self._on_message(sock, message)
+        except ConnectionClosed:
+            pass
+        finally:
+            if sock.identify_timer is not None:
+                sock.identify_timer.cancel()
+            if sock.keepalive is not None:
+                sock.keepalive.cancel()
+            self._sockets.discard(sock)
+            sent = ws.protocol.close_sent
+            if sent is not None and sent.code == 1009:
+                self._counters["oversizedFrames"] += 1
+                self._last_error = f"closed socket {sock.sid}: a frame was larger than {MAX_FRAME_BYTES} bytes"
+            self._detach(sock)
+
+    def _server_hello(self) -> str:
+        hello = {
+            "type": "SERVER_HELLO",
+            "data": {
+                "port": self.port,
+                "pid": os.getpid(),
+                "serverVersion": self._server_version,
+                "startedAt": int(self.started_at * 1000),
+                "protocol": PROTOCOL_VERSION,
+                "authRequired": self.auth_required,
+            },
+        }
+        return _encoder.encode(hello).decode()
+
+    async def _close_socket(self, sock: _Socket, code: int, reason: str) -> None:
+        sock.closing = True
+        with contextlib.suppress(ConnectionClosed):
+            await sock.ws.close(code, reason)
+
+    def _identification_expired(self, sock: _Socket) -> None:
+        if sock.file_key is None and not sock.closing:
+            self._counters["identificationTimeouts"] += 1
+            log.info("socket %d sent no FILE_INFO within %g s; closing it", sock.sid, self._identify_timeout)
+            self._spawn(self._close_socket(sock, 1000, "File identification timeout"))
+
+    async def _keepalive(self, sock: _Socket) -> None:
+        """Ping every interval; drop a socket that missed two pongs, unless a command to its file is in flight."""
+        waiter: asyncio.Future[float] | None = None
+        missed = 0
+        while True:
+            await asyncio.sleep(self._ping_interval)
+            missed = missed + 1 if waiter is not None and not waiter.done() else 0
+            if missed >= MISSED_PONGS_TO_DROP and not self._busy(sock):
+                self._counters["pingDrops"] += 1
+                log.warning("socket %d missed %d pongs; dropping it", sock.sid, missed)
+                self._detach(sock)
+                await self._close_socket(sock, 1011, "keepalive ping timeout")
+                return
+            try:
+                async with asyncio.timeout(self._ping_interval):
+                    new_waiter = await sock.ws.ping()
+            except TimeoutError:
+                continue
+            except ConnectionClosed:
+                return
+            if waiter is None or waiter.done():
+                waiter = new_waiter
+
+    def _busy(self, sock: _Socket) -> bool:
+        f = self._files.get(sock.file_key) if sock.file_key else None
+        return f is not None and f.socket is sock and bool(f.pending)
+
+    async def _on_message(self, sock: _Socket, message: str | bytes) -> None:
+        try:
+            frame = _frame_decoder.decode(message)
+        except msgspec.DecodeError as exc:
+            self._counters["badFrames"] += 1
+            self._throttle.warning("bad-frame", "ignored an unreadable frame from socket %d: %s", sock.sid, exc)
+            return
+        if frame.type == "HELLO":
+            await self._on_hello(sock, frame)
+            return
+        if self.auth_required and not sock.authenticated:
+            self._counters["unauthenticatedRejects"] += 1
+            log.warning("socket %d sent %s without a valid HELLO; closing it", sock.sid, frame.type or "a reply")
+            await self._close_socket(sock, 4401, "authentication required")
+            return
+        if frame.id is not None and frame.method is None:
+            self._on_reply(sock, frame)
+        elif frame.type == "FILE_INFO":
+            await self._identify(sock, bytes(frame.data) or b"{}")
+        elif frame.type in EVENT_TYPES:
+            self._on_event(sock, frame.type, bytes(frame.data) or b"{}")
+        else:
+            self._counters["unknownTypes"] += 1
+            kind = frame.type or frame.method
+            self._throttle.warning("unknown-type", "ignored a frame of unknown type %r from socket %d", kind, sock.sid)
+
+    async def _on_hello(self, sock: _Socket, frame: _Frame) -> None:
+        try:
+            hello = _hello_decoder.decode(bytes(frame.data) or b"{}")
+        except msgspec.DecodeError as exc:
+            self._counters["badFrames"] += 1
+            self._throttle.warning("bad-hello", "ignored a malformed HELLO from socket %d: %s", sock.sid, exc)
+            hello = _HelloData()
+        valid = bool(self._token) and hmac.compare_digest(hello.token.encode(), self._token)
+        sock.authenticated = sock.authenticated or valid
+        sock.hello_version = hello.pluginVersion or sock.hello_version
+        if not valid and self.auth_required:
+            self._counters["unauthenticatedRejects"] += 1
+            log.warning("socket %d presented a wrong or empty bridge token; closing it", sock.sid)
+            await self._close_socket(sock, 4401, "authentication required")
+
+    async def _identify(self, sock: _Socket, payload: bytes) -> None:
+        try:
+            info = State.parse_file_info(payload)
+        except msgspec.DecodeError as exc:
+            self._counters["badFrames"] += 1
+            self._throttle.warning("bad-file-info", "ignored a malformed FILE_INFO from socket %d: %s", sock.sid, exc)
+            return
+        key = info.file_key or f"name:{info.file_name or 'untitled'}"
+        if sock.file_key is not None and sock.file_key != key:
+            self._detach(sock)
+        f = self._files.get(key)
+        newly_attached = f is None or f.socket is not sock
+        data = self._state.identify(info, key, authenticated=sock.authenticated)
+        if f is None:
+            f = _File(key, data)
+            self._files[key] = f
+        if f.grace is not None:
+            f.grace.cancel()
+            f.grace = None
+        old = f.socket
+        if old is not None and old is not sock:
+            self._counters["replacedSockets"] += 1
+            log.info("file %s reconnected on socket %d; closing its old socket %d", key, sock.sid, old.sid)
+            old.file_key = None
+            self._fail_pending(
+                f,
+                DesignError(
+                    "disconnected",
+                    f"The plugin in {f.label} reconnected while the command was running; its result is unknown.",
+                    "Check the file, then retry if the change is not there.",
+                ),
+            )
+            self._spawn(self._close_socket(old, 1000, "Replaced by same file reconnection"))
+        f.socket = sock
+        f.live.set()
+        sock.file_key = key
+        if sock.identify_timer is not None:
+            sock.identify_timer.cancel()
+            sock.identify_timer = None
+        if newly_attached:
+            log.info("file %s connected on socket %d", f.label, sock.sid)
+            self._make_active(f)
+        version = info.plugin_version or sock.hello_version
+        if not sock.update_sent and is_older(version, self._plugin_version):
+            sock.update_sent = True
+            notice = {
+                "type": "PLUGIN_UPDATE_AVAILABLE",
+                "serverVersion": self._server_version,
+                "bundledPluginVersion": self._plugin_version,
+                "pluginVersion": version or "unknown",
+            }
+            with contextlib.suppress(ConnectionClosed):
+                await sock.ws.send(_encoder.encode(notice).decode())
+
+    def _on_event(self, sock: _Socket, kind: str, payload: bytes) -> None:
+        key = sock.file_key
+        if key is None:
+            self._counters["unidentifiedEvents"] += 1
+            self._throttle.warning("unidentified", "ignored %s from socket %d before FILE_INFO", kind, sock.sid)
+            return
+        if self._state.apply_event(key, kind, payload) and kind in ("SELECTION_CHANGE", "PAGE_CHANGE"):
+            f = self._files.get(key)
+            if f is not None:
+                self._make_active(f)
+
+    def _make_active(self, f: _File) -> None:
+        f.activity = next(self._activity)
+        if not self._locked:
+            self._active = f.key
+
+    def _detach(self, sock: _Socket) -> None:
+        """The socket is gone: its file keeps its state for the grace period, then is removed."""
+        key, sock.file_key = sock.file_key, None
+        f = self._files.get(key) if key else None
+        if f is None or f.socket is not sock:
+            return
+        f.socket = None
+        f.live.clear()
+        f.data.info.connected = False
+        if self._closed:
+            return
+        log.info("file %s disconnected; keeping its state for %g s", f.label, self._grace)
+        f.grace = asyncio.get_running_loop().call_later(self._grace, self._expire, f)
+
+    def _expire(self, f: _File) -> None:
+        f.grace = None
+        f.gone = True
+        f.live.set()
+        if self._files.get(f.key) is f:
+            del self._files[f.key]
+            self._state.remove(f.key)
+        log.info("file %s did not come back within %g s; forgetting it", f.label, self._grace)
+        self._fail_pending(
+            f,
+            DesignError(
+                "disconnected",
+                f"The plugin in {f.label} disconnected while the command was running and did not come back.",
+                "The result is unknown: reopen the plugin in that file, check with design_get_status, then retry.",
+            ),
+        )
+        if self._active == f.key:
+            self._locked = False
+            recent = max(self._files.values(), key=lambda g: (g.socket is not None, g.activity), default=None)
+            self._active = recent.key if recent else None
+
+    def _fail_pending(self, f: _File, error: DesignError) -> None:
+        for cid in list(f.pending):
+            pending = self._pending.get(cid)
+            if pending is not None and not pending.future.done():
+                pending.future.set_exception(error)
+
+    # --- commands -------------------------------------------------------------------------------------------
+
+    def _on_reply(self, sock: _Socket, frame: _Frame) -> None:
+        cid = str(frame.id)
+        if cid in self._cancels:
+            del self._cancels[cid]
+            return
+        pending = self._pending.get(cid)
+        if pending is None:
+            if cid in self._abandoned:
+                self._counters["lateRepliesDropped"] += 1
+                log.info("dropped a late reply to command %s on socket %d", cid, sock.sid)
+            else:
+                self._counters["unknownReplies"] += 1
+                self._throttle.warning("unknown-reply", "ignored a reply to unknown id %r on socket %d", cid, sock.sid)
+            return
+        if sock.file_key != pending.key:
+            self._counters["wrongFileReplies"] += 1
+            self._throttle.warning(
+                "wrong-file", "ignored a reply to %s for file %s that came from socket %d", cid, pending.key, sock.sid
+            )
+            return
+        if not pending.future.done():
+            pending.future.set_result(frame)
+
+    def _target(self, file_key: str) -> _File:
+        if self._closed or not self._files:
+            raise not_connected_error(self._config)
+        key = file_key or self.active_file_key()
+        if key is None:
+            raise not_connected_error(self._config)
+        f = self._files.get(key)
+        if f is None:
+            raise self._unknown_file(key)
+        return f
+
+    def _unknown_file(self, key: str) -> DesignError:
+        if not self._files:
+            return not_connected_error(self._config)
+        known = ", ".join(f.label for f in self._files.values())
+        return DesignError(
+            "unknown_file",
+            f"No file with key '{key}' has the plugin running. Connected files: {known}.",
+            "Run the Desktop Bridge plugin in that file, or use one of the connected files' keys.",
+        )
+
+    async def _wait_live(self, f: _File, deadline: float, method: str) -> _Socket:
+        """The file's live socket, waiting within the grace period for a disconnected file to come back."""
+        while f.socket is None:
+            if f.gone:
+                raise DesignError(
+                    "disconnected",
+                    f"The plugin in {f.label} disconnected and did not come back; {method} was not sent.",
+                    "Reopen the plugin in that file, check with design_get_status, then retry.",
+                )
+            try:
+                async with asyncio.timeout_at(deadline):
+                    await f.live.wait()
+            except TimeoutError:
+                raise DesignError(
+                    "timeout",
+                    f"The plugin in {f.label} is reconnecting; {method} was not sent before its timeout.",
+                    "Call design_get_status, then retry once the file shows as connected.",
+                ) from None
+        return f.socket
+
+    def _new_id(self) -> str:
+        return f"{self._id_prefix}{next(self._ids)}"
+
+    def _remember(self, table: dict[str, None], cid: str) -> None:
+        table[cid] = None
+        if len(table) > REMEMBERED_IDS:
+            del table[next(iter(table))]
+
+    async def _send_cancel(self, f: _File, target: str) -> bool:
+        sock = f.socket
+        if sock is None:
+            return False
+        cid = self._new_id()
+        frame = {"id": cid, "method": "CANCEL", "params": {"target": target}}
+        try:
+            await sock.ws.send(_encoder.encode(frame).decode())
+        except ConnectionClosed:
+            return False
+        self._remember(self._cancels, cid)
+        return True
+
+    async def command(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        """Send one command to the plugin of ``file_key`` (default: the active file) and return its result object.
+
+        ``timeout`` 0 uses the method's default. Raises DesignError ``not_connected``, ``unknown_file``,
+        ``timeout`` (after sending CANCEL), ``plugin_error``, ``disconnected`` or ``bad_reply``.
+        """
+        try:
+            f = self._target(file_key)
+        except DesignError as exc:
+            self._last_error = str(exc)
+            raise
+        wait = timeout if timeout > 0 else command_timeout(method, params)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        cid = self._new_id()
+        pending = _Pending(method, f.key, loop.create_future())
+        try:
+            sock = await self._wait_live(f, deadline, method)
+            self._pending[cid] = pending
+            f.pending.add(cid)
+            try:
+                await sock.ws.send(_encoder.encode({"id": cid, "method": method, "params": params or {}}).decode())
+            except ConnectionClosed:
+                raise DesignError(
+                    "disconnected",
+                    f"The plugin in {f.label} disconnected before {method} could be sent.",
+                    "Check with design_get_status, then retry.",
+                ) from None
+            self._counters["commandsSent"] += 1
+            try:
+                async with asyncio.timeout_at(deadline):
+                    reply = await pending.future
+            except TimeoutError:
+                self._remember(self._abandoned, cid)
+                self._counters["commandsTimedOut"] += 1
+                cancelled = await self._send_cancel(f, cid)
+                raise DesignError(
+                    "timeout",
+                    f"{method} sent to file {f.label} got no answer within {wait:g} s"
+                    + ("; a CANCEL was sent." if cancelled else " and the file is no longer connected."),
+                    "The plugin may be busy or running in another file. Next step: call design_get_status.",
+                ) from None
+            except asyncio.CancelledError:
+                self._remember(self._abandoned, cid)
+                self._spawn(self._send_cancel(f, cid))
+                raise
+            return self._interpret(f, method, reply)
+        except DesignError as exc:
+            self._counters["commandsFailed"] += 1
+            self._last_error = str(exc)
+            raise
+        finally:
+            self._pending.pop(cid, None)
+            f.pending.discard(cid)
+
+    def _interpret(self, f: _File, method: str, reply: _Frame) -> dict[str, Any]:
+        try:
+            error = msgspec.json.decode(reply.error) if len(reply.error) else None
+            result = msgspec.json.decode(reply.result) if len(reply.result) else None
+        except msgspec.DecodeError as exc:
+            raise self._bad_reply(f, method, str(exc)) from None
+        if error is not None:
+            raise self._plugin_error(f, method, error, reply.code)
+        if not isinstance(result, dict):
+            what = "no result" if result is None else f"a {type(result).__name__} instead of an object"
+            raise self._bad_reply(f, method, what)
+        if result.get("success") is False:
+            message = result.get("error") or result.get("message") or "the plugin reported a failure without a reason"
+            code = result.get("code")
+            raise self._plugin_error(f, method, message, code if isinstance(code, str) else None)
+        return result
+
+    def _plugin_error(self, f: _File, method: str, error: Any, code: str | None) -> DesignError:
+        message = error if isinstance(error, str) else _encoder.encode(error).decode()
+        text = f"{method} failed in {f.label}: {message}" + (f" (code {code})" if code else "")
+        if message.startswith("Unknown method"):
+            manifest = self._config.plugin_dir / "manifest.json"
+            hint = (
+                f"This plugin is older than the server and lacks {method}: re-import it from {manifest} "
+                "(Plugins > Development > Import plugin from manifest…) and run it again."
+            )
+        else:
+            hint = "Fix what the message names and retry; design_get_console_logs shows the plugin's console."
+        return DesignError("plugin_error", text, hint)
+
+    def _bad_reply(self, f: _File, method: str, what: str) -> DesignError:
+        return DesignError(
+            "bad_reply",
+            f"The plugin in {f.label} answered {method} with an unusable reply: {what}.",
+            "Update the plugin (re-import its manifest) and retry; run `designctl doctor` if it persists.",
+        )
+
+
+# --- port diagnosis -----------------------------------------------------------------------------------------
+
+
+def _ports_busy_error(config: Config) -> DesignError:
+    ports = config.ports
+    holders = _port_holders(ports)
+    lines = []
+    for port in ports:
+        found = holders.get(port)
+        lines.append(f"{port}: " + ("; ".join(found) if found else "in use by a process this user cannot see"))
+    return DesignError(
+        "ports_busy",
+        f"All bridge ports {ports.start}-{ports.stop - 1} are in use, so designd cannot listen. "
+        + " | ".join(lines)
+        + ". Nothing was stopped.",
+        "Stop stale designd processes of ours with `designctl stop` (or end them by pid), close the other programs, "
+        "or set DESIGN_WS_PORT to the first of ten free ports (the plugin scans 9223-9232 only).",
+    )
+
+
+def _port_holders(ports: range) -> dict[int, list[str]]:
+    """Who listens on each port, as far as this user can see: pid, command line, and whether it is ours."""
+    try:
+        conns = psutil.net_connections(kind="inet")
+    except (psutil.Error, OSError) as exc:
+        log.info("cannot list listening sockets: %s", exc)
+        return {}
+    me = getpass.getuser()
+    pids: dict[int, set[int | None]] = {}
+    for conn in conns:
+        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in ports:
+            pids.setdefault(conn.laddr.port, set()).add(conn.pid)
+    described: dict[int, list[str]] = {}
+    for port, owners in pids.items():
+        described[port] = [_describe_pid(pid, me) for pid in sorted(owners, key=lambda p: p or 0)]
+    return described
+
+
+def _describe_pid(pid: int | None, me: str) -> str:
+    if pid is None:
+        return "a process this user cannot see (another user's)"
+    try:
+        proc = psutil.Process(pid)
+        cmdline = " ".join(proc.cmdline()) or proc.name()
+        user = proc.username()
+    except (psutil.Error, OSError):
+        return f"pid {pid} (details not visible)"
+    ours = user == me and any(mark in cmdline for mark in ("designd", "design_console", "design-console-mcp"))
+    cmd = cmdline if len(cmdline) <= 120 else cmdline[:117] + "..."
+    return f"pid {pid} ({cmd}), " + ("ours: a designd of this user" if ours else f"not ours (user {user})")

@@ -1,0 +1,433 @@
+"""What the daemon knows about each file a plugin runs in, fed by the plugin's events.
+
+Every event payload is validated with a msgspec struct before it touches the state; a malformed one is logged
+(throttled) and dropped. The console and change feeds are bounded rings, so a flood costs memory only up to the cap.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, get_args
+
+import msgspec
+
+from design_console.config import Config
+
+log = logging.getLogger("design_console.bridge")
+
+ConsoleLevel = Literal["log", "info", "warn", "error", "debug"]
+CONSOLE_LEVELS: tuple[str, ...] = get_args(ConsoleLevel)
+MAX_MESSAGE_CHARS = 10_000
+MAX_CHANGES = 200
+MAX_SELECTION_NODES = 50
+MAX_CHANGED_IDS = 50
+
+
+def now_ms() -> int:
+    """Milliseconds since the Unix epoch."""
+    return time.time_ns() // 1_000_000
+
+
+class LogThrottle:
+    """Logs at most one line a second for one kind of problem, with how many were suppressed in between.
+
+    A hostile or broken peer can send a million bad frames; logging each would cost more than handling them.
+    """
+
+    def __init__(self, logger: logging.Logger, interval: float = 1.0) -> None:
+        self._logger = logger
+        self._interval = interval
+        self._last: dict[str, float] = {}
+        self._suppressed: dict[str, int] = {}
+
+    def warning(self, kind: str, message: str, *args: object) -> None:
+        """Log ``message`` for ``kind`` unless one was logged within the interval."""
+        now = time.monotonic()
+        if now - self._last.get(kind, -self._interval) < self._interval:
+            self._suppressed[kind] = self._suppressed.get(kind, 0) + 1
+            return
+        self._last[kind] = now
+        skipped = self._suppressed.pop(kind, 0)
+        if skipped:
+            message += " (%d similar suppressed)"
+            args = (*args, skipped)
+        self._logger.warning(message, *args)
+
+
+# --- event payloads (plugin -> daemon) -------------------------------------------------------------------------
+
+
+class FileInfo(msgspec.Struct, kw_only=True, rename="camel"):
+    """FILE_INFO: which file the plugin runs in."""
+
+    file_key: str | None = None
+    file_name: str = ""
+    current_page: str = ""
+    current_page_id: str = ""
+    selection_count: int = 0
+    plugin_version: str | None = None
+    editor_type: str = ""
+
+
+class SelectionNode(msgspec.Struct, kw_only=True):
+    """One selected node as the plugin reports it."""
+
+    id: str
+    name: str = ""
+    type: str = ""
+    width: float | None = None
+    height: float | None = None
+
+
+class Selection(msgspec.Struct, kw_only=True):
+    """SELECTION_CHANGE: the last selection of a file."""
+
+    nodes: list[SelectionNode] = []
+    count: int = 0
+    page: str | dict[str, Any] | None = None
+    timestamp: float | None = None
+
+
+class PageChange(msgspec.Struct, kw_only=True, rename="camel"):
+    """PAGE_CHANGE."""
+
+    page_id: str = ""
+    page_name: str = ""
+    timestamp: float | None = None
+
+
+class DocumentChangeEvent(msgspec.Struct, kw_only=True, rename="camel"):
+    """DOCUMENT_CHANGE as received."""
+
+    has_style_changes: bool = False
+    has_node_changes: bool = False
+    changed_node_ids: list[str] = []
+    change_count: int = 0
+    timestamp: float | None = None
+
+
+class MetadataItem(msgspec.Struct, kw_only=True):
+    """One field change inside METADATA_CHANGE."""
+
+    node_id: str
+    node_name: str = ""
+    node_type: str = ""
+    field: str = ""
+    new_value: Any = None
+    timestamp: float | None = None
+
+
+class MetadataChangeEvent(msgspec.Struct, kw_only=True):
+    """METADATA_CHANGE as received."""
+
+    changes: list[MetadataItem] = []
+
+
+class ConsoleCapture(msgspec.Struct, kw_only=True):
+    """CONSOLE_CAPTURE as received; ``args`` is not declared so that decoding skips it."""
+
+    level: ConsoleLevel
+    message: str
+    timestamp: float | None = None
+
+
+class VariablesData(msgspec.Struct, kw_only=True, rename="camel"):
+    """VARIABLES_DATA: a snapshot of the file's local variables and collections."""
+
+    success: bool = True
+    timestamp: float | None = None
+    file_key: str | None = None
+    variables: list[dict[str, Any]] = []
+    variable_collections: list[dict[str, Any]] = []
+    error: str | None = None
+
+
+# --- what the daemon keeps --------------------------------------------------------------------------------------
+
+
+class FileState(msgspec.Struct, kw_only=True, rename="camel"):
+    """Identity and liveness of one file with a plugin (connected, or disconnected within the grace period)."""
+
+    file_key: str
+    file_name: str = ""
+    current_page: str = ""
+    current_page_id: str = ""
+    editor_type: str = ""
+    plugin_version: str = ""
+    selection_count: int = 0
+    connected_at: int = 0
+    last_seen: int = 0
+    authenticated: bool = False
+    connected: bool = True
+
+
+class ConsoleEntry(msgspec.Struct, kw_only=True):
+    """One captured console call (spec 2.1)."""
+
+    timestamp: int
+    level: str
+    message: str
+    source: str = "design"
+
+
+class DesignChange(msgspec.Struct, kw_only=True, rename="camel"):
+    """One DOCUMENT_CHANGE in the change feed; ``seq`` grows by one per entry of a file."""
+
+    seq: int
+    timestamp: int
+    has_style_changes: bool
+    has_node_changes: bool
+    changed_node_ids: list[str]
+    change_count: int
+
+
+class MetadataChange(msgspec.Struct, kw_only=True, rename="camel"):
+    """One field change in the metadata feed; ``seq`` grows by one per entry of a file."""
+
+    seq: int
+    timestamp: int
+    node_id: str
+    node_name: str
+    node_type: str
+    field: str
+    new_value: Any
+
+
+class VariablesSnapshot(msgspec.Struct, kw_only=True, rename="camel"):
+    """The last VARIABLES_DATA of a file and when it arrived."""
+
+    received_at: int
+    timestamp: int
+    variables: list[dict[str, Any]]
+    variable_collections: list[dict[str, Any]]
+
+
+def _ms(value: float | None) -> int:
+    return int(value) if value is not None and value > 0 else now_ms()
+
+
+def cap_message(message: str) -> str:
+    """Cut a console message to MAX_MESSAGE_CHARS, saying how much was cut."""
+    if len(message) <= MAX_MESSAGE_CHARS:
+        return message
+    cut = len(message) - MAX_MESSAGE_CHARS
+    return f"{message[:MAX_MESSAGE_CHARS]}… [truncated {cut} characters]"
+
+
+def _since(entries: Sequence[Any], since: int, count: int | None, key: Callable[[Any], int]) -> list[Any]:
+    """Entries with ``key(e) > since``, newest ``count`` of them, oldest first (entries are in arrival order)."""
+    picked: list[Any] = []
+    for entry in reversed(entries):
+        if key(entry) <= since:
+            break
+        picked.append(entry)
+        if count is not None and len(picked) >= count:
+            break
+    picked.reverse()
+    return picked
+
+
+class FileData:
+    """Everything kept for one file."""
+
+    __slots__ = ("changes", "console", "console_dropped", "info", "metadata", "next_seq", "selection", "variables")
+
+    def __init__(self, info: FileState, max_console: int) -> None:
+        self.info = info
+        self.console: deque[ConsoleEntry] = deque(maxlen=max_console)
+        self.console_dropped = 0
+        self.selection: Selection | None = None
+        self.changes: deque[DesignChange] = deque(maxlen=MAX_CHANGES)
+        self.metadata: deque[MetadataChange] = deque(maxlen=MAX_CHANGES)
+        self.variables: VariablesSnapshot | None = None
+        self.next_seq = 1
+
+    def _seq(self) -> int:
+        seq = self.next_seq
+        self.next_seq += 1
+        return seq
+
+
+_decoders: dict[str, msgspec.json.Decoder[Any]] = {
+    "SELECTION_CHANGE": msgspec.json.Decoder(Selection),
+    "PAGE_CHANGE": msgspec.json.Decoder(PageChange),
+    "DOCUMENT_CHANGE": msgspec.json.Decoder(DocumentChangeEvent),
+    "METADATA_CHANGE": msgspec.json.Decoder(MetadataChangeEvent),
+    "CONSOLE_CAPTURE": msgspec.json.Decoder(ConsoleCapture),
+    "VARIABLES_DATA": msgspec.json.Decoder(VariablesData),
+}
+_file_info_decoder = msgspec.json.Decoder(FileInfo)
+
+#: Event types that :meth:`State.apply_event` understands (FILE_INFO is handled by :meth:`State.identify`).
+EVENT_TYPES = frozenset(_decoders)
+
+
+class State:
+    """Per-file state of every file a plugin has identified, keyed by file_key."""
+
+    def __init__(self, config: Config) -> None:
+        self.max_console_logs = config.max_console_logs
+        self._files: dict[str, FileData] = {}
+        self.malformed_events = 0
+        self._throttle = LogThrottle(log)
+
+    # --- identity -----------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def parse_file_info(data: bytes) -> FileInfo:
+        """Decode a FILE_INFO payload; raises msgspec.DecodeError when it is malformed."""
+        return _file_info_decoder.decode(data)
+
+    def identify(self, info: FileInfo, key: str, *, authenticated: bool) -> FileData:
+        """Create or refresh the state of file ``key`` from FILE_INFO, keeping its console and feeds."""
+        now = now_ms()
+        data = self._files.get(key)
+        if data is None:
+            data = FileData(FileState(file_key=key, connected_at=now), self.max_console_logs)
+            self._files[key] = data
+        elif not data.info.connected:
+            data.info.connected_at = now
+        fs = data.info
+        fs.file_name = info.file_name
+        fs.current_page = info.current_page
+        fs.current_page_id = info.current_page_id
+        fs.selection_count = info.selection_count
+        fs.editor_type = info.editor_type
+        fs.plugin_version = info.plugin_version or fs.plugin_version
+        fs.authenticated = authenticated
+        fs.connected = True
+        fs.last_seen = now
+        return data
+
+    def get(self, key: str) -> FileData | None:
+        """The state of file ``key``, or None when no plugin runs (or recently ran) there."""
+        return self._files.get(key)
+
+    def keys(self) -> list[str]:
+        """Keys of every file with state."""
+        return list(self._files)
+
+    def remove(self, key: str) -> None:
+        """Forget file ``key`` entirely (after its grace period)."""
+        self._files.pop(key, None)
+
+    # --- events -------------------------------------------------------------------------------------------------
+
+    def apply_event(self, key: str, kind: str, payload: bytes) -> bool:
+        """Validate one event payload (JSON bytes) of file ``key`` and apply it; False when it was dropped."""
+        data = self._files.get(key)
+        decoder = _decoders.get(kind)
+        if data is None or decoder is None:
+            return False
+        try:
+            event = decoder.decode(payload)
+        except msgspec.DecodeError as exc:
+            self.malformed_events += 1
+            self._throttle.warning("malformed:" + kind, "dropped a malformed %s event from file %s: %s", kind, key, exc)
+            return False
+        data.info.last_seen = now_ms()
+        if kind == "CONSOLE_CAPTURE":
+            if len(data.console) == data.console.maxlen:
+                data.console_dropped += 1
+            data.console.append(
+                ConsoleEntry(timestamp=_ms(event.timestamp), level=event.level, message=cap_message(event.message))
+            )
+        elif kind == "SELECTION_CHANGE":
+            del event.nodes[MAX_SELECTION_NODES:]
+            data.selection = event
+            data.info.selection_count = event.count
+        elif kind == "PAGE_CHANGE":
+            data.info.current_page = event.page_name
+            data.info.current_page_id = event.page_id
+        elif kind == "DOCUMENT_CHANGE":
+            data.changes.append(
+                DesignChange(
+                    seq=data._seq(),
+                    timestamp=_ms(event.timestamp),
+                    has_style_changes=event.has_style_changes,
+                    has_node_changes=event.has_node_changes,
+                    changed_node_ids=event.changed_node_ids[:MAX_CHANGED_IDS],
+                    change_count=event.change_count,
+                )
+            )
+        elif kind == "METADATA_CHANGE":
+            for item in event.changes:
+                data.metadata.append(
+                    MetadataChange(
+                        seq=data._seq(),
+                        timestamp=_ms(item.timestamp),
+                        node_id=item.node_id,
+                        node_name=item.node_name,
+                        node_type=item.node_type,
+                        field=item.field,
+                        new_value=item.new_value,
+                    )
+                )
+        elif kind == "VARIABLES_DATA":
+            if event.success:
+                data.variables = VariablesSnapshot(
+                    received_at=now_ms(),
+                    timestamp=_ms(event.timestamp),
+                    variables=event.variables,
+                    variable_collections=event.variable_collections,
+                )
+            else:
+                log.info("file %s reported no variables: %s", key, event.error or "no reason given")
+        return True
+
+    # --- reads --------------------------------------------------------------------------------------------------
+
+    def console(self, key: str, *, level: str = "all", since: int = 0, count: int | None = 100) -> list[ConsoleEntry]:
+        """Console entries of file ``key``: of ``level`` ("all" for every level), newer than ``since`` (epoch ms),
+        the newest ``count`` of them (None: all), oldest first."""
+        data = self._files.get(key)
+        if data is None:
+            return []
+        entries: Sequence[ConsoleEntry] = data.console
+        if level != "all":
+            entries = [e for e in data.console if e.level == level]
+        if not since and count is None:
+            return list(entries)
+        return _since(entries, since, count, lambda e: e.timestamp)
+
+    def clear_console(self, key: str) -> int:
+        """Empty the console ring of file ``key``; returns how many entries were removed."""
+        data = self._files.get(key)
+        if data is None:
+            return 0
+        removed = len(data.console)
+        data.console.clear()
+        return removed
+
+    def selection(self, key: str) -> Selection | None:
+        """The last SELECTION_CHANGE of file ``key``."""
+        data = self._files.get(key)
+        return data.selection if data else None
+
+    def changes(self, key: str, *, since: int = 0, count: int | None = None) -> list[DesignChange]:
+        """DOCUMENT_CHANGE entries of file ``key`` with ``seq > since``, the newest ``count``, oldest first."""
+        data = self._files.get(key)
+        return _since(data.changes, since, count, lambda e: e.seq) if data else []
+
+    def clear_changes(self, key: str) -> int:
+        """Empty both change feeds (document and metadata) of file ``key``; returns how many entries were removed."""
+        data = self._files.get(key)
+        if data is None:
+            return 0
+        removed = len(data.changes) + len(data.metadata)
+        data.changes.clear()
+        data.metadata.clear()
+        return removed
+
+    def metadata_changes(self, key: str, *, since: int = 0, count: int | None = None) -> list[MetadataChange]:
+        """METADATA_CHANGE entries of file ``key`` with ``seq > since``, the newest ``count``, oldest first."""
+        data = self._files.get(key)
+        return _since(data.metadata, since, count, lambda e: e.seq) if data else []
+
+    def variables(self, key: str) -> VariablesSnapshot | None:
+        """The last VARIABLES_DATA snapshot of file ``key``."""
+        data = self._files.get(key)
+        return data.variables if data else None

@@ -1,0 +1,74 @@
+"""Small helpers shared by tests: free port ranges, waiting for a condition, raw HTTP requests."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import random
+import socket
+import time
+from collections.abc import Callable
+
+WAIT_SECONDS = 10.0
+
+
+def _loopbacks() -> list[tuple[socket.AddressFamily, str]]:
+    families = [(socket.AF_INET, "127.0.0.1")]
+    if socket.has_ipv6:
+        try:
+            with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+                probe.bind(("::1", 0))
+            families.append((socket.AF_INET6, "::1"))
+        except OSError:
+            pass
+    return families
+
+
+def _port_free(port: int, loopbacks: list[tuple[socket.AddressFamily, str]]) -> bool:
+    for family, address in loopbacks:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((address, port))
+            except OSError:
+                return False
+    return True
+
+
+def free_port_range(n: int = 10) -> int:
+    """The first of ``n`` consecutive TCP ports that are free on both loopbacks right now."""
+    loopbacks = _loopbacks()
+    rng = random.Random()
+    for _ in range(500):
+        start = rng.randrange(20_000, 60_000 - n)
+        if all(_port_free(port, loopbacks) for port in range(start, start + n)):
+            return start
+    raise RuntimeError(f"found no {n} consecutive free ports on the loopbacks")
+
+
+async def wait_until(predicate: Callable[[], bool], timeout: float = WAIT_SECONDS, what: str = "") -> None:
+    """Poll ``predicate`` until it holds; fail the test after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or predicate}")
+        await asyncio.sleep(0.005)
+
+
+def http_request(
+    port: int, method: str = "GET", path: str = "/health", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """One raw HTTP request to 127.0.0.1:port; returns (status, headers with lower-case names, body)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT_SECONDS)
+    try:
+        conn.request(method, path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+async def http_request_async(
+    port: int, method: str = "GET", path: str = "/health", headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    """:func:`http_request` off the event loop."""
+    return await asyncio.to_thread(http_request, port, method, path, headers)
