@@ -52,7 +52,7 @@ def setup_logging(
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)] if to_stderr else []
     path = None
     if to_file:
-        config.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        config.log_dir.mkdir(mode=0o700, exist_ok=True)
         path = config.log_dir / "designd.log"
         handlers.append(logging.handlers.RotatingFileHandler(path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_COUNT))
     for handler in handlers:

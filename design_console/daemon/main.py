@@ -142,6 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     opts = parser.parse_args(argv)
     try:
         config = load_config()
+        ensure_private_dir(config.home)
         ensure_private_dir(config.runtime_dir)
     except DesignError as err:
         _fail(str(err), EXIT_CONFIG)
@@ -151,6 +152,7 @@ def main(argv: list[str] | None = None) -> None:
             holder = lock.holder()
             print(f"designd is already running (pid {holder.get('pid')}, bridge port {holder.get('port')}).")
             return
+        ensure_private_dir(config.home)
         ensure_private_dir(config.log_dir)
         pid = spawn_detached(str(config.log_dir / "designd.stderr.log"))
         if not _wait_for_control(config, 20.0):

@@ -142,7 +142,8 @@ async def connect_or_start(config: Config, peer: str, *, session: str = "", star
 
     ensure_private_dir(config.runtime_dir)
     if not InstanceLock(config.lock_file).is_held():
-        config.log_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        ensure_private_dir(config.home)
+        ensure_private_dir(config.log_dir)
         await asyncio.to_thread(spawn_detached, str(config.log_dir / "designd.stderr.log"))
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 30.0

@@ -20,7 +20,7 @@ import msgspec
 import zmq
 
 from design_console.config import load_config
-from design_console.errors import PREFIX, DesignError
+from design_console.errors import PREFIX, DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Error, Ping, Rpc, Welcome
 from design_console.shim.link import DaemonLink, connect_or_start
 
@@ -54,7 +54,7 @@ def _key(value: int | str | None) -> str:
 
 def error_line(request_id: int | str | None, message: str) -> bytes:
     return msgspec.json.encode(
-        {"jsonrpc": "2.0", "id": request_id, "error": {"code": DAEMON_LOST, "message": PREFIX + message}}
+        {"jsonrpc": "2.0", "id": request_id, "error": {"code": DAEMON_LOST, "message": format_error(message)}}
     )
 
 

@@ -1,0 +1,490 @@
+"""Connection, files, console, code execution and the change feed: the tools answered by designd itself.
+
+Their handlers run inside designd and get a ``DaemonContext`` (``ctx.daemon``, ``ctx.state``, ``ctx.bridge``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from design_console import PLUGIN_VERSION, __version__
+from design_console.errors import DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
+from design_console.workers.design_api import parse_file_key
+
+ConsoleLevel = Literal["all", "log", "info", "warn", "error", "debug"]
+FileKey = Annotated[str, Meta(description="Target this connected file instead of the active one.")]
+MAX_CODE_CHARS = 200_000
+RECONNECT_WAIT = 5.0
+RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
+
+
+def _file_key(ctx: Any, requested: str = "") -> str:
+    """The file a state read is about: the requested one (checked) or the active one."""
+    bridge = ctx.daemon.bridge
+    if requested:
+        if ctx.state.get(requested) is None:
+            known = ", ".join(f"{f.file_name} ({f.file_key})" for f in bridge.files()) or "none"
+            raise DesignError(
+                "unknown_file", f"No plugin is connected in file {requested!r}.", f"Connected files: {known}."
+            )
+        return requested
+    key = bridge.active_file_key()
+    if key is None:
+        from design_console.daemon.setup_text import not_connected_error
+
+        raise not_connected_error(ctx.config)
+    return key
+
+
+def _fit(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
+    """Keep the newest items (oldest first in the list) whose JSON fits the budget; also returns how many fell off."""
+    kept: list[Any] = []
+    used = 0
+    for item in reversed(items):
+        size = len(to_json(item)) + 1
+        if used + size > budget_chars and kept:
+            break
+        kept.append(item)
+        used += size
+    kept.reverse()
+    return kept, len(items) - len(kept)
+
+
+def _file_summary(f: Any, active: str | None) -> dict[str, Any]:
+    return {
+        "fileKey": f.file_key,
+        "fileName": f.file_name,
+        "currentPage": f.current_page,
+        "editorType": f.editor_type,
+        "pluginVersion": f.plugin_version,
+        "connected": f.connected,
+        "active": f.file_key == active,
+    }
+
+
+# --- status --------------------------------------------------------------------------------------------------
+
+
+class StatusArgs(Args):
+    probe: Annotated[bool, Meta(description="Also do a live GET_FILE_INFO round trip and report its latency.")] = False
+
+
+@tool(
+    "design_get_status",
+    "Connection status: bridge port, connected plugin and file, setup steps when not connected. "
+    "probe:true measures a live round trip.",
+    args=StatusArgs,
+)
+async def get_status(ctx: Any, args: StatusArgs) -> ToolOutput:
+    daemon = ctx.daemon
+    report = daemon.setup_report()
+    active = daemon.bridge.active_file_key()
+    report["transport"] = {"mode": "local", "port": daemon.bridge.port, "host": ctx.config.ws_host}
+    report["files"] = [_file_summary(f, active) for f in daemon.bridge.files()]
+    report["locked"] = daemon.bridge.locked
+    report["server"] = {"version": __version__, "bundledPluginVersion": PLUGIN_VERSION}
+    if args.probe and daemon.bridge.is_connected():
+        started = time.perf_counter()
+        try:
+            info = await ctx.bridge("GET_FILE_INFO")
+            report["probe"] = {"ok": True, "latencyMs": round((time.perf_counter() - started) * 1000, 2)}
+            if isinstance(info.get("fileName"), str):
+                report["probe"]["fileName"] = info["fileName"]
+        except DesignError as err:
+            report["probe"] = {"ok": False, "error": str(err)}
+    return ok(report)
+
+
+class DiagnoseArgs(Args):
+    verbose: bool = False
+
+
+@tool(
+    "design_diagnose",
+    "Health report: server version, mode, plugin connection, auth, access token and likely causes of problems.",
+    args=DiagnoseArgs,
+)
+async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
+    daemon = ctx.daemon
+    bridge = daemon.bridge
+    stats = bridge.stats()
+    files = bridge.files()
+    causes: list[str] = []
+    if not files:
+        causes.append(
+            "No plugin connected: run the Desktop Bridge plugin in the design tool "
+            f"(import {ctx.config.plugin_dir / 'manifest.json'} once)."
+        )
+    outdated = [f.file_name for f in files if f.plugin_version and f.plugin_version != PLUGIN_VERSION]
+    if outdated:
+        causes.append(
+            f"Plugin version differs from the bundled {PLUGIN_VERSION} in {', '.join(outdated)}: "
+            "re-import the manifest."
+        )
+    if stats.get("unauthenticated", 0):
+        causes.append(
+            "A plugin without a valid bridge token tried to connect: import the plugin from "
+            f"{ctx.config.plugin_dir}, not from the repository copy."
+        )
+    if not ctx.config.access_token:
+        causes.append("DESIGN_ACCESS_TOKEN is not set: tools that read through the design API will not work.")
+    if len(files) > 1 and not bridge.locked:
+        causes.append("Several files are connected; commands go to the active one (see design_list_open_files).")
+    report: dict[str, Any] = {
+        "server": {"version": __version__, "mode": "local", "pid": daemon.status()["pid"]},
+        "bridge": {
+            "port": bridge.port,
+            "host": ctx.config.ws_host,
+            "auth": ctx.config.bridge_auth,
+            "connectedFiles": len([f for f in files if f.connected]),
+            "activeFile": bridge.active_file_key(),
+        },
+        "designApi": {"tokenPresent": bool(ctx.config.access_token), "baseUrl": ctx.config.api_url},
+        "likelyCauses": causes or ["No problem found."],
+        "note": "Other MCP servers for the design tool may also listen on ports "
+        f"{ctx.config.ports.start}-{ctx.config.ports.stop - 1}; the plugin connects to all of them.",
+    }
+    if args.verbose:
+        report["bridgeStats"] = stats
+        report["workers"] = daemon.supervisor.status()
+        report["sessions"] = len(daemon.sessions)
+    return ok(report)
+
+
+# --- files ---------------------------------------------------------------------------------------------------
+
+
+@tool(
+    "design_list_open_files",
+    "List the files whose plugin is connected, marking the active one and whether it is locked.",
+    args=NoArgs,
+    needs_bridge=True,
+)
+async def list_open_files(ctx: Any, args: NoArgs) -> ToolOutput:
+    bridge = ctx.daemon.bridge
+    active = bridge.active_file_key()
+    return ok({"files": [_file_summary(f, active) for f in bridge.files()], "locked": bridge.locked})
+
+
+class NavigateArgs(Args):
+    url: Annotated[str, Meta(description="File URL or file key of an already-connected file.", max_length=2048)]
+    lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
+
+
+@tool(
+    "design_navigate",
+    "Make a connected file the target of later commands (by URL or key); lock:true pins it. Never opens files.",
+    args=NavigateArgs,
+    needs_bridge=True,
+)
+async def navigate(ctx: Any, args: NavigateArgs) -> ToolOutput:
+    key = parse_file_key(args.url)
+    state = ctx.daemon.bridge.navigate(key, args.lock)
+    return ok({"activeFile": {"fileKey": state.file_key, "fileName": state.file_name}, "locked": args.lock})
+
+
+# --- console -------------------------------------------------------------------------------------------------
+
+
+class ConsoleArgs(Args):
+    count: Annotated[int, Meta(ge=1, le=1000, description="Newest N entries.")] = 100
+    level: ConsoleLevel = "all"
+    since: Annotated[int, Meta(ge=0, description="Only entries after this time (ms since epoch).")] = 0
+    fileKey: FileKey = ""
+
+
+def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> ToolOutput:
+    kept, omitted = _fit(entries)
+    data: dict[str, Any] = {
+        "fileKey": file_key,
+        "logs": kept,
+        "count": len(kept),
+        "buffered": total_buffered,
+    }
+    if omitted:
+        data["omitted"] = omitted
+        data["hint"] = "Older entries were left out to fit the result; pass since or a smaller count to page."
+    if kept:
+        data["newestTimestamp"] = kept[-1].timestamp
+    return ok(msgspec.to_builtins(data))
+
+
+@tool(
+    "design_get_console_logs",
+    "Console output captured from the plugin in the active file: newest `count`, filtered by level and since.",
+    args=ConsoleArgs,
+    needs_bridge=True,
+)
+async def get_console_logs(ctx: Any, args: ConsoleArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
+    return _console_result(entries, len(ctx.state.console(key, count=None)), key)
+
+
+class WatchArgs(Args):
+    duration: Annotated[float, Meta(ge=1, le=300, description="Seconds to watch.")] = 30
+    level: ConsoleLevel = "all"
+    fileKey: FileKey = ""
+
+
+@tool(
+    "design_watch_console",
+    "Watch the console for `duration` seconds, then return what was logged during that time.",
+    args=WatchArgs,
+    needs_bridge=True,
+)
+async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    started_ms = int(time.time() * 1000) - 1
+    deadline = time.monotonic() + args.duration
+    while (left := deadline - time.monotonic()) > 0:
+        await ctx.progress(args.duration - left, args.duration, "watching the console")
+        await asyncio.sleep(min(1.0, left))
+    entries = ctx.state.console(key, level=args.level, since=started_ms, count=None)
+    return _console_result(entries, len(ctx.state.console(key, count=None)), key)
+
+
+class FileArgs(Args):
+    fileKey: FileKey = ""
+
+
+@tool(
+    "design_clear_console",
+    "Empty the active file's console buffer (no plugin round trip).",
+    args=FileArgs,
+    needs_bridge=True,
+    read_only=False,
+    idempotent=True,
+)
+async def clear_console(ctx: Any, args: FileArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    return ok({"fileKey": key, "cleared": ctx.state.clear_console(key)})
+
+
+async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -> bool:
+    """Wait for file ``key`` to identify again after ``since_ms`` (the plugin UI reloads and reconnects)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        data = ctx.state.get(key)
+        if data is not None and data.info.connected and data.info.connected_at >= since_ms:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+class ReloadArgs(Args):
+    clearConsole: Annotated[bool, Meta(description="Empty the console buffer first.")] = True
+    fileKey: FileKey = ""
+
+
+@tool(
+    "design_reload_plugin",
+    "Reload the plugin UI (optionally clearing the console buffer) and wait for it to reconnect.",
+    args=ReloadArgs,
+    needs_bridge=True,
+    read_only=False,
+)
+async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    cleared = ctx.state.clear_console(key) if args.clearConsole else 0
+    since = int(time.time() * 1000)
+    await ctx.bridge("RELOAD_UI", file_key=key)
+    back = await _wait_reconnected(ctx, key, since, RECONNECT_WAIT)
+    data: dict[str, Any] = {"fileKey": key, "reloaded": True, "reconnected": back, "consoleCleared": cleared}
+    if not back:
+        data["hint"] = "The plugin has not reconnected yet; it retries every few seconds. Check with design_get_status."
+    return ok(data)
+
+
+@tool(
+    "design_reconnect",
+    "Check the bridge with a live round trip; if it fails, reload the plugin UI and check again.",
+    args=FileArgs,
+    needs_bridge=True,
+    read_only=False,
+)
+async def reconnect(ctx: Any, args: FileArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    probe = {"code": "return 'ok'", "timeout": 3000}
+    started = time.perf_counter()
+    try:
+        await ctx.bridge("EXECUTE_CODE", probe, file_key=key)
+        return ok({"fileKey": key, "healthy": True, "latencyMs": round((time.perf_counter() - started) * 1000, 2)})
+    except DesignError as first:
+        since = int(time.time() * 1000)
+        try:
+            await ctx.bridge("RELOAD_UI", file_key=key)
+        except DesignError:
+            pass
+        if not await _wait_reconnected(ctx, key, since, RECONNECT_WAIT):
+            raise DesignError(
+                "reconnect_failed",
+                f"The plugin did not answer ({first.message}) and did not come back after a reload.",
+                "Close and reopen the Desktop Bridge plugin in the design tool, then call design_get_status.",
+            ) from None
+        await ctx.bridge("EXECUTE_CODE", probe, file_key=key)
+        return ok({"fileKey": key, "healthy": True, "reloaded": True, "firstError": str(first)})
+
+
+# --- code execution ------------------------------------------------------------------------------------------
+
+
+class ExecuteArgs(Args):
+    code: Annotated[
+        str, Meta(min_length=1, max_length=MAX_CODE_CHARS, description="Plugin API JavaScript; `return` a value.")
+    ]
+    timeout: Annotated[int, Meta(ge=100, le=30_000, description="Milliseconds (cap 30000).")] = 5000
+    fileKey: FileKey = ""
+
+
+def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
+    """The value the code returned, cut to the result budget with a note when it is larger."""
+    value = reply.get("result")
+    text = to_json(value)
+    data: dict[str, Any] = {"success": True, "result": value}
+    if len(text) > RESULT_CHARS:
+        data["result"] = text[:RESULT_CHARS]
+        data["truncated"] = {"returnedChars": len(text), "shownChars": RESULT_CHARS}
+        data["hint"] = "Return less (pick fields, slice arrays) or page through the data in several calls."
+    for extra in ("timing", "duration", "logs"):
+        if extra in reply:
+            data[extra] = reply[extra]
+    return data
+
+
+@tool(
+    "design_execute",
+    "Run Plugin API JavaScript in the design file (async function body; `return` the result). "
+    "Default timeout 5000 ms, cap 30000.",
+    args=ExecuteArgs,
+    needs_bridge=True,
+    read_only=False,
+    destructive=True,
+)
+async def execute(ctx: Any, args: ExecuteArgs) -> ToolOutput:
+    reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=args.fileKey)
+    return ok(_shape_execution(reply))
+
+
+class ExecuteAcrossArgs(Args):
+    code: Annotated[str, Meta(min_length=1, max_length=MAX_CODE_CHARS)]
+    fileKeys: Annotated[list[str], Meta(max_length=50)] = msgspec.field(default_factory=list)
+    allFiles: bool = False
+    timeout: Annotated[int, Meta(ge=100, le=30_000, description="Per-file milliseconds.")] = 10_000
+
+
+@tool(
+    "design_execute_across_files",
+    "Run the same Plugin API JavaScript in several connected files at once (fileKeys, or allFiles:true).",
+    args=ExecuteAcrossArgs,
+    needs_bridge=True,
+    read_only=False,
+    destructive=True,
+)
+async def execute_across_files(ctx: Any, args: ExecuteAcrossArgs) -> ToolOutput:
+    connected = [f.file_key for f in ctx.daemon.bridge.files() if f.connected]
+    if args.allFiles:
+        keys = connected
+    elif args.fileKeys:
+        keys = list(dict.fromkeys(args.fileKeys))
+    else:
+        raise DesignError("bad_argument", "Name the files with fileKeys, or pass allFiles:true.")
+
+    async def run(key: str) -> dict[str, Any]:
+        try:
+            reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=key)
+            return {"fileKey": key, **_shape_execution(reply)}
+        except DesignError as err:
+            return {"fileKey": key, "success": False, "error": str(err), "code": err.code}
+
+    results = await asyncio.gather(*(run(key) for key in keys))
+    return ok({"results": results, "succeeded": sum(1 for r in results if r["success"]), "total": len(results)})
+
+
+# --- selection and changes -----------------------------------------------------------------------------------
+
+
+class SelectionArgs(Args):
+    verbose: Annotated[bool, Meta(description="Also read fills, strokes and more of each node (live round trip).")] = (
+        False
+    )
+    fileKey: FileKey = ""
+
+
+_VERBOSE_SELECTION = """
+const ids = %s;
+const out = [];
+for (const id of ids) {
+  const n = await figma.getNodeByIdAsync(id);
+  if (!n) { out.push({ id, missing: true }); continue; }
+  const pick = { id: n.id, name: n.name, type: n.type };
+  for (const k of ['x','y','width','height','opacity','visible','fills','strokes','strokeWeight','cornerRadius',
+                   'characters','fontSize','layoutMode','componentProperties']) {
+    if (k in n && typeof n[k] !== 'symbol') pick[k] = n[k];
+  }
+  out.push(pick);
+}
+return out;
+"""
+
+
+@tool(
+    "design_get_selection",
+    "The current selection pushed by the plugin (≤50 nodes); verbose:true adds fills, strokes, text and layout.",
+    args=SelectionArgs,
+    needs_bridge=True,
+)
+async def get_selection(ctx: Any, args: SelectionArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    selection = ctx.state.selection(key)
+    if selection is None:
+        return ok({"fileKey": key, "count": 0, "nodes": [], "note": "Nothing selected since the plugin connected."})
+    data: dict[str, Any] = {"fileKey": key, **msgspec.to_builtins(selection)}
+    if args.verbose and selection.nodes:
+        ids = to_json([n.id for n in selection.nodes])
+        reply = await ctx.bridge("EXECUTE_CODE", {"code": _VERBOSE_SELECTION % ids, "timeout": 5000}, file_key=key)
+        data["details"], omitted = _fit(reply.get("result") or [])
+        if omitted:
+            data["detailsOmitted"] = omitted
+    return ok(data)
+
+
+class ChangesArgs(Args):
+    since: Annotated[int, Meta(ge=0, description="Only changes with seq greater than this.")] = 0
+    count: Annotated[int, Meta(ge=1, le=200)] = 50
+    clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
+    fileKey: FileKey = ""
+
+
+@tool(
+    "design_get_design_changes",
+    "Document and metadata changes the plugin reported (≤200 per file), with seq numbers to read only what is new.",
+    args=ChangesArgs,
+    needs_bridge=True,
+)
+async def get_design_changes(ctx: Any, args: ChangesArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
+    changes = ctx.state.changes(key, since=args.since, count=args.count)
+    metadata = ctx.state.metadata_changes(key, since=args.since, count=args.count)
+    changes, omitted_changes = _fit(changes, RESULT_CHARS // 2)
+    metadata, omitted_meta = _fit(metadata, RESULT_CHARS // 2)
+    last = max([c.seq for c in changes] + [m.seq for m in metadata], default=args.since)
+    data: dict[str, Any] = {
+        "fileKey": key,
+        "changes": changes,
+        "metadataChanges": metadata,
+        "lastSeq": last,
+        "hint": f"Pass since={last} next time to get only newer changes.",
+    }
+    if omitted_changes or omitted_meta:
+        data["omitted"] = omitted_changes + omitted_meta
+    if args.clear:
+        data["cleared"] = ctx.state.clear_changes(key)
+    return ok(msgspec.to_builtins(data))
