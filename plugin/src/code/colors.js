@@ -1,0 +1,70 @@
+import { badParams } from "./errors.js";
+
+/**
+ * Parses a colour given as hex: #RGB, #RGBA, #RRGGBB or #RRGGBBAA (the # is optional).
+ * @param {unknown} value
+ * @param {string} [what] parameter name for the error
+ * @returns {{r: number, g: number, b: number, a: number}}
+ */
+export function parseHex(value, what) {
+  const label = what || "color";
+  if (typeof value !== "string") throw badParams("'" + label + "' must be a hex colour string such as \"#1E88E5\".");
+  let hex = value.trim().replace(/^#/, "");
+  if (!/^[0-9a-fA-F]+$/.test(hex) || [3, 4, 6, 8].indexOf(hex.length) < 0) {
+    throw badParams(
+      "'" + label + "' is not a hex colour: " + JSON.stringify(value) + ". Use #RGB, #RGBA, #RRGGBB or #RRGGBBAA.",
+    );
+  }
+  if (hex.length <= 4) {
+    hex = hex
+      .split("")
+      .map((c) => c + c)
+      .join("");
+  }
+  const channel = (/** @type {number} */ i) => parseInt(hex.slice(i, i + 2), 16) / 255;
+  return { r: channel(0), g: channel(2), b: channel(4), a: hex.length === 8 ? channel(6) : 1 };
+}
+
+/**
+ * Accepts a hex string or an {r,g,b[,a]} object with channels in 0..1.
+ * @param {unknown} value
+ * @param {string} [what]
+ */
+export function parseColor(value, what) {
+  if (typeof value === "string") return parseHex(value, what);
+  const v = /** @type {any} */ (value);
+  if (v && typeof v === "object" && [v.r, v.g, v.b].every((c) => typeof c === "number" && c >= 0 && c <= 1)) {
+    return { r: v.r, g: v.g, b: v.b, a: typeof v.a === "number" ? v.a : 1 };
+  }
+  throw badParams("'" + (what || "color") + "' must be a hex string (\"#RRGGBB\") or {r,g,b,a} with channels 0..1.");
+}
+
+/** @param {{r: number, g: number, b: number, a?: number}} c */
+export function toHex(c) {
+  const part = (/** @type {number} */ x) => ("0" + Math.round(Math.max(0, Math.min(1, x)) * 255).toString(16)).slice(-2);
+  const alpha = c.a === undefined || c.a >= 1 ? "" : part(c.a);
+  return ("#" + part(c.r) + part(c.g) + part(c.b) + alpha).toUpperCase();
+}
+
+/** @param {{r: number, g: number, b: number}} c relative luminance per WCAG 2.x */
+export function luminance(c) {
+  const lin = (/** @type {number} */ x) => (x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+
+/** @param {{r: number, g: number, b: number}} a @param {{r: number, g: number, b: number}} b */
+export function contrastRatio(a, b) {
+  const la = luminance(a);
+  const lb = luminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/**
+ * A solid paint from a hex colour (alpha becomes the paint's opacity).
+ * @param {unknown} color @param {number} [opacity] @param {string} [what]
+ * @returns {SolidPaint}
+ */
+export function solidPaint(color, opacity, what) {
+  const c = parseColor(color, what);
+  return { type: "SOLID", color: { r: c.r, g: c.g, b: c.b }, opacity: opacity === undefined ? c.a : opacity };
+}

@@ -1,0 +1,442 @@
+import { PluginError, badParams, notFound } from "../errors.js";
+import { getNode, requireType, summarize, describeTree, describePaints, placeUnder } from "../nodes.js";
+import { reqString, optString, optNumber, optObject, reqObject, optEnum, isPlainObject } from "../params.js";
+import { loadFontsOf } from "./text.js";
+
+const PROPERTY_TYPES = /** @type {const} */ (["BOOLEAN", "TEXT", "INSTANCE_SWAP", "VARIANT", "SLOT"]);
+export const MAX_VARIANTS = 500;
+
+/** @param {any} node */
+function propertyDefinitions(node) {
+  if (node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET") return undefined;
+  try {
+    return node.componentPropertyDefinitions;
+  } catch (err) {
+    return undefined;
+  }
+}
+
+/** @param {any} node */
+function describeComponent(node) {
+  const out = summarize(node);
+  out.key = node.key;
+  out.description = node.description;
+  if (node.descriptionMarkdown) out.descriptionMarkdown = node.descriptionMarkdown;
+  const defs = propertyDefinitions(node);
+  if (defs) out.componentPropertyDefinitions = defs;
+  if (node.variantProperties) out.variantProperties = node.variantProperties;
+  if (node.type === "COMPONENT_SET") out.variants = node.children.map((/** @type {any} */ c) => ({ id: c.id, name: c.name, key: c.key, variantProperties: c.variantProperties }));
+  return out;
+}
+
+/** @param {unknown} id */
+async function getComponentLike(id) {
+  const node = await getNode(id);
+  requireType(node, ["COMPONENT", "COMPONENT_SET"], "use it as a component");
+  return /** @type {ComponentNode | ComponentSetNode} */ (node);
+}
+
+/** GET_COMPONENT */
+export async function getComponent(/** @type {any} */ params) {
+  const node = await getNode(params.nodeId);
+  requireType(node, ["COMPONENT", "COMPONENT_SET", "INSTANCE"], "read component data");
+  const out = node.type === "INSTANCE" ? describeTree(node, 1) : describeComponent(node);
+  if (node.type === "INSTANCE") {
+    const main = await /** @type {InstanceNode} */ (node).getMainComponentAsync();
+    out.mainComponent = main ? { id: main.id, name: main.name, key: main.key } : null;
+  } else {
+    out.children = describeTree(node, 2).children;
+  }
+  return { success: true, component: out };
+}
+
+/** GET_LOCAL_COMPONENTS: every component and component set in the file, across pages. */
+export async function getLocalComponents() {
+  await figma.loadAllPagesAsync();
+  const found = figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT_SET"] });
+  const components = [];
+  const componentSets = [];
+  for (const node of found) {
+    const page = pageOf(node);
+    if (node.type === "COMPONENT_SET") {
+      const d = describeComponent(node);
+      d.page = page;
+      componentSets.push(d);
+    } else if (!node.parent || node.parent.type !== "COMPONENT_SET") {
+      const d = describeComponent(node);
+      d.page = page;
+      components.push(d);
+    }
+  }
+  return { success: true, components: components, componentSets: componentSets, totalComponents: components.length, totalComponentSets: componentSets.length, timestamp: Date.now() };
+}
+
+/** @param {BaseNode} node */
+function pageOf(node) {
+  /** @type {BaseNode | null} */
+  let cur = node;
+  while (cur && cur.type !== "PAGE") cur = cur.parent;
+  return cur ? { id: cur.id, name: cur.name } : null;
+}
+
+/** DEEP_GET_COMPONENT */
+export async function deepGetComponent(/** @type {any} */ params) {
+  const node = await getNode(params.nodeId);
+  const depth = optNumber(params, "depth", 10, { min: 0, max: 30 });
+  const budget = { count: 0, max: 5000 };
+  const tree = describeTree(node, /** @type {number} */ (depth), budget);
+  await resolveVariableNames(tree);
+  return { success: true, component: tree, nodeCount: budget.count, truncated: budget.count >= budget.max };
+}
+
+/** Adds the names of bound variables, so a developer sees tokens rather than ids. @param {any} tree */
+async function resolveVariableNames(tree) {
+  /** @type {Record<string, string | null>} */
+  const names = {};
+  /** @param {any} n */
+  async function visit(n) {
+    if (n.boundVariables) {
+      const resolved = {};
+      for (const field of Object.keys(n.boundVariables)) {
+        const ids = [].concat(n.boundVariables[field]);
+        const out = [];
+        for (const id of ids) {
+          if (typeof id !== "string") continue;
+          if (!(id in names)) {
+            const v = await figma.variables.getVariableByIdAsync(id);
+            names[id] = v ? v.name : null;
+          }
+          out.push({ id: id, name: names[id] });
+        }
+        /** @type {any} */ (resolved)[field] = out.length === 1 ? out[0] : out;
+      }
+      n.boundVariables = resolved;
+    }
+    for (const c of n.children || []) await visit(c);
+  }
+  await visit(tree);
+}
+
+/** ANALYZE_COMPONENT_SET: the variant axes, the states, and what each variant changes against the default one. */
+export async function analyzeComponentSet(/** @type {any} */ params) {
+  const node = await getNode(params.nodeId);
+  requireType(node, ["COMPONENT_SET"], "analyse variants");
+  const set = /** @type {ComponentSetNode} */ (node);
+  const variants = /** @type {ComponentNode[]} */ (set.children.filter((c) => c.type === "COMPONENT"));
+  if (!variants.length) throw new PluginError("empty", "Component set " + set.name + " has no variants.");
+  /** @type {Record<string, string[]>} */
+  const axes = {};
+  variants.forEach((v) => {
+    const props = v.variantProperties || {};
+    Object.keys(props).forEach((axis) => {
+      axes[axis] = axes[axis] || [];
+      if (axes[axis].indexOf(props[axis]) < 0) axes[axis].push(props[axis]);
+    });
+  });
+  const base = set.defaultVariant || variants[0];
+  const baseDesc = visualOf(base);
+  const diffs = variants.map((v) => {
+    const d = visualOf(v);
+    const changed = Object.keys(d).filter((k) => JSON.stringify(d[k]) !== JSON.stringify(baseDesc[k]));
+    /** @type {Record<string, any>} */
+    const changes = {};
+    changed.forEach((k) => (changes[k] = { from: baseDesc[k], to: d[k] }));
+    return { id: v.id, name: v.name, variantProperties: v.variantProperties, changes: changes };
+  });
+  const stateAxis = Object.keys(axes).find((a) => /^(state|status|interaction)$/i.test(a));
+  return {
+    success: true,
+    componentSet: { id: set.id, name: set.name, key: set.key, variantCount: variants.length },
+    axes: axes,
+    defaultVariant: { id: base.id, name: base.name },
+    states: stateAxis ? { axis: stateAxis, values: axes[stateAxis] } : null,
+    variants: diffs,
+  };
+}
+
+/** @param {any} n */
+function visualOf(n) {
+  return {
+    width: n.width,
+    height: n.height,
+    fills: describePaints(n.fills),
+    strokes: describePaints(n.strokes),
+    strokeWeight: n.strokeWeight === figma.mixed ? "mixed" : n.strokeWeight,
+    cornerRadius: n.cornerRadius === figma.mixed ? "mixed" : n.cornerRadius,
+    opacity: n.opacity,
+    childCount: n.children ? n.children.length : 0,
+    layoutMode: n.layoutMode,
+  };
+}
+
+/** SET_NODE_DESCRIPTION: components, component sets and styles ("S:…" ids). */
+export async function setNodeDescription(/** @type {any} */ params) {
+  const id = reqString(params, "nodeId");
+  if (typeof params.description !== "string") throw badParams("Parameter 'description' is required and must be a string.");
+  const markdown = optString(params, "descriptionMarkdown");
+  /** @type {any} */
+  let target;
+  if (id.indexOf("S:") === 0) {
+    target = await figma.getStyleByIdAsync(id);
+    if (!target) throw notFound("Style " + id + " does not exist in this file.");
+  } else {
+    target = await getNode(id);
+    requireType(target, ["COMPONENT", "COMPONENT_SET"], "set a description");
+  }
+  target.description = params.description;
+  if (markdown !== undefined) target.descriptionMarkdown = markdown;
+  return { success: true, node: { id: target.id, name: target.name, description: target.description } };
+}
+
+/** @param {any} params */
+async function definitionsOwner(params) {
+  const node = await getComponentLike(params.nodeId);
+  if (node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET") {
+    throw new PluginError(
+      "wrong_node_type",
+      "Component " + node.name + " is a variant; component properties live on its component set " + node.parent.id + ". Use that id.",
+    );
+  }
+  return node;
+}
+
+/** ADD_COMPONENT_PROPERTY */
+export async function addComponentProperty(/** @type {any} */ params) {
+  const node = await definitionsOwner(params);
+  const name = reqString(params, "propertyName");
+  const type = optEnum(params, "propertyType", PROPERTY_TYPES, optEnum(params, "type", PROPERTY_TYPES, undefined));
+  if (!type) throw badParams("Parameter 'propertyType' is required: one of " + PROPERTY_TYPES.join(", ") + ".");
+  const defaultValue = params.defaultValue;
+  if (type === "BOOLEAN" && typeof defaultValue !== "boolean") throw badParams("A BOOLEAN property needs a boolean 'defaultValue'.");
+  if (type !== "BOOLEAN" && type !== "SLOT" && typeof defaultValue !== "string") {
+    throw badParams("A " + type + " property needs a string 'defaultValue'" + (type === "INSTANCE_SWAP" ? " (a component id)." : "."));
+  }
+  /** @type {any} */
+  const options = {};
+  if (Array.isArray(params.preferredValues)) options.preferredValues = params.preferredValues;
+  const description = optString(params, "description");
+  if (description !== undefined) options.description = description;
+  const fullName = node.addComponentProperty(name, type, type === "SLOT" ? "" : defaultValue, Object.keys(options).length ? options : undefined);
+  return { success: true, propertyName: fullName, componentPropertyDefinitions: node.componentPropertyDefinitions };
+}
+
+/** @param {ComponentNode | ComponentSetNode} node @param {string} name */
+function resolvePropertyName(node, name) {
+  const defs = node.componentPropertyDefinitions;
+  if (defs[name]) return name;
+  const match = Object.keys(defs).filter((k) => k.split("#")[0] === name);
+  if (match.length === 1) return match[0];
+  throw notFound(
+    "Component property '" + name + "' is not on " + node.name + ". Its properties: " + (Object.keys(defs).join(", ") || "none") + ".",
+  );
+}
+
+/** EDIT_COMPONENT_PROPERTY */
+export async function editComponentProperty(/** @type {any} */ params) {
+  const node = await definitionsOwner(params);
+  const name = resolvePropertyName(node, reqString(params, "propertyName"));
+  const newValue = reqObject(params, "newValue");
+  const fullName = node.editComponentProperty(name, /** @type {any} */ (newValue));
+  return { success: true, propertyName: fullName, componentPropertyDefinitions: node.componentPropertyDefinitions };
+}
+
+/** DELETE_COMPONENT_PROPERTY */
+export async function deleteComponentProperty(/** @type {any} */ params) {
+  const node = await definitionsOwner(params);
+  const name = resolvePropertyName(node, reqString(params, "propertyName"));
+  node.deleteComponentProperty(name);
+  return { success: true, deleted: name, componentPropertyDefinitions: node.componentPropertyDefinitions };
+}
+
+/** @param {ComponentSetNode} set @param {Record<string, any> | undefined} variant */
+function pickVariant(set, variant) {
+  const variants = /** @type {ComponentNode[]} */ (set.children.filter((c) => c.type === "COMPONENT"));
+  if (!variant) return set.defaultVariant || variants[0];
+  const wanted = Object.keys(variant);
+  const hit = variants.find((v) => wanted.every((k) => v.variantProperties && String(v.variantProperties[k]) === String(variant[k])));
+  if (!hit) {
+    throw notFound(
+      "No variant of " + set.name + " matches " + JSON.stringify(variant) + ". Variants: " + variants.map((v) => v.name).join("; ") + ".",
+    );
+  }
+  return hit;
+}
+
+/** INSTANTIATE_COMPONENT: from a local node id or a published key, with variant, overrides, size and place. */
+export async function instantiateComponent(/** @type {any} */ params) {
+  const variant = optObject(params, "variant");
+  /** @type {ComponentNode} */
+  let component;
+  if (params.nodeId) {
+    const node = await getComponentLike(params.nodeId);
+    component = node.type === "COMPONENT_SET" ? pickVariant(node, variant) : node;
+  } else {
+    const key = reqString(params, "componentKey");
+    try {
+      component = await figma.importComponentByKeyAsync(key);
+    } catch (first) {
+      let set;
+      try {
+        set = await figma.importComponentSetByKeyAsync(key);
+      } catch (second) {
+        throw notFound(
+          "No component or component set with key " + key + " could be imported. Check the key and that its library " +
+            "is enabled for this file; for a local component pass nodeId instead.",
+        );
+      }
+      component = pickVariant(set, variant);
+    }
+  }
+  const instance = component.createInstance();
+  try {
+    await placeUnder(instance, params.parentId);
+    const position = optObject(params, "position");
+    if (position) {
+      if (typeof position.x === "number") instance.x = position.x;
+      if (typeof position.y === "number") instance.y = position.y;
+    }
+    const size = optObject(params, "size");
+    if (size && typeof size.width === "number" && typeof size.height === "number") instance.resize(size.width, size.height);
+    const overrides = optObject(params, "overrides");
+    const applied = overrides ? await applyOverrides(instance, overrides) : [];
+    return { success: true, instance: summarize(instance), mainComponent: { id: component.id, name: component.name, key: component.key }, overridesApplied: applied };
+  } catch (err) {
+    instance.remove();
+    throw err;
+  }
+}
+
+/**
+ * Sets overrides given by component property name (with or without its #id) or by the name of a text layer.
+ * @param {InstanceNode} instance @param {Record<string, any>} overrides
+ */
+async function applyOverrides(instance, overrides) {
+  const props = instance.componentProperties;
+  /** @type {Record<string, any>} */
+  const byProperty = {};
+  const applied = [];
+  for (const key of Object.keys(overrides)) {
+    const full = props[key] ? key : Object.keys(props).find((k) => k.split("#")[0] === key);
+    if (full) {
+      byProperty[full] = overrides[key];
+      applied.push(key);
+      continue;
+    }
+    const text = instance.findOne((n) => n.type === "TEXT" && n.name === key);
+    if (!text) throw notFound("Override '" + key + "' matches neither a component property nor a text layer of the instance.");
+    await loadFontsOf(/** @type {TextNode} */ (text));
+    /** @type {TextNode} */ (text).characters = String(overrides[key]);
+    applied.push(key);
+  }
+  if (Object.keys(byProperty).length) {
+    await loadInstanceFonts(instance);
+    instance.setProperties(byProperty);
+  }
+  return applied;
+}
+
+/** @param {InstanceNode} instance */
+async function loadInstanceFonts(instance) {
+  const texts = instance.findAllWithCriteria({ types: ["TEXT"] });
+  for (const t of texts) await loadFontsOf(t);
+}
+
+/** SET_INSTANCE_PROPERTIES */
+export async function setInstanceProperties(/** @type {any} */ params) {
+  const node = await getNode(params.nodeId);
+  requireType(node, ["INSTANCE"], "set instance properties");
+  const instance = /** @type {InstanceNode} */ (node);
+  const properties = reqObject(params, "properties");
+  const props = instance.componentProperties;
+  /** @type {Record<string, any>} */
+  const resolved = {};
+  Object.keys(properties).forEach((key) => {
+    const full = props[key] ? key : Object.keys(props).find((k) => k.split("#")[0] === key);
+    if (!full) throw notFound("Property '" + key + "' is not on this instance. Its properties: " + Object.keys(props).join(", ") + ".");
+    resolved[full] = properties[key];
+  });
+  await loadInstanceFonts(instance);
+  instance.setProperties(resolved);
+  return { success: true, instance: summarize(instance), componentProperties: instance.componentProperties };
+}
+
+/** CREATE_COMPONENT_SET: combine existing components, or clone a base component for every combination of axes. */
+export async function createComponentSet(/** @type {any} */ params) {
+  /** @type {ComponentNode[]} */
+  let components = [];
+  /** @type {ComponentNode[]} */
+  const created = [];
+  if (Array.isArray(params.componentIds) && params.componentIds.length) {
+    for (const id of params.componentIds) {
+      const n = await getNode(id, "componentIds[]");
+      requireType(n, ["COMPONENT"], "combine it as a variant");
+      components.push(/** @type {ComponentNode} */ (n));
+    }
+  } else {
+    const base = await getNode(params.baseComponentId, "baseComponentId");
+    requireType(base, ["COMPONENT"], "use it as the base of variants");
+    const axes = variantAxes(params);
+    const combos = combinations(axes);
+    if (combos.length > MAX_VARIANTS) throw badParams(combos.length + " variants requested; the limit is " + MAX_VARIANTS + ".");
+    const b = /** @type {ComponentNode} */ (base);
+    combos.forEach((combo, i) => {
+      const c = i === 0 ? b : b.clone();
+      c.name = combo.map((p) => p[0] + "=" + p[1]).join(", ");
+      if (i > 0) created.push(c);
+      components.push(c);
+    });
+  }
+  if (!components.length) throw badParams("Give 'componentIds' or 'baseComponentId' with 'properties'/'variantProperties'.");
+  const parent = params.parentId ? await getNode(params.parentId, "parentId") : components[0].parent || figma.currentPage;
+  let set;
+  try {
+    set = figma.combineAsVariants(components, /** @type {any} */ (parent));
+  } catch (err) {
+    created.forEach((c) => c.remove());
+    throw err;
+  }
+  const name = optString(params, "name");
+  if (name) set.name = name;
+  const position = optObject(params, "position");
+  if (position) {
+    if (typeof position.x === "number") set.x = position.x;
+    if (typeof position.y === "number") set.y = position.y;
+  }
+  return { success: true, componentSet: describeComponent(set) };
+}
+
+/** @param {any} params @returns {Array<[string, string[]]>} */
+function variantAxes(params) {
+  /** @type {Array<[string, string[]]>} */
+  const axes = [];
+  if (Array.isArray(params.variantProperties)) {
+    params.variantProperties.forEach((/** @type {any} */ p) => {
+      if (!p || typeof p.name !== "string" || !Array.isArray(p.values) || !p.values.length) {
+        throw badParams("Each entry of 'variantProperties' needs 'name' and a non-empty 'values' array.");
+      }
+      axes.push([p.name, p.values.map(String)]);
+    });
+  } else if (isPlainObject(params.properties)) {
+    Object.keys(params.properties).forEach((k) => {
+      const values = params.properties[k];
+      if (!Array.isArray(values) || !values.length) throw badParams("properties." + k + " must be a non-empty array of values.");
+      axes.push([k, values.map(String)]);
+    });
+  }
+  if (!axes.length) throw badParams("Give the variant axes in 'properties' ({\"Size\": [\"S\",\"M\"]}) or 'variantProperties'.");
+  return axes;
+}
+
+/** @param {Array<[string, string[]]>} axes @returns {Array<Array<[string, string]>>} */
+function combinations(axes) {
+  /** @type {Array<Array<[string, string]>>} */
+  let out = [[]];
+  axes.forEach((axis) => {
+    /** @type {Array<Array<[string, string]>>} */
+    const next = [];
+    out.forEach((prefix) => axis[1].forEach((v) => next.push(prefix.concat([[axis[0], v]]))));
+    out = next;
+  });
+  return out;
+}
+
