@@ -1,0 +1,494 @@
+"""``designctl``: look after designd from a terminal (status, start/stop, logs, doctor, service, tools, call)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import psutil
+
+from design_console import PLUGIN_VERSION, __version__
+from design_console.config import Config, load_config
+from design_console.daemon.adverts import is_live, list_adverts
+from design_console.daemon.plugin_sync import PLUGIN_FILES, plugin_source_dir, render_plugin_file
+from design_console.daemon.runtime import InstanceLock, ensure_private_dir
+from design_console.errors import PREFIX, DesignError
+from design_console.protocol import PEER_CTL, Call, Command, Error, ImageBlock, Progress, Result, TextBlock, ToolResult
+from design_console.shim.link import DaemonLink, connect_or_start
+
+STOP_WAIT = 5.0
+SERVICE_LABEL = "com.design-console-mcp.designd"
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, default=str))
+
+
+async def _request(
+    config: Config, frame: Call | Command, *, start: bool, on_progress: Callable[[Progress], None] | None = None
+) -> Any:
+    link: DaemonLink = await connect_or_start(config, PEER_CTL, start=start)
+    try:
+        await link.send(frame)
+        while True:
+            reply = await link.recv()
+            if reply.id != frame.id:
+                continue
+            if isinstance(reply, Progress):
+                if on_progress is not None:
+                    on_progress(reply)
+                continue
+            if isinstance(reply, Error):
+                raise DesignError(reply.code, reply.message)
+            if isinstance(reply, Result | ToolResult):
+                return reply
+    finally:
+        link.close()
+
+
+def _command(config: Config, name: str, *, start: bool = False) -> Any:
+    reply = asyncio.run(_request(config, Command(id=uuid.uuid4().hex, name=name), start=start))
+    return reply.data
+
+
+def _running_pid(config: Config) -> int | None:
+    lock = InstanceLock(config.lock_file)
+    if not lock.is_held():
+        return None
+    pid = lock.holder().get("pid")
+    return pid if isinstance(pid, int) else None
+
+
+# --- commands -----------------------------------------------------------------------------------------------
+
+
+def cmd_status(config: Config, opts: argparse.Namespace) -> int:
+    try:
+        status = _command(config, "status")
+    except DesignError:
+        print("designd is not running.")
+        others = [a for _, a in list_adverts(config.temp_dir) if a is not None and is_live(a)]
+        for advert in others:
+            print(f"  another instance: pid {advert.pid} on port {advert.port} (runtime dir {advert.runtime_dir})")
+        print("Start it with `designctl start` (AI apps also start it on demand).")
+        return 1
+    if opts.json:
+        _print_json(status)
+        return 0
+    print(f"designd {status['version']}  pid {status['pid']}  up {status['uptime']}s")
+    print(f"bridge   ws://{status['host']}:{status['port']}  auth {status['bridgeAuth']}")
+    files = status["files"]
+    if not files:
+        print("files    none connected (run the Desktop Bridge plugin in the design tool)")
+    for f in files:
+        mark = "*" if f["active"] else " "
+        print(f"file   {mark} {f['fileName']} ({f['fileKey']})  page {f['currentPage']!r}  plugin {f['pluginVersion']}")
+    if status["locked"]:
+        print("         target locked to the active file")
+    print(f"plugin   bundled {status['bundledPluginVersion']}, import from {status['pluginDir']}/manifest.json")
+    print(f"shims    {len(status['shims'])} AI app session(s): {', '.join(str(s['pid']) for s in status['shims'])}")
+    for w in status["workers"]:
+        print(f"worker   {w['kind']:<6} {w['state']:<9} pid {w['pid']}  up {w['uptime']}s  restarts {w['restarts']}")
+    others = [a for _, a in list_adverts(config.temp_dir) if a is not None and a.pid != status["pid"] and is_live(a)]
+    for advert in others:
+        print(f"other    pid {advert.pid} on port {advert.port} (runtime dir {advert.runtime_dir})")
+    return 0
+
+
+def cmd_start(config: Config, opts: argparse.Namespace) -> int:
+    pid = _running_pid(config)
+    if pid is not None:
+        print(f"designd is already running (pid {pid}).")
+        return 0
+    try:
+        asyncio.run(_request(config, Command(id="start", name="status"), start=True))
+    except DesignError as err:
+        print(err, file=sys.stderr)
+        return 1
+    print(f"designd started (pid {_running_pid(config)}).")
+    return 0
+
+
+def _wait_gone(pid: int, timeout: float) -> bool:
+    try:
+        psutil.Process(pid).wait(timeout)
+        return True
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.TimeoutExpired:
+        return False
+
+
+def cmd_stop(config: Config, opts: argparse.Namespace) -> int:
+    """The shutdown ladder: ask over the control socket, then SIGTERM, then SIGKILL."""
+    pid = _running_pid(config)
+    if pid is None:
+        print("designd is not running.")
+        return 0
+    try:
+        _command(config, "stop")
+    except DesignError:
+        pass
+    if not _wait_gone(pid, STOP_WAIT):
+        try:
+            proc = psutil.Process(pid)
+            proc.terminate()
+            if not _wait_gone(pid, STOP_WAIT):
+                proc.kill()
+                _wait_gone(pid, STOP_WAIT)
+        except psutil.NoSuchProcess:
+            pass
+    print(f"designd (pid {pid}) stopped.")
+    return 0
+
+
+def cmd_restart(config: Config, opts: argparse.Namespace) -> int:
+    cmd_stop(config, opts)
+    return cmd_start(config, opts)
+
+
+def cmd_logs(config: Config, opts: argparse.Namespace) -> int:
+    path = config.log_dir / "designd.log"
+    if not path.exists():
+        print(f"No log yet at {path}.")
+        return 1
+    with path.open("rb") as handle:
+        lines = handle.readlines()[-opts.lines :]
+        for line in lines:
+            sys.stdout.write(line.decode(errors="replace"))
+        sys.stdout.flush()
+        while opts.follow:
+            line = handle.readline()
+            if line:
+                sys.stdout.write(line.decode(errors="replace"))
+                sys.stdout.flush()
+            else:
+                time.sleep(0.25)
+    return 0
+
+
+def _port_holders(config: Config) -> dict[int, str]:
+    holders: dict[int, str] = {}
+    try:
+        conns = psutil.net_connections(kind="tcp")
+    except psutil.Error:
+        return holders
+    for conn in conns:
+        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in config.ports:
+            who = "unknown process"
+            if conn.pid:
+                try:
+                    who = f"pid {conn.pid} ({' '.join(psutil.Process(conn.pid).cmdline())[:80]})"
+                except psutil.Error:
+                    who = f"pid {conn.pid}"
+            holders[conn.laddr.port] = who
+    return holders
+
+
+def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
+    """Every check as (status, what, how to fix); status is ok, warn or fail."""
+    checks: list[tuple[str, str, str]] = []
+    for label, path in (("home", config.home), ("runtime dir", config.runtime_dir)):
+        try:
+            if path.exists():
+                ensure_private_dir(path)
+                checks.append(("ok", f"{label} {path} is private", ""))
+            else:
+                checks.append(("ok", f"{label} {path} will be created on first start", ""))
+        except DesignError as err:
+            checks.append(("fail", f"{label}: {err.message}", err.hint))
+    token = config.token_file
+    if token.exists():
+        mode = token.stat().st_mode & 0o777
+        if mode & 0o077:
+            checks.append(("fail", f"bridge token {token} has mode {mode:o}", f"chmod 600 {token}"))
+        else:
+            checks.append(("ok", f"bridge token present ({token})", ""))
+    else:
+        checks.append(("warn", "no bridge token yet", "Start designd once: `designctl start`."))
+    try:
+        source = plugin_source_dir()
+        secret = token.read_text().strip() if token.exists() else ""
+        stale = []
+        for name in PLUGIN_FILES:
+            copy = config.plugin_dir / name
+            wanted = render_plugin_file(
+                name, (source / name).read_text(encoding="utf-8"), token=secret, relay_url=config.relay_url
+            )
+            if not copy.exists() or copy.read_text(encoding="utf-8") != wanted:
+                stale.append(name)
+        if stale:
+            checks.append(
+                (
+                    "warn",
+                    f"plugin copy in {config.plugin_dir} is missing or stale: {', '.join(stale)}",
+                    "Restart designd (`designctl restart`); it refreshes the copy on start.",
+                ),
+            )
+        else:
+            checks.append(("ok", f"plugin copy up to date (import {config.plugin_dir / 'manifest.json'})", ""))
+    except (DesignError, OSError) as err:
+        checks.append(("fail", f"plugin files: {err}", "Reinstall design-console-mcp."))
+    stale_adverts = [p for p, a in list_adverts(config.temp_dir) if a is None or not is_live(a)]
+    if stale_adverts:
+        checks.append(
+            (
+                "warn",
+                f"{len(stale_adverts)} stale port advertisement file(s)",
+                "designd removes them on start; or delete: " + " ".join(str(p) for p in stale_adverts),
+            ),
+        )
+    else:
+        checks.append(("ok", "no stale port advertisement files", ""))
+    pid = _running_pid(config)
+    holders = _port_holders(config)
+    foreign = {port: who for port, who in holders.items() if not (pid and f"pid {pid} " in who + " ")}
+    free = len(config.ports) - len(holders)
+    if pid is None and not free:
+        checks.append(
+            (
+                "fail",
+                f"all bridge ports {config.ports.start}-{config.ports.stop - 1} are taken",
+                "Stop the programs holding them or set DESIGN_WS_PORT to another range: "
+                + "; ".join(f"{p}: {w}" for p, w in sorted(foreign.items())),
+            )
+        )
+    elif foreign:
+        checks.append(
+            (
+                "warn",
+                f"{len(foreign)} bridge port(s) held by other programs",
+                "; ".join(f"{p}: {w}" for p, w in sorted(foreign.items())),
+            )
+        )
+    else:
+        checks.append(("ok", f"bridge ports {config.ports.start}-{config.ports.stop - 1}: {free} free", ""))
+    if pid is None:
+        checks.append(("warn", "designd is not running", "`designctl start`, or let an AI app start it."))
+    else:
+        try:
+            status = _command(config, "status")
+            files = len(status["files"])
+            checks.append(("ok", f"designd {status['version']} answers (pid {pid}, port {status['port']})", ""))
+            if not files:
+                checks.append(
+                    (
+                        "warn",
+                        "no plugin connected",
+                        f"Run the Desktop Bridge plugin; import {config.plugin_dir / 'manifest.json'} once.",
+                    )
+                )
+            for f in status["files"]:
+                if f["pluginVersion"] != PLUGIN_VERSION:
+                    checks.append(
+                        (
+                            "warn",
+                            f"plugin in {f['fileName']!r} is {f['pluginVersion'] or 'unversioned'}",
+                            f"Re-import {config.plugin_dir / 'manifest.json'} (bundled {PLUGIN_VERSION}).",
+                        )
+                    )
+        except DesignError as err:
+            checks.append(
+                (
+                    "fail",
+                    f"designd (pid {pid}) holds the lock but does not answer: {err.message}",
+                    "`designctl restart`",
+                )
+            )
+    if config.access_token:
+        checks.append(("ok", "DESIGN_ACCESS_TOKEN is set (value not shown)", ""))
+    else:
+        checks.append(
+            (
+                "warn",
+                "DESIGN_ACCESS_TOKEN is not set",
+                "Design API tools (file data, comments, versions) need a personal access token in the env.",
+            )
+        )
+    return checks
+
+
+def cmd_doctor(config: Config, opts: argparse.Namespace) -> int:
+    checks = doctor_checks(config)
+    if opts.json:
+        _print_json([{"status": s, "check": w, "fix": f} for s, w, f in checks])
+    else:
+        for status, what, fix in checks:
+            print(f"[{status:>4}] {what}")
+            if fix:
+                print(f"       fix: {fix}")
+    return 1 if any(s == "fail" for s, _, _ in checks) else 0
+
+
+def _unit_source(name: str) -> Path:
+    path = Path(__file__).resolve().parents[1] / "systemd" / name
+    if not path.exists():
+        raise DesignError("service_files_missing", f"{path} is not part of this installation.")
+    return path
+
+
+def service_files(config: Config) -> tuple[Path, str]:
+    """Where the user service goes on this OS and its text with this installation's designd path."""
+    designd = shutil.which("designd") or str(Path(sys.executable).with_name("designd"))
+    if platform.system() == "Darwin":
+        text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", designd)
+        return Path.home() / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
+    text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", designd)
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "systemd" / "user" / "designd.service", text
+
+
+def _run(cmd: list[str]) -> None:
+    if shutil.which(cmd[0]) is None:
+        print(f"  (skipped: {cmd[0]} not found) {' '.join(cmd)}")
+        return
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    print(f"  $ {' '.join(cmd)}" + (f"\n  {done.stderr.strip()}" if done.returncode else ""))
+
+
+def cmd_service(config: Config, opts: argparse.Namespace) -> int:
+    path, text = service_files(config)
+    darwin = platform.system() == "Darwin"
+    if opts.action == "install":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        print(f"wrote {path}")
+        if darwin:
+            _run(["launchctl", "load", "-w", str(path)])
+        else:
+            _run(["systemctl", "--user", "daemon-reload"])
+            _run(["systemctl", "--user", "enable", "--now", "designd.service"])
+    else:
+        if darwin:
+            _run(["launchctl", "unload", "-w", str(path)])
+        else:
+            _run(["systemctl", "--user", "disable", "--now", "designd.service"])
+        path.unlink(missing_ok=True)
+        print(f"removed {path}")
+        if not darwin:
+            _run(["systemctl", "--user", "daemon-reload"])
+    return 0
+
+
+def cmd_tools(config: Config, opts: argparse.Namespace) -> int:
+    from design_console.tools import catalog
+
+    tools = catalog(config)
+    if opts.json:
+        _print_json([{"name": s.name, "toolset": s.toolset, "description": s.description} for s in tools.values()])
+    else:
+        for spec in tools.values():
+            print(f"{spec.name:<48} {spec.toolset:<7} {spec.description}")
+        print(f"{len(tools)} tools")
+    return 0
+
+
+def _parse_value(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def cmd_call(config: Config, opts: argparse.Namespace) -> int:
+    arguments: dict[str, Any] = {}
+    for pair in opts.args:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            print(f"{PREFIX}arguments are key=value (JSON values allowed), got {pair!r}", file=sys.stderr)
+            return 2
+        arguments[key] = _parse_value(value)
+
+    def show_progress(p: Progress) -> None:
+        total = f"/{p.total:g}" if p.total else ""
+        print(f"… {p.progress:g}{total} {p.message}", file=sys.stderr)
+
+    try:
+        reply = asyncio.run(
+            _request(
+                config,
+                Call(id=uuid.uuid4().hex, tool=opts.tool, arguments=arguments),
+                start=True,
+                on_progress=show_progress,
+            )
+        )
+    except DesignError as err:
+        print(err, file=sys.stderr)
+        return 1
+    output = reply.output
+    if opts.json:
+        sys.stdout.write(msgspec.json.encode(output).decode() + "\n")
+        return 1 if output.is_error else 0
+    for n, block in enumerate(output.content):
+        if isinstance(block, TextBlock):
+            try:
+                print(json.dumps(json.loads(block.text), indent=2))
+            except ValueError:
+                print(block.text)
+        elif isinstance(block, ImageBlock):
+            ext = block.mime_type.rsplit("/", 1)[-1]
+            target = Path(opts.save or ".") / f"{opts.tool}-{n}.{ext}"
+            target.write_bytes(block.data)
+            print(f"[image {block.mime_type}, {len(block.data)} bytes, saved to {target}]")
+    return 1 if output.is_error else 0
+
+
+def cmd_plugin_path(config: Config, opts: argparse.Namespace) -> int:
+    print(config.plugin_dir / "manifest.json")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="designctl", description="Look after designd, the design-console-mcp daemon.")
+    parser.add_argument("--version", action="version", version=f"designctl {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("status", help="daemon, port, files, plugin version, shims, workers, other instances")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_status)
+    sub.add_parser("start", help="start designd in the background").set_defaults(func=cmd_start)
+    sub.add_parser("stop", help="stop designd (ask, then SIGTERM, then SIGKILL)").set_defaults(func=cmd_stop)
+    sub.add_parser("restart", help="stop, then start").set_defaults(func=cmd_restart)
+    p = sub.add_parser("logs", help="show designd's log")
+    p.add_argument("-f", "--follow", action="store_true")
+    p.add_argument("-n", "--lines", type=int, default=50)
+    p.set_defaults(func=cmd_logs)
+    p = sub.add_parser("doctor", help="check permissions, stale files, ports, plugin copy, tokens; say how to fix")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_doctor)
+    p = sub.add_parser("service", help="install or remove the systemd user unit / launchd agent")
+    p.add_argument("action", choices=["install", "uninstall"])
+    p.set_defaults(func=cmd_service)
+    p = sub.add_parser("tools", help="list the tools")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_tools)
+    p = sub.add_parser("call", help="call a tool: designctl call design_get_status probe=true")
+    p.add_argument("tool")
+    p.add_argument("args", nargs="*", help="key=value; values are parsed as JSON when they can be")
+    p.add_argument("--json", action="store_true", help="print the raw result as JSON")
+    p.add_argument("--save", help="folder for image results (default: current folder)")
+    p.set_defaults(func=cmd_call)
+    sub.add_parser("plugin-path", help="print the manifest.json to import").set_defaults(func=cmd_plugin_path)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of ``designctl``."""
+    opts = build_parser().parse_args(argv)
+    try:
+        config = load_config()
+    except DesignError as err:
+        print(err, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(opts.func(config, opts))
