@@ -88,7 +88,8 @@ def _index(root: Mapping[str, Any], path: str = "", parent: str = "") -> dict[st
 def _simplify(value: Any) -> Any:
     """Colours as hex, floats rounded, so values read well and compare sensibly in text."""
     if isinstance(value, float):
-        return round(value, 2)
+        rounded = round(value, 2)
+        return int(rounded) if rounded.is_integer() else rounded
     if isinstance(value, list):
         return [_simplify(v) for v in value]
     if isinstance(value, dict):

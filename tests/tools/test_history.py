@@ -1,0 +1,469 @@
+"""Version-history tools against the spec-validating fake design API, and their pure diff/blame logic."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.responses import Response
+
+from design_console.config import Config, load_config
+from design_console.errors import DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools import catalog
+from design_console.tools.base import parse_args
+from design_console.tools.history_diff import (
+    bisect_history,
+    changelog_markdown,
+    count_changes,
+    describe,
+    diff_catalog,
+    diff_trees,
+    fit_tree,
+    page_by_budget,
+)
+from design_console.workers.design_api import DesignApi
+from tests.fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, FakeFile, build_app
+
+TIMELINE = Path(__file__).resolve().parents[1] / "fakes" / "fixtures" / "history" / "timeline.json"
+
+
+# The fake's version history -----------------------------------------------------------------------------------------
+
+
+def _find(node: dict[str, Any], node_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    stack: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(node, None)]
+    while stack:
+        current, parent = stack.pop()
+        if current["id"] == node_id:
+            return current, parent
+        stack.extend((child, current) for child in current.get("children", []))
+    return None, None
+
+
+def _apply(content: dict[str, Any], edit: dict[str, Any]) -> None:
+    if edit["op"] == "set":
+        node, _ = _find(content["document"], edit["node"])
+        assert node is not None
+        node[edit["property"]] = copy.deepcopy(edit["value"])
+    elif edit["op"] == "add":
+        parent, _ = _find(content["document"], edit["parent"])
+        assert parent is not None
+        parent["children"].append(copy.deepcopy(edit["node"]))
+    elif edit["op"] == "remove":
+        node, parent = _find(content["document"], edit["node"])
+        assert node is not None and parent is not None
+        parent["children"].remove(node)
+    elif edit["op"] == "catalog_remove":
+        del content[edit["map"]][edit["id"]]
+    elif edit["op"] == "catalog_set":
+        content[edit["map"]][edit["id"]][edit["property"]] = edit["value"]
+
+
+class HistoryFake(FakeDesignApi):
+    """The fake design API plus the version history of timeline.json on its Enterprise file."""
+
+    def __init__(self) -> None:
+        super().__init__(huge_mb=0)
+        timeline = json.loads(TIMELINE.read_text())
+        self.versions: list[dict[str, Any]] = timeline["versions"]
+        state = copy.deepcopy(self.files[ENTERPRISE_KEY].content())
+        self.at: dict[str, dict[str, Any]] = {}
+        for version in reversed(self.versions):
+            for edit in timeline["edits"].get(version["id"], []):
+                _apply(state, edit)
+            self.at[version["id"]] = copy.deepcopy(state)
+        latest = self.versions[0]["id"]
+        self.files[ENTERPRISE_KEY] = FakeFile(ENTERPRISE_KEY, "enterprise", copy.deepcopy(state), version=int(latest))
+
+    def answer(self, op: Any, path: dict[str, Any], query: dict[str, Any]) -> Any:
+        key = path.get("file_key", "")
+        if key == ENTERPRISE_KEY and op.template == "/v1/files/{file_key}/versions":
+            return self.version_page(op, key, query)
+        if key == ENTERPRISE_KEY and "version" in query and op.template.startswith("/v1/files/{file_key}"):
+            version = str(query["version"])
+            if version not in self.at:
+                return self.error(op, 404, "Version not found")
+            pinned = FakeFile(key, "enterprise", copy.deepcopy(self.at[version]), version=int(version))
+            if op.template == "/v1/files/{file_key}":
+                return self.get_file(op, pinned, query)
+            return self.get_nodes(op, pinned, query)
+        return super().answer(op, path, query)
+
+    def get_nodes(self, op: Any, fake: FakeFile, query: dict[str, Any]) -> Any:
+        """As the real API: an id the file lacks maps to null (the spec's schema has no null there, so the
+        entries that exist are validated and the nulls added after)."""
+        wanted = str(query["ids"]).split(",")
+        known = {n_id for n_id in wanted if _find(fake.content()["document"], n_id)[0] is not None}
+        if known == set(wanted):
+            return super().get_nodes(op, fake, query)
+        answer = super().get_nodes(op, fake, {**query, "ids": ",".join(known)}) if known else None
+        body = json.loads(answer.body) if answer is not None else {"name": fake.content()["name"], "nodes": {}}
+        body["nodes"].update({n_id: None for n_id in wanted if n_id not in known})
+        return Response(json.dumps(body), media_type="application/json")
+
+    def version_page(self, op: Any, key: str, query: dict[str, Any]) -> Any:
+        size = int(query.get("page_size", 30))
+        older = self.versions
+        if "before" in query:
+            older = [v for v in older if int(v["id"]) < int(query["before"])]
+        page = older[:size]
+        pagination = {}
+        if len(older) > size:
+            pagination["next_page"] = (
+                f"{self.base_url}/v1/files/{key}/versions?page_size={size}&before={page[-1]['id']}"
+            )
+        return self.json(op, 200, {"versions": page, "pagination": pagination})
+
+
+class Ctx:
+    """What the api worker hands a handler: config, the real API client, the active file, progress."""
+
+    def __init__(self, config: Config, api: DesignApi, active_file_key: str | None) -> None:
+        self.config = config
+        self.api = api
+        self.active_file_key = active_file_key
+        self.progress_events: list[tuple[float, float | None, str]] = []
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        raise DesignError("not_connected", "No plugin is connected in these tests.")
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        self.progress_events.append((progress, total, message))
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, HistoryFake]]:
+    fake = HistoryFake()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server = uvicorn.Server(uvicorn.Config(build_app(fake), log_level="warning", lifespan="off"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    env = {
+        "HOME": str(tmp_path),
+        "TMPDIR": str(tmp_path),
+        "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN,
+        "DESIGN_API_URL": fake.base_url,
+    }
+    config = load_config(env)
+    api = DesignApi(config)
+    try:
+        yield Ctx(config, api, ENTERPRISE_KEY), fake
+    finally:
+        await api.aclose()
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+        sock.close()
+
+
+async def call(ctx: Ctx, name: str, arguments: dict[str, Any]) -> ToolOutput:
+    spec = catalog()[name]
+    return await spec.handler(ctx, parse_args(spec, arguments))
+
+
+async def call_json(ctx: Ctx, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    output = await call(ctx, name, arguments)
+    assert not output.is_error
+    return json.loads(output.content[0].text)
+
+
+# Pure logic -------------------------------------------------------------------------------------------------------
+
+
+def node(node_id: str, name: str, kind: str = "FRAME", children: list[Any] | None = None, **props: Any) -> dict:
+    out: dict[str, Any] = {"id": node_id, "name": name, "type": kind, **props}
+    if children is not None:
+        out["children"] = children
+    return out
+
+
+def test_diff_trees_reports_each_kind_once() -> None:
+    old = node("1", "Page", "CANVAS", [
+        node("a", "Card", children=[node("a1", "Title", "TEXT", characters="Hi"), node("a2", "Icon", "VECTOR")]),
+        node("b", "Old", children=[node("b1", "Inner", "RECTANGLE")]),
+        node("c", "Stays", children=[]),
+    ])  # fmt: skip
+    new = node("1", "Page", "CANVAS", [
+        node("a", "Card", children=[node("a2", "Icon", "VECTOR"), node("a1", "Heading", "TEXT", characters="Hello")]),
+        node("c", "Stays", children=[node("d", "New", children=[node("d1", "Leaf", "TEXT")])]),
+    ])  # fmt: skip
+    changes = diff_trees(old, new, scope="page", mode="standard")
+    by_id = {c.node_id: c for c in changes}
+    assert set(by_id) == {"a", "a1", "b", "d"}
+    assert by_id["a"].kind == "changed" and [p.property for p in by_id["a"].properties] == ["children order"]
+    assert {p.property: (p.before, p.after) for p in by_id["a1"].properties} == {
+        "characters": ("Hi", "Hello"),
+        "name": ("Title", "Heading"),
+    }
+    assert by_id["b"].kind == "removed" and by_id["b"].descendants == 1 and by_id["b"].path == "Page"
+    assert by_id["d"].kind == "added" and by_id["d"].descendants == 1 and by_id["d"].path == "Page / Stays"
+    assert diff_trees(old, copy.deepcopy(old), scope="page", mode="detailed") == []
+
+
+def test_moves_are_reported_with_both_parents() -> None:
+    old = node("p", "Page", "CANVAS", [node("x", "X", children=[node("m", "Moving")]), node("y", "Y", children=[])])
+    new = node("p", "Page", "CANVAS", [node("x", "X", children=[]), node("y", "Y", children=[node("m", "Moving")])])
+    moved = [c for c in diff_trees(old, new, scope="s", mode="standard") if c.node_id == "m"]
+    assert moved[0].kind == "moved" and moved[0].properties[0].before == "X" and moved[0].properties[0].after == "Y"
+
+
+def test_summary_mode_keeps_property_names_only_and_values_read_well() -> None:
+    old = node("a", "A", fills=[{"type": "SOLID", "color": {"r": 1, "g": 0, "b": 0, "a": 1}}])
+    new = node("a", "A", fills=[{"type": "SOLID", "color": {"r": 0, "g": 0.5, "b": 0, "a": 1}}])
+    [summary] = diff_trees(old, new, scope="s", mode="summary")
+    assert summary.properties[0].before is None
+    [standard] = diff_trees(old, new, scope="s", mode="standard")
+    assert '"#ff0000"' in standard.properties[0].before and '"#008000"' in standard.properties[0].after
+    assert describe({"x": 1.0, "y": 2.0, "width": 30.556, "height": 4}, 100) == "30.56×4 at (1, 2)"
+    assert describe("x" * 50, 10) == "x" * 9 + "…"
+
+
+def test_catalog_diff() -> None:
+    old = {"1:1": {"name": "Button", "description": ""}, "1:2": {"name": "Icon"}}
+    new = {"1:1": {"name": "Button", "description": "Primary action"}, "1:3": {"name": "Badge"}}
+    changes = diff_catalog(old, new, scope="components", mode="standard")
+    assert [(c.node_id, c.kind) for c in changes] == [("1:1", "changed"), ("1:2", "removed"), ("1:3", "added")]
+    assert count_changes(changes)["byKind"] == {"changed": 1, "removed": 1, "added": 1}
+
+
+def test_page_by_budget_pages_through_everything() -> None:
+    items = [{"n": i, "text": "x" * 50} for i in range(40)]
+    seen: list[Any] = []
+    cursor = None
+    for _ in range(40):
+        page, cursor = page_by_budget(items, budget_chars=500, cursor=cursor)
+        assert page and len(json.dumps(page)) <= 600
+        seen += page
+        if cursor is None:
+            break
+    assert seen == items
+    with pytest.raises(DesignError) as err:
+        page_by_budget(items, budget_chars=500, cursor="o999")
+    assert err.value.code == "bad_argument"
+    huge = [{"text": "y" * 5000}]
+    assert page_by_budget(huge, budget_chars=100) == (huge, None)
+
+
+async def test_bisect_finds_the_change_in_few_probes() -> None:
+    states = ["new"] * 37 + ["old"] * 163
+    asked: list[int] = []
+
+    async def same(index: int) -> bool:
+        asked.append(index)
+        return states[index] == states[0]
+
+    progress: list[tuple[int, int]] = []
+
+    async def report(done: int, total: int) -> None:
+        progress.append((done, total))
+
+    found = await bisect_history(len(states), same, report)
+    assert (found.introduced, found.previous) == (36, 37)
+    assert found.probes == len(asked) <= 9
+    assert progress[-1][0] == found.probes and all(done <= total for done, total in progress)
+    unchanged = await bisect_history(5, same)
+    assert (unchanged.introduced, unchanged.previous) == (4, None)
+    assert (await bisect_history(1, same)).previous is None
+
+
+def test_fit_tree_trims_to_an_outline() -> None:
+    leaves = [node(f"1:{i}", f"Leaf {i}", "RECTANGLE", fills=[{"type": "SOLID"}] * 20) for i in range(200)]
+    tree = node("0:1", "Page", "CANVAS", [node("1:0", "Frame", children=leaves)])
+    small, note = fit_tree(tree, budget_chars=4000)
+    assert len(json.dumps(small)) <= 4000 and note
+    assert small["children"][0]["childCount"] == 200
+    same, no_note = fit_tree(node("a", "A"), budget_chars=4000)
+    assert same == node("a", "A") and no_note == ""
+
+
+def test_changelog_markdown_groups_by_scope() -> None:
+    old = node("p", "Page", "CANVAS", [node("a", "Card", fills=[])])
+    new = node("p", "Page", "CANVAS", [node("a", "Card", fills=[{"type": "SOLID"}]), node("b", "Badge")])
+    changes = diff_trees(old, new, scope='page "Page"', mode="standard")
+    text = changelog_markdown(
+        file_name="Kit",
+        from_label="v1",
+        to_label="v2",
+        changes=changes,
+        totals=count_changes(changes),
+        mode="standard",
+        between=[{"id": "5", "label": "Cards", "description": "Card fills", "created_at": "2025-01-02T03:04:05Z"}],
+    )
+    assert text.startswith("# Changelog: Kit\n")
+    assert '## Page "Page"' in text and "- Added frame **Badge** to Page" in text
+    assert "- Changed frame **Card**: fills" in text and "  - fills: `[]` →" in text
+    assert "- Cards (2025-01-02 03:04) — Card fills" in text
+
+
+# Through the fake design API ----------------------------------------------------------------------------------------
+
+
+async def test_versions_named_only_by_default(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    result = await call_json(ctx, "design_get_file_versions", {})
+    assert [v["label"] for v in result["versions"]] == [
+        "Rename button",
+        "Add footer",
+        "Variant property",
+        "Checkpoint",
+        "Button colours",
+        "Initial library",
+    ]
+    assert result["versions"][0] == {
+        "id": "1000055",
+        "created_at": "2025-03-19T14:00:00Z",
+        "label": "Rename button",
+        "description": "Button set renamed to Primary Button",
+        "user": "Grace Reviewer",
+    }
+    assert "nextCursor" not in result
+
+
+async def test_versions_with_autosaves_page_by_cursor(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    first = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 55})
+    assert first["count"] == 55 and first["versions"][0]["id"] == "1000060"
+    assert first["versions"][0]["autosave"] is True
+    assert first["nextCursor"] == "1000006"
+    rest = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "cursor": first["nextCursor"]})
+    assert [v["id"] for v in rest["versions"]] == [str(i) for i in range(1000005, 1000000, -1)]
+    assert "nextCursor" not in rest
+
+
+async def test_file_at_version_reads_nodes_and_pages(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    early = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000001", "node_ids": ["2:1", "9:9"]})
+    assert [c["name"] for c in early["nodes"]["2:1"]["children"]] == ["Title", "Button"]
+    assert early["missing"] == ["9:9"]
+    later = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000040", "node_ids": ["2:1"]})
+    assert [c["name"] for c in later["nodes"]["2:1"]["children"]] == ["Title", "Button", "Footer"]
+    whole = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000001"})
+    assert [p["name"] for p in whole["document"]["children"]] == ["Components", "Screens"]
+    assert whole["components"] == 4 and whole["name"] == "Design System"
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_get_file_at_version", {"version_id": "42"})
+    assert err.value.code == "not_found"
+
+
+async def test_diff_pages_catalog_and_components(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, fake = harness
+    args = {"from_version": "1000001", "to_version": "1000060", "component_ids": ["2:1"]}
+    result = await call_json(ctx, "design_diff_versions", args)
+    titles = {(c["scope"], c["kind"], c["node_id"]) for c in result["changes"]}
+    assert ('page "Components"', "removed", "1:3") in titles
+    assert ('page "Components"', "changed", "1:2") in titles
+    assert ("components", "removed", "1:3") in titles
+    assert ("component sets", "changed", "1:2") in titles
+    assert ('component "Sign in" (2:1)', "added", "2:5") in titles
+    assert ('component "Sign in" (2:1)', "changed", "2:2") in titles
+    renamed = next(c for c in result["changes"] if c["node_id"] == "1:2" and c["scope"].startswith("page"))
+    assert {"property": "name", "before": "Button", "after": "Primary Button"} in renamed["properties"]
+    assert result["summary"]["total"] == len(result["changes"]) == 6
+    before = len(fake.seen)
+    again = await call_json(ctx, "design_diff_versions", args)
+    assert again == result
+    assert len(fake.seen) == before, "pinned versions are read from the cache"
+
+
+async def test_summary_mode_and_changes_since(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    summary = await call_json(
+        ctx, "design_diff_versions", {"from_version": "1000001", "to_version": "current", "mode": "summary"}
+    )
+    assert all(isinstance(c, str) for c in summary["changes"])
+    assert any('removed COMPONENT "Icon/Star" (1:3)' in c for c in summary["changes"])
+    since = await call_json(ctx, "design_get_changes_since_version", {"since_version": "1000040"})
+    assert {c["node_id"] for c in since["changes"]} == {"1:2", "1:3"}
+    assert since["to"] == "current"
+
+
+async def test_changelog_reads_like_a_changelog(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    output = await call(
+        ctx,
+        "design_generate_changelog",
+        {"from_version": "1000001", "to_version": "1000060", "component_ids": ["2:1"]},
+    )
+    text = output.content[0].text
+    assert text.startswith("# Changelog: Design System\n")
+    assert "From **Initial library (2025-03-01 14:00, Grace Reviewer)** to **version 1000060" in text
+    assert "- Rename button (2025-03-19 14:00, Grace Reviewer) — Button set renamed to Primary Button" in text
+    assert "- Initial library" not in text.split("## Versions in between")[1]
+    assert "- Removed component **Icon/Star** from Components" in text
+    assert "- Added text **Footer** to Sign in" in text
+    assert "`Welcome back` → `Sign in to continue`" in text
+
+
+async def test_blame_child_property_and_window(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    child = await call_json(ctx, "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2"})
+    assert child["introducedIn"]["id"] == "1000025" and child["previousVersion"]["id"] == "1000024"
+    assert {"property": "characters", "before": "Welcome back", "after": "Sign in to continue"} in child["change"][0][
+        "properties"
+    ]
+    assert child["walked"] == 61 and child["probes"] <= 8
+    assert ctx.progress_events and ctx.progress_events[-1][0] == child["probes"]
+    prop = await call_json(ctx, "design_blame_node", {"node_id": "1:2", "target_component_property": "State"})
+    assert prop["introducedIn"]["id"] == "1000045"
+    assert prop["change"]["before"] == '{"type":"VARIANT","defaultValue":"Default","variantOptions":' + (
+        '["Default","Hover","Disabled"]}'
+    )
+    named = await call_json(
+        ctx,
+        "design_blame_node",
+        {"node_id": "1:2", "target_component_property": "State", "include_autosaves": False},
+    )
+    assert named["introducedIn"]["label"] == "Rename button" and named["previousVersion"]["label"] == "Add footer"
+    window = await call_json(
+        ctx, "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2", "max_versions_to_walk": 3}
+    )
+    assert window["unchangedSince"]["id"] == "1000059" and "max_versions_to_walk" in window["note"]
+    old = await call_json(ctx, "design_blame_node", {"node_id": "1:2", "start_version": "1000050"})
+    assert old["introducedIn"]["id"] == "1000045"
+
+
+async def test_blame_and_file_errors(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, _ = harness
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_blame_node", {"node_id": "1:3"})
+    assert err.value.code == "not_found" and "does not exist at current" in err.value.message
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_blame_node", {})
+    assert err.value.code == "bad_argument"
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_diff_versions", {"from_version": "1000002", "to_version": "1000002"})
+    assert err.value.code == "bad_argument"
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_diff_versions", {"from_version": "1000002", "to_version": "1000003", "cursor": "zz"})
+    assert err.value.code == "bad_argument"
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_get_file_versions", {"max_versions": 500})
+    assert err.value.code == "bad_argument" and "max_versions" in str(err.value)
+    ctx.active_file_key = None
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_get_file_versions", {})
+    assert err.value.code == "no_file" and "fileUrl" in err.value.hint
+    by_url = await call_json(
+        ctx, "design_get_file_versions", {"fileUrl": f"https://www.figma.com/design/{ENTERPRISE_KEY}/Kit?node-id=1-2"}
+    )
+    assert by_url["fileKey"] == ENTERPRISE_KEY
+
+
+async def test_every_request_was_valid_under_the_spec(harness: tuple[Ctx, HistoryFake]) -> None:
+    ctx, fake = harness
+    await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 200})
+    await call_json(ctx, "design_get_file_at_version", {"version_id": "1000010", "node_ids": ["1:2"], "depth": 1})
+    paths = [(r["path"], tuple(sorted(r["query"]))) for r in fake.seen]
+    assert (f"/v1/files/{ENTERPRISE_KEY}/versions", ("page_size",)) in paths
+    assert (f"/v1/files/{ENTERPRISE_KEY}/nodes", ("depth", "ids", "version")) in paths
