@@ -1,0 +1,1 @@
+"""Worker processes of designd, one module per kind, and their shared parts."""
