@@ -278,6 +278,7 @@ class Bridge:
                 "lateRepliesDropped",
                 "identificationTimeouts",
                 "replacedSockets",
+                "pingsSent",
                 "pingDrops",
                 "commandsSent",
                 "commandsFailed",
@@ -548,6 +549,7 @@ class Bridge:
                 continue
             except ConnectionClosed:
                 return
+            self._counters["pingsSent"] += 1
             if waiter is None or waiter.done():
                 waiter = new_waiter
 
@@ -895,18 +897,30 @@ class Bridge:
 def _ports_busy_error(config: Config) -> DesignError:
     ports = config.ports
     holders = _port_holders(ports)
-    lines = []
+    by_holder: dict[str, list[int]] = {}
     for port in ports:
-        found = holders.get(port)
-        lines.append(f"{port}: " + ("; ".join(found) if found else "in use by a process this user cannot see"))
+        for holder in holders.get(port) or ["a process this user cannot see"]:
+            by_holder.setdefault(holder, []).append(port)
+    lines = [f"{_port_list(held)}: {holder}" for holder, held in by_holder.items()]
     return DesignError(
         "ports_busy",
         f"All bridge ports {ports.start}-{ports.stop - 1} are in use, so designd cannot listen. "
-        + " | ".join(lines)
+        + "; ".join(lines)
         + ". Nothing was stopped.",
         "Stop stale designd processes of ours with `designctl stop` (or end them by pid), close the other programs, "
         "or set DESIGN_WS_PORT to the first of ten free ports (the plugin scans 9223-9232 only).",
     )
+
+
+def _port_list(ports: list[int]) -> str:
+    """Ports as runs: 9223-9225, 9230."""
+    runs: list[list[int]] = []
+    for port in ports:
+        if runs and port == runs[-1][-1] + 1:
+            runs[-1].append(port)
+        else:
+            runs.append([port])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
 
 
 def _port_holders(ports: range) -> dict[int, list[str]]:

@@ -24,6 +24,7 @@ from PIL import Image
 from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State as ConnectionState
 
 from design_console import PLUGIN_VERSION
 
@@ -198,7 +199,7 @@ class FakePlugin:
         """Close the socket (the plugin window was closed) and stop running commands."""
         for task in list(self._running.values()):
             task.cancel()
-        if self.ws is not None:
+        if self.ws is not None and self.ws.state is not ConnectionState.CLOSED:
             await self.ws.close(code, reason)
         for task in list(self._tasks):
             task.cancel()
