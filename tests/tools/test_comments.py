@@ -1,0 +1,239 @@
+"""Comment tools against the spec-validating fake design API, with the comments of fixtures/history/comments.json."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.requests import Request
+from starlette.responses import Response
+
+from design_console.config import Config, load_config
+from design_console.errors import DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools import catalog
+from design_console.tools.base import parse_args
+from design_console.workers.design_api import DesignApi
+from tests.fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, USER, FakeDesignApi, build_app
+
+COMMENTS = Path(__file__).resolve().parents[1] / "fakes" / "fixtures" / "history" / "comments.json"
+PATH = f"/v1/files/{ENTERPRISE_KEY}/comments"
+
+
+class CommentsFake(FakeDesignApi):
+    """The fake design API plus comments on its Enterprise file: listed, posted and deleted."""
+
+    def __init__(self) -> None:
+        super().__init__(huge_mb=0)
+        self.comments: list[dict[str, Any]] = json.loads(COMMENTS.read_text())["comments"]
+        for comment in self.comments:
+            comment["file_key"] = ENTERPRISE_KEY
+        self.next_id = 500
+        self.body: dict[str, Any] = {}
+
+    async def handle(self, request: Request) -> Response:
+        raw = await request.body()
+        self.body = json.loads(raw) if raw else {}
+        return await super().handle(request)
+
+    def answer(self, op: Any, path: dict[str, Any], query: dict[str, Any]) -> Any:
+        if path.get("file_key") != ENTERPRISE_KEY or not op.template.startswith("/v1/files/{file_key}/comments"):
+            return super().answer(op, path, query)
+        if op.method == "get":
+            return self.json(op, 200, {"comments": self.comments})
+        if op.method == "delete":
+            found = [c for c in self.comments if c["id"] == path["comment_id"]]
+            if not found:
+                return self.error(op, 404, "Comment not found")
+            self.comments.remove(found[0])
+            return self.json(op, 200, {"status": 200, "error": False})
+        self.next_id += 1
+        parent = next((c for c in self.comments if c["id"] == self.body.get("comment_id")), None)
+        if self.body.get("comment_id") and parent is None:
+            return self.error(op, 404, "Comment not found")
+        posted = {
+            "id": str(self.next_id),
+            "file_key": ENTERPRISE_KEY,
+            "user": USER,
+            "created_at": f"2025-04-01T00:00:{self.next_id % 60:02d}Z",
+            "resolved_at": None,
+            "message": self.body["message"],
+            "order_id": None if parent else str(self.next_id),
+            "client_meta": copy.deepcopy(parent["client_meta"] if parent else self.body.get("client_meta"))
+            or {"x": 0, "y": 0},
+            "reactions": [],
+        }
+        if parent:
+            posted["parent_id"] = parent["id"]
+        self.comments.append(posted)
+        return self.json(op, 200, posted)
+
+
+class Ctx:
+    """What the api worker hands a handler: config, the real API client, the active file."""
+
+    def __init__(self, config: Config, api: DesignApi) -> None:
+        self.config = config
+        self.api = api
+        self.active_file_key: str | None = ENTERPRISE_KEY
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        raise DesignError("not_connected", "No plugin is connected in these tests.")
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        return None
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, CommentsFake]]:
+    fake = CommentsFake()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server = uvicorn.Server(uvicorn.Config(build_app(fake), log_level="warning", lifespan="off"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    env = {
+        "HOME": str(tmp_path),
+        "TMPDIR": str(tmp_path),
+        "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN,
+        "DESIGN_API_URL": fake.base_url,
+    }
+    config = load_config(env)
+    api = DesignApi(config)
+    try:
+        yield Ctx(config, api), fake
+    finally:
+        await api.aclose()
+        server.should_exit = True
+        await asyncio.wait_for(task, 10)
+        sock.close()
+
+
+async def call(ctx: Ctx, name: str, arguments: dict[str, Any]) -> ToolOutput:
+    spec = catalog()[name]
+    return await spec.handler(ctx, parse_args(spec, arguments))
+
+
+async def call_json(ctx: Ctx, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    output = await call(ctx, name, arguments)
+    assert not output.is_error
+    return json.loads(output.content[0].text)
+
+
+async def test_threads_newest_first_with_replies_and_reactions(harness: tuple[Ctx, CommentsFake]) -> None:
+    ctx, fake = harness
+    result = await call_json(ctx, "design_get_comments", {})
+    assert [c["id"] for c in result["comments"]] == ["105", "101"]
+    assert result["threads"] == 2 and "nextCursor" not in result
+    newest, thread = result["comments"]
+    assert newest == {
+        "id": "105",
+        "author": "Grace Reviewer",
+        "message": "Can we add a **forgot password** link here?",
+        "created_at": "2025-03-08T15:30:00Z",
+        "number": "3",
+        "position": {"x": 180.5, "y": 640},
+    }
+    assert thread["node_id"] == "2:2" and thread["position"] == {"x": 12, "y": 4}
+    assert thread["reactions"] == {":eyes:": 1}
+    assert [r["id"] for r in thread["replies"]] == ["102", "103"]
+    assert thread["replies"][1]["reactions"] == {":+1:": 2}
+    assert fake.seen[-1]["query"] == {}
+
+
+async def test_resolved_threads_and_markdown_on_request(harness: tuple[Ctx, CommentsFake]) -> None:
+    ctx, fake = harness
+    result = await call_json(ctx, "design_get_comments", {"include_resolved": True, "as_md": True})
+    assert [c["id"] for c in result["comments"]] == ["105", "104", "101"]
+    assert result["comments"][1]["resolved_at"] == "2025-03-07T09:00:00Z"
+    assert fake.seen[-1]["query"] == {"as_md": "true"}
+
+
+async def test_post_pinned_comment_and_reply_then_delete(harness: tuple[Ctx, CommentsFake]) -> None:
+    ctx, fake = harness
+    pinned = await call_json(ctx, "design_post_comment", {"message": "Align this", "node_id": "2:3", "x": 5, "y": 6})
+    assert fake.body == {"message": "Align this", "client_meta": {"node_id": "2:3", "node_offset": {"x": 5, "y": 6}}}
+    assert pinned["posted"]["node_id"] == "2:3" and pinned["posted"]["author"] == "Ada Designer"
+    point = await call_json(ctx, "design_post_comment", {"message": "Here", "x": 10.5, "y": 20})
+    assert fake.body == {"message": "Here", "client_meta": {"x": 10.5, "y": 20}}
+    reply = await call_json(ctx, "design_post_comment", {"message": "Done", "reply_to_comment_id": "105"})
+    assert fake.body == {"message": "Done", "comment_id": "105"}
+    listed = await call_json(ctx, "design_get_comments", {})
+    ids = [c["id"] for c in listed["comments"]]
+    assert ids[:2] == [point["posted"]["id"], pinned["posted"]["id"]]
+    assert next(c for c in listed["comments"] if c["id"] == "105")["replies"][0]["id"] == reply["posted"]["id"]
+    deleted = await call_json(ctx, "design_delete_comment", {"comment_id": pinned["posted"]["id"]})
+    assert deleted == {"fileKey": ENTERPRISE_KEY, "deleted": pinned["posted"]["id"]}
+    after = await call_json(ctx, "design_get_comments", {})
+    assert pinned["posted"]["id"] not in [c["id"] for c in after["comments"]]
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_delete_comment", {"comment_id": pinned["posted"]["id"]})
+    assert err.value.code == "not_found"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"message": "   "},
+        {"message": ""},
+        {"message": "x" * 10_001},
+        {"message": "Hi", "x": 3},
+        {"message": "Hi", "reply_to_comment_id": "105", "node_id": "2:3"},
+        {"message": "Hi", "reply_to_comment_id": "../../secrets"},
+        {"message": "Hi", "node_id": "2:3", "colour": "red"},
+    ],
+)
+async def test_bad_post_arguments_never_reach_the_api(harness: tuple[Ctx, CommentsFake], arguments: dict) -> None:
+    ctx, fake = harness
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_post_comment", arguments)
+    assert err.value.code == "bad_argument" and str(err.value).startswith("[design-console-mcp] ")
+    assert fake.seen == []
+
+
+async def test_delete_refuses_path_like_ids(harness: tuple[Ctx, CommentsFake]) -> None:
+    ctx, fake = harness
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_delete_comment", {"comment_id": "101/../../x"})
+    assert err.value.code == "bad_argument" and fake.seen == []
+
+
+async def test_many_threads_page_by_cursor(harness: tuple[Ctx, CommentsFake]) -> None:
+    ctx, fake = harness
+    template = fake.comments[-1]
+    fake.comments = [
+        {**template, "id": str(1000 + i), "created_at": f"2025-05-01T{i // 60:02d}:{i % 60:02d}:00Z",
+         "message": f"Comment {i}: " + "detail " * 60}
+        for i in range(200)
+    ]  # fmt: skip
+    seen: list[str] = []
+    cursor: str | None = None
+    for _ in range(20):
+        result = await call_json(ctx, "design_get_comments", {"cursor": cursor} if cursor else {})
+        assert len(result["comments"]) < 200 and len(json.dumps(result)) < 36_000
+        seen += [c["id"] for c in result["comments"]]
+        cursor = result.get("nextCursor")
+        if cursor is None:
+            break
+    assert seen == [str(1000 + i) for i in range(199, -1, -1)]
+
+
+async def test_other_files_and_missing_file(harness: tuple[Ctx, CommentsFake]) -> None:
+    ctx, _ = harness
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_get_comments", {"fileUrl": "https://www.figma.com/design/NoSuchFile123/x"})
+    assert err.value.code == "not_found"
+    ctx.active_file_key = None
+    with pytest.raises(DesignError) as err:
+        await call(ctx, "design_get_comments", {})
+    assert err.value.code == "no_file"
