@@ -546,3 +546,58 @@ async def test_ports_busy_tells_our_daemons_from_others(
     text = str(caught.value)
     assert f"{port_range}-{port_range + 3}: pid {ours.pid}" in text and "ours: a designd of this user" in text
     assert f"{port_range + 4}-{port_range + 9}: pid {other.pid}" in text and "not ours" in text
+
+
+# --- shutdown, exposure, thread mode --------------------------------------------------------------------------
+
+
+async def test_close_fails_commands_and_says_going_away(
+    make_bridge: BridgeFactory, connect_plugin: PluginFactory
+) -> None:
+    bridge = await make_bridge()
+    plugin = await _plugin(bridge, connect_plugin)
+    plugin.handlers["EXECUTE_CODE"] = _never_answer
+    running = asyncio.create_task(bridge.command("EXECUTE_CODE", {"code": "x"}))
+    await plugin.wait_command("EXECUTE_CODE")
+    await bridge.close()
+    with pytest.raises(DesignError) as caught:
+        await running
+    assert caught.value.code == "disconnected" and "shutting down" in str(caught.value)
+    assert await plugin.wait_closed() == (1001, "")
+    with pytest.raises(DesignError) as caught:
+        await bridge.command("GET_FILE_INFO")
+    assert caught.value.code == "not_connected"
+
+
+async def test_wildcard_host_keeps_auth_required(
+    make_bridge: BridgeFactory, connect_plugin: PluginFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    bridge = await make_bridge(DESIGN_WS_HOST="0.0.0.0", DESIGN_BRIDGE_AUTH="off")
+    assert bridge.auth_required and bridge.stats()["authMode"] == "required"
+    assert any("reachable from other machines" in r.getMessage() for r in caplog.records)
+    assert any("DESIGN_BRIDGE_AUTH=off is ignored" in r.getMessage() for r in caplog.records)
+    anonymous = await connect_plugin(bridge, file_key="A", send_hello=False)
+    assert await anonymous.wait_closed() == (4401, "authentication required")
+    await _plugin(bridge, connect_plugin, "B")
+    assert TOKEN not in caplog.text
+
+
+async def test_bound_host_name_is_an_allowed_host(make_bridge: BridgeFactory) -> None:
+    bridge = await make_bridge(DESIGN_WS_HOST="127.0.0.1")
+    assert bridge.port is not None
+    status, _, _ = await http_request_async(bridge.port, headers={"Host": f"127.0.0.1:{bridge.port}"})
+    assert status == 200
+
+
+async def test_fake_plugin_in_a_thread(bridge: Bridge) -> None:
+    assert bridge.port is not None
+    plugin = await asyncio.to_thread(FakePlugin.start_in_thread, bridge.port, TOKEN, file_key="T")
+    try:
+        await _connected(bridge, "T")
+        await asyncio.to_thread(plugin.run, plugin.console("error", "from a thread"))
+        await wait_until(lambda: bool(bridge._state.console("T")), what="the console entry")
+        result = await bridge.command("EXECUTE_CODE", {"code": "await sleep(50); return 7", "timeout": 1000})
+        assert result["result"] == 7 and plugin.commands[0]["params"]["timeout"] == 1000
+    finally:
+        await asyncio.to_thread(plugin.stop)
+    await wait_until(lambda: not bridge.is_connected(), what="the thread plugin to disconnect")
