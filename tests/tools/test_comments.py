@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, USER, FakeDesignApi, build_app
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -21,7 +22,6 @@ from design_console.protocol import ToolOutput
 from design_console.tools import catalog
 from design_console.tools.base import parse_args
 from design_console.workers.design_api import DesignApi
-from tests.fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, USER, FakeDesignApi, build_app
 
 COMMENTS = Path(__file__).resolve().parents[1] / "fakes" / "fixtures" / "history" / "comments.json"
 PATH = f"/v1/files/{ENTERPRISE_KEY}/comments"

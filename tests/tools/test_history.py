@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, FakeFile, build_app
 from starlette.responses import Response
 
 from design_console.config import Config, load_config
@@ -30,7 +31,6 @@ from design_console.tools.history_diff import (
     page_by_budget,
 )
 from design_console.workers.design_api import DesignApi
-from tests.fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, FakeFile, build_app
 
 TIMELINE = Path(__file__).resolve().parents[1] / "fakes" / "fixtures" / "history" / "timeline.json"
 

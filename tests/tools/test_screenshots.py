@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
 from PIL import Image
 from starlette.requests import Request
 from starlette.responses import Response
@@ -24,7 +25,6 @@ from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools import catalog
 from design_console.tools.base import parse_args
 from design_console.workers.design_api import DesignApi
-from tests.fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
 PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
