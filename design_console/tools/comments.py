@@ -8,9 +8,10 @@ from msgspec import Meta
 
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.tools import shaping
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.history import ApiContext, FileUrl, NodeId, file_key_for
-from design_console.tools.history_diff import DEFAULT_BUDGET_CHARS, page_by_budget
+from design_console.tools.history_diff import page_by_budget
 
 #: Longest comment we send; longer text is almost certainly a mistake (a pasted file), not a comment.
 MAX_MESSAGE_CHARS = 10_000
@@ -95,7 +96,8 @@ async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     if not isinstance(comments, list):
         raise DesignError("bad_response", "The design API's comment list has no comments array.", "Try again.")
     listed = threads([c for c in comments if isinstance(c, dict)], include_resolved=args.include_resolved)
-    page, rest = page_by_budget(listed, budget_chars=DEFAULT_BUDGET_CHARS, cursor=args.cursor, reserve=300)
+    digest = shaping.request_digest(key, args.as_md, args.include_resolved)
+    page, rest, _ = page_by_budget(listed, scope="comments", digest=digest, cursor=args.cursor)
     result: dict[str, Any] = {"fileKey": key, "threads": len(listed), "comments": page}
     if rest is not None:
         result["nextCursor"] = rest

@@ -15,6 +15,7 @@ from msgspec import Meta
 
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.tools import shaping
 from design_console.tools.base import Args, Context, ok, text, tool
 from design_console.tools.history_diff import (
     DEFAULT_BUDGET_CHARS,
@@ -25,7 +26,6 @@ from design_console.tools.history_diff import (
     changelog_markdown,
     component_property,
     count_changes,
-    decode_cursor,
     describe,
     diff_files,
     diff_trees,
@@ -215,7 +215,7 @@ async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolO
         max_pages=0 if args.include_autosaves else MAX_VERSION_PAGES,
     )
     entries = [compact_version(v) for v in versions]
-    page, rest = page_by_budget(entries, budget_chars=DEFAULT_BUDGET_CHARS, reserve=400)
+    page, rest = shaping.fit_items(entries, 0, DEFAULT_BUDGET_CHARS)
     if rest is not None:
         cursor = page[-1]["id"]
     result: dict[str, Any] = {"fileKey": key, "count": len(page), "versions": page}
@@ -278,6 +278,7 @@ class _Diff(msgspec.Struct, kw_only=True):
     key: str
     name: str
     changes: list[Change]
+    component_ids: list[str]
 
 
 async def _diff(
@@ -308,14 +309,17 @@ async def _diff(
                 )
             scope = f'component "{doc.get("name", node_id)}" ({node_id})'
             changes.extend(diff_trees(before[node_id], after[node_id], scope=scope, mode=mode))
-    return _Diff(key=key, name=str(new.get("name") or old.get("name") or key), changes=changes)
+    name = str(new.get("name") or old.get("name") or key)
+    return _Diff(key=key, name=name, changes=changes, component_ids=component_ids or [])
 
 
 def _diff_result(diff: _Diff, old: str, new: str, mode: Mode, cursor: str | None) -> dict[str, Any]:
     totals = count_changes(diff.changes)
     items: list[Any] = list(iter_titles(diff.changes)) if mode == "summary" else list(diff.changes)
-    start = decode_cursor(cursor, size=len(items))
-    page, rest = page_by_budget(items, budget_chars=DEFAULT_BUDGET_CHARS, cursor=cursor, reserve=len(str(totals)) + 600)
+    digest = shaping.request_digest(diff.key, old, new, diff.component_ids, mode)
+    page, rest, start = page_by_budget(
+        items, scope="history-diff", digest=digest, cursor=cursor, budget_chars=DEFAULT_BUDGET_CHARS - 1000
+    )
     result: dict[str, Any] = {
         "fileKey": diff.key,
         "file": diff.name,
@@ -411,7 +415,14 @@ async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput
     diff = await _diff(ctx, key, args.from_version, args.to_version, args.component_ids, args.mode)
     old_entry, new_entry, between = await _version_context(ctx, key, args.from_version, args.to_version)
     totals = count_changes(diff.changes)
-    page, rest = page_by_budget(diff.changes, budget_chars=DEFAULT_BUDGET_CHARS, cursor=args.cursor, reserve=2000)
+    digest = shaping.request_digest(key, args.from_version, args.to_version, args.component_ids, args.mode)
+    page, rest, start = page_by_budget(
+        diff.changes,
+        scope="changelog",
+        digest=digest,
+        cursor=args.cursor,
+        budget_chars=DEFAULT_BUDGET_CHARS - 3000,
+    )
     markdown = changelog_markdown(
         file_name=diff.name,
         from_label=version_label(old_entry, f"version {args.from_version}"),
@@ -424,7 +435,7 @@ async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput
         between=() if args.cursor else between,
     )
     if rest is not None:
-        left = len(diff.changes) - decode_cursor(rest, size=len(diff.changes))
+        left = len(diff.changes) - start - len(page)
         markdown += (
             f'\n_{left} more changes not shown; call again with cursor="{rest}" for the next part, '
             "or narrow with component_ids._\n"
@@ -544,5 +555,5 @@ def _blame_change(
             "after": describe(component_property(new or {}, prop), 600),
         }
     changes = diff_trees(old, new, scope="node", mode="standard")
-    page, rest = page_by_budget(changes, budget_chars=DEFAULT_BUDGET_CHARS - 2000)
+    page, rest = shaping.fit_items(changes, 0, DEFAULT_BUDGET_CHARS - 2000)
     return [*page, f"{len(changes) - len(page)} more changes not shown"] if rest else page

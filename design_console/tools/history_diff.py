@@ -13,6 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from design_console.errors import DesignError
+from design_console.tools import shaping
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, to_json
 
 Mode = Literal["summary", "standard", "detailed"]
@@ -94,9 +95,8 @@ def _simplify(value: Any) -> Any:
         return [_simplify(v) for v in value]
     if isinstance(value, dict):
         if set(value) <= {"r", "g", "b", "a"} and {"r", "g", "b"} <= set(value):
-            channels = [value["r"], value["g"], value["b"]] + ([value["a"]] if value.get("a", 1) != 1 else [])
-            if all(isinstance(c, int | float) for c in channels):
-                return "#" + "".join(f"{round(float(c) * 255):02x}" for c in channels)
+            if all(isinstance(c, int | float) for c in value.values()):
+                return shaping.hex_color(value)
         return {k: _simplify(v) for k, v in value.items()}
     return value
 
@@ -241,40 +241,21 @@ def count_changes(changes: Sequence[Change]) -> dict[str, Any]:
     return {"total": len(changes), "byKind": by_kind, "byScope": by_scope}
 
 
-def encode_cursor(offset: int) -> str:
-    return f"o{offset}"
-
-
-def decode_cursor(cursor: str | None, *, size: int) -> int:
-    """The offset a cursor of :func:`page_by_budget` stands for; raises DesignError for a foreign cursor."""
-    if not cursor:
-        return 0
-    if cursor.startswith("o") and cursor[1:].isdigit() and int(cursor[1:]) <= size:
-        return int(cursor[1:])
-    raise DesignError(
-        "bad_argument", f"cursor={cursor!r} is not a cursor this tool returned.", "Call again without cursor."
-    )
-
-
 def page_by_budget(
-    items: Sequence[Any], *, budget_chars: int, cursor: str | None = None, reserve: int = 0
-) -> tuple[list[Any], str | None]:
-    """The items from ``cursor`` on whose JSON fits in ``budget_chars - reserve``, and the cursor for the rest.
-
-    At least one item is returned so that paging always advances; ``None`` as cursor means nothing is left.
-    """
-    start = decode_cursor(cursor, size=len(items))
-    room = budget_chars - reserve
-    page: list[Any] = []
-    used = 0
-    for item in items[start:]:
-        size = len(to_json(item)) + 1
-        if page and used + size > room:
-            break
-        page.append(item)
-        used += size
-    end = start + len(page)
-    return page, (encode_cursor(end) if end < len(items) else None)
+    items: Sequence[Any],
+    *,
+    scope: str,
+    digest: str,
+    cursor: str | None = None,
+    budget_chars: int = DEFAULT_BUDGET_CHARS,
+) -> tuple[list[Any], str | None, int]:
+    """The items from ``cursor`` on that fit in ``budget_chars``, the cursor of the rest (None: nothing left), and
+    the index the page starts at. Cursors are bound to the tool (``scope``) and its arguments (``digest``)."""
+    start = shaping.decode_cursor(cursor, scope, digest) if cursor else 0
+    if not isinstance(start, int) or not 0 <= start <= len(items):
+        raise DesignError("bad_argument", "The cursor is out of range.", "Call again without cursor.")
+    page, following = shaping.fit_items(items, start, budget_chars)
+    return page, (shaping.encode_cursor(scope, digest, following) if following is not None else None), start
 
 
 def version_label(version: Mapping[str, Any] | None, fallback: str) -> str:

@@ -224,7 +224,7 @@ def test_summary_mode_keeps_property_names_only_and_values_read_well() -> None:
     [summary] = diff_trees(old, new, scope="s", mode="summary")
     assert summary.properties[0].before is None
     [standard] = diff_trees(old, new, scope="s", mode="standard")
-    assert '"#ff0000"' in standard.properties[0].before and '"#008000"' in standard.properties[0].after
+    assert '"#FF0000"' in standard.properties[0].before and '"#008000"' in standard.properties[0].after
     assert describe({"x": 1.0, "y": 2.0, "width": 30.556, "height": 4}, 100) == "30.56×4 at (1, 2)"
     assert describe("x" * 50, 10) == "x" * 9 + "…"
 
@@ -238,21 +238,23 @@ def test_catalog_diff() -> None:
 
 
 def test_page_by_budget_pages_through_everything() -> None:
-    items = [{"n": i, "text": "x" * 50} for i in range(40)]
+    items = [{"n": i, "text": "x" * 50} for i in range(100)]
     seen: list[Any] = []
     cursor = None
-    for _ in range(40):
-        page, cursor = page_by_budget(items, budget_chars=500, cursor=cursor)
-        assert page and len(json.dumps(page)) <= 600
+    for _ in range(100):
+        page, cursor, start = page_by_budget(items, scope="t", digest="d", cursor=cursor, budget_chars=2500)
+        assert page and len(json.dumps(page)) <= 2500 and start == len(seen)
         seen += page
         if cursor is None:
             break
     assert seen == items
-    with pytest.raises(DesignError) as err:
-        page_by_budget(items, budget_chars=500, cursor="o999")
-    assert err.value.code == "bad_argument"
+    first_cursor = page_by_budget(items, scope="t", digest="d", budget_chars=2500)[1]
+    for scope, digest, cursor in (("t", "d", "garbage"), ("t", "other", first_cursor), ("u", "d", first_cursor)):
+        with pytest.raises(DesignError) as err:
+            page_by_budget(items, scope=scope, digest=digest, cursor=cursor)
+        assert err.value.code == "bad_argument"
     huge = [{"text": "y" * 5000}]
-    assert page_by_budget(huge, budget_chars=100) == (huge, None)
+    assert page_by_budget(huge, scope="t", digest="d", budget_chars=100) == (huge, None, 0)
 
 
 async def test_bisect_finds_the_change_in_few_probes() -> None:
