@@ -1,0 +1,267 @@
+"""The read tools over the design API, each with the real client against the fake API."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import workers.conftest as harness
+from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY
+from workers.conftest import FakeServer, ToolContext, make_config
+
+from design_console.errors import PREFIX, DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools.base import CHARS_PER_TOKEN
+from design_console.workers.design_api import DesignApi
+
+# The api worker's fixtures, shared with these tests.
+fake_server = harness.fake_server
+huge_server = harness.huge_server
+fake_api = harness.fake_api
+home = harness.home
+api = harness.api
+ctx = harness.ctx
+
+FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
+
+
+def data(out: ToolOutput) -> Any:
+    assert not out.is_error, out.content[0].text
+    return msgspec.json.decode(out.content[0].text)
+
+
+def error_text(out: ToolOutput) -> str:
+    assert out.is_error
+    text = out.content[0].text
+    assert text.startswith(PREFIX)
+    return text
+
+
+async def test_file_data_summary(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_file_data", {"fileUrl": FILE_URL}))
+    assert result["file"]["name"] == "Design System"
+    assert result["counts"]["components"] == 4
+    assert [n["name"] for n in result["nodes"] if n["depth"] == 0] == ["Components", "Screens"]
+    assert result["hasMore"] is False
+
+
+async def test_file_data_uses_the_active_file_and_enriches(ctx: ToolContext) -> None:
+    ctx.active_file_key = ENTERPRISE_KEY
+    result = data(await ctx.call("design_get_file_data", {"depth": 2, "verbosity": "standard", "enrich": True}))
+    instance = next(n for n in result["nodes"] if n["type"] == "INSTANCE")
+    assert instance["componentName"] == "State=Default"
+
+
+async def test_file_data_for_nodes_and_missing_nodes(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "nodeIds": ["2-1"], "depth": 1}))
+    assert result["nodes"][0]["name"] == "Sign in"
+    assert "No node 9:9" in error_text(
+        await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "nodeIds": ["9:9"]})
+    )
+
+
+async def test_file_data_errors(ctx: ToolContext) -> None:
+    assert "active file" in error_text(await ctx.call("design_get_file_data", {}))
+    assert "not a design file URL" in error_text(await ctx.call("design_get_file_data", {"fileUrl": "http://x.y/z"}))
+    missing = await ctx.call("design_get_file_data", {"fileUrl": "NoSuchFile000000000099"})
+    assert "found nothing" in error_text(missing)
+    bad_cursor = await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "cursor": "bogus"})
+    assert "cursor" in error_text(bad_cursor)
+
+
+async def test_file_for_plugin(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_file_for_plugin", {"fileUrl": FILE_URL, "depth": 1}))
+    assert {n["type"] for n in result["nodes"]} <= {"CANVAS", "FRAME", "COMPONENT", "COMPONENT_SET"}
+    assert "box" not in result["nodes"][0]
+
+
+async def test_variables_from_the_api_with_paging_and_filters(ctx: ToolContext) -> None:
+    first = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "pageSize": 10}))
+    assert first["source"] == "design_api"
+    assert first["totalVariables"] == 36 and len(first["variables"]) == 10 and first["totalPages"] == 4
+    second = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "pageSize": 10, "page": 2}))
+    assert first["variables"][0]["name"] != second["variables"][0]["name"]
+    dark = data(
+        await ctx.call(
+            "design_get_variables",
+            {"fileUrl": FILE_URL, "collection": "semantic", "mode": "Dark", "resolveAliases": True},
+        )
+    )
+    surface = next(v for v in dark["variables"] if v["name"] == "surface/default")
+    assert list(surface["values"]) == ["Dark"] and surface["values"]["Dark"].startswith("#")
+    named = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "namePattern": "^spacing/"}))
+    assert {v["type"] for v in named["variables"]} == {"FLOAT"} and named["totalVariables"] == 7
+
+
+async def test_variables_prefer_the_plugin(ctx: ToolContext) -> None:
+    ctx.plugin = {
+        "GET_VARIABLES_DATA": {
+            "success": True,
+            "variables": [
+                {
+                    "id": "V:1",
+                    "name": "brand",
+                    "variableCollectionId": "C:1",
+                    "resolvedType": "COLOR",
+                    "valuesByMode": {"m1": {"r": 1, "g": 0, "b": 0, "a": 1}},
+                }
+            ],
+            "variableCollections": [
+                {"id": "C:1", "name": "Brand", "modes": [{"modeId": "m1", "name": "Default"}], "variableIds": ["V:1"]}
+            ],
+        }
+    }
+    result = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL}))
+    assert result["source"] == "plugin"
+    assert result["variables"][0]["values"] == {"Default": "#FF0000"}
+
+
+async def test_variables_on_a_pro_plan_fall_back_to_styles(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_variables", {"fileUrl": PRO_KEY}))
+    assert result["source"] == "styles"
+    assert "Enterprise" in result["note"]
+    assert result["styles"][0]["name"] == "Surface/Default"
+
+
+async def test_variables_rate_limited(ctx: ToolContext, fake_api: FakeServer) -> None:
+    fake_api.control("fail", {"path_prefix": "/v1/files", "status": 429, "retry_after": "120"})
+    assert "2 min" in error_text(await ctx.call("design_get_variables", {"fileUrl": FILE_URL}))
+
+
+async def test_styles(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_styles", {"fileUrl": FILE_URL}))
+    assert result["styles"][0]["name"] == "Surface/Default"
+    summary = data(await ctx.call("design_get_styles", {"fileUrl": FILE_URL, "verbosity": "summary"}))
+    assert summary["styles"] == [{"name": "Surface/Default", "type": "FILL"}]
+    assert "found nothing" in error_text(await ctx.call("design_get_styles", {"fileUrl": "NoSuchFile000000000099"}))
+
+
+async def test_component_metadata_and_reconstruction(ctx: ToolContext) -> None:
+    meta = data(await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "1:2", "enrich": True}))
+    assert meta["type"] == "COMPONENT_SET" and len(meta["variants"]) == 3
+    assert "unavailable" in meta["plugin"]
+    tree = data(
+        await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "1:2", "format": "reconstruction"})
+    )
+    assert tree["nodes"][0]["id"] == "1:2" and "fills" in tree["nodes"][0]
+    assert "not a node id" in error_text(await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "x"}))
+
+
+async def test_component_for_development(ctx: ToolContext) -> None:
+    ctx.plugin = {"GET_ANNOTATIONS": {"success": True, "annotations": [{"label": "Primary action"}]}}
+    result = data(await ctx.call("design_get_component_for_development", {"fileUrl": FILE_URL, "nodeId": "2:1"}))
+    assert result["annotations"]["annotations"][0]["label"] == "Primary action"
+    assert result["image"]["imageUrl"].endswith(".png")
+    assert len(result["nodes"]) == 4
+
+
+async def test_component_image(ctx: ToolContext, fake_api: FakeServer) -> None:
+    args = {"fileUrl": FILE_URL, "nodeId": "1:3", "scale": 1, "format": "svg"}
+    first = data(await ctx.call("design_get_component_image", args))
+    assert first["imageUrl"].endswith(".svg")
+    assert await ctx.api.get_bytes(first["imageUrl"])
+    again = data(await ctx.call("design_get_component_image", args))
+    assert again == first
+    assert sum(1 for r in fake_api.requests() if r["path"].startswith("/v1/images/")) == 1
+    missing = await ctx.call("design_get_component_image", {"fileUrl": FILE_URL, "nodeId": "9:9"})
+    assert "rendered nothing" in error_text(missing)
+    with pytest.raises(DesignError, match="scale"):
+        await ctx.call("design_get_component_image", {"nodeId": "1:3", "scale": 9})
+
+
+async def test_library_components_and_search(ctx: ToolContext) -> None:
+    lib = data(await ctx.call("design_get_library_components", {"libraryFileUrl": FILE_URL, "includeVariants": True}))
+    assert [c["name"] for c in lib["components"]] == ["Button", "Icon/Star"]
+    assert lib["components"][0]["variantCount"] == 3
+    page = data(await ctx.call("design_get_library_components", {"libraryFileKey": ENTERPRISE_KEY, "limit": 1}))
+    assert page["hasMore"] and page["nextOffset"] == 1
+    found = data(await ctx.call("design_search_components", {"query": "star", "libraryFileKey": ENTERPRISE_KEY}))
+    assert [c["name"] for c in found["components"]] == ["Icon/Star"]
+    assert "No library" in error_text(await ctx.call("design_get_library_components", {}))
+
+
+async def test_search_without_library_needs_the_plugin(ctx: ToolContext) -> None:
+    assert "plugin" in error_text(await ctx.call("design_search_components", {"query": "x"}))
+    ctx.plugin = {"GET_LOCAL_COMPONENTS": {"success": True, "components": [{"name": "Card", "id": "5:1"}]}}
+    result = data(await ctx.call("design_search_components", {"query": "car"}))
+    assert result["components"] == [{"name": "Card", "id": "5:1"}]
+
+
+async def test_library_component_by_key(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_library_component_by_key", {"componentKey": "key-set-1:2"}))
+    assert result["name"] == "Button" and len(result["variants"]) == 3 and result["visual"]
+    single = data(
+        await ctx.call("design_get_library_component_by_key", {"componentKey": "key-1:3", "format": "summary"})
+    )
+    assert single["nodeId"] == "1:3"
+    missing = await ctx.call("design_get_library_component_by_key", {"componentKey": "nope"})
+    assert "found nothing" in error_text(missing)
+
+
+async def test_design_system_kit(ctx: ToolContext) -> None:
+    kit = data(await ctx.call("design_get_design_system_kit", {"fileKey": ENTERPRISE_KEY}))
+    assert kit["tokens"]["total"] == 36 and kit["components"]["total"] == 2 and kit["styles"]["total"] == 1
+    pro = data(await ctx.call("design_get_design_system_kit", {"fileKey": PRO_KEY, "include": ["tokens"]}))
+    assert "Enterprise" in pro["notes"][0]
+
+
+async def test_no_token_is_a_tool_error(fake_api: FakeServer, home: Path) -> None:
+    client = DesignApi(make_config(fake_api.url, home, token=""))
+    try:
+        out = await ToolContext(config=client.config, api=client).call("design_get_styles", {"fileUrl": FILE_URL})
+    finally:
+        await client.aclose()
+    assert "DESIGN_ACCESS_TOKEN" in error_text(out)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+async def test_a_50_mb_file_is_walked_whole_within_the_budget(huge_server: FakeServer, home: Path) -> None:
+    client = DesignApi(make_config(huge_server.url, home))
+    context = ToolContext(config=client.config, api=client)
+    args: dict[str, Any] = {"fileUrl": HUGE_KEY, "depth": 3, "maxTokens": 20_000}
+    seen = 0
+    parts = 0
+    started = time.monotonic()
+    try:
+        while True:
+            out = await context.call("design_get_file_data", args)
+            assert len(out.content[0].text) <= 20_000 * CHARS_PER_TOKEN
+            result = data(out)
+            seen += len(result["nodes"])
+            parts += 1
+            if not result["hasMore"]:
+                break
+            args["cursor"] = result["cursor"]
+        stats = client.stats()
+    finally:
+        await client.aclose()
+    expected = msgspec.json.decode(await _raw(huge_server), type=_Count)
+    assert seen == expected.total()
+    assert stats["upstream_requests"] <= 2 + parts // 10
+    assert time.monotonic() - started < 60
+
+
+class _Node(msgspec.Struct):
+    children: list[_Node] = []
+
+    def total(self) -> int:
+        return 1 + sum(c.total() for c in self.children)
+
+
+class _Count(msgspec.Struct):
+    document: _Node
+
+    def total(self) -> int:
+        return self.document.total() - 1
+
+
+async def _raw(server: FakeServer) -> bytes:
+    client = DesignApi(make_config(server.url, Path("/nonexistent-cache")))
+    try:
+        return await client.request_bytes("GET", f"/v1/files/{HUGE_KEY}", cache="none")
+    finally:
+        await client.aclose()
