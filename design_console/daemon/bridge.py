@@ -36,6 +36,10 @@ from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThr
 from design_console.errors import DesignError
 
 log = logging.getLogger("design_console.bridge")
+#: websockets logs every plain HTTP answer (each /health probe of every plugin) at INFO as "connection rejected";
+#: our own lines cover connects and disconnects, so only its warnings are kept.
+_ws_log = logging.getLogger("design_console.bridge.websockets")
+_ws_log.setLevel(logging.WARNING)
 
 PROTOCOL_VERSION = 2
 SERVICE_NAME = "design-console-mcp"
@@ -320,6 +324,7 @@ class Bridge:
                     ping_interval=None,
                     ping_timeout=None,
                     close_timeout=CLOSE_TIMEOUT_SECONDS,
+                    logger=_ws_log,
                 )
             except OSError as exc:
                 if exc.errno == errno.EADDRINUSE:
