@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections import deque
 from typing import Any
 
@@ -26,6 +27,7 @@ from design_console.shim.link import DaemonLink, connect_or_start
 
 PARENT_POLL = 0.2
 PING_EVERY = 2.0
+LINK_CHECK = 0.1
 REPLAY_PREFIX = "design-console-replay-"
 #: JSON-RPC "server error" range; the client sees it as a failed request it may retry.
 DAEMON_LOST = -32001
@@ -73,6 +75,7 @@ class Shim:
         self.done = asyncio.Event()
         self.parent = os.getppid()
         self.replays = 0
+        self.last_heard = time.monotonic()
 
     def write(self, data: bytes) -> None:
         sys.stdout.buffer.write(data + b"\n")
@@ -148,6 +151,7 @@ class Shim:
             if not first:
                 await self._replay()
             first = False
+            self.last_heard = time.monotonic()
             self.connected.set()
             while self.backlog:
                 await self.link.send(Rpc(data=self.backlog.popleft()))
@@ -174,9 +178,8 @@ class Shim:
 
     async def _serve(self, link: DaemonLink) -> None:
         """Forward designd's replies until the connection drops."""
-        monitor = link.monitor()
         receive = asyncio.create_task(self._forward(link))
-        lost = asyncio.create_task(monitor.recv_multipart())
+        lost = asyncio.create_task(self._watch_link(link))
         ping = asyncio.create_task(self._ping(link))
         try:
             await asyncio.wait({receive, lost}, return_when=asyncio.FIRST_COMPLETED)
@@ -184,6 +187,22 @@ class Shim:
             for task in (receive, lost, ping):
                 task.cancel()
             await asyncio.gather(receive, lost, ping, return_exceptions=True)
+
+    async def _watch_link(self, link: DaemonLink) -> None:
+        """Return when the connection to designd drops, or when designd stops answering pings.
+
+        The monitor socket is checked with a plain non-blocking poll on a timer: its notifications are
+        edge-triggered and an asyncio reader can miss one, which would leave a dead link unnoticed.
+        """
+        monitor = zmq.Socket.shadow(link.monitor().underlying)
+        try:
+            while True:
+                if monitor.poll(0):
+                    return
+                if time.monotonic() - self.last_heard > PING_EVERY * 3:
+                    return
+                await asyncio.sleep(LINK_CHECK)
+        finally:
             monitor.close(linger=0)
 
     async def _ping(self, link: DaemonLink) -> None:
@@ -199,6 +218,7 @@ class Shim:
                 continue
             except zmq.ZMQError:
                 return
+            self.last_heard = time.monotonic()
             if isinstance(frame, Rpc):
                 info = peek(frame.data)
                 key = _key(info.id)

@@ -312,7 +312,7 @@ async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
 )
 async def reconnect(ctx: Any, args: FileArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
-    probe = {"code": "return 'ok'", "timeout": 3000}
+    probe = {"code": 'return "ok"', "timeout": 3000}
     started = time.perf_counter()
     try:
         await ctx.bridge("EXECUTE_CODE", probe, file_key=key)

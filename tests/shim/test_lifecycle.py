@@ -1,0 +1,181 @@
+"""Process lifecycle promises: the shim never outlives its client, designd crashes are survived, one daemon only."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+import psutil
+import pytest
+from fakes.fake_plugin import FakePlugin
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+from procs import BIN, DaemonProcess, TestEnv, gone, processes_of, wait_for
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+
+
+def _shims(env: TestEnv) -> list[psutil.Process]:
+    return [p for p in processes_of(env) if "design-console-mcp" in " ".join(p.cmdline())]
+
+
+def _read_line(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> dict[str, Any]:
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    line = b""
+    while not line.endswith(b"\n"):
+        if time.monotonic() > deadline:
+            raise AssertionError("no line from the shim")
+        line += proc.stdout.readline()
+    return json.loads(line)
+
+
+def test_shim_exits_within_a_second_of_stdin_eof(daemon: DaemonProcess) -> None:
+    proc = subprocess.Popen(
+        [str(BIN / "design-console-mcp")], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+    proc.stdin.flush()
+    reply = _read_line(proc)
+    assert reply["id"] == 1 and reply["result"]["serverInfo"]["name"] == "design-console-mcp"
+    started = time.monotonic()
+    proc.stdin.close()
+    proc.wait(5)
+    assert time.monotonic() - started < 1.0
+    assert proc.returncode == 0
+    assert proc.stdout is not None
+    assert proc.stdout.read() == b"", "the shim wrote something that is not JSON-RPC"
+
+
+def test_shim_exits_within_a_second_of_parent_death(daemon: DaemonProcess) -> None:
+    read_end, write_end = os.pipe()
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import subprocess, sys, time\n"
+            "p = subprocess.Popen([sys.argv[1]], stdin=int(sys.argv[2]), stdout=subprocess.DEVNULL)\n"
+            "print(p.pid, flush=True)\n"
+            "time.sleep(60)\n",
+            str(BIN / "design-console-mcp"),
+            str(read_end),
+        ],
+        env=daemon.env.env,
+        pass_fds=(read_end,),
+        stdout=subprocess.PIPE,
+    )
+    os.close(read_end)
+    try:
+        assert parent.stdout is not None
+        shim = psutil.Process(int(parent.stdout.readline()))
+        os.write(write_end, json.dumps(INIT).encode() + b"\n")
+        wait_for(lambda: len(daemon_sessions(daemon)) == 1, 20, "the shim's session")
+        started = time.monotonic()
+        parent.kill()
+        parent.wait()
+        wait_for(lambda: gone(shim), 5, "the shim to exit")
+        assert time.monotonic() - started < 1.0
+    finally:
+        os.close(write_end)
+
+
+def daemon_sessions(daemon: DaemonProcess) -> list[Any]:
+    out = subprocess.run(
+        [str(BIN / "designctl"), "status", "--json"], env=daemon.env.env, capture_output=True, check=True
+    )
+    return json.loads(out.stdout)["shims"]
+
+
+async def test_fifty_sessions_leave_no_process(daemon: DaemonProcess, shim_params: StdioServerParameters) -> None:
+    async def one(n: int) -> None:
+        async with Client(shim_params, mode="legacy" if n % 2 else "auto") as client:
+            assert (await client.list_tools()).tools
+
+    for batch in range(5):
+        await asyncio.gather(*(one(batch * 10 + n) for n in range(10)))
+    wait_for(lambda: not _shims(daemon.env), 5, "every shim to exit")
+    wait_for(lambda: daemon_sessions(daemon) == [], 20, "designd to drop every session")
+
+
+async def test_designd_killed_mid_call(
+    daemon: DaemonProcess, plugin: FakePlugin, shim_params: StdioServerParameters
+) -> None:
+    async def slow(_: FakePlugin, params: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(30)
+        return {"success": True, "result": None}
+
+    plugin.handlers["EXECUTE_CODE"] = slow
+    env = daemon.env
+    async with Client(shim_params, mode="legacy") as client:
+        call = asyncio.create_task(client.call_tool("design_execute", {"code": "return 1", "timeout": 20000}))
+        await plugin.wait_command("EXECUTE_CODE")
+        os.kill(daemon.pid, signal.SIGKILL)
+        with pytest.raises(MCPError) as failed:
+            await asyncio.wait_for(call, 10)
+        assert failed.value.error.message.startswith("[design-console-mcp] designd stopped while")
+
+        status = await asyncio.wait_for(client.call_tool("design_get_status", {}), 40)
+        report = json.loads(status.content[0].text)
+        assert status.is_error is False and report["setup"]["valid"] is False
+        new_pid = json.loads(
+            subprocess.run([str(BIN / "designctl"), "status", "--json"], env=env.env, capture_output=True).stdout
+        )["pid"]
+        assert new_pid != daemon.pid
+
+        await plugin.close()
+        again = await FakePlugin.connect(report["transport"]["port"], env.token, file_key="fileA", file_name="File A")
+        try:
+            executed = await client.call_tool("design_execute", {"code": "return 5"})
+            assert json.loads(executed.content[0].text)["result"] == 5
+        finally:
+            await again.close()
+    subprocess.run([str(BIN / "designctl"), "stop"], env=env.env, check=True, capture_output=True)
+    wait_for(lambda: not processes_of(env), 10, "every process of the test installation to exit")
+
+
+def test_second_designd_is_refused_and_shims_use_the_first(daemon: DaemonProcess) -> None:
+    second = subprocess.run([str(BIN / "designd"), "--foreground"], env=daemon.env.env, capture_output=True, timeout=30)
+    assert second.returncode == 3
+    message = second.stderr.decode()
+    assert "[design-console-mcp] designd is already running" in message and str(daemon.pid) in message
+    status = json.loads(
+        subprocess.run([str(BIN / "designctl"), "status", "--json"], env=daemon.env.env, capture_output=True).stdout
+    )
+    assert status["pid"] == daemon.pid
+
+
+def test_all_ports_held_by_foreign_listeners(dc_env: TestEnv) -> None:
+    listeners = []
+    try:
+        for port in range(dc_env.port_start, dc_env.port_start + 10):
+            for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+                sock = socket.socket(family, socket.SOCK_STREAM)
+                try:
+                    sock.bind((host, port))
+                except OSError:
+                    sock.close()
+                    continue
+                sock.listen()
+                listeners.append(sock)
+        proc = subprocess.run([str(BIN / "designd"), "--foreground"], env=dc_env.env, capture_output=True, timeout=60)
+        assert proc.returncode == 4
+        message = proc.stderr.decode()
+        assert "[design-console-mcp]" in message
+        assert str(dc_env.port_start) in message and str(os.getpid()) in message
+        assert psutil.pid_exists(os.getpid())
+    finally:
+        for sock in listeners:
+            sock.close()
