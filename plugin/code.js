@@ -1,4 +1,5 @@
 // Design Desktop Bridge: plugin sandbox code. Generated from plugin/src/code by plugin/build.mjs; do not edit.
+"use strict";
 (() => {
   // plugin/src/code/serialize.js
   var LIMITS = { depth: 6, stringLength: 1e4, arrayItems: 200, objectKeys: 200 };
@@ -77,7 +78,7 @@
     return text.slice(0, max) + "… [" + (text.length - max) + " more characters]";
   }
   function isNodeLike(obj) {
-    return typeof obj.id === "string" && typeof obj.type === "string" && "parent" in obj && "removed" in obj;
+    return typeof obj.id === "string" && typeof obj.type === "string" && "parent" in obj;
   }
   function nodeSummary(node) {
     if (node.removed) return { id: node.id, type: node.type, removed: true };
@@ -89,6 +90,8 @@
       const arg = args[i];
       if (typeof arg === "string") {
         parts.push(arg);
+      } else if (arg === void 0) {
+        parts.push("undefined");
       } else {
         let text;
         try {
@@ -405,11 +408,11 @@
     if (code.length > MAX_CODE_CHARS) {
       throw badParams("Code is " + code.length + " characters; the limit is " + MAX_CODE_CHARS + ". Split it into smaller calls.");
     }
-    let timeout = params.timeout === void 0 || params.timeout === null ? DEFAULT_TIMEOUT_MS : params.timeout;
-    if (typeof timeout !== "number" || !isFinite(timeout) || timeout <= 0) {
+    const given = params.timeout === void 0 || params.timeout === null ? DEFAULT_TIMEOUT_MS : params.timeout;
+    if (typeof given !== "number" || !isFinite(given) || given <= 0) {
       throw badParams("Parameter 'timeout' must be a positive number of milliseconds (at most " + MAX_TIMEOUT_MS + ").");
     }
-    timeout = Math.min(timeout, MAX_TIMEOUT_MS);
+    const timeout = Math.min(given, MAX_TIMEOUT_MS);
     const header = measureHeader();
     let fn;
     try {
@@ -422,7 +425,7 @@
       throw new PluginError("syntax_error", "The code does not parse: " + e.name + ": " + e.message + ". Fix the syntax and retry.");
     }
     const started = Date.now();
-    let timer;
+    let timer = 0;
     const limit = new Promise((_, reject) => {
       timer = setTimeout(() => {
         reject(

@@ -89,7 +89,7 @@ export function capString(text, max) {
 /** Nodes keep their data in prototype getters, so a plain key walk would show them as empty objects. */
 /** @param {any} obj */
 function isNodeLike(obj) {
-  return typeof obj.id === "string" && typeof obj.type === "string" && "parent" in obj && "removed" in obj;
+  return typeof obj.id === "string" && typeof obj.type === "string" && "parent" in obj;
 }
 
 /** @param {any} node */
@@ -109,6 +109,8 @@ export function formatMessage(args, max) {
     const arg = args[i];
     if (typeof arg === "string") {
       parts.push(arg);
+    } else if (arg === undefined) {
+      parts.push("undefined");
     } else {
       let text;
       try {
