@@ -119,6 +119,10 @@ class WorkerProcess:
             asyncio.create_task(self._heartbeat()),
             asyncio.create_task(self._watch_parent()),
         ]
+        if self.kind == "media":
+            from design_console.workers.media import sweep_periodically
+
+            tasks.append(asyncio.create_task(sweep_periodically(self.config.media_dir)))
         await self._done.wait()
         for task in [*tasks, *self._tasks.values()]:
             task.cancel()

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from fakes.fake_plugin import FakePlugin
-from helpers import wait_until
 from mcp import Client, StdioServerParameters
 
 from design_console.daemon.mcp_host import tool_definition
@@ -92,7 +91,6 @@ async def test_connected_tools(daemon: Any, plugin: FakePlugin, shim_params: Std
         await plugin.console("log", "hello from the plugin")
         await plugin.console("error", "something broke")
         await plugin.console("warn", "careful")
-        await wait_until(lambda: True)
         deadline = time.monotonic() + 5
         logs: dict[str, Any] = {}
         while time.monotonic() < deadline:
@@ -141,7 +139,6 @@ async def test_watch_console_returns_only_the_window(
 ) -> None:
     await plugin.console("log", "before the watch")
     async with Client(shim_params, mode="legacy") as client:
-        await wait_until(lambda: True)
         import asyncio
 
         watch = asyncio.create_task(client.call_tool("design_watch_console", {"duration": 1.5}))
@@ -174,7 +171,6 @@ async def test_two_files_active_lock_and_file_key(
             )
             assert nav["activeFile"]["fileKey"] == "fileA" and nav["locked"] is True
             await second.selection(["1:2"])
-            await wait_until(lambda: True)
             files = data(await client.call_tool("design_list_open_files", {}))
             assert [f["fileKey"] for f in files["files"] if f["active"]] == ["fileA"]
             assert files["locked"] is True
