@@ -9,7 +9,8 @@ export const PLUGIN_DIR = fileURLToPath(new URL("../../../plugin/", import.meta.
 export const CODE_JS = readFileSync(PLUGIN_DIR + "code.js", "utf8");
 
 /**
- * @param {{editorType?: string, fileKey?: string|null, fileName?: string, setup?: (figma: any, control: any) => void}} [options]
+ * @param {{editorType?: string, fileKey?: string|null, fileName?: string, setup?: (figma: any, control: any) => void,
+ *          onToUi?: (message: any) => void, pluginVersion?: string}} [options]
  */
 export function loadPlugin(options = {}) {
   const { figma, control } = createDesignEnv(options);
@@ -21,6 +22,7 @@ export function loadPlugin(options = {}) {
     // Structured clone, as postMessage does: no functions or live objects cross to the UI.
     const copy = structuredClone(message);
     toUi.push(copy);
+    if (options.onToUi) options.onToUi(copy);
     for (const w of waiters.slice()) {
       if (w.match(copy)) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -39,7 +41,9 @@ export function loadPlugin(options = {}) {
     setTimeout,
     clearTimeout,
   });
-  vm.runInContext(CODE_JS, context, { filename: "code.js" });
+  // An older copy of the plugin is the same code reporting an older version.
+  const code = options.pluginVersion ? CODE_JS.replace(/PLUGIN_VERSION = "[^"]+"/, 'PLUGIN_VERSION = "' + options.pluginVersion + '"') : CODE_JS;
+  vm.runInContext(code, context, { filename: "code.js" });
 
   let counter = 0;
   const plugin = {
