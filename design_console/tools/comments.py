@@ -10,7 +10,8 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.base import Args, ok, tool
-from design_console.tools.history import ApiContext, FileUrl, NodeId, file_key_for
+from design_console.tools.files import file_key_for
+from design_console.tools.history import ApiContext, FileUrl, NodeId
 from design_console.tools.history_diff import page_by_budget
 
 #: Longest comment we send; longer text is almost certainly a mistake (a pasted file), not a comment.
@@ -143,7 +144,7 @@ def comment_body(args: PostCommentArgs) -> dict[str, Any]:
     "thread (reply_to_comment_id).",
     args=PostCommentArgs,
     runs_in="api",
-    toolset="read",
+    toolset="write",
     read_only=False,
     open_world=True,
 )
@@ -166,7 +167,7 @@ class DeleteCommentArgs(Args, kw_only=True):
     "Delete a comment (only the token's own comments can be deleted).",
     args=DeleteCommentArgs,
     runs_in="api",
-    toolset="read",
+    toolset="write",
     read_only=False,
     destructive=True,
     idempotent=True,

@@ -17,6 +17,7 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.base import Args, failure, ok, tool
+from design_console.tools.files import file_key_for
 from design_console.workers.design_api import parse_file_key
 
 MaxTokens = Annotated[int, msgspec.Meta(ge=shaping.MIN_RESULT_TOKENS, le=20_000)] | None
@@ -49,19 +50,6 @@ def _handles_errors(
             return failure(exc)
 
     return run
-
-
-def _file_key(ctx: Any, file_url: str | None) -> str:
-    if file_url:
-        return parse_file_key(file_url)
-    active = getattr(ctx, "active_file_key", None)
-    if active:
-        return active
-    raise DesignError(
-        "bad_argument",
-        "No file given and no active file.",
-        "Pass fileUrl (the file's URL from Share → Copy link), or open the Desktop Bridge plugin in the file.",
-    )
 
 
 def node_id(value: str) -> str:
@@ -182,7 +170,7 @@ def _component_names(components: dict[str, msgspec.Raw]) -> Callable[[dict[str, 
 @_handles_errors
 async def design_get_file_data(ctx: Any, args: FileDataArgs) -> ToolOutput:
     """Shaped file tree, one budget-sized part at a time."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     return ok(
         await _walk_file(
             ctx,
@@ -219,7 +207,7 @@ class FileForPluginArgs(Args):
 @_handles_errors
 async def design_get_file_for_plugin(ctx: Any, args: FileForPluginArgs) -> ToolOutput:
     """Structure and plugin data of a file."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     return ok(
         await _walk_file(
             ctx,
@@ -360,7 +348,7 @@ def shape_variables(raw: dict[str, Any], args: VariablesArgs) -> tuple[list[dict
 @_handles_errors
 async def design_get_variables(ctx: Any, args: VariablesArgs) -> ToolOutput:
     """Variables through the plugin, the design API, or a styles fallback."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     found = await _variables_from_plugin(ctx, key, args.refreshCache)
     if found is None:
         try:
@@ -479,7 +467,7 @@ def _style_value(node: dict[str, Any], kind: str | None) -> Any:
 @_handles_errors
 async def design_get_styles(ctx: Any, args: StylesArgs) -> ToolOutput:
     """Styles with values."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     styles = await _file_styles(ctx, key)
     digest = shaping.request_digest(key, args.verbosity)
     start = shaping.decode_cursor(args.cursor, "styles", digest) if args.cursor else 0
@@ -550,7 +538,7 @@ def component_metadata(entry: dict[str, Any]) -> dict[str, Any]:
 @_handles_errors
 async def design_get_component(ctx: Any, args: ComponentArgs) -> ToolOutput:
     """Component metadata or reconstruction spec."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     nid = node_id(args.nodeId)
     if args.format == "reconstruction":
         return ok(
@@ -603,7 +591,7 @@ class DevArgs(Args):
 @_handles_errors
 async def design_get_component_for_development(ctx: Any, args: DevArgs) -> ToolOutput:
     """Node tree + annotations + render for implementing a component."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     nid = node_id(args.nodeId)
     result = await _walk_file(
         ctx,
@@ -659,7 +647,7 @@ async def _render(ctx: Any, key: str, nid: str, scale: float, fmt: str) -> dict[
 @_handles_errors
 async def design_get_component_image(ctx: Any, args: ImageArgs) -> ToolOutput:
     """Rendered image URL of a node."""
-    key = _file_key(ctx, args.fileUrl)
+    key = file_key_for(ctx, args.fileUrl)
     return ok(await _render(ctx, key, node_id(args.nodeId), args.scale, args.format))
 
 
@@ -850,7 +838,7 @@ class KitArgs(Args):
 @_handles_errors
 async def design_get_design_system_kit(ctx: Any, args: KitArgs) -> ToolOutput:
     """Design system in one payload; each section gets a share of the budget."""
-    key = _file_key(ctx, args.fileKey)
+    key = file_key_for(ctx, args.fileKey, argument="fileKey")
     share = shaping.budget_chars(args.maxTokens) // max(1, len(args.include))
     result: dict[str, Any] = {"fileKey": key}
     notes: list[str] = []

@@ -17,6 +17,7 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.base import Args, Context, ok, text, tool
+from design_console.tools.files import file_key_for
 from design_console.tools.history_diff import (
     DEFAULT_BUDGET_CHARS,
     Change,
@@ -64,22 +65,6 @@ class ApiContext(Context, Protocol):
 
     api: DesignApi
     active_file_key: str | None
-
-
-def file_key_for(ctx: ApiContext, file_url: str | None) -> str:
-    """The key of ``file_url``, or of the file the plugin is active in when none is given."""
-    if file_url:
-        # Imported here so that loading the tool catalog (designd) does not load the HTTP client.
-        from design_console.workers.design_api import parse_file_key
-
-        return parse_file_key(file_url)
-    if ctx.active_file_key:
-        return ctx.active_file_key
-    raise DesignError(
-        "no_file",
-        "No file was given and no file is active.",
-        "Pass fileUrl (the file's link from Share → Copy link), or run the Desktop Bridge plugin in the file.",
-    )
 
 
 def is_autosave(version: dict[str, Any]) -> bool:

@@ -16,7 +16,8 @@ from msgspec import Meta
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
-from design_console.tools.history import ApiContext, FileUrl, NodeId, file_key_for
+from design_console.tools.files import file_key_for
+from design_console.tools.history import ApiContext, FileUrl, NodeId
 from design_console.workers.media import (
     DEFAULT_JPEG_QUALITY,
     ImageFormat,

@@ -237,3 +237,11 @@ async def test_other_files_and_missing_file(harness: tuple[Ctx, CommentsFake]) -
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_get_comments", {})
     assert err.value.code == "no_file"
+
+
+def test_writing_comment_tools_are_annotated_as_writes() -> None:
+    tools = catalog()
+    assert tools["design_get_comments"].read_only and tools["design_get_comments"].toolset == "read"
+    post, delete = tools["design_post_comment"], tools["design_delete_comment"]
+    assert not post.read_only and not post.destructive and post.toolset == "write"
+    assert not delete.read_only and delete.destructive and delete.toolset == "write"
