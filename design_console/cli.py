@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import platform
@@ -25,8 +24,19 @@ from design_console.daemon.adverts import is_live, list_adverts
 from design_console.daemon.plugin_sync import PLUGIN_FILES, plugin_source_dir, render_plugin_file
 from design_console.daemon.runtime import InstanceLock, ensure_private_dir
 from design_console.errors import PREFIX, DesignError
-from design_console.protocol import PEER_CTL, Call, Command, Error, ImageBlock, Progress, Result, TextBlock, ToolResult
-from design_console.shim.link import DaemonLink, connect_or_start
+from design_console.protocol import (
+    PEER_CTL,
+    Bye,
+    Call,
+    Command,
+    Error,
+    ImageBlock,
+    Progress,
+    Result,
+    TextBlock,
+    ToolResult,
+)
+from design_console.shim.link import connect_or_start
 
 STOP_WAIT = 5.0
 SERVICE_LABEL = "com.design-console-mcp.designd"
@@ -36,14 +46,22 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=str))
 
 
-async def _request(
-    config: Config, frame: Call | Command, *, start: bool, on_progress: Callable[[Progress], None] | None = None
+def _request(
+    config: Config,
+    frame: Call | Command,
+    *,
+    start: bool,
+    on_progress: Callable[[Progress], None] | None = None,
+    timeout: float = 600.0,
 ) -> Any:
-    link: DaemonLink = await connect_or_start(config, PEER_CTL, start=start)
+    link = connect_or_start(config, PEER_CTL, start=start)
     try:
-        await link.send(frame)
-        while True:
-            reply = await link.recv()
+        link.send(frame)
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            reply = link.recv(left)
+            if reply is None:
+                break
             if reply.id != frame.id:
                 continue
             if isinstance(reply, Progress):
@@ -54,13 +72,15 @@ async def _request(
                 raise DesignError(reply.code, reply.message)
             if isinstance(reply, Result | ToolResult):
                 return reply
+        raise DesignError("timeout", f"designd did not answer within {timeout:.0f} s.", "See `designctl logs`.")
     finally:
+        if link.sock is not None:
+            link.send(Bye(reason="done"))
         link.close()
 
 
 def _command(config: Config, name: str, *, start: bool = False) -> Any:
-    reply = asyncio.run(_request(config, Command(id=uuid.uuid4().hex, name=name), start=start))
-    return reply.data
+    return _request(config, Command(id=uuid.uuid4().hex, name=name), start=start, timeout=30.0).data
 
 
 def _running_pid(config: Config) -> int | None:
@@ -113,7 +133,7 @@ def cmd_start(config: Config, opts: argparse.Namespace) -> int:
         print(f"designd is already running (pid {pid}).")
         return 0
     try:
-        asyncio.run(_request(config, Command(id="start", name="status"), start=True))
+        _request(config, Command(id="start", name="status"), start=True, timeout=30.0)
     except DesignError as err:
         print(err, file=sys.stderr)
         return 1
@@ -416,13 +436,11 @@ def cmd_call(config: Config, opts: argparse.Namespace) -> int:
         print(f"… {p.progress:g}{total} {p.message}", file=sys.stderr)
 
     try:
-        reply = asyncio.run(
-            _request(
-                config,
-                Call(id=uuid.uuid4().hex, tool=opts.tool, arguments=arguments),
-                start=True,
-                on_progress=show_progress,
-            )
+        reply = _request(
+            config,
+            Call(id=uuid.uuid4().hex, tool=opts.tool, arguments=arguments),
+            start=True,
+            on_progress=show_progress,
         )
     except DesignError as err:
         print(err, file=sys.stderr)

@@ -4,33 +4,38 @@ It forwards each JSON-RPC line from stdin to designd and each reply to stdout, a
 It exits within a second of stdin closing or of its parent dying. If designd goes away, requests in flight get a
 JSON-RPC error that says so, designd is started again, the client's ``initialize`` and ``notifications/initialized``
 are replayed to it (the duplicate reply is swallowed), and the session carries on.
+
+One thread reads stdin and hands lines to the main loop over an inproc socket; the main loop polls that socket and
+the link to designd. No asyncio, no MCP SDK: the shim starts fast and stays small.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import sys
 import threading
 import time
-from collections import deque
 from typing import Any
 
 import msgspec
 import zmq
 
 from design_console.config import load_config
-from design_console.errors import PREFIX, DesignError, format_error
-from design_console.protocol import PEER_SHIM, Bye, Error, Ping, Rpc, Welcome
+from design_console.errors import DesignError, format_error
+from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.shim.link import DaemonLink, connect_or_start
 
-PARENT_POLL = 0.2
+TICK_MS = 100
 PING_EVERY = 2.0
-LINK_CHECK = 0.1
+#: designd answers every ping; this long without any frame means it is frozen or gone.
+SILENCE_LIMIT = 3 * PING_EVERY
+#: How long the stdin and parent watchers give the main loop to exit cleanly before they end the process.
+EXIT_GRACE = 0.8
 REPLAY_PREFIX = "design-console-replay-"
-#: JSON-RPC "server error" range; the client sees it as a failed request it may retry.
+#: JSON-RPC "server error" range; the client sees a failed request it may retry.
 DAEMON_LOST = -32001
+INBOX = "inproc://design-console-shim-stdin"
+EOF_MARK = b""
 
 
 class Peek(msgspec.Struct):
@@ -60,64 +65,119 @@ def error_line(request_id: int | str | None, message: str) -> bytes:
     )
 
 
+def _exit_soon() -> None:
+    """Last resort when the main loop is busy reconnecting: the process must not outlive its client."""
+    time.sleep(EXIT_GRACE)
+    sys.stdout.flush()
+    os._exit(0)
+
+
 class Shim:
     """The pipe between one AI app and designd."""
 
     def __init__(self) -> None:
         self.config = load_config()
+        self.ctx = zmq.Context.instance()
+        self.inbox = self.ctx.socket(zmq.PULL)
+        self.inbox.bind(INBOX)
         self.link: DaemonLink | None = None
+        self.monitor: zmq.Socket | None = None  # type: ignore[type-arg]
         self.inflight: dict[str, int | str | None] = {}
         self.init_request: bytes | None = None
         self.initialized_note: bytes | None = None
         self.replay_ids: set[str] = set()
-        self.backlog: deque[bytes] = deque()
-        self.connected = asyncio.Event()
-        self.done = asyncio.Event()
         self.parent = os.getppid()
         self.replays = 0
         self.last_heard = time.monotonic()
+        self.last_ping = time.monotonic()
+        self.done = False
+
+    # --- watchers on their own threads ----------------------------------------------------------------------
+
+    def _read_stdin(self) -> None:
+        push = self.ctx.socket(zmq.PUSH)
+        push.connect(INBOX)
+        stream = sys.stdin.buffer
+        while line := stream.readline():
+            line = line.strip()
+            if line:
+                push.send(line)
+        push.send(EOF_MARK)
+        push.close(linger=-1)
+        _exit_soon()
+
+    def _watch_parent(self) -> None:
+        while os.getppid() == self.parent:
+            time.sleep(0.2)
+        push = self.ctx.socket(zmq.PUSH)
+        push.connect(INBOX)
+        push.send(EOF_MARK)
+        push.close(linger=-1)
+        _exit_soon()
+
+    # --- the main loop ---------------------------------------------------------------------------------------
 
     def write(self, data: bytes) -> None:
         sys.stdout.buffer.write(data + b"\n")
         sys.stdout.buffer.flush()
 
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        lines: asyncio.Queue[bytes | None] = asyncio.Queue()
-        threading.Thread(target=self._read_stdin, args=(loop, lines), daemon=True).start()
-        tasks = [
-            asyncio.create_task(self._pump_stdin(lines)),
-            asyncio.create_task(self._watch_parent()),
-            asyncio.create_task(self._keep_connected()),
-        ]
-        await self.done.wait()
+    def run(self) -> None:
+        threading.Thread(target=self._read_stdin, daemon=True).start()
+        threading.Thread(target=self._watch_parent, daemon=True).start()
+        self._connect(first=True)
+        while not self.done:
+            self._tick()
         if self.link is not None and self.link.sock is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.link.send(Bye(reason="stdin closed")), 0.2)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if self.link is not None:
+            self.link.send(Bye(reason="client gone"))
             self.link.close()
 
-    def _read_stdin(self, loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[bytes | None]) -> None:
-        """A thread, because stdin may be a pipe, a file or a terminal and must never block the event loop."""
-        stream = sys.stdin.buffer
+    def _connect(self, *, first: bool) -> None:
+        """Connect (starting designd when needed), replay the session on a new designd, and watch the link."""
         while True:
-            line = stream.readline()
-            if not line:
+            try:
+                self.link = connect_or_start(self.config, PEER_SHIM)
                 break
-            loop.call_soon_threadsafe(lines.put_nowait, line.strip())
-        loop.call_soon_threadsafe(lines.put_nowait, None)
+            except DesignError as err:
+                self._fail_all(str(err))
+                self._drain_inbox_failing(str(err))
+                if self.done:
+                    return
+                time.sleep(1.0)
+        self.monitor = self.link.monitor()
+        self.last_heard = self.last_ping = time.monotonic()
+        if not first:
+            self._replay()
 
-    async def _pump_stdin(self, lines: asyncio.Queue[bytes | None]) -> None:
+    def _tick(self) -> None:
+        assert self.link is not None and self.link.sock is not None and self.monitor is not None
+        poller = zmq.Poller()
+        poller.register(self.inbox, zmq.POLLIN)
+        poller.register(self.link.sock, zmq.POLLIN)
+        poller.register(self.monitor, zmq.POLLIN)
+        ready = dict(poller.poll(TICK_MS))
+        if self.inbox in ready:
+            self._from_client()
+        if self.link.sock in ready:
+            self._from_daemon()
+        now = time.monotonic()
+        if now - self.last_ping > PING_EVERY:
+            self.link.send(Ping())
+            self.last_ping = now
+        if self.done:
+            return
+        if self.monitor in ready or now - self.last_heard > SILENCE_LIMIT:
+            self._lost()
+
+    def _from_client(self) -> None:
+        assert self.link is not None
         while True:
-            line = await lines.get()
-            if line is None:
-                self.done.set()
+            try:
+                line = self.inbox.recv(zmq.NOBLOCK)
+            except zmq.Again:
                 return
-            if not line:
-                continue
+            if line == EOF_MARK:
+                self.done = True
+                return
             info = peek(line)
             if info.method == "initialize" and info.id is not None:
                 self.init_request = line
@@ -125,44 +185,40 @@ class Shim:
                 self.initialized_note = line
             if info.method is not None and info.id is not None:
                 self.inflight[_key(info.id)] = info.id
-            if self.connected.is_set() and self.link is not None:
-                await self.link.send(Rpc(data=line))
-            else:
-                self.backlog.append(line)
+            self.link.send(Rpc(data=line))
 
-    async def _watch_parent(self) -> None:
-        while True:
-            if os.getppid() != self.parent:
-                self.done.set()
-                return
-            await asyncio.sleep(PARENT_POLL)
-
-    async def _keep_connected(self) -> None:
-        """Connect, serve until designd goes away, fail what was in flight, and connect again."""
-        first = True
+    def _from_daemon(self) -> None:
+        assert self.link is not None and self.link.sock is not None
         while True:
             try:
-                self.link = await connect_or_start(self.config, PEER_SHIM)
-            except DesignError as err:
-                self.backlog.clear()
-                self._fail_all(str(err))
-                await asyncio.sleep(1.0)
-                continue
-            if not first:
-                await self._replay()
-            first = False
+                raw = self.link.sock.recv(zmq.NOBLOCK)
+            except zmq.Again:
+                return
             self.last_heard = time.monotonic()
-            self.connected.set()
-            while self.backlog:
-                await self.link.send(Rpc(data=self.backlog.popleft()))
-            await self._serve(self.link)
-            self.connected.clear()
-            self.link.close()
-            self._fail_all(
-                "designd stopped while this request was running; it is being restarted. Call the tool again."
-            )
+            try:
+                frame = msgspec.msgpack.decode(raw, type=Rpc)
+            except msgspec.DecodeError:
+                continue
+            info = peek(frame.data)
+            key = _key(info.id)
+            if info.method is None and key in self.replay_ids:
+                self.replay_ids.discard(key)
+                continue
+            if info.method is None:
+                self.inflight.pop(key, None)
+            self.write(frame.data)
 
-    async def _replay(self) -> None:
+    def _lost(self) -> None:
+        """designd went away: fail what was in flight, then reconnect to a new one."""
+        self._fail_all("designd stopped while this request was running; it is being restarted. Call the tool again.")
+        if self.monitor is not None:
+            self.monitor.close(linger=0)
+            self.monitor = None
+        if self.link is not None:
+            self.link.close()
+        self._connect(first=False)
+
+    def _replay(self) -> None:
         """Re-open the MCP session on a new designd exactly as the client opened it on the old one."""
         assert self.link is not None
         if self.init_request is None:
@@ -172,71 +228,28 @@ class Shim:
         replay_id = f"{REPLAY_PREFIX}{self.replays}"
         message["id"] = replay_id
         self.replay_ids.add(_key(replay_id))
-        await self.link.send(Rpc(data=msgspec.json.encode(message)))
+        self.link.send(Rpc(data=msgspec.json.encode(message)))
         if self.initialized_note is not None:
-            await self.link.send(Rpc(data=self.initialized_note))
-
-    async def _serve(self, link: DaemonLink) -> None:
-        """Forward designd's replies until the connection drops."""
-        receive = asyncio.create_task(self._forward(link))
-        lost = asyncio.create_task(self._watch_link(link))
-        ping = asyncio.create_task(self._ping(link))
-        try:
-            await asyncio.wait({receive, lost}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (receive, lost, ping):
-                task.cancel()
-            await asyncio.gather(receive, lost, ping, return_exceptions=True)
-
-    async def _watch_link(self, link: DaemonLink) -> None:
-        """Return when the connection to designd drops, or when designd stops answering pings.
-
-        The monitor socket is checked with a plain non-blocking poll on a timer: its notifications are
-        edge-triggered and an asyncio reader can miss one, which would leave a dead link unnoticed.
-        """
-        monitor = zmq.Socket.shadow(link.monitor().underlying)
-        try:
-            while True:
-                if monitor.poll(0):
-                    return
-                if time.monotonic() - self.last_heard > PING_EVERY * 3:
-                    return
-                await asyncio.sleep(LINK_CHECK)
-        finally:
-            monitor.close(linger=0)
-
-    async def _ping(self, link: DaemonLink) -> None:
-        while True:
-            await asyncio.sleep(PING_EVERY)
-            await link.send(Ping())
-
-    async def _forward(self, link: DaemonLink) -> None:
-        while True:
-            try:
-                frame = await link.recv()
-            except msgspec.DecodeError:
-                continue
-            except zmq.ZMQError:
-                return
-            self.last_heard = time.monotonic()
-            if isinstance(frame, Rpc):
-                info = peek(frame.data)
-                key = _key(info.id)
-                if info.method is None and key in self.replay_ids:
-                    self.replay_ids.discard(key)
-                    continue
-                if info.method is None:
-                    self.inflight.pop(key, None)
-                self.write(frame.data)
-            elif isinstance(frame, Error) and frame.code in ("version_mismatch",):
-                sys.stderr.write(f"{PREFIX}{frame.message}\n")
-            elif isinstance(frame, Welcome):
-                continue
+            self.link.send(Rpc(data=self.initialized_note))
 
     def _fail_all(self, message: str) -> None:
         for request_id in list(self.inflight.values()):
             self.write(error_line(request_id, message))
         self.inflight.clear()
+
+    def _drain_inbox_failing(self, message: str) -> None:
+        """While designd cannot be started, answer each request at once instead of leaving the client waiting."""
+        while True:
+            try:
+                line = self.inbox.recv(zmq.NOBLOCK)
+            except zmq.Again:
+                return
+            if line == EOF_MARK:
+                self.done = True
+                return
+            info = peek(line)
+            if info.method is not None and info.id is not None:
+                self.write(error_line(info.id, message))
 
 
 def main() -> None:
@@ -246,8 +259,11 @@ def main() -> None:
     except DesignError as err:
         sys.stderr.write(f"{err}\n")
         sys.exit(2)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(shim.run())
+    try:
+        shim.run()
+    except KeyboardInterrupt:
+        pass
+    sys.stdout.flush()
     os._exit(0)
 
 

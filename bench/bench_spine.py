@@ -1,0 +1,229 @@
+"""Figures for the spine's budgets (ARCHITECTURE.md "Performance budgets"), measured on this machine.
+
+Run: ``.venv/bin/python bench/bench_spine.py`` (add ``--under-load`` to also measure console reads while the api
+worker shapes a 50 MB file served by the fake design API). Prints one line per figure with its budget beside it.
+Starts its own designd in a throwaway HOME and stops everything it started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fakes.fake_plugin import FakePlugin  # noqa: E402
+from procs import BIN, DaemonProcess, kill_all, make_env, processes_of  # noqa: E402
+
+from design_console.daemon.mcp_host import tool_definition  # noqa: E402
+from design_console.tools import catalog  # noqa: E402
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+}
+
+
+class RawSession:
+    """A shim driven with raw JSON-RPC lines, so the figures hold no client library overhead."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [str(BIN / "design-console-mcp")], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+        )
+        self.next_id = 1
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}})
+        assert self.proc.stdout is not None
+        while True:
+            reply = json.loads(self.proc.stdout.readline())
+            if reply.get("id") == self.next_id:
+                return reply
+
+    def open(self) -> None:
+        self.send(INIT)
+        assert self.proc.stdout is not None
+        json.loads(self.proc.stdout.readline())
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(5)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def row(name: str, value: str, budget: str) -> None:
+    print(f"{name:<58} {value:>18}   budget {budget}")
+
+
+def bench_start_and_memory(env: dict[str, str], runs: int) -> None:
+    times, rss = [], []
+    for _ in range(runs):
+        session = RawSession(env)
+        session.open()
+        listed = session.request("tools/list")
+        times.append((time.perf_counter() - session.started) * 1000)
+        assert listed["result"]["tools"]
+        rss.append(psutil.Process(session.proc.pid).memory_info().rss / 2**20)
+        session.close()
+    row("shim start to tools/list answered (daemon running), p50", f"{statistics.median(times):.1f} ms", "≤ 100 ms")
+    row("  … min / max", f"{min(times):.1f} / {max(times):.1f} ms", "")
+    row("shim resident memory (RSS), median", f"{statistics.median(rss):.1f} MB", "≤ 25 MB")
+
+
+def bench_round_trips(env: dict[str, str], calls: int) -> None:
+    session = RawSession(env)
+    session.open()
+    for name, args in (
+        ("design_execute round trip (shim→daemon→plugin→back)", {"code": "return 1"}),
+        ("design_get_console_logs (1000 buffered, newest 100)", {}),
+    ):
+        samples = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            reply = session.request("tools/call", {"name": name.split()[0], "arguments": args})
+            samples.append((time.perf_counter() - started) * 1000)
+            assert not reply["result"].get("isError"), reply
+        budget = "p50 ≤ 1 ms, p99 ≤ 5 ms" if "execute" in name else "p50 ≤ 2 ms"
+        row(name + ", p50 / p99", f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms", budget)
+    session.close()
+
+
+def bench_daemon_memory(env: dict[str, str], daemon: DaemonProcess, port: int, token: str) -> None:
+    sessions = [RawSession(env) for _ in range(10)]
+    for session in sessions:
+        session.open()
+        session.request("tools/list")
+    plugins = [FakePlugin.start_in_thread(port, token, file_key=f"file{n}", file_name=f"File {n}") for n in (1, 2)]
+    try:
+        for session in sessions:
+            session.request("tools/call", {"name": "design_get_status", "arguments": {}})
+        daemon_rss = psutil.Process(daemon.pid).memory_info().rss / 2**20
+        workers = sum(p.memory_info().rss for p in psutil.Process(daemon.pid).children()) / 2**20
+        row("designd resident memory, 10 shims + 3 files connected", f"{daemon_rss:.1f} MB", "≤ 120 MB")
+        row("  … plus its two worker processes", f"{workers:.1f} MB", "(not budgeted)")
+    finally:
+        for plugin in plugins:
+            plugin.stop()
+        for session in sessions:
+            session.close()
+
+
+def bench_tool_list() -> None:
+    payload = json.dumps([tool_definition(s).model_dump(by_alias=True, exclude_none=True) for s in catalog().values()])
+    row(f"tools/list payload ({len(catalog())} tools)", f"{len(payload.encode()) / 1024:.1f} KB", "≤ 60 KB")
+
+
+def bench_console_under_load(calls: int) -> None:
+    from fakes.design_api import HUGE_KEY, PERSONAL_TOKEN
+
+    fake = subprocess.Popen(
+        [sys.executable, "-m", "fakes.design_api", "--port", "0", "--huge-mb", "50"],
+        cwd=ROOT / "tests",
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert fake.stdout is not None
+    url = f"http://127.0.0.1:{int(fake.stdout.readline().split()[1])}"
+    env = make_env(DESIGN_API_URL=url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="warn")
+    daemon = DaemonProcess(env).start()
+    plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="fileA", file_name="A")
+    try:
+        for n in range(1000):
+            plugin.run(plugin.console("log", f"entry {n}"))
+        idle = RawSession(env.env)
+        idle.open()
+        heavy = RawSession(env.env)
+        heavy.open()
+        base = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            idle.request("tools/call", {"name": "design_get_console_logs", "arguments": {}})
+            base.append((time.perf_counter() - started) * 1000)
+        done = threading.Event()
+        shaped: dict[str, Any] = {}
+
+        def big() -> None:
+            started = time.perf_counter()
+            shaped.update(heavy.request("tools/call", {"name": "design_get_file_data", "arguments": {
+                "fileUrl": HUGE_KEY, "depth": 3}}))
+            shaped["ms"] = (time.perf_counter() - started) * 1000
+            done.set()
+
+        threading.Thread(target=big, daemon=True).start()
+        loaded = []
+        while not done.is_set() and len(loaded) < 100_000:
+            started = time.perf_counter()
+            idle.request("tools/call", {"name": "design_get_console_logs", "arguments": {}})
+            loaded.append((time.perf_counter() - started) * 1000)
+        done.wait(300)
+        row("design_get_console_logs p50, idle", f"{pct(base, 0.5):.2f} ms", "p50 ≤ 2 ms")
+        row(
+            f"design_get_console_logs p50 / p99 while the api worker shapes 50 MB ({len(loaded)} reads)",
+            f"{pct(loaded, 0.5):.2f} / {pct(loaded, 0.99):.2f} ms",
+            "stays near idle",
+        )
+        row("  … the 50 MB read itself (first part, download included)", f"{shaped.get('ms', 0):.0f} ms", "")
+        idle.close()
+        heavy.close()
+    finally:
+        plugin.stop()
+        daemon.stop()
+        kill_all(processes_of(env))
+        env.cleanup()
+        fake.terminate()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--under-load", action="store_true")
+    opts = parser.parse_args()
+    env = make_env(LOG_LEVEL="warn")
+    daemon = DaemonProcess(env).start()
+    plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="file0", file_name="File 0")
+    try:
+        for n in range(1000):
+            plugin.run(plugin.console("log", f"entry {n}"))
+        print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+        bench_tool_list()
+        bench_start_and_memory(env.env, opts.runs)
+        bench_round_trips(env.env, opts.calls)
+        bench_daemon_memory(env.env, daemon, daemon.port, env.token)
+    finally:
+        plugin.stop()
+        daemon.stop()
+        kill_all(processes_of(env))
+        env.cleanup()
+    if opts.under_load:
+        bench_console_under_load(200)
+
+
+if __name__ == "__main__":
+    main()
