@@ -1,0 +1,230 @@
+"""The orphan reaper against real processes whose command lines look like our workers and daemons.
+
+find_strays looks at every process of the user, so each test only acts on the strays it started itself.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from procs import wait_for
+
+from design_console.daemon.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.daemon.reaper import DAEMON_MARKER, WORKER_MARKER, Stray, find_strays, stop_processes, sweep
+
+# Says "term" on SIGTERM (or ignores it when deaf), so a test can tell which signal ended it.
+SLEEPER = (
+    "import signal, sys, time\n"
+    "def term(*_):\n"
+    "    print('term', flush=True)\n"
+    "    sys.exit(0)\n"
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN if sys.argv[1] == 'deaf' else term)\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+Spawn = Callable[..., subprocess.Popen[bytes]]
+
+
+@pytest.fixture
+def spawn() -> Iterator[Spawn]:
+    """Start a sleeping python process with the given words on its command line; all are killed at the end."""
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*words: str, deaf: bool = False, **popen: object) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", SLEEPER, "deaf" if deaf else "plain", *words],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            **popen,  # type: ignore[arg-type]
+        )
+        started.append(proc)
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == b"ready"
+        return proc
+
+    yield start
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@pytest.fixture
+def dirs(tmp_path: Path) -> tuple[Path, Path]:
+    """A temp dir for adverts and a runtime dir, both private to the test."""
+    temp, run = tmp_path / "tmp", tmp_path / "run"
+    temp.mkdir()
+    run.mkdir(mode=0o700)
+    return temp, run
+
+
+def _ended_by_sigterm(proc: subprocess.Popen[bytes]) -> bool:
+    """Whether a stopped sleeper ran its SIGTERM handler (stop_processes reaps our children itself)."""
+    wait_for(lambda: not psutil.pid_exists(proc.pid), 5, f"pid {proc.pid} to be gone")
+    assert proc.stdout is not None
+    return proc.stdout.read().strip() == b"term"
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait(10)
+    return proc.pid
+
+
+def _worker_words(parent: int | str) -> tuple[str, ...]:
+    return (WORKER_MARKER, "--kind", "api", "--parent", str(parent))
+
+
+def _advertise(temp: Path, pid: int, runtime_dir: Path, port: int = 45000, start: float | None = None) -> Path:
+    path = advert_path(temp, port)
+    write_advert(
+        path,
+        Advert(
+            pid=pid,
+            process_start_time=process_start_time(pid) if start is None else start,
+            port=port,
+            host="localhost",
+            version="0.1.0",
+            started_at=now_ms(),
+            last_seen=now_ms(),
+            runtime_dir=str(runtime_dir),
+        ),
+    )
+    return path
+
+
+def _strays_among(dirs: tuple[Path, Path], *procs: subprocess.Popen[bytes], **kw: int) -> dict[int, Stray]:
+    mine = {p.pid for p in procs}
+    return {s.pid: s for s in find_strays(*dirs, **kw) if s.pid in mine}  # type: ignore[arg-type]
+
+
+def test_orphaned_worker_is_found_and_terminated(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    dead = _dead_pid()
+    orphan = spawn(*_worker_words(dead))
+    strays = _strays_among(dirs, orphan)
+    assert list(strays) == [orphan.pid]
+    assert f"designd (pid {dead}) is gone" in strays[orphan.pid].why
+    assert stop_processes(list(strays.values()), grace=5.0) == [orphan.pid]
+    assert _ended_by_sigterm(orphan)
+
+
+def test_orphan_that_ignores_sigterm_is_killed(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    orphan = spawn(*_worker_words(_dead_pid()), deaf=True)
+    strays = _strays_among(dirs, orphan)
+    assert list(strays) == [orphan.pid]
+    started = time.monotonic()
+    assert stop_processes(list(strays.values()), grace=0.5) == [orphan.pid]
+    assert time.monotonic() - started >= 0.5, "SIGKILL came before the grace period"
+    assert not _ended_by_sigterm(orphan)
+
+
+def test_worker_of_a_live_designd_is_left_alone(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    designd = spawn(DAEMON_MARKER, "--foreground")
+    worker = spawn(*_worker_words(designd.pid))
+    assert _strays_among(dirs, designd, worker) == {}
+    designd.kill()
+    designd.wait(5)
+    assert list(_strays_among(dirs, worker)) == [worker.pid], "once its designd is gone the worker is an orphan"
+
+
+def test_worker_whose_parent_is_not_a_designd_is_an_orphan(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    worker = spawn(*_worker_words(os.getpid()))
+    assert list(_strays_among(dirs, worker)) == [worker.pid]
+
+
+def test_superseded_designd_of_this_installation_is_stopped(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    temp, run = dirs
+    old = spawn(DAEMON_MARKER, "--foreground")
+    _advertise(temp, old.pid, run, port=45001)
+    strays = _strays_among(dirs, old)
+    assert list(strays) == [old.pid] and "port 45001" in strays[old.pid].why
+    assert _strays_among(dirs, old, self_pid=old.pid) == {}, "a designd never reaps itself"
+    assert stop_processes(list(strays.values())) == [old.pid]
+    assert _ended_by_sigterm(old)
+
+
+def test_designd_of_another_runtime_dir_is_left_alone(spawn: Spawn, dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    temp, _ = dirs
+    other = spawn(DAEMON_MARKER, "--foreground")
+    _advertise(temp, other.pid, tmp_path / "someone-elses-run")
+    assert _strays_among(dirs, other) == {}
+
+
+def test_designd_whose_advert_is_for_an_older_process_is_left_alone(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    temp, run = dirs
+    reused = spawn(DAEMON_MARKER, "--foreground")
+    _advertise(temp, reused.pid, run, start=process_start_time(reused.pid) - 60)
+    assert _strays_among(dirs, reused) == {}
+
+
+def test_lookalikes_without_evidence_are_left_alone(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    temp, run = dirs
+    unadvertised = spawn(DAEMON_MARKER, "--foreground")
+    no_parent = spawn(WORKER_MARKER, "--kind", "api")
+    bad_parent = spawn(*_worker_words("abc"))
+    dangling_flag = spawn(WORKER_MARKER, "--kind", "api", "--parent")
+    named_like_us = subprocess.Popen(
+        ["bash", "-c", "exec -a designd sleep 60", "design-console-mcp", "--parent", str(_dead_pid())]
+    )
+    try:
+        wait_for(lambda: psutil.Process(named_like_us.pid).name() == "sleep", 5, "the lookalike to exec")
+        _advertise(temp, named_like_us.pid, run, port=45002)
+        found = {s.pid for s in find_strays(temp, run)}
+        procs = (unadvertised, no_parent, bad_parent, dangling_flag, named_like_us)
+        assert found.isdisjoint(p.pid for p in procs)
+    finally:
+        named_like_us.kill()
+        named_like_us.wait(5)
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="starting a process as another user needs root")
+def test_orphan_of_another_user_is_left_alone(dirs: tuple[Path, Path]) -> None:
+    words = _worker_words(_dead_pid())
+    other = subprocess.Popen(["bash", "-c", "sleep 60; :", *words], user=65534, group=65534, cwd="/")
+    try:
+        wait_for(lambda: WORKER_MARKER in " ".join(psutil.Process(other.pid).cmdline()), 5, "the other user's process")
+        assert other.pid not in {s.pid for s in find_strays(*dirs)}
+    finally:
+        other.kill()
+        other.wait(5)
+
+
+def test_stop_processes_skips_a_vanished_pid() -> None:
+    assert stop_processes([Stray(_dead_pid(), "already gone")], grace=0.1) == []
+
+
+def test_sweep_stops_the_superseded_designd_and_removes_stale_adverts(
+    spawn: Spawn, dirs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    temp, run = dirs
+    old = spawn(DAEMON_MARKER, "--foreground")
+    old_advert = _advertise(temp, old.pid, run, port=45010)
+    dead_advert = _advertise(temp, _dead_pid(), run, port=45011, start=time.time())
+    garbage = advert_path(temp, 45012)
+    garbage.write_text("{")
+    live_elsewhere = _advertise(temp, os.getpid(), tmp_path / "other-run", port=45013)
+
+    # sweep() stops every stray of this user; only run it when the strays are the ones this test made.
+    def only_mine() -> bool:
+        return {s.pid for s in find_strays(temp, run)} == {old.pid}
+
+    try:
+        wait_for(only_mine, 5, "other orphaned workers of this user to exit by themselves")
+    except AssertionError:
+        pytest.skip("another orphaned worker of this user is running; sweep() would stop it")
+
+    report = sweep(temp, run)
+    assert report["stopped"] == [str(old.pid)]
+    assert sorted(report["removed"]) == sorted(str(p) for p in (old_advert, dead_advert, garbage))
+    assert _ended_by_sigterm(old)
+    assert live_elsewhere.exists() and not old_advert.exists()
