@@ -1,0 +1,982 @@
+"""The design-system tools over a real bridge: a real Bridge on free ports, a fake plugin answering with payloads
+shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plugin's own executeCode in Node."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from daemon.conftest import TOKEN, make_config
+from fakes.fake_plugin import FakePlugin, FakePluginError
+from helpers import free_port_range, wait_until
+
+from design_console import PLUGIN_VERSION, __version__
+from design_console.config import Config
+from design_console.daemon.bridge import Bridge
+from design_console.daemon.state import State
+from design_console.errors import PREFIX, DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools import design_system
+from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY, failure, parse_args
+
+ROOT = Path(__file__).resolve().parents[2]
+FILE_KEY = "dsFile1"
+NODE_SECONDS = 30.0
+
+# The stand-in editor for scripts: figma.teamLibrary and figma.variables over a library fixture, with the plugin's
+# real dispatcher and executeCode (so results are serialised exactly as the plugin does, caps included).
+NODE_RUNNER = r"""
+import { readFileSync } from "node:fs";
+const root = process.argv[1];
+const { Dispatcher } = await import(root + "/plugin/src/code/dispatch.js");
+const { executeCode } = await import(root + "/plugin/src/code/methods/execute.js");
+const input = JSON.parse(readFileSync(0, "utf8"));
+const lib = input.library;
+const findVariable = (key) => {
+  for (const c of lib.collections) {
+    const v = c.variables.find((x) => x.key === key);
+    if (v) return { c, v };
+  }
+  return null;
+};
+globalThis.figma = {
+  editorType: "figma",
+  teamLibrary: {
+    async getAvailableLibraryVariableCollectionsAsync() {
+      if (lib.unavailable) throw new Error(lib.unavailable);
+      return lib.collections.map((c) => ({ name: c.name, key: c.key, libraryName: c.libraryName }));
+    },
+    async getVariablesInLibraryCollectionAsync(key) {
+      const c = lib.collections.find((x) => x.key === key);
+      if (!c || lib.failing.includes(key)) throw new Error("Failed to fetch variables of collection " + key);
+      return c.variables.map((v) => ({ name: v.name, key: v.key, resolvedType: v.resolvedType }));
+    },
+  },
+  variables: {
+    async importVariableByKeyAsync(key) {
+      const hit = findVariable(key);
+      if (!hit) throw new Error("Could not find a published variable with key " + key);
+      return {
+        id: "VariableID:" + key + "/7:1", name: hit.v.name, key: key, resolvedType: hit.v.resolvedType,
+        remote: true, variableCollectionId: "VariableCollectionId:" + hit.c.key + "/7:0",
+      };
+    },
+    async getVariableCollectionByIdAsync(id) {
+      const c = lib.collections.find((x) => id === "VariableCollectionId:" + x.key + "/7:0");
+      return c ? { id: id, name: c.name } : null;
+    },
+  },
+};
+const dispatcher = new Dispatcher({ EXECUTE_CODE: executeCode });
+const reply = await dispatcher.run({ id: "1", method: "EXECUTE_CODE", params: input.params }, "route");
+process.stdout.write(JSON.stringify(reply));
+"""
+
+
+# Payloads as the plugin builds them (plugin/src/code/methods/components.js, variables.js, nodes.js) --------------
+
+
+def page(page_id: str, name: str) -> dict[str, Any]:
+    return {"id": page_id, "name": name}
+
+
+def component(
+    node_id: str, name: str, *, key: str, on: dict[str, Any], description: str = "", props: Any = None
+) -> dict[str, Any]:
+    """describeComponent of a standalone COMPONENT, plus its page (GET_LOCAL_COMPONENTS)."""
+    out: dict[str, Any] = {
+        "id": node_id,
+        "name": name,
+        "type": "COMPONENT",
+        "x": 0,
+        "y": 0,
+        "width": 24,
+        "height": 24,
+        "parentId": on["id"],
+        "key": key,
+        "description": description,
+    }
+    if props is not None:
+        out["componentPropertyDefinitions"] = props
+    out["page"] = on
+    return out
+
+
+def component_set(
+    node_id: str, name: str, *, key: str, on: dict[str, Any], axes: dict[str, list[str]], description: str = ""
+) -> dict[str, Any]:
+    """describeComponent of a COMPONENT_SET with one variant per combination of ``axes``."""
+    combos: list[dict[str, str]] = [{}]
+    for axis, values in axes.items():
+        combos = [{**c, axis: v} for c in combos for v in values]
+    variants = [
+        {
+            "id": f"{node_id}{i}",
+            "name": ", ".join(f"{k}={v}" for k, v in combo.items()),
+            "key": f"{key}-v{i}",
+            "variantProperties": combo,
+        }
+        for i, combo in enumerate(combos)
+    ]
+    definitions = {
+        axis: {"type": "VARIANT", "defaultValue": values[0], "variantOptions": values} for axis, values in axes.items()
+    }
+    definitions["Label#12:0"] = {"type": "TEXT", "defaultValue": name}
+    return {
+        "id": node_id,
+        "name": name,
+        "type": "COMPONENT_SET",
+        "x": 0,
+        "y": 0,
+        "width": 400,
+        "height": 200,
+        "parentId": on["id"],
+        "key": key,
+        "description": description,
+        "componentPropertyDefinitions": definitions,
+        "variants": variants,
+        "page": on,
+    }
+
+
+def local_components(components: list[dict[str, Any]], sets: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "success": True,
+        "components": components,
+        "componentSets": sets,
+        "totalComponents": len(components),
+        "totalComponentSets": len(sets),
+        "timestamp": 1_700_000_000_000,
+    }
+
+
+def design_file() -> dict[str, Any]:
+    """A small design system: buttons and inputs on one page, icons on another."""
+    comps, icons = page("1:0", "Components"), page("2:0", "Icons")
+    return local_components(
+        [
+            component("2:1", "Icon/Close", key="k-close", on=icons),
+            component("2:2", "Icon/Check", key="k-check", on=icons, description="Confirm"),
+            component(
+                "2:3",
+                "Avatar",
+                key="k-avatar",
+                on=comps,
+                props={"Initials#3:0": {"type": "TEXT", "defaultValue": "AB"}},
+            ),
+        ],
+        [
+            component_set(
+                "1:1",
+                "Button/Primary",
+                key="k-button",
+                on=comps,
+                axes={"Size": ["S", "M", "L"], "State": ["Default", "Hover"]},
+                description="Main call to action",
+            ),
+            component_set("1:2", "Button/Secondary", key="k-button2", on=comps, axes={"State": ["Default", "Hover"]}),
+            component_set("1:3", "Input", key="k-input", on=comps, axes={"State": ["Empty", "Filled", "Error"]}),
+        ],
+    )
+
+
+def colour(r: float, g: float, b: float, hex_value: str) -> dict[str, Any]:
+    return {"r": r, "g": g, "b": b, "a": 1, "hex": hex_value}
+
+
+def variable(
+    var_id: str, name: str, kind: str, collection: str, values: dict[str, Any], scopes: list[str] | None = None
+) -> dict[str, Any]:
+    """describeVariable."""
+    return {
+        "id": var_id,
+        "name": name,
+        "key": "key-" + var_id,
+        "resolvedType": kind,
+        "description": "",
+        "variableCollectionId": collection,
+        "valuesByMode": values,
+        "scopes": scopes or ["ALL_SCOPES"],
+        "hiddenFromPublishing": False,
+        "remote": False,
+    }
+
+
+def variables_snapshot() -> dict[str, Any]:
+    """variablesSnapshot: primitives (one mode), semantic colours aliasing them (light/dark), and sizes."""
+    prim, sem, size = "VariableCollectionId:1:0", "VariableCollectionId:2:0", "VariableCollectionId:3:0"
+    variables = [
+        variable("VariableID:1:1", "blue/500", "COLOR", prim, {"1:0": colour(0, 0, 1, "#0000FF")}),
+        variable("VariableID:1:2", "gray/900", "COLOR", prim, {"1:0": colour(0.1, 0.1, 0.1, "#1A1A1A")}),
+        variable(
+            "VariableID:2:1",
+            "color/primary",
+            "COLOR",
+            sem,
+            {
+                "2:0": {"type": "VARIABLE_ALIAS", "id": "VariableID:1:1"},
+                "2:1": {"type": "VARIABLE_ALIAS", "id": "VariableID:1:2"},
+            },
+        ),
+        variable("VariableID:3:1", "space/sm", "FLOAT", size, {"3:0": 8}),
+        variable("VariableID:3:2", "stack", "FLOAT", size, {"3:0": 16}, scopes=["GAP"]),
+        variable("VariableID:3:3", "radius/md", "FLOAT", size, {"3:0": 6}, scopes=["CORNER_RADIUS"]),
+        variable("VariableID:3:4", "font/family", "STRING", size, {"3:0": "Inter"}),
+    ]
+    collections = [
+        {
+            "id": cid,
+            "name": name,
+            "key": "ck-" + cid,
+            "modes": modes,
+            "defaultModeId": modes[0]["modeId"],
+            "variableIds": [v["id"] for v in variables if v["variableCollectionId"] == cid],
+            "hiddenFromPublishing": False,
+            "remote": False,
+        }
+        for cid, name, modes in (
+            (prim, "Primitives", [{"modeId": "1:0", "name": "Value"}]),
+            (sem, "Semantic", [{"modeId": "2:0", "name": "Light"}, {"modeId": "2:1", "name": "Dark"}]),
+            (size, "Sizes", [{"modeId": "3:0", "name": "Default"}]),
+        )
+    ]
+    return {
+        "success": True,
+        "timestamp": 1_700_000_000_000,
+        "fileKey": FILE_KEY,
+        "variables": variables,
+        "variableCollections": collections,
+    }
+
+
+def deep_tree() -> dict[str, Any]:
+    """deepGetComponent's tree (describeTree + resolveVariableNames): a card with a header and a button row."""
+    blue = [{"type": "SOLID", "color": "#0000FF", "variableId": "VariableID:1:1"}]
+
+    def node(node_id: str, name: str, kind: str, parent: str, **extra: Any) -> dict[str, Any]:
+        return {"id": node_id, "name": name, "type": kind, "x": 0, "y": 0, "width": 100, "height": 40, **extra} | {
+            "parentId": parent
+        }
+
+    label = node(
+        "5:4",
+        "Label",
+        "TEXT",
+        "5:3",
+        fills=[{"type": "SOLID", "color": "#FFFFFF"}],
+        characters="Save",
+        fontSize=14,
+        fontName={"family": "Inter", "style": "Medium"},
+    )
+    button = node(
+        "5:3",
+        "Button",
+        "INSTANCE",
+        "5:2",
+        fills=blue,
+        cornerRadius=6,
+        boundVariables={"fills": [{"id": "VariableID:1:1", "name": "blue/500"}]},
+        componentProperties={"State": {"type": "VARIANT", "value": "Default"}},
+        children=[label],
+    )
+    row = node(
+        "5:2",
+        "Actions",
+        "FRAME",
+        "5:1",
+        fills=[],
+        layout={
+            "mode": "HORIZONTAL",
+            "itemSpacing": 8,
+            "padding": [8, 8, 8, 8],
+            "primaryAxisAlignItems": "MAX",
+            "counterAxisAlignItems": "CENTER",
+        },
+        children=[button],
+    )
+    header = node("5:5", "Title", "TEXT", "5:1", fills=[], characters="Settings", fontSize=20)
+    return node(
+        "5:1",
+        "Card",
+        "COMPONENT",
+        "1:0",
+        fills=[{"type": "SOLID", "color": "#F5F5F5"}],
+        description="A settings card",
+        children=[header, row],
+    )
+
+
+def analysis(variant_count: int = 6) -> dict[str, Any]:
+    """analyzeComponentSet of a button set: Size × State, the default variant first."""
+    sizes, states = ["S", "M", "L"], ["Default", "Hover"]
+    combos = [(s, t) for s in sizes for t in states][:variant_count]
+    base = {"width": 80, "height": 32, "fills": [{"type": "SOLID", "color": "#0000FF"}]}
+    variants = []
+    for i, (size, state) in enumerate(combos):
+        changes: dict[str, Any] = {}
+        if size != "S":
+            changes["width"] = {"from": 80, "to": 80 + 20 * sizes.index(size)}
+        if state == "Hover":
+            changes["fills"] = {"from": base["fills"], "to": [{"type": "SOLID", "color": "#0000AA"}]}
+        variants.append(
+            {
+                "id": f"6:{i + 1}",
+                "name": f"Size={size}, State={state}",
+                "variantProperties": {"Size": size, "State": state},
+                "changes": changes,
+            }
+        )
+    return {
+        "success": True,
+        "componentSet": {"id": "6:0", "name": "Button", "key": "k-set", "variantCount": len(variants)},
+        "axes": {"Size": sizes, "State": states},
+        "defaultVariant": {"id": "6:1", "name": "Size=S, State=Default"},
+        "states": {"axis": "State", "values": states},
+        "variants": variants,
+    }
+
+
+def library(**overrides: Any) -> dict[str, Any]:
+    """Two enabled libraries with three variable collections."""
+    lib: dict[str, Any] = {
+        "unavailable": None,
+        "failing": [],
+        "collections": [
+            {
+                "name": "Brand colours",
+                "key": "lc-brand",
+                "libraryName": "Acme Core",
+                "variables": [
+                    {"name": "brand/red", "key": "lv-red", "resolvedType": "COLOR"},
+                    {"name": "brand/blue", "key": "lv-blue", "resolvedType": "COLOR"},
+                ],
+            },
+            {
+                "name": "Spacing",
+                "key": "lc-space",
+                "libraryName": "Acme Core",
+                "variables": [{"name": "space/1", "key": "lv-s1", "resolvedType": "FLOAT"}],
+            },
+            {
+                "name": "Marketing",
+                "key": "lc-mkt",
+                "libraryName": "Acme Web",
+                "variables": [
+                    {"name": "hero/title", "key": "lv-hero", "resolvedType": "STRING"},
+                    {"name": "promo/on", "key": "lv-promo", "resolvedType": "BOOLEAN"},
+                ],
+            },
+        ],
+    }
+    lib.update(overrides)
+    return lib
+
+
+# The harness -------------------------------------------------------------------------------------------------------
+
+
+async def run_in_plugin(params: dict[str, Any], lib: dict[str, Any]) -> Any:
+    """EXECUTE_CODE through the plugin's dispatcher and executeCode in Node; returns the result or raises its error."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed to run the plugin's executeCode (apt-get install nodejs)"
+    proc = await asyncio.create_subprocess_exec(
+        node,
+        "--no-warnings",
+        "--input-type=module",
+        "-e",
+        NODE_RUNNER,
+        str(ROOT),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        async with asyncio.timeout(NODE_SECONDS):
+            out, err = await proc.communicate(json.dumps({"params": params, "library": lib}).encode())
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    assert proc.returncode == 0, err.decode()[-3000:]
+    reply = json.loads(out)
+    if "error" in reply:
+        raise FakePluginError(reply["error"], reply.get("code"))
+    return reply["result"]
+
+
+class Harness:
+    """A tool context whose bridge is a real Bridge, plus the fake plugin connected to it."""
+
+    def __init__(self, config: Config, bridge: Bridge) -> None:
+        self.config = config
+        self.real_bridge = bridge
+        self.active_file_key: str | None = None
+        self.plugin: FakePlugin | None = None
+        self.library = library()
+        self.progress_reports: list[tuple[float, float | None, str]] = []
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        return await self.real_bridge.command(method, params, file_key=file_key, timeout=timeout)
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        self.progress_reports.append((progress, total, message))
+
+    async def connect(self, **answers: Any) -> FakePlugin:
+        """Connect the fake plugin in FILE_KEY with handlers answering the design-system methods."""
+        assert self.real_bridge.port is not None
+        plugin = FakePlugin(self.real_bridge.port, TOKEN, file_key=FILE_KEY, file_name="Design System")
+        plugin.handlers.update(
+            {
+                "GET_LOCAL_COMPONENTS": lambda p, params: answers.get("components", design_file()),
+                "GET_VARIABLES_DATA": lambda p, params: answers.get("variables", variables_snapshot()),
+                "DEEP_GET_COMPONENT": lambda p, params: deep_reply(params),
+                "ANALYZE_COMPONENT_SET": lambda p, params: analysis_reply(params),
+                "EXECUTE_CODE": lambda p, params: run_in_plugin(params, self.library),
+            }
+        )
+        self.plugin = plugin
+        await plugin.open()
+        await wait_until(lambda: self.real_bridge.active_file_key() == FILE_KEY, what="the plugin's FILE_INFO")
+        self.active_file_key = FILE_KEY
+        return plugin
+
+    def sent(self, method: str) -> list[dict[str, Any]]:
+        assert self.plugin is not None
+        return [c["params"] for c in self.plugin.commands if c["method"] == method]
+
+    async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutput:
+        """Validate the arguments and run the tool as the api worker does (a DesignError becomes an error result)."""
+        spec = REGISTRY[name]
+        try:
+            return await spec.handler(self, parse_args(spec, arguments))
+        except DesignError as err:
+            return failure(err)
+
+
+def deep_reply(params: dict[str, Any]) -> dict[str, Any]:
+    if params.get("nodeId") != "5:1":
+        raise FakePluginError(
+            f"Node {params.get('nodeId')} was not found in this file (Design System). Node ids are specific to a "
+            "file and session and go stale: look the node up again.",
+            "not_found",
+        )
+    return {"success": True, "component": deep_tree(), "nodeCount": 6, "truncated": False}
+
+
+def analysis_reply(params: dict[str, Any]) -> dict[str, Any]:
+    if params.get("nodeId") != "6:0":
+        raise FakePluginError(
+            f"Cannot analyse variants: node {params.get('nodeId')} (Card) is a FRAME, expected COMPONENT_SET.",
+            "wrong_node_type",
+        )
+    return analysis()
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
+    config = make_config(tmp_path, free_port_range(10))
+    bridge = Bridge(config, token=TOKEN, server_version=__version__, plugin_version=PLUGIN_VERSION, state=State(config))
+    await bridge.start()
+    design_system.MANIFESTS.clear()
+    h = Harness(config, bridge)
+    try:
+        yield h
+    finally:
+        design_system.MANIFESTS.clear()
+        if h.plugin is not None:
+            await h.plugin.close()
+        await bridge.close()
+
+
+def data(out: ToolOutput) -> Any:
+    assert not out.is_error, out.content[0].text
+    return msgspec.json.decode(out.content[0].text)
+
+
+def error_text(out: ToolOutput) -> str:
+    assert out.is_error, out.content[0].text
+    text = out.content[0].text
+    assert text.startswith(PREFIX)
+    return text
+
+
+def size(out: ToolOutput) -> int:
+    return len(out.content[0].text)
+
+
+# design_get_design_system_summary ----------------------------------------------------------------------------------
+
+
+async def test_summary_counts_components_and_tokens(harness: Harness) -> None:
+    await harness.connect()
+    result = data(await harness.call("design_get_design_system_summary"))
+    assert result["fileKey"] == FILE_KEY and result["fromCache"] is False
+    comps = result["components"]
+    assert (comps["componentSets"], comps["standaloneComponents"], comps["variants"]) == (3, 3, 11)
+    assert comps["withDescription"] == 2
+    assert comps["categories"][0] == {"name": "Button", "count": 2, "examples": ["Button/Primary", "Button/Secondary"]}
+    assert {c["name"]: c["count"] for c in comps["categories"]} == {"Button": 2, "Icon": 2, "Avatar": 1, "Input": 1}
+    assert comps["pages"] == [{"page": "Components", "components": 4}, {"page": "Icons", "components": 2}]
+    tokens = result["tokens"]
+    assert tokens["variables"] == 7
+    assert tokens["byType"] == {"COLOR": 3, "FLOAT": 3, "STRING": 1}
+    semantic = next(c for c in tokens["collections"] if c["name"] == "Semantic")
+    assert semantic == {"name": "Semantic", "modes": ["Light", "Dark"], "variables": 1, "types": {"COLOR": 1}}
+    assert [p for p, _, _ in harness.progress_reports] == [0, 1, 2]
+
+
+async def test_summary_is_cached_per_file_until_force_refresh(harness: Harness) -> None:
+    await harness.connect()
+    await harness.call("design_get_design_system_summary")
+    again = data(await harness.call("design_get_design_system_summary"))
+    assert again["fromCache"] is True
+    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 1
+    # The component and token tools read the same manifest.
+    data(await harness.call("design_get_component_details", {"componentName": "Input"}))
+    data(await harness.call("design_get_token_values"))
+    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 1
+    fresh = data(await harness.call("design_get_design_system_summary", {"forceRefresh": True}))
+    assert fresh["fromCache"] is False
+    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 2
+    assert len(harness.sent("GET_VARIABLES_DATA")) == 2
+
+
+def test_manifest_cache_expires_after_its_ttl() -> None:
+    now = [1000.0]
+    cache = design_system.ManifestCache(ttl=300, clock=lambda: now[0])
+    manifest = design_system.Manifest("k", [], [], None, "v1", 0.0, [])
+    cache.put("k", manifest)
+    now[0] += 299
+    assert cache.get("k") is manifest
+    assert cache.get("other") is None
+    now[0] += 1
+    assert cache.get("k") is None
+
+
+async def test_concurrent_calls_build_one_manifest(harness: Harness) -> None:
+    await harness.connect()
+    outs = await asyncio.gather(*(harness.call("design_get_design_system_summary") for _ in range(3)))
+    assert sorted(data(o)["fromCache"] for o in outs) == [False, True, True]
+    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 1
+
+
+async def test_summary_notes_unreadable_variables(harness: Harness) -> None:
+    plugin = await harness.connect()
+
+    def broken(p: FakePlugin, params: dict[str, Any]) -> Any:
+        raise FakePluginError("GET_VARIABLES_DATA failed: variables are not available", "plugin_api_error")
+
+    plugin.handlers["GET_VARIABLES_DATA"] = broken
+    result = data(await harness.call("design_get_design_system_summary"))
+    assert result["tokens"]["unavailable"] is True
+    assert result["tokens"]["variables"] == 0
+    # The fallback script ran in the plugin and failed there too (this editor stand-in has no local variables).
+    assert harness.sent("EXECUTE_CODE")
+    assert any("Variables could not be read" in n for n in result["notes"])
+    text = error_text(await harness.call("design_get_token_values"))
+    assert "could not read this file's variables" in text and "forceRefresh" in text
+
+
+async def test_summary_fits_a_small_budget(harness: Harness) -> None:
+    pages = [page(f"{i}:0", f"Page {i}") for i in range(40)]
+    many = [component(f"9:{i}", f"Group{i}/Item", key=f"k{i}", on=pages[i % 40]) for i in range(600)]
+    await harness.connect(components=local_components(many, []))
+    out = await harness.call("design_get_design_system_summary", {"maxTokens": 500})
+    result = data(out)
+    assert size(out) <= 500 * CHARS_PER_TOKEN
+    assert 0 < len(result["components"]["categories"]) < 600
+    assert any("component categories" in n for n in result["notes"])
+
+
+async def test_summary_without_a_plugin_gives_setup_steps(harness: Harness) -> None:
+    text = error_text(await harness.call("design_get_design_system_summary"))
+    assert "No Desktop Bridge plugin is connected" in text
+    assert str(harness.config.plugin_dir / "manifest.json") in text
+
+
+async def test_summary_with_an_older_plugin_says_to_reimport(harness: Harness) -> None:
+    plugin = await harness.connect()
+    del plugin.handlers["GET_LOCAL_COMPONENTS"]
+    text = error_text(await harness.call("design_get_design_system_summary"))
+    assert "Unknown method: GET_LOCAL_COMPONENTS" in text
+    assert "re-import" in text and str(harness.config.plugin_dir / "manifest.json") in text
+
+
+async def test_summary_refuses_a_reply_of_another_shape(harness: Harness) -> None:
+    await harness.connect(components={"success": True, "components": "all of them"})
+    text = error_text(await harness.call("design_get_design_system_summary"))
+    assert "unexpected shape" in text and "GET_LOCAL_COMPONENTS" in text
+
+
+# design_get_component_details --------------------------------------------------------------------------------------
+
+
+async def test_component_details_by_name(harness: Harness) -> None:
+    await harness.connect()
+    result = data(await harness.call("design_get_component_details", {"componentName": "button/primary"}))
+    comp = result["component"]
+    assert (comp["name"], comp["type"], comp["key"], comp["page"]) == (
+        "Button/Primary",
+        "COMPONENT_SET",
+        "k-button",
+        "Components",
+    )
+    assert comp["description"] == "Main call to action"
+    # The options of variant properties are listed once, in variantAxes.
+    assert comp["componentPropertyDefinitions"]["Size"] == {"type": "VARIANT", "defaultValue": "S"}
+    assert comp["componentPropertyDefinitions"]["Label#12:0"] == {"type": "TEXT", "defaultValue": "Button/Primary"}
+    assert result["variantAxes"] == {"Size": ["S", "M", "L"], "State": ["Default", "Hover"]}
+    assert result["totalVariants"] == 6 and len(result["variants"]) == 6
+    assert result["variants"][1] == {
+        "id": "1:11",
+        "name": "Size=S, State=Hover",
+        "key": "k-button-v1",
+        "variantProperties": {"Size": "S", "State": "Hover"},
+    }
+    assert result["hasMore"] is False
+
+
+async def test_component_details_by_key_of_a_component_or_a_variant(harness: Harness) -> None:
+    await harness.connect()
+    avatar = data(await harness.call("design_get_component_details", {"componentKey": "k-avatar"}))
+    assert avatar["component"]["componentPropertyDefinitions"] == {
+        "Initials#3:0": {"type": "TEXT", "defaultValue": "AB"}
+    }
+    assert "variants" not in avatar
+    variant = data(await harness.call("design_get_component_details", {"componentKey": "k-input-v2"}))
+    assert variant["component"]["name"] == "Input"
+    assert variant["matchedVariant"]["variantProperties"] == {"State": "Error"}
+
+
+async def test_component_details_errors(harness: Harness) -> None:
+    await harness.connect()
+    text = error_text(await harness.call("design_get_component_details", {}))
+    assert "componentKey nor componentName" in text
+    text = error_text(await harness.call("design_get_component_details", {"componentName": "button"}))
+    assert "2 components match 'button'" in text and "'Button/Primary'" in text
+    text = error_text(await harness.call("design_get_component_details", {"componentKey": "nope"}))
+    assert "has key 'nope'" in text and "design_get_library_component_by_key" in text
+    text = error_text(await harness.call("design_get_component_details", {"componentName": "Tooltip"}))
+    assert "named like 'Tooltip'" in text
+    text = error_text(await harness.call("design_get_component_details", {"componentName": "Input", "extra": 1}))
+    assert "Invalid arguments" in text
+
+
+async def test_component_details_pages_many_variants(harness: Harness) -> None:
+    big = component_set(
+        "8:1", "Icon set", key="k-icons", on=page("1:0", "Components"), axes={"Name": [f"icon-{i}" for i in range(300)]}
+    )
+    small = component_set("8:2", "Tag", key="k-tag", on=page("1:0", "Components"), axes={"Tone": ["A", "B"]})
+    await harness.connect(components=local_components([], [big, small]))
+    args: dict[str, Any] = {"componentName": "Icon set", "maxTokens": 800}
+    seen: list[str] = []
+    cursor = None
+    for _ in range(100):
+        out = await harness.call("design_get_component_details", {**args, **({"cursor": cursor} if cursor else {})})
+        assert size(out) <= 800 * CHARS_PER_TOKEN
+        result = data(out)
+        seen += [v["key"] for v in result["variants"]]
+        cursor = result.get("cursor")
+        if not result["hasMore"]:
+            break
+    assert seen == [f"k-icons-v{i}" for i in range(300)]
+    first = data(await harness.call("design_get_component_details", args))
+    # A cursor belongs to the component it pages, however it was named.
+    by_key = {"componentKey": "k-icons", "cursor": first["cursor"], "maxTokens": 800}
+    assert (
+        data(await harness.call("design_get_component_details", by_key))["variants"][0]["key"]
+        == seen[len(first["variants"])]
+    )
+    assert first["variantAxes"]["Name"] == [f"icon-{i}" for i in range(20)]
+    assert "first 20 values" in first["notes"][0]
+    other = {"componentKey": "k-tag", "cursor": first["cursor"]}
+    assert "other arguments" in error_text(await harness.call("design_get_component_details", other))
+    bogus = {"componentName": "Icon set", "cursor": "not-a-cursor"}
+    assert "not one this tool handed out" in error_text(await harness.call("design_get_component_details", bogus))
+
+
+# design_get_token_values -------------------------------------------------------------------------------------------
+
+
+async def test_token_values_colours_resolve_aliases_per_mode(harness: Harness) -> None:
+    await harness.connect()
+    result = data(await harness.call("design_get_token_values", {"type": "colors"}))
+    tokens = {t["name"]: t for t in result["tokens"]}
+    assert set(tokens) == {"blue/500", "gray/900", "color/primary"}
+    assert tokens["blue/500"]["values"] == {"Value": "#0000FF"}
+    assert tokens["color/primary"]["values"] == {"Light": "#0000FF", "Dark": "#1A1A1A"}
+    assert tokens["color/primary"]["id"] == "VariableID:2:1" and tokens["color/primary"]["collection"] == "Semantic"
+    assert "scopes" not in tokens["blue/500"] and "key" not in tokens["blue/500"]
+    raw = data(await harness.call("design_get_token_values", {"type": "colors", "resolveAliases": False}))
+    primary = next(t for t in raw["tokens"] if t["name"] == "color/primary")
+    assert primary["values"] == {"Light": {"alias": "blue/500"}, "Dark": {"alias": "gray/900"}}
+
+
+async def test_token_values_spacing_and_filter(harness: Harness) -> None:
+    await harness.connect()
+    spacing = data(await harness.call("design_get_token_values", {"type": "spacing"}))
+    assert {t["name"]: t["values"] for t in spacing["tokens"]} == {"space/sm": {"Default": 8}, "stack": {"Default": 16}}
+    everything = data(await harness.call("design_get_token_values", {"type": "all"}))
+    assert everything["total"] == 7
+    filtered = data(await harness.call("design_get_token_values", {"filter": "^(radius|font)/"}))
+    assert sorted(t["name"] for t in filtered["tokens"]) == ["font/family", "radius/md"]
+
+
+async def test_token_values_limit_and_cursor(harness: Harness) -> None:
+    await harness.connect()
+    names: list[str] = []
+    cursor = None
+    for _ in range(10):
+        args: dict[str, Any] = {"limit": 3, **({"cursor": cursor} if cursor else {})}
+        result = data(await harness.call("design_get_token_values", args))
+        assert len(result["tokens"]) <= 3
+        names += [t["name"] for t in result["tokens"]]
+        cursor = result.get("cursor")
+        if not result["hasMore"]:
+            break
+    assert len(names) == 7 == len(set(names))
+    first = data(await harness.call("design_get_token_values", {"limit": 3}))
+    text = error_text(await harness.call("design_get_token_values", {"type": "colors", "cursor": first["cursor"]}))
+    assert "other arguments" in text
+    text = error_text(await harness.call("design_get_token_values", {"limit": 0}))
+    assert "limit" in text
+
+
+# design_get_library_variables / design_import_library_variable -----------------------------------------------------
+
+
+async def test_library_variables_lists_and_filters(harness: Harness) -> None:
+    await harness.connect()
+    result = data(await harness.call("design_get_library_variables"))
+    assert result["total"] == 5
+    assert result["libraries"] == [
+        {
+            "name": "Acme Core",
+            "collections": [{"name": "Brand colours", "variables": 2}, {"name": "Spacing", "variables": 1}],
+        },
+        {"name": "Acme Web", "collections": [{"name": "Marketing", "variables": 2}]},
+    ]
+    red = next(v for v in result["variables"] if v["name"] == "brand/red")
+    assert red == {
+        "name": "brand/red",
+        "key": "lv-red",
+        "resolvedType": "COLOR",
+        "collection": "Brand colours",
+        "library": "Acme Core",
+    }
+    web = data(await harness.call("design_get_library_variables", {"libraryName": "web", "resolvedType": "BOOLEAN"}))
+    assert [v["key"] for v in web["variables"]] == ["lv-promo"]
+    space = data(await harness.call("design_get_library_variables", {"collectionName": "SPACING"}))
+    assert [v["key"] for v in space["variables"]] == ["lv-s1"]
+    code = harness.sent("EXECUTE_CODE")[-1]
+    assert "getAvailableLibraryVariableCollectionsAsync" in code["code"] and code["timeout"] == 30_000
+
+
+async def test_library_variables_beyond_the_plugins_array_cap(harness: Harness) -> None:
+    many = [{"name": f"grid/{i:03d}", "key": f"lv-g{i}", "resolvedType": "FLOAT"} for i in range(450)]
+    harness.library = library(collections=[{"name": "Grid", "key": "lc-grid", "libraryName": "Big", "variables": many}])
+    await harness.connect()
+    keys: list[str] = []
+    cursor = None
+    for _ in range(50):
+        result = data(
+            await harness.call(
+                "design_get_library_variables", {"maxTokens": 2000, **({"cursor": cursor} if cursor else {})}
+            )
+        )
+        keys += [v["key"] for v in result["variables"]]
+        assert "notes" not in result
+        cursor = result.get("cursor")
+        if not result["hasMore"]:
+            break
+    assert result["total"] == 450
+    assert keys == [f"lv-g{i}" for i in range(450)]
+
+
+async def test_library_variables_notes_and_errors(harness: Harness) -> None:
+    harness.library = library(failing=["lc-mkt"])
+    await harness.connect()
+    result = data(await harness.call("design_get_library_variables"))
+    assert result["total"] == 3
+    assert any("'Marketing' could not be read" in n for n in result["notes"])
+    harness.library = library(collections=[])
+    result = data(await harness.call("design_get_library_variables"))
+    assert result["total"] == 0 and "No library with variables is enabled" in result["notes"][0]
+    harness.library = library(unavailable="teamlibrary permission is required")
+    text = error_text(await harness.call("design_get_library_variables"))
+    assert "cannot read team libraries: teamlibrary permission is required" in text
+    assert str(harness.config.plugin_dir / "manifest.json") in text
+    text = error_text(await harness.call("design_get_library_variables", {"resolvedType": "DATE"}))
+    assert "Invalid arguments" in text
+
+
+async def test_import_library_variable_returns_its_local_id(harness: Harness) -> None:
+    await harness.connect()
+    first = data(await harness.call("design_import_library_variable", {"variableKey": "lv-blue"}))
+    assert first["variableId"] == "VariableID:lv-blue/7:1"
+    assert first["variable"]["name"] == "brand/blue" and first["variable"]["collectionName"] == "Brand colours"
+    assert first["variable"]["remote"] is True
+    again = data(await harness.call("design_import_library_variable", {"variableKey": "lv-blue"}))
+    assert again["variableId"] == first["variableId"]
+    # The key travels as a JSON literal: quotes cannot break out of the script.
+    text = error_text(await harness.call("design_import_library_variable", {"variableKey": 'x"); throw 1; ("'}))
+    assert "could not be imported: Could not find a published variable" in text
+    assert "design_get_library_variables" in text
+    assert "Invalid arguments" in error_text(await harness.call("design_import_library_variable", {}))
+    spec = REGISTRY["design_import_library_variable"]
+    assert spec.read_only is False and spec.idempotent is True and spec.needs_bridge is True
+
+
+async def test_script_errors_in_the_plugin_surface(harness: Harness) -> None:
+    plugin = await harness.connect()
+
+    async def threw(p: FakePlugin, params: dict[str, Any]) -> Any:
+        raise FakePluginError(
+            "The code threw TypeError: figma.teamLibrary is undefined (line 3, column 1).", "execution_error"
+        )
+
+    plugin.handlers["EXECUTE_CODE"] = threw
+    text = error_text(await harness.call("design_get_library_variables"))
+    assert "EXECUTE_CODE failed" in text and "figma.teamLibrary is undefined" in text
+
+
+# design_get_component_for_development_deep -------------------------------------------------------------------------
+
+
+async def test_deep_component_walks_the_plugin_tree(harness: Harness) -> None:
+    await harness.connect()
+    result = data(await harness.call("design_get_component_for_development_deep", {"nodeId": "5-1"}))
+    assert harness.sent("DEEP_GET_COMPONENT") == [{"nodeId": "5:1", "depth": 10}]
+    assert [n["name"] for n in result["nodes"]] == ["Card", "Title", "Actions", "Button", "Label"]
+    card, _, actions, button, label = result["nodes"]
+    assert card["depth"] == 0 and card["childCount"] == 2 and card["description"] == "A settings card"
+    assert actions["layout"]["itemSpacing"] == 8 and actions["parent"] == "5:1" and "parentId" not in actions
+    assert button["boundVariables"] == {"fills": [{"id": "VariableID:1:1", "name": "blue/500"}]}
+    assert label["depth"] == 3 and label["characters"] == "Save"
+    assert result["nodeCount"] == 6 and result["hasMore"] is False
+
+
+async def test_deep_component_pages_with_a_cursor(harness: Harness) -> None:
+    await harness.connect()
+    args = {"nodeId": "5:1", "depth": 4, "maxTokens": 500}
+    names: list[str] = []
+    cursor = None
+    for _ in range(10):
+        out = await harness.call(
+            "design_get_component_for_development_deep", {**args, **({"cursor": cursor} if cursor else {})}
+        )
+        assert size(out) <= 500 * CHARS_PER_TOKEN
+        result = data(out)
+        names += [n["name"] for n in result["nodes"]]
+        cursor = result.get("cursor")
+        if not result["hasMore"]:
+            break
+    assert names == ["Card", "Title", "Actions", "Button", "Label"]
+    assert {p["depth"] for p in harness.sent("DEEP_GET_COMPONENT")} == {4}
+
+
+async def test_deep_component_errors(harness: Harness) -> None:
+    plugin = await harness.connect()
+    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "9:9"}))
+    assert "was not found in this file" in text and "(code not_found)" in text
+    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "Card"}))
+    assert "is not a node id" in text
+    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1", "depth": 31}))
+    assert "depth" in text
+    plugin.handlers["DEEP_GET_COMPONENT"] = lambda p, params: {"success": True, "component": ["not", "a", "node"]}
+    assert "unexpected shape" in error_text(
+        await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1"})
+    )
+    plugin.handlers["DEEP_GET_COMPONENT"] = lambda p, params: {
+        **deep_reply(params),
+        "nodeCount": 5000,
+        "truncated": True,
+    }
+    result = data(await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1"}))
+    assert "stopped at 5000 nodes" in result["note"]
+    del plugin.handlers["DEEP_GET_COMPONENT"]
+    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1"}))
+    assert "Unknown method: DEEP_GET_COMPONENT" in text and "re-import" in text
+
+
+# design_analyze_component_set --------------------------------------------------------------------------------------
+
+
+async def test_analyze_component_set(harness: Harness) -> None:
+    await harness.connect()
+    result = data(await harness.call("design_analyze_component_set", {"nodeId": "6:0"}))
+    assert harness.sent("ANALYZE_COMPONENT_SET") == [{"nodeId": "6:0"}]
+    assert result["componentSet"]["name"] == "Button" and result["totalVariants"] == 6
+    assert result["axes"] == {"Size": ["S", "M", "L"], "State": ["Default", "Hover"]}
+    assert result["states"] == {"axis": "State", "values": ["Default", "Hover"]}
+    assert result["varyingProperties"] == {"width": 4, "fills": 3}
+    default = result["variants"][0]
+    assert default == {
+        "id": "6:1",
+        "name": "Size=S, State=Default",
+        "variantProperties": {"Size": "S", "State": "Default"},
+    }
+    hover = result["variants"][1]
+    assert hover["changes"]["fills"]["to"] == [{"type": "SOLID", "color": "#0000AA"}]
+
+
+async def test_analyze_component_set_pages_variants(harness: Harness) -> None:
+    plugin = await harness.connect()
+    big = analysis()
+    big["variants"] = [{**big["variants"][1], "id": f"7:{i}", "name": f"Size=S, State=Hover {i}"} for i in range(200)]
+    plugin.handlers["ANALYZE_COMPONENT_SET"] = lambda p, params: big
+    ids: list[str] = []
+    cursor = None
+    for _ in range(100):
+        args = {"nodeId": "6:0", "maxTokens": 1000, **({"cursor": cursor} if cursor else {})}
+        out = await harness.call("design_analyze_component_set", args)
+        assert size(out) <= 1000 * CHARS_PER_TOKEN
+        result = data(out)
+        ids += [v["id"] for v in result["variants"]]
+        cursor = result.get("cursor")
+        if not result["hasMore"]:
+            break
+    assert ids == [f"7:{i}" for i in range(200)]
+
+
+async def test_analyze_component_set_errors(harness: Harness) -> None:
+    plugin = await harness.connect()
+    text = error_text(await harness.call("design_analyze_component_set", {"nodeId": "5:1"}))
+    assert "expected COMPONENT_SET" in text and "(code wrong_node_type)" in text
+    first = data(await harness.call("design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500}))
+    assert first["hasMore"] is True
+    changed = analysis()
+    changed["variants"] = changed["variants"][::-1]
+    plugin.handlers["ANALYZE_COMPONENT_SET"] = lambda p, params: changed
+    text = error_text(
+        await harness.call(
+            "design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500, "cursor": first["cursor"]}
+        )
+    )
+    assert "changed since this cursor" in text
+    del plugin.handlers["ANALYZE_COMPONENT_SET"]
+    text = error_text(await harness.call("design_analyze_component_set", {"nodeId": "6:0"}))
+    assert "Unknown method: ANALYZE_COMPONENT_SET" in text and "manifest.json" in text
+
+
+def test_every_tool_is_a_bridge_read_in_the_api_worker() -> None:
+    names = [
+        "design_get_design_system_summary",
+        "design_get_component_details",
+        "design_get_token_values",
+        "design_get_library_variables",
+        "design_import_library_variable",
+        "design_get_component_for_development_deep",
+        "design_analyze_component_set",
+    ]
+    for name in names:
+        spec = REGISTRY[name]
+        assert (spec.runs_in, spec.toolset, spec.needs_bridge) == ("api", "read", True), name
