@@ -260,9 +260,8 @@ def deep_tree() -> dict[str, Any]:
     blue = [{"type": "SOLID", "color": "#0000FF", "variableId": "VariableID:1:1"}]
 
     def node(node_id: str, name: str, kind: str, parent: str, **extra: Any) -> dict[str, Any]:
-        return {"id": node_id, "name": name, "type": kind, "x": 0, "y": 0, "width": 100, "height": 40, **extra} | {
-            "parentId": parent
-        }
+        box = {"x": 0, "y": 0, "width": 100, "height": 40}
+        return {"id": node_id, "name": name, "type": kind, **box, "parentId": parent, **extra}
 
     label = node(
         "5:4",
@@ -799,6 +798,16 @@ async def test_library_variables_beyond_the_plugins_array_cap(harness: Harness) 
             break
     assert result["total"] == 450
     assert keys == [f"lv-g{i}" for i in range(450)]
+
+
+async def test_library_variables_say_when_the_plugin_cut_a_list(harness: Harness) -> None:
+    # More variables than the plugin serialises even as chunks: 200 chunks of 200, and one more.
+    many = [{"name": f"v/{i}", "key": f"k{i}", "resolvedType": "FLOAT"} for i in range(200 * 200 + 1)]
+    harness.library = library(collections=[{"name": "Huge", "key": "lc-huge", "libraryName": "Big", "variables": many}])
+    await harness.connect()
+    result = data(await harness.call("design_get_library_variables", {"maxTokens": 500}))
+    assert result["total"] == 200 * 200
+    assert any("cut a list short" in n for n in result["notes"])
 
 
 async def test_library_variables_notes_and_errors(harness: Harness) -> None:
