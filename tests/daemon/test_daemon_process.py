@@ -1,0 +1,241 @@
+"""A real designd process: the files it owns, readiness, shutdown, and what it does with hostile peers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import msgspec
+import psutil
+import pytest
+import zmq
+from fakes.fake_plugin import FakePlugin
+from helpers import http_request
+from procs import BIN, DaemonProcess, TestEnv, processes_of, wait_for
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import InvalidStatus
+
+from design_console import __version__
+from design_console.daemon.adverts import advert_path, process_start_time
+from design_console.daemon.runtime import InstanceLock
+from design_console.errors import PREFIX
+from design_console.protocol import (
+    PROTOCOL_VERSION,
+    Bye,
+    Call,
+    Error,
+    Frame,
+    Hello,
+    Ping,
+    Pong,
+    Welcome,
+    decode,
+    encode,
+)
+
+WAIT = 15.0
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.lstat().st_mode)
+
+
+def _status(env: TestEnv) -> dict[str, object]:
+    out = subprocess.run(
+        [str(BIN / "designctl"), "status", "--json"], env=env.env, capture_output=True, timeout=30, check=True
+    )
+    return json.loads(out.stdout)
+
+
+def _workers_running(daemon: DaemonProcess) -> list[psutil.Process]:
+    """designd's two worker processes, once both are up."""
+    wait_for(lambda: len(processes_of(daemon.env)) == 3, WAIT, "designd and its two workers")
+    return [p for p in processes_of(daemon.env) if p.pid != daemon.pid]
+
+
+# --- files ----------------------------------------------------------------------------------------------------
+
+
+def test_advert_while_running_and_clean_sigterm(daemon: DaemonProcess) -> None:
+    env, config = daemon.env, daemon.env.config
+    port = daemon.port
+    path = advert_path(config.temp_dir, port)
+    wait_for(path.exists, WAIT, "the advert file")
+    assert _mode(path) == 0o600
+    advert = json.loads(path.read_text())
+    assert set(advert) == {"pid", "processStartTime", "port", "host", "version", "startedAt", "lastSeen", "runtimeDir"}
+    now = time.time() * 1000
+    assert advert["pid"] == daemon.pid and advert["port"] == port and advert["host"] == "localhost"
+    assert abs(advert["processStartTime"] - process_start_time(daemon.pid)) < 1.0
+    assert advert["version"] == __version__ and advert["runtimeDir"] == str(config.runtime_dir)
+    assert now - 60_000 < advert["startedAt"] <= advert["lastSeen"] <= now + 1000
+
+    workers = _workers_running(daemon)
+    assert all("design_console.workers.main" in " ".join(w.cmdline()) for w in workers)
+    assert daemon.stop() == 0
+    assert not path.exists(), "the advert outlived designd"
+    assert not Path(config.control_endpoint.removeprefix("ipc://")).exists()
+    assert not InstanceLock(config.lock_file).is_held()
+    wait_for(lambda: not processes_of(env), WAIT, "every process of the installation to exit")
+
+
+def test_private_files_and_plugin_copy(daemon: DaemonProcess) -> None:
+    config = daemon.env.config
+    control = Path(config.control_endpoint.removeprefix("ipc://"))
+    assert stat.S_ISSOCK(control.lstat().st_mode) and _mode(control) == 0o600
+    assert _mode(config.runtime_dir) == 0o700 and _mode(config.lock_file) == 0o600
+    assert config.home == Path(daemon.env.env["HOME"]) / ".design-console-mcp"
+    assert _mode(config.home) == 0o700 and _mode(config.token_file) == 0o600
+    plugin_dir = Path(daemon.env.env["HOME"]) / ".design-console-mcp" / "plugin"
+    assert _mode(plugin_dir) == 0o700
+    assert sorted(p.name for p in plugin_dir.iterdir()) == ["code.js", "manifest.json", "ui.html"]
+    ui = (plugin_dir / "ui.html").read_text()
+    assert daemon.env.token in ui and "__DESIGN_" not in ui
+    assert (config.log_dir / "designd.log").exists()
+
+
+def test_open_runtime_dir_stops_designd_with_exit_2(dc_env: TestEnv) -> None:
+    run = dc_env.config.runtime_dir
+    run.mkdir(mode=0o755)
+    run.chmod(0o755)
+    done = subprocess.run([str(BIN / "designd"), "--foreground"], env=dc_env.env, capture_output=True, timeout=30)
+    assert done.returncode == 2
+    message = done.stderr.decode()
+    assert message.startswith(PREFIX) and f"chmod 700 {run}" in message
+    assert _mode(run) == 0o755 and not (run / "control.sock").exists()
+
+
+# --- readiness and shutdown -----------------------------------------------------------------------------------
+
+
+def test_ready_only_once_the_bridge_answers(dc_env: TestEnv) -> None:
+    address = str(dc_env.root / "notify.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(address)
+        notify.settimeout(30)
+        daemon = DaemonProcess(dc_env, extra_env={"NOTIFY_SOCKET": address})
+        daemon.proc = subprocess.Popen(
+            [str(BIN / "designd"), "--foreground"],
+            env={**dc_env.env, "NOTIFY_SOCKET": address},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            assert notify.recv(4096) == b"READY=1"
+            port = InstanceLock(dc_env.config.lock_file).holder()["port"]
+            status, _, body = http_request(port, "GET", "/health")
+            assert status == 200 and json.loads(body)["pid"] == daemon.pid
+            assert _status(dc_env)["pid"] == daemon.pid
+            daemon.proc.send_signal(signal.SIGTERM)
+            assert notify.recv(4096) == b"STOPPING=1"
+            assert daemon.proc.wait(WAIT) == 0
+        finally:
+            daemon.stop()
+    wait_for(lambda: not processes_of(dc_env), WAIT, "every process of the installation to exit")
+
+
+# --- hostile control peers ------------------------------------------------------------------------------------
+
+
+class RawPeer:
+    """A bare ZeroMQ DEALER on designd's control socket that sends whatever the test gives it."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.sock = zmq.Context.instance().socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.connect(endpoint)
+
+    def send(self, *parts: bytes | Frame) -> None:
+        self.sock.send_multipart([p if isinstance(p, bytes) else encode(p) for p in parts])
+
+    def recv(self, timeout: float = WAIT) -> object:
+        assert self.sock.poll(int(timeout * 1000), zmq.POLLIN), "designd did not answer"
+        return decode(self.sock.recv())
+
+    def close(self) -> None:
+        self.sock.close(linger=0)
+
+
+def _hello(peer: str = "ctl", version: int = PROTOCOL_VERSION, id: str = "h") -> Hello:
+    return Hello(id=id, peer=peer, version=version, pid=os.getpid())
+
+
+def _assert_error(reply: object, code: str, id: str = "") -> Error:
+    assert isinstance(reply, Error), reply
+    assert reply.code == code and reply.id == id, reply
+    return reply
+
+
+def test_hostile_control_frames_are_answered_and_designd_keeps_serving(daemon: DaemonProcess) -> None:
+    endpoint = daemon.env.config.control_endpoint
+    peers: list[RawPeer] = []
+
+    def peer() -> RawPeer:
+        peers.append(RawPeer(endpoint))
+        return peers[-1]
+
+    try:
+        garbage = peer()
+        garbage.send(b"\x00\xff\xfe not msgpack at all")
+        assert "undecodable frame" in _assert_error(garbage.recv(), "bad_request").message
+        garbage.send(msgspec.msgpack.encode({"op": "launch_missiles", "id": "x"}))
+        _assert_error(garbage.recv(), "bad_request")
+        garbage.send(msgspec.msgpack.encode({"op": "hello", "id": "x", "peer": "ctl", "version": "one", "pid": 1}))
+        _assert_error(garbage.recv(), "bad_request")
+        garbage.send(b"")
+        _assert_error(garbage.recv(), "bad_request")
+
+        split = peer()
+        split.send(Ping(id="p1"), b"a second part")
+        split.send(Ping(id="p2"))
+        _assert_error(split.recv(), "no_hello", "p2")
+
+        old = peer()
+        old.send(_hello(version=PROTOCOL_VERSION + 99, id="v"))
+        mismatch = _assert_error(old.recv(), "version_mismatch", "v")
+        assert str(PROTOCOL_VERSION) in mismatch.message and str(PROTOCOL_VERSION + 99) in mismatch.message
+        old.send(Ping(id="after"))
+        _assert_error(old.recv(), "no_hello", "after")
+
+        shim = peer()
+        shim.send(_hello(peer="shim"))
+        assert isinstance(shim.recv(), Welcome)
+        shim.send(Call(id="c", tool="design_get_status", arguments={}))
+        assert "Call is not valid from shim" in _assert_error(shim.recv(), "bad_request", "c").message
+        shim.send(Ping(id="still"))
+        assert shim.recv() == Pong(id="still")
+        shim.send(Bye(reason="test done"))
+    finally:
+        for p in peers:
+            p.close()
+
+    assert psutil.Process(daemon.pid).is_running() and daemon.proc is not None and daemon.proc.poll() is None
+    status = _status(daemon.env)
+    assert status["pid"] == daemon.pid
+    wait_for(lambda: _status(daemon.env)["shims"] == [], WAIT, "the hostile shim peer to be dropped")
+
+
+# --- bridge auth on the real daemon ---------------------------------------------------------------------------
+
+
+async def test_bridge_refuses_a_foreign_origin(daemon: DaemonProcess) -> None:
+    with pytest.raises(InvalidStatus) as caught:
+        async with ws_connect(f"ws://127.0.0.1:{daemon.port}/", origin="https://evil.example"):  # type: ignore[arg-type]
+            pass
+    assert caught.value.response.status_code == 403
+
+
+async def test_bridge_closes_a_plugin_without_token_4401(daemon: DaemonProcess) -> None:
+    plugin = await FakePlugin.connect(daemon.port, "", file_key="fileA", file_name="File A")
+    try:
+        assert await plugin.wait_closed() == (4401, "authentication required")
+    finally:
+        await plugin.close()
+    assert _status(daemon.env)["files"] == []
