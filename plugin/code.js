@@ -2417,7 +2417,7 @@
   }
 
   // plugin/src/code/main.js
-  var UI_OPTIONS = { width: 300, height: 196, themeColors: true, title: "Design Desktop Bridge" };
+  var UI_OPTIONS = { width: 300, height: 240, themeColors: true, title: "Design Desktop Bridge" };
   function emit(event) {
     figma.ui.postMessage({ kind: "event", event });
   }

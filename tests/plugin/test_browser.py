@@ -39,7 +39,7 @@ pytestmark = [
 
 HOST_PAGE = """<!doctype html>
 <html><body style="margin:0">
-<iframe id="ui" sandbox="allow-scripts" style="width:300px;height:196px;border:0;display:block"></iframe>
+<iframe id="ui" sandbox="allow-scripts" style="width:300px;height:240px;border:0;display:block"></iframe>
 <script>
 const worker = new Worker("/worker.js");
 const frame = document.getElementById("ui");
@@ -177,7 +177,7 @@ def plugin_files(
 async def open_plugin(browser: Any, sites: list[Site], files: dict) -> Any:
     site = Site(files)
     sites.append(site)
-    page = await browser.new_page(viewport={"width": 300, "height": 196})
+    page = await browser.new_page(viewport={"width": 300, "height": 240})
     await page.goto(site.url)
     return page
 

@@ -16,7 +16,7 @@ import { lintDesign, auditComponentAccessibility } from "./methods/audit.js";
 import * as board from "./methods/whiteboard.js";
 import * as slides from "./methods/slides.js";
 
-const UI_OPTIONS = { width: 300, height: 196, themeColors: true, title: "Design Desktop Bridge" };
+const UI_OPTIONS = { width: 300, height: 240, themeColors: true, title: "Design Desktop Bridge" };
 
 /** @param {{type: string, data: any}} event */
 function emit(event) {
