@@ -231,6 +231,50 @@ def test_stop_asks_designd_to_exit(daemon: DaemonProcess) -> None:
     assert again.returncode == 0 and "designd is not running." in again.stdout
 
 
+HUNG_DESIGND = """
+import os, signal, sys, time
+from pathlib import Path
+from design_console.daemon.runtime import InstanceLock
+signal.signal(signal.SIGTERM, lambda *_: print("term", flush=True))
+lock = InstanceLock(Path(sys.argv[1]))
+assert lock.acquire({"pid": os.getpid()})
+print("held", flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_stop_ladder_ends_a_hung_designd_with_sigkill(dc_env: TestEnv) -> None:
+    """A lock holder that neither answers on the control socket nor exits on SIGTERM: every rung is climbed."""
+    config = dc_env.config
+    config.runtime_dir.mkdir(mode=0o700)
+    hung = subprocess.Popen(
+        [str(BIN / "python"), "-c", HUNG_DESIGND, str(config.lock_file)],
+        env=dc_env.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert hung.stdout is not None and hung.stdout.readline().strip() == "held"
+        reaper = threading.Thread(target=hung.wait, daemon=True)
+        reaper.start()
+        started = time.monotonic()
+        done = ctl(dc_env, "stop")
+        assert done.returncode == 0 and f"designd (pid {hung.pid}) stopped." in done.stdout
+        assert time.monotonic() - started >= 2 * STOP_WAIT
+        reaper.join(WAIT)
+        assert hung.returncode == -9
+        assert hung.stdout.read().strip() == "term", "SIGTERM was not tried before SIGKILL"
+        assert not InstanceLock(config.lock_file).is_held()
+    finally:
+        if hung.poll() is None:
+            hung.kill()
+        hung.wait(WAIT)
+        if hung.stdout is not None:
+            hung.stdout.close()
+
+
 def _detached_pid(env: TestEnv, out: str) -> int:
     match = re.search(r"designd started \(pid (\d+)\)", out)
     assert match, out
