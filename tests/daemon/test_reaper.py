@@ -6,6 +6,7 @@ find_strays looks at every process of the user, so each test only acts on the st
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -190,12 +191,14 @@ def test_lookalikes_without_evidence_are_left_alone(spawn: Spawn, dirs: tuple[Pa
 @pytest.mark.skipif(os.getuid() != 0, reason="starting a process as another user needs root")
 def test_orphan_of_another_user_is_left_alone(dirs: tuple[Path, Path]) -> None:
     words = _worker_words(_dead_pid())
-    other = subprocess.Popen(["bash", "-c", "sleep 60; :", *words], user=65534, group=65534, cwd="/")
+    other = subprocess.Popen(
+        ["bash", "-c", "sleep 60; :", *words], user=65534, group=65534, cwd="/", start_new_session=True
+    )
     try:
         wait_for(lambda: WORKER_MARKER in " ".join(psutil.Process(other.pid).cmdline()), 5, "the other user's process")
         assert other.pid not in {s.pid for s in find_strays(*dirs)}
     finally:
-        other.kill()
+        os.killpg(other.pid, signal.SIGKILL)
         other.wait(5)
 
 
