@@ -20,7 +20,7 @@ import psutil
 import pytest
 from procs import wait_for
 
-from design_console.config import DEFAULT_API_URL, TOOLSETS, load_config
+from design_console.config import DEFAULT_API_URL, TOOLSETS, Config, load_config
 from design_console.daemon.adverts import (
     PREFIX as ADVERT_PREFIX,
 )
@@ -506,7 +506,7 @@ def test_notify_to_a_missing_socket_does_not_raise(tmp_path: Path, monkeypatch: 
 # --- bridge token and plugin copy -----------------------------------------------------------------------------
 
 
-def _config(tmp_path: Path, **env: str):  # type: ignore[no-untyped-def]
+def _config(tmp_path: Path, **env: str) -> Config:
     return load_config({"HOME": str(tmp_path), "DESIGN_CONSOLE_HOME": str(tmp_path / "dc"), **env})
 
 
