@@ -112,7 +112,7 @@ async def _walk_file(
         params = {"ids": ",".join(ids), "depth": depth or None, **(extra_params or {})}
         data = await ctx.api.request_bytes("GET", f"/v1/files/{key}/nodes", params=params)
         head = shaping.decode_head(data, shaping.NodesHead)
-        missing = [i for i in ids if head.nodes.get(i, b"null") == b"null"]
+        missing = [i for i in ids if i not in head.nodes or bytes(head.nodes[i]).strip() == b"null"]
         if missing:
             raise DesignError("not_found", f"No node {', '.join(missing)} in this file.", "Check the node ids.")
         roots = [msgspec.json.decode(head.nodes[i], type=dict[str, msgspec.Raw])["document"] for i in ids]

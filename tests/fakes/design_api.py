@@ -1,18 +1,32 @@
 """A fake design API: a real HTTP server that checks every request against the published OpenAPI spec.
 
-Run from ``tests/`` as ``python -m fakes.design_api --port 0``; it prints ``LISTENING <port>`` once it listens.
+Two ways to run it:
+
+* as a process, from the repository root: ``python -m tests.fakes.design_api --port 0`` (or from ``tests/``:
+  ``python -m fakes.design_api``); it prints ``LISTENING <port>`` once it listens on 127.0.0.1. Stop it with SIGTERM.
+* in a thread of the calling process: ``url, stop, fake = serve_in_thread(0)``; ``url`` goes in DESIGN_API_URL (of a
+  designd started by an end-to-end test, say), ``stop()`` shuts the server down.
+
 Requests are validated with openapi-core (plus: unknown query parameters and a missing or wrong token are refused);
 every JSON body it serves is validated against the same spec with jsonschema (Draft 2020-12) before it is sent.
 
 Files it knows (see :data:`TOKENS` for the accepted tokens):
 
-* ``ENTERPRISE_KEY``: a small design system on an Enterprise plan (variables readable over the API).
+* ``ENTERPRISE_KEY``: a small design system on an Enterprise plan (variables readable over the API, fills and
+  paddings bound to them), with the comment threads of ``fixtures/history/comments.json``.
 * ``PRO_KEY``: the same document on a Professional plan (variables answer 403).
+* ``HISTORY_KEY``: the design system with the 60 versions of ``fixtures/history/timeline.json``; ``?version=`` reads
+  any of them.
+* ``STYLES_KEY``: the design system with colour, text and effect styles that its nodes use.
 * ``HUGE_KEY``: a generated file of ``--huge-mb`` megabytes (built on first request).
 
+Every file answers ``/versions`` (paged with ``page_size``/``before``/``after``), ``?version=`` reads, and the comment
+endpoints (list, post, reply, delete). ``/nodes`` maps an unknown id to null, as the real API does. Rendered image URLs
+serve a real PNG, JPEG, SVG or PDF of the node's size and colour, in the format asked.
+
 Test controls live under ``/_fake/`` (outside the spec): ``POST /_fake/fail`` queues error answers, ``GET
-/_fake/requests`` lists the requests seen, ``POST /_fake/touch/<key>`` makes a new version of a file, ``POST
-/_fake/delay`` slows the next answers down.
+/_fake/requests`` lists the requests seen, ``POST /_fake/touch/<key>`` saves a version and starts a new one, ``POST
+/_fake/delay`` slows the next answers down, ``POST /_fake/reset`` clears faults, delays and the request log.
 """
 
 from __future__ import annotations
@@ -21,9 +35,13 @@ import argparse
 import asyncio
 import copy
 import hashlib
+import io
 import json
 import re
+import socket
 import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -50,12 +68,15 @@ SPEC_URI = "urn:design-api-openapi"
 ENTERPRISE_KEY = "EntDesignSystem0000001"
 PRO_KEY = "ProDesignSystem0000002"
 HUGE_KEY = "HugeGeneratedFile00003"
+HISTORY_KEY = "HistDesignSystem000004"
+STYLES_KEY = "StyleGuideLibrary00005"
 PERSONAL_TOKEN = "figd_fake-personal-token-0123456789"
 OAUTH_TOKEN = "figu_fake-oauth-token-0123456789"
 TOKENS = {PERSONAL_TOKEN: "X-Figma-Token", OAUTH_TOKEN: "Authorization"}
 #: Responses larger than this are not schema-checked at serve time (the generator is checked on a small file).
 VALIDATE_MAX_BYTES = 256 * 1024
 USER = {"id": "1001", "handle": "Ada Designer", "img_url": "https://example.invalid/ada.png"}
+START_TIMEOUT = 30.0
 
 
 # The spec ---------------------------------------------------------------------------------------------------------
@@ -157,8 +178,16 @@ def _box(x: float, y: float, w: float, h: float) -> dict[str, float]:
     return {"x": x, "y": y, "width": w, "height": h}
 
 
-def _fill(r: float, g: float, b: float) -> dict[str, Any]:
-    return {"type": "SOLID", "blendMode": "NORMAL", "color": {"r": r, "g": g, "b": b, "a": 1}}
+def alias(variable_id: str) -> dict[str, str]:
+    """A reference to a variable, as bound values carry it."""
+    return {"type": "VARIABLE_ALIAS", "id": variable_id}
+
+
+def _fill(r: float, g: float, b: float, variable: str | None = None) -> dict[str, Any]:
+    paint: dict[str, Any] = {"type": "SOLID", "blendMode": "NORMAL", "color": {"r": r, "g": g, "b": b, "a": 1}}
+    if variable:
+        paint["boundVariables"] = {"color": alias(variable)}
+    return paint
 
 
 def _shape(node_id: str, name: str, kind: str, box: dict[str, float], **extra: Any) -> dict[str, Any]:
@@ -174,6 +203,10 @@ def _shape(node_id: str, name: str, kind: str, box: dict[str, float], **extra: A
         "effects": [],
     }
     node.update(extra)
+    fills = node.get("fills") or []
+    bound = [p["boundVariables"]["color"] for p in fills if "boundVariables" in p]
+    if bound:
+        node.setdefault("boundVariables", {})["fills"] = bound
     return node
 
 
@@ -182,26 +215,30 @@ def frame(node_id: str, name: str, box: dict[str, float], children: list[Any], k
     return _shape(node_id, name, kind, box, children=children, clipsContent=True, **extra)
 
 
-def rect(node_id: str, name: str, box: dict[str, float], color: tuple[float, float, float]) -> dict[str, Any]:
-    """A rectangle with one solid fill."""
-    return _shape(node_id, name, "RECTANGLE", box, fills=[_fill(*color)], cornerRadius=4)
+def rect(
+    node_id: str, name: str, box: dict[str, float], color: tuple[float, float, float], variable: str | None = None
+) -> dict[str, Any]:
+    """A rectangle with one solid fill (bound to ``variable`` when given)."""
+    return _shape(node_id, name, "RECTANGLE", box, fills=[_fill(*color, variable=variable)], cornerRadius=4)
 
 
-def text(node_id: str, name: str, box: dict[str, float], characters: str) -> dict[str, Any]:
-    """A text node."""
-    style = {"fontFamily": "Inter", "fontPostScriptName": "Inter-Regular", "fontWeight": 400, "fontSize": 14}
+def text(node_id: str, name: str, box: dict[str, float], characters: str, **extra: Any) -> dict[str, Any]:
+    """A text node (its fill bound to the text/primary variable)."""
+    default = {"fontFamily": "Inter", "fontPostScriptName": "Inter-Regular", "fontWeight": 400, "fontSize": 14}
+    style = extra.pop("style", default)
     return _shape(
         node_id,
         name,
         "TEXT",
         box,
-        fills=[_fill(0.1, 0.1, 0.1)],
+        fills=[_fill(0.1, 0.1, 0.1, variable="VariableID:34:34")],
         characters=characters,
         style=style,
         characterStyleOverrides=[],
         styleOverrideTable={},
         lineTypes=["NONE"],
         lineIndentations=[0],
+        **extra,
     )
 
 
@@ -225,27 +262,97 @@ def document(pages: list[Any]) -> dict[str, Any]:
     return {"id": "0:0", "name": "Document", "type": "DOCUMENT", "scrollBehavior": "SCROLLS", "children": pages}
 
 
-def design_system_file(name: str) -> dict[str, Any]:
-    """The small design-system file: a page of components (a Button set, an Icon), a page of screens."""
+#: Each Button variant: its background colour and, for Disabled, a lower opacity.
+_BUTTON_STATES = (
+    ("Default", (0.2, 0.4, 0.9), {}),
+    ("Hover", (0.15, 0.3, 0.75), {}),
+    ("Disabled", (0.6, 0.6, 0.6), {"opacity": 0.5}),
+)
+
+_SHADOW = {
+    "type": "DROP_SHADOW",
+    "visible": True,
+    "color": {"r": 0, "g": 0, "b": 0, "a": 0.25},
+    "blendMode": "NORMAL",
+    "offset": {"x": 0, "y": 2},
+    "radius": 8,
+    "spread": 0,
+    "showShadowBehindNode": False,
+}
+
+#: The extra styles of the styled file: id → (name, type, description, what its definition node carries).
+_RICH_STYLES: dict[str, tuple[str, str, str, dict[str, Any]]] = {
+    "S:brand": ("Brand/Primary", "FILL", "Primary actions", {"fills": [_fill(0.2, 0.4, 0.9)]}),
+    "S:body": (
+        "Text/Body",
+        "TEXT",
+        "Running text",
+        {"style": {"fontFamily": "Inter", "fontWeight": 400, "fontSize": 14, "lineHeightPx": 20, "letterSpacing": 0}},
+    ),
+    "S:heading": (
+        "Text/Heading",
+        "TEXT",
+        "Screen titles",
+        {
+            "style": {
+                "fontFamily": "Inter",
+                "fontWeight": 700,
+                "fontSize": 24,
+                "lineHeightPx": 32,
+                "letterSpacing": -0.2,
+            }
+        },
+    ),
+    "S:shadow": ("Shadow/Card", "EFFECT", "Raised cards", {"effects": [_SHADOW]}),
+}
+
+
+def design_system_file(name: str, *, rich_styles: bool = False) -> dict[str, Any]:
+    """The small design-system file: a page of components (a Button set, an Icon), a page of screens.
+
+    Fills and paddings are bound to variables of ``fixtures/variables_local.json``. With ``rich_styles`` the file
+    also has text, effect and a second colour style, used by its nodes.
+    """
     button_variants = [
         frame(
             f"1:{10 + i}",
             f"State={state}",
             _box(100 * i, 0, 96, 40),
             [
-                rect(f"1:{20 + i}", "Background", _box(100 * i, 0, 96, 40), (0.2, 0.4, 0.9)),
-                text(f"1:{30 + i}", "Label", _box(100 * i + 8, 10, 80, 20), "Button"),
+                rect(f"1:{20 + i}", "Background", _box(100 * i, 0, 96, 40), colour, variable="VariableID:35:35"),
+                text(
+                    f"1:{30 + i}",
+                    "Label",
+                    _box(100 * i + 8, 10, 80, 20),
+                    "Button",
+                    **({"styles": {"text": "S:body"}} if rich_styles else {}),
+                ),
             ],
             kind="COMPONENT",
             description=f"Button in the {state.lower()} state",
+            paddingLeft=16,
+            paddingRight=16,
+            boundVariables={"paddingLeft": alias("VariableID:29:29"), "paddingRight": alias("VariableID:29:29")},
+            **extra,
         )
-        for i, state in enumerate(("Default", "Hover", "Disabled"))
+        for i, (state, colour, extra) in enumerate(_BUTTON_STATES)
     ]
+    button_set = frame(
+        "1:2",
+        "Button",
+        _box(0, 0, 300, 40),
+        button_variants,
+        kind="COMPONENT_SET",
+        description="Buttons",
+        componentPropertyDefinitions={
+            "State": {"type": "VARIANT", "defaultValue": "Default", "variantOptions": [s[0] for s in _BUTTON_STATES]}
+        },
+    )
     components_page = canvas(
         "1:0",
         "Components",
         [
-            frame("1:2", "Button", _box(0, 0, 300, 40), button_variants, kind="COMPONENT_SET", description="Buttons"),
+            button_set,
             frame(
                 "1:3",
                 "Icon/Star",
@@ -256,6 +363,7 @@ def design_system_file(name: str) -> dict[str, Any]:
             ),
         ],
     )
+    screen_styles = {"fill": "S:surface", **({"effect": "S:shadow"} if rich_styles else {})}
     screens_page = canvas(
         "2:0",
         "Screens",
@@ -265,22 +373,46 @@ def design_system_file(name: str) -> dict[str, Any]:
                 "Sign in",
                 _box(0, 0, 375, 812),
                 [
-                    text("2:2", "Title", _box(24, 80, 327, 32), "Welcome back"),
+                    text(
+                        "2:2",
+                        "Title",
+                        _box(24, 80, 327, 32),
+                        "Welcome back",
+                        **({"styles": {"text": "S:heading"}} if rich_styles else {}),
+                    ),
                     frame(
                         "2:3",
                         "Button",
                         _box(24, 700, 96, 40),
-                        [rect("2:4", "Background", _box(24, 700, 96, 40), (0.2, 0.4, 0.9))],
+                        [rect("2:4", "Background", _box(24, 700, 96, 40), (0.2, 0.4, 0.9), "VariableID:35:35")],
                         kind="INSTANCE",
                         componentId="1:10",
                         overrides=[],
                     ),
                 ],
-                fills=[_fill(1, 1, 1)],
-                styles={"fill": "S:surface"},
+                fills=[_fill(1, 1, 1, variable="VariableID:33:33")],
+                styles=screen_styles,
             )
         ],
     )
+    styles = {
+        "S:surface": {
+            "key": "style-surface",
+            "name": "Surface/Default",
+            "description": "Page background",
+            "remote": False,
+            "styleType": "FILL",
+        }
+    }
+    if rich_styles:
+        for style_id, (style_name, kind, description, _) in _RICH_STYLES.items():
+            styles[style_id] = {
+                "key": f"style-{style_id[2:]}",
+                "name": style_name,
+                "description": description,
+                "remote": False,
+                "styleType": kind,
+            }
     return {
         "name": name,
         "role": "editor",
@@ -311,16 +443,28 @@ def design_system_file(name: str) -> dict[str, Any]:
         },
         "componentSets": {"1:2": {"key": "key-set-1:2", "name": "Button", "description": "Buttons"}},
         "schemaVersion": 0,
-        "styles": {
-            "S:surface": {
-                "key": "style-surface",
-                "name": "Surface/Default",
-                "description": "Page background",
-                "remote": False,
-                "styleType": "FILL",
-            }
-        },
+        "styles": styles,
     }
+
+
+def style_nodes(content: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The definition node of each style of a file: what ``/nodes?ids=<style id>`` answers for it."""
+    nodes: dict[str, dict[str, Any]] = {}
+    for style_id, style in content.get("styles", {}).items():
+        if style_id == "S:surface":
+            carries: dict[str, Any] = {"fills": [_fill(1, 1, 1)]}
+        elif style_id in _RICH_STYLES:
+            carries = copy.deepcopy(_RICH_STYLES[style_id][3])
+        else:
+            continue
+        box = _box(0, 0, 100, 100)
+        if "style" in carries:
+            nodes[style_id] = text(style_id, style["name"], box, "Aa", style=carries["style"])
+            nodes[style_id]["fills"] = [_fill(0.1, 0.1, 0.1)]
+            nodes[style_id].pop("boundVariables", None)
+        else:
+            nodes[style_id] = _shape(style_id, style["name"], "RECTANGLE", box, **{"fills": [], **carries})
+    return nodes
 
 
 #: Pages, frames, then leaves: the generated file is three levels deep below the document.
@@ -362,9 +506,42 @@ def _variables_fixture() -> dict[str, Any]:
     return json.loads((FIXTURES / "variables_local.json").read_text())
 
 
+def _published_variables() -> dict[str, Any]:
+    """What ``/variables/published`` answers for the Enterprise file: its variables not hidden from publishing."""
+    local = _variables_fixture()
+    updated = "2025-01-01T00:00:00Z"
+    variables = {
+        v["id"]: {
+            "id": v["id"],
+            "subscribed_id": f"sub-{v['key']}",
+            "name": v["name"],
+            "key": v["key"],
+            "variableCollectionId": v["variableCollectionId"],
+            "resolvedDataType": v["resolvedType"],
+            "updatedAt": updated,
+        }
+        for v in local["variables"].values()
+        if not v.get("hiddenFromPublishing")
+    }
+    collections = {
+        c["id"]: {"id": c["id"], "subscribed_id": f"sub-{c['key']}", "name": c["name"], "key": c["key"],
+                  "updatedAt": updated}
+        for c in local["variableCollections"].values()
+        if not c.get("hiddenFromPublishing")
+    }  # fmt: skip
+    return {"variables": variables, "variableCollections": collections}
+
+
+def _comments_fixture(key: str) -> list[dict[str, Any]]:
+    comments = json.loads((FIXTURES / "history" / "comments.json").read_text())["comments"]
+    for comment in comments:
+        comment["file_key"] = key
+    return comments
+
+
 @dataclass
 class FakeFile:
-    """One file the fake serves."""
+    """One file the fake serves, with its version history and comments."""
 
     key: str
     plan: str
@@ -373,11 +550,100 @@ class FakeFile:
     version: int = 1
     #: Depth of the deepest node of ``raw``: a request at least this deep is answered with ``raw`` as it is.
     raw_depth: int = 0
+    #: Saved versions, newest first, as ``/versions`` lists them (empty: one version, the current one).
+    versions: list[dict[str, Any]] = field(default_factory=list)
+    #: The file's content as of each saved version id (the current version is ``body`` itself).
+    at: dict[str, dict[str, Any]] = field(default_factory=dict)
+    comments: list[dict[str, Any]] = field(default_factory=list)
 
     def content(self) -> dict[str, Any]:
         if self.body is None:
             self.body = msgspec.json.decode(self.raw or b"{}")
         return self.body
+
+    def version_list(self) -> list[dict[str, Any]]:
+        """Every version, newest first; a file without a history has its current version only."""
+        if self.versions:
+            return self.versions
+        when = "2025-01-01T00:00:00Z" if self.raw is not None else self.content()["lastModified"]
+        return [_version_entry(str(self.version), when, "Current", "")]
+
+    def as_of(self, version: str) -> FakeFile | None:
+        """The file as it was at ``version`` (None: no such version)."""
+        if version == str(self.version):
+            return self
+        content = self.at.get(version)
+        if content is None:
+            return None
+        return FakeFile(self.key, self.plan, copy.deepcopy(content), version=int(version))
+
+    def save_version(self) -> None:
+        """Keep the current content as a version, and start a new current version (``/_fake/touch``)."""
+        if self.raw is None:
+            self.at[str(self.version)] = copy.deepcopy(self.content())
+            if not self.versions:
+                self.versions = self.version_list()
+        self.version += 1
+        when = f"2025-01-{min(28, self.version):02d}T00:00:00Z"
+        if self.raw is None:
+            self.content()["lastModified"] = when
+            self.versions.insert(0, _version_entry(str(self.version), when, None, None))
+
+
+def _version_entry(version_id: str, when: str, label: str | None, description: str | None) -> dict[str, Any]:
+    return {
+        "id": version_id,
+        "created_at": when,
+        "label": label,
+        "description": description,
+        "user": USER,
+        "thumbnail_url": f"https://example.invalid/v{version_id}.png",
+    }
+
+
+def _find(node: dict[str, Any], node_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    stack: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(node, None)]
+    while stack:
+        current, parent = stack.pop()
+        if current["id"] == node_id:
+            return current, parent
+        stack.extend((child, current) for child in current.get("children", []))
+    return None, None
+
+
+def _apply(content: dict[str, Any], edit: dict[str, Any]) -> None:
+    """Apply one edit of ``fixtures/history/timeline.json`` to a file's content."""
+    if edit["op"] == "set":
+        node, _ = _find(content["document"], edit["node"])
+        assert node is not None
+        node[edit["property"]] = copy.deepcopy(edit["value"])
+    elif edit["op"] == "add":
+        parent, _ = _find(content["document"], edit["parent"])
+        assert parent is not None
+        parent["children"].append(copy.deepcopy(edit["node"]))
+    elif edit["op"] == "remove":
+        node, parent = _find(content["document"], edit["node"])
+        assert node is not None and parent is not None
+        parent["children"].remove(node)
+    elif edit["op"] == "catalog_remove":
+        del content[edit["map"]][edit["id"]]
+    elif edit["op"] == "catalog_set":
+        content[edit["map"]][edit["id"]][edit["property"]] = edit["value"]
+
+
+def history_file(key: str) -> FakeFile:
+    """The design-system file with the 60 versions of ``fixtures/history/timeline.json`` (oldest edits first)."""
+    timeline = json.loads((FIXTURES / "history" / "timeline.json").read_text())
+    versions: list[dict[str, Any]] = timeline["versions"]
+    state = design_system_file("Design System")
+    at: dict[str, dict[str, Any]] = {}
+    for version in reversed(versions):
+        for edit in timeline["edits"].get(version["id"], []):
+            _apply(state, edit)
+        at[version["id"]] = copy.deepcopy(state)
+    latest = versions[0]["id"]
+    state["lastModified"] = versions[0]["created_at"]
+    return FakeFile(key, "enterprise", state, version=int(latest), versions=versions, at=at)
 
 
 @dataclass
@@ -395,10 +661,17 @@ class Fault:
 class FakeDesignApi:
     """State and handlers of the fake."""
 
-    def __init__(self, huge_mb: float) -> None:
+    def __init__(self, huge_mb: float = 0.0) -> None:
         self.files: dict[str, FakeFile] = {
-            ENTERPRISE_KEY: FakeFile(ENTERPRISE_KEY, "enterprise", design_system_file("Design System")),
+            ENTERPRISE_KEY: FakeFile(
+                ENTERPRISE_KEY,
+                "enterprise",
+                design_system_file("Design System"),
+                comments=_comments_fixture(ENTERPRISE_KEY),
+            ),
             PRO_KEY: FakeFile(PRO_KEY, "pro", design_system_file("Team Library")),
+            HISTORY_KEY: history_file(HISTORY_KEY),
+            STYLES_KEY: FakeFile(STYLES_KEY, "enterprise", design_system_file("Style Guide", rich_styles=True)),
         }
         self.huge_mb = huge_mb
         self.faults: list[Fault] = []
@@ -406,6 +679,9 @@ class FakeDesignApi:
         self.seen: list[dict[str, Any]] = []
         self.valid: set[tuple[str, bytes]] = set()
         self.base_url = ""
+        #: The JSON body of the last request that had one.
+        self.last_body: Any = None
+        self.next_comment_id = 500
 
     def file(self, key: str) -> FakeFile | None:
         if key == HUGE_KEY and key not in self.files and self.huge_mb > 0:
@@ -420,7 +696,16 @@ class FakeDesignApi:
         if path.startswith("/_fake/"):
             return await self.control(request)
         body = await request.body()
-        self.seen.append({"method": request.method, "path": path, "query": dict(request.query_params)})
+        seen: dict[str, Any] = {"method": request.method, "path": path, "query": dict(request.query_params)}
+        payload: Any = None
+        if body:
+            try:
+                payload = json.loads(body)
+            except ValueError:
+                payload = None
+            seen["body"] = payload
+            self.last_body = payload
+        self.seen.append(seen)
         if self.delays:
             await asyncio.sleep(self.delays.pop(0))
         op = find_operation(request.method, path)
@@ -442,7 +727,7 @@ class FakeDesignApi:
                     headers["Retry-After"] = fault.retry_after
                 return self.error(op, fault.status, "Injected failure", headers)
         params = result.parameters
-        return self.answer(op, dict(params.path), dict(params.query))
+        return self.answer(op, dict(params.path), dict(params.query), payload)
 
     def token_ok(self, request: Request) -> bool:
         personal = request.headers.get("X-Figma-Token")
@@ -453,13 +738,18 @@ class FakeDesignApi:
             return TOKENS.get(bearer[7:]) == "Authorization"
         return False
 
-    def json(self, op: _Operation, status: int, body: Any, headers: dict[str, str] | None = None) -> Response:
+    def json(
+        self, op: _Operation, status: int, body: Any, headers: dict[str, str] | None = None, *, checked: Any = None
+    ) -> Response:
+        """Serve ``body`` after checking it (or ``checked``, the part of it the spec's schema covers) against the
+        spec's response schema."""
         ref = op.response_ref(status)
         data = msgspec.json.encode(body) if not isinstance(body, bytes) else body
-        digest = hashlib.sha256(data).digest()
-        if len(data) <= VALIDATE_MAX_BYTES and (ref, digest) not in self.valid:
+        check = data if checked is None else msgspec.json.encode(checked)
+        digest = hashlib.sha256(check).digest()
+        if len(check) <= VALIDATE_MAX_BYTES and (ref, digest) not in self.valid:
             try:
-                check_response(ref, msgspec.json.decode(data))
+                check_response(ref, msgspec.json.decode(check))
             except AssertionError as exc:
                 # A fixture that breaks the spec fails the test that read it, loudly.
                 return Response(f"fixture does not match the spec: {exc}".encode(), 599)
@@ -478,7 +768,7 @@ class FakeDesignApi:
 
     # Endpoints ----------------------------------------------------------------------------------------------------
 
-    def answer(self, op: _Operation, path: dict[str, Any], query: dict[str, Any]) -> Response:
+    def answer(self, op: _Operation, path: dict[str, Any], query: dict[str, Any], body: Any = None) -> Response:
         key = path.get("file_key") or path.get("key") or ""
         template = op.template
         if template in ("/v1/components/{key}", "/v1/component_sets/{key}"):
@@ -486,18 +776,29 @@ class FakeDesignApi:
         fake = self.file(key)
         if fake is None:
             return self.error(op, 404, "Not found")
+        if "version" in query and template in ("/v1/files/{file_key}", "/v1/files/{file_key}/nodes"):
+            pinned = fake.as_of(str(query["version"]))
+            if pinned is None:
+                return self.error(op, 404, "Version not found")
+            fake = pinned
         if template == "/v1/files/{file_key}":
             return self.get_file(op, fake, query)
         if template == "/v1/files/{file_key}/nodes":
             return self.get_nodes(op, fake, query)
         if template == "/v1/files/{file_key}/meta":
             return self.json(op, 200, {"file": self.meta(fake)})
+        if template == "/v1/files/{file_key}/versions":
+            return self.version_page(op, fake, query)
+        if template.startswith("/v1/files/{file_key}/comments"):
+            return self.comments(op, fake, path, query, body)
         if template == "/v1/images/{file_key}":
             return self.images(op, fake, query)
-        if template == "/v1/files/{file_key}/variables/local":
+        if template in ("/v1/files/{file_key}/variables/local", "/v1/files/{file_key}/variables/published"):
             if fake.plan != "enterprise":
                 return self.error(op, 403, "Limited by Figma plan")
-            return self.json(op, 200, {"status": 200, "error": False, "meta": _variables_fixture()})
+            local = template.endswith("/local")
+            meta = _variables_fixture() if local else _published_variables()
+            return self.json(op, 200, {"status": 200, "error": False, "meta": meta})
         if template == "/v1/files/{file_key}/styles":
             return self.json(
                 op, 200, {"status": 200, "error": False, "meta": {"styles": self.published(fake, "style")}}
@@ -524,9 +825,6 @@ class FakeDesignApi:
         }
 
     def get_file(self, op: _Operation, fake: FakeFile, query: dict[str, Any]) -> Response:
-        version = query.get("version")
-        if version is not None and version != str(fake.version):
-            return self.error(op, 404, "Version not found")
         whole = "depth" not in query or int(query["depth"]) >= fake.raw_depth
         if fake.raw is not None and whole and "ids" not in query:
             return self.json(op, 200, fake.raw)
@@ -541,14 +839,16 @@ class FakeDesignApi:
         return self.json(op, 200, content)
 
     def get_nodes(self, op: _Operation, fake: FakeFile, query: dict[str, Any]) -> Response:
+        """As the real API: each id maps to its node, and an id the file lacks maps to null. The spec's schema has
+        no null there (its prose allows one), so only the entries that exist are checked against it."""
         content = fake.content()
         wanted = str(query["ids"]).split(",")
         found = {n["id"]: n for n in _walk(content["document"]) if n["id"] in wanted}
+        found.update({k: v for k, v in style_nodes(content).items() if k in wanted})
         nodes: dict[str, Any] = {}
         for node_id in wanted:
             node = found.get(node_id)
             if node is None:
-                # The spec's schema has no null here (its prose allows one): an unknown id is left out.
                 continue
             if "depth" in query:
                 node = _truncate(node, int(query["depth"]))
@@ -560,22 +860,91 @@ class FakeDesignApi:
                 "styles": content["styles"],
             }
         head = {k: content[k] for k in ("name", "role", "lastModified", "editorType", "thumbnailUrl")}
-        return self.json(op, 200, {**head, "version": str(fake.version), "nodes": nodes})
+        checked = {**head, "version": str(fake.version), "nodes": nodes}
+        served = {**checked, "nodes": {node_id: nodes.get(node_id) for node_id in wanted}}
+        return self.json(op, 200, served, checked=checked)
+
+    def version_page(self, op: _Operation, fake: FakeFile, query: dict[str, Any]) -> Response:
+        size = int(query.get("page_size", 30))
+        older = fake.version_list()
+        if "before" in query:
+            older = [v for v in older if int(v["id"]) < int(query["before"])]
+        if "after" in query:
+            older = [v for v in older if int(v["id"]) > int(query["after"])]
+        page = older[:size]
+        pagination: dict[str, str] = {}
+        if len(older) > size:
+            pagination["next_page"] = (
+                f"{self.base_url}/v1/files/{fake.key}/versions?page_size={size}&before={page[-1]['id']}"
+            )
+        return self.json(op, 200, {"versions": page, "pagination": pagination})
+
+    def comments(
+        self, op: _Operation, fake: FakeFile, path: dict[str, Any], query: dict[str, Any], body: Any
+    ) -> Response:
+        if op.method == "get":
+            return self.json(op, 200, {"comments": fake.comments})
+        if op.method == "delete":
+            found = [c for c in fake.comments if c["id"] == path.get("comment_id")]
+            if not found:
+                return self.error(op, 404, "Comment not found")
+            fake.comments.remove(found[0])
+            return self.json(op, 200, {"status": 200, "error": False})
+        body = body if isinstance(body, dict) else {}
+        parent = next((c for c in fake.comments if c["id"] == body.get("comment_id")), None)
+        if body.get("comment_id") and parent is None:
+            return self.error(op, 404, "Comment not found")
+        self.next_comment_id += 1
+        posted = {
+            "id": str(self.next_comment_id),
+            "file_key": fake.key,
+            "user": USER,
+            "created_at": f"2025-04-01T00:00:{self.next_comment_id % 60:02d}Z",
+            "resolved_at": None,
+            "message": body.get("message", ""),
+            "order_id": None if parent else str(self.next_comment_id),
+            "client_meta": copy.deepcopy(parent["client_meta"] if parent else body.get("client_meta"))
+            or {"x": 0, "y": 0},
+            "reactions": [],
+        }
+        if parent:
+            posted["parent_id"] = parent["id"]
+        fake.comments.append(posted)
+        return self.json(op, 200, posted)
 
     def images(self, op: _Operation, fake: FakeFile, query: dict[str, Any]) -> Response:
         if "ids" not in query:
             return self.error(op, 400, "No node ids given")
         fmt = query.get("format", "png")
+        scale = float(query.get("scale", 1))
         known = {n["id"] for n in _walk(fake.content()["document"])}
         images = {
             node_id: (
-                f"{self.base_url}/_fake/render/{fake.key}/{node_id.replace(':', '-')}.{fmt}"
+                f"{self.base_url}/_fake/render/{fake.key}/{scale:g}/{node_id.replace(':', '-')}.{fmt}"
                 if node_id in known
                 else None
             )
             for node_id in str(query["ids"]).split(",")
         }
         return self.json(op, 200, {"err": None, "images": images})
+
+    def render(self, key: str, name: str, scale: float) -> Response:
+        """The bytes behind a rendered image URL: a picture of the node's box in the format asked."""
+        stem, _, fmt = name.rpartition(".")
+        fake = self.file(key)
+        node, _ = _find(fake.content()["document"], stem.replace("-", ":")) if fake else (None, None)
+        if node is None:
+            return Response(b"no such render", 404)
+        box = node.get("absoluteBoundingBox") or _box(0, 0, 1, 1)
+        paints = [p for p in node.get("fills", []) if p.get("type") == "SOLID"]
+        colour = paints[0]["color"] if paints else {"r": 0.9, "g": 0.9, "b": 0.9}
+        width, height = _render_size(box, scale)
+        rgb = tuple(round(colour[c] * 255) for c in "rgb")
+        if fmt == "svg":
+            return Response(_svg(width, height, rgb, node["name"]), media_type="image/svg+xml")
+        if fmt == "pdf":
+            return Response(_pdf(width, height, rgb), media_type="application/pdf")
+        return Response(_raster(width, height, rgb, fmt), media_type="image/jpeg" if fmt == "jpg" else "image/png")
 
     def published(self, fake: FakeFile, kind: str) -> list[dict[str, Any]]:
         content = fake.content()
@@ -633,7 +1002,10 @@ class FakeDesignApi:
     async def control(self, request: Request) -> Response:
         path = request.url.path
         if path.startswith("/_fake/render/"):
-            return Response(_PNG, media_type="image/png")
+            parts = path.split("/")
+            if len(parts) != 6:
+                return Response(b"no such render", 404)
+            return self.render(parts[3], parts[5], float(parts[4]))
         if path == "/_fake/requests":
             return Response(msgspec.json.encode({"requests": self.seen}), media_type="application/json")
         payload = json.loads(await request.body() or b"{}")
@@ -653,8 +1025,7 @@ class FakeDesignApi:
             fake = self.file(path.rsplit("/", 1)[-1])
             if fake is None:
                 return Response(b"no such file", 404)
-            fake.version += 1
-            fake.content()["lastModified"] = f"2025-01-{min(28, fake.version):02d}T00:00:00Z"
+            fake.save_version()
         elif path == "/_fake/reset":
             self.faults.clear()
             self.delays.clear()
@@ -664,11 +1035,60 @@ class FakeDesignApi:
         return Response(b'{"ok":true}', media_type="application/json")
 
 
-# A 1×1 transparent PNG: what a rendered image URL serves.
-_PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000100e527d4a20000000049454e44ae426082"
-)
+# Rendered images --------------------------------------------------------------------------------------------------
+
+#: Longest side of a rendered image, so that a huge frame at scale 4 stays quick to serve.
+MAX_RENDER_SIDE = 2048
+
+
+def _render_size(box: dict[str, float], scale: float) -> tuple[int, int]:
+    width, height = max(1.0, box.get("width", 1) * scale), max(1.0, box.get("height", 1) * scale)
+    shrink = min(1.0, MAX_RENDER_SIDE / max(width, height))
+    return max(1, round(width * shrink)), max(1, round(height * shrink))
+
+
+def _svg(width: int, height: int, rgb: tuple[int, ...], title: str) -> bytes:
+    fill = "#" + "".join(f"{c:02x}" for c in rgb)
+    label = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}"><title>{label}</title>'
+        f'<rect width="{width}" height="{height}" fill="{fill}"/>'
+        f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="none" stroke="#202020"/></svg>'
+    ).encode()
+
+
+def _pdf(width: int, height: int, rgb: tuple[int, ...]) -> bytes:
+    """A one-page PDF of the node's size: a filled, outlined rectangle (with a correct cross-reference table)."""
+    r, g, b = (c / 255 for c in rgb)
+    stream = f"{r:.3f} {g:.3f} {b:.3f} rg 0 0 {width} {height} re f 0 0 0 RG 0.5 0.5 {width - 1} {height - 1} re S"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width} {height}] /Contents 4 0 R >>",
+        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
+
+
+def _raster(width: int, height: int, rgb: tuple[int, ...], fmt: str) -> bytes:
+    """A PNG or JPEG of the node's colour with a dark outline (so it is never a single colour)."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (width, height), rgb)
+    ImageDraw.Draw(img).rectangle((0, 0, width - 1, height - 1), outline=(32, 32, 32))
+    buffer = io.BytesIO()
+    img.save(buffer, "JPEG" if fmt == "jpg" else "PNG")
+    return buffer.getvalue()
 
 
 def _walk(node: dict[str, Any]):
@@ -703,28 +1123,85 @@ def build_app(fake: FakeDesignApi) -> Starlette:
     return Starlette(routes=[Route("/{path:path}", fake.handle, methods=["GET", "POST", "PUT", "DELETE"])])
 
 
+def _bound_socket(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    return sock
+
+
+def _server(fake: FakeDesignApi, sock: socket.socket) -> uvicorn.Server:
+    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    _openapi()
+    # A request held by /_fake/delay must not hold up a stop: shutdown waits a second at most.
+    config = uvicorn.Config(build_app(fake), log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+    return uvicorn.Server(config)
+
+
+def serve_in_thread(port: int = 0, *, huge_mb: float = 0.0) -> tuple[str, Callable[[], None], FakeDesignApi]:
+    """Run a fake in a background thread of this process, on 127.0.0.1:``port`` (0: a free port).
+
+    Returns its base URL (for DESIGN_API_URL), a ``stop()`` that shuts it down and waits for the thread, and the
+    fake itself (its state and ``seen`` requests). The port is bound before this returns.
+    """
+    fake = FakeDesignApi(huge_mb)
+    sock = _bound_socket(port)
+    server = _server(fake, sock)
+    started = threading.Event()
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        async def main() -> None:
+            task = asyncio.create_task(server.serve(sockets=[sock]))
+            while not server.started:
+                if task.done():
+                    break
+                await asyncio.sleep(0.01)
+            started.set()
+            await task
+
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # reported to the caller waiting for the start
+            failure.append(exc)
+            started.set()
+
+    thread = threading.Thread(target=run, name="fake-design-api", daemon=True)
+    thread.start()
+    if not started.wait(START_TIMEOUT) or failure:
+        server.should_exit = True
+        thread.join(START_TIMEOUT)
+        sock.close()
+        raise RuntimeError(f"the fake design API did not start: {failure[0] if failure else 'timed out'}")
+
+    def stop() -> None:
+        server.should_exit = True
+        thread.join(START_TIMEOUT)
+        sock.close()
+
+    return fake.base_url, stop, fake
+
+
 async def _serve(port: int, huge_mb: float) -> None:
     fake = FakeDesignApi(huge_mb)
-    _openapi()
-    config = uvicorn.Config(build_app(fake), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
+    sock = _bound_socket(port)
+    server = _server(fake, sock)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         if task.done():
             await task
             return
         await asyncio.sleep(0.01)
-    bound = server.servers[0].sockets[0].getsockname()[1]
-    fake.base_url = f"http://127.0.0.1:{bound}"
-    print(f"LISTENING {bound}", flush=True)
+    print(f"LISTENING {sock.getsockname()[1]}", flush=True)
     await task
 
 
 def main() -> None:
-    """Entry point: ``python -m fakes.design_api [--port N] [--huge-mb MB]`` (from ``tests/``)."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--huge-mb", type=float, default=0.0)
+    """Entry point: ``python -m tests.fakes.design_api [--port N] [--huge-mb MB]``."""
+    parser = argparse.ArgumentParser(description="A fake design API that checks requests against the OpenAPI spec.")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: a free one, printed)")
+    parser.add_argument("--huge-mb", type=float, default=0.0, help="size of the generated file HUGE_KEY serves")
     args = parser.parse_args()
     try:
         asyncio.run(_serve(args.port, args.huge_mb))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -12,9 +11,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, USER, FakeDesignApi, build_app
-from starlette.requests import Request
-from starlette.responses import Response
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
 
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
@@ -22,58 +19,6 @@ from design_console.protocol import ToolOutput
 from design_console.tools import catalog
 from design_console.tools.base import parse_args
 from design_console.workers.design_api import DesignApi
-
-COMMENTS = Path(__file__).resolve().parents[1] / "fakes" / "fixtures" / "history" / "comments.json"
-PATH = f"/v1/files/{ENTERPRISE_KEY}/comments"
-
-
-class CommentsFake(FakeDesignApi):
-    """The fake design API plus comments on its Enterprise file: listed, posted and deleted."""
-
-    def __init__(self) -> None:
-        super().__init__(huge_mb=0)
-        self.comments: list[dict[str, Any]] = json.loads(COMMENTS.read_text())["comments"]
-        for comment in self.comments:
-            comment["file_key"] = ENTERPRISE_KEY
-        self.next_id = 500
-        self.body: dict[str, Any] = {}
-
-    async def handle(self, request: Request) -> Response:
-        raw = await request.body()
-        self.body = json.loads(raw) if raw else {}
-        return await super().handle(request)
-
-    def answer(self, op: Any, path: dict[str, Any], query: dict[str, Any]) -> Any:
-        if path.get("file_key") != ENTERPRISE_KEY or not op.template.startswith("/v1/files/{file_key}/comments"):
-            return super().answer(op, path, query)
-        if op.method == "get":
-            return self.json(op, 200, {"comments": self.comments})
-        if op.method == "delete":
-            found = [c for c in self.comments if c["id"] == path["comment_id"]]
-            if not found:
-                return self.error(op, 404, "Comment not found")
-            self.comments.remove(found[0])
-            return self.json(op, 200, {"status": 200, "error": False})
-        self.next_id += 1
-        parent = next((c for c in self.comments if c["id"] == self.body.get("comment_id")), None)
-        if self.body.get("comment_id") and parent is None:
-            return self.error(op, 404, "Comment not found")
-        posted = {
-            "id": str(self.next_id),
-            "file_key": ENTERPRISE_KEY,
-            "user": USER,
-            "created_at": f"2025-04-01T00:00:{self.next_id % 60:02d}Z",
-            "resolved_at": None,
-            "message": self.body["message"],
-            "order_id": None if parent else str(self.next_id),
-            "client_meta": copy.deepcopy(parent["client_meta"] if parent else self.body.get("client_meta"))
-            or {"x": 0, "y": 0},
-            "reactions": [],
-        }
-        if parent:
-            posted["parent_id"] = parent["id"]
-        self.comments.append(posted)
-        return self.json(op, 200, posted)
 
 
 class Ctx:
@@ -94,8 +39,8 @@ class Ctx:
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, CommentsFake]]:
-    fake = CommentsFake()
+async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, FakeDesignApi]]:
+    fake = FakeDesignApi()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
@@ -130,7 +75,7 @@ async def call_json(ctx: Ctx, name: str, arguments: dict[str, Any]) -> dict[str,
     return json.loads(output.content[0].text)
 
 
-async def test_threads_newest_first_with_replies_and_reactions(harness: tuple[Ctx, CommentsFake]) -> None:
+async def test_threads_newest_first_with_replies_and_reactions(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
     result = await call_json(ctx, "design_get_comments", {})
     assert [c["id"] for c in result["comments"]] == ["105", "101"]
@@ -151,7 +96,7 @@ async def test_threads_newest_first_with_replies_and_reactions(harness: tuple[Ct
     assert fake.seen[-1]["query"] == {}
 
 
-async def test_resolved_threads_and_markdown_on_request(harness: tuple[Ctx, CommentsFake]) -> None:
+async def test_resolved_threads_and_markdown_on_request(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
     result = await call_json(ctx, "design_get_comments", {"include_resolved": True, "as_md": True})
     assert [c["id"] for c in result["comments"]] == ["105", "104", "101"]
@@ -159,15 +104,16 @@ async def test_resolved_threads_and_markdown_on_request(harness: tuple[Ctx, Comm
     assert fake.seen[-1]["query"] == {"as_md": "true"}
 
 
-async def test_post_pinned_comment_and_reply_then_delete(harness: tuple[Ctx, CommentsFake]) -> None:
+async def test_post_pinned_comment_and_reply_then_delete(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
     pinned = await call_json(ctx, "design_post_comment", {"message": "Align this", "node_id": "2:3", "x": 5, "y": 6})
-    assert fake.body == {"message": "Align this", "client_meta": {"node_id": "2:3", "node_offset": {"x": 5, "y": 6}}}
+    pinned_meta = {"node_id": "2:3", "node_offset": {"x": 5, "y": 6}}
+    assert fake.last_body == {"message": "Align this", "client_meta": pinned_meta}
     assert pinned["posted"]["node_id"] == "2:3" and pinned["posted"]["author"] == "Ada Designer"
     point = await call_json(ctx, "design_post_comment", {"message": "Here", "x": 10.5, "y": 20})
-    assert fake.body == {"message": "Here", "client_meta": {"x": 10.5, "y": 20}}
+    assert fake.last_body == {"message": "Here", "client_meta": {"x": 10.5, "y": 20}}
     reply = await call_json(ctx, "design_post_comment", {"message": "Done", "reply_to_comment_id": "105"})
-    assert fake.body == {"message": "Done", "comment_id": "105"}
+    assert fake.last_body == {"message": "Done", "comment_id": "105"}
     listed = await call_json(ctx, "design_get_comments", {})
     ids = [c["id"] for c in listed["comments"]]
     assert ids[:2] == [point["posted"]["id"], pinned["posted"]["id"]]
@@ -193,7 +139,7 @@ async def test_post_pinned_comment_and_reply_then_delete(harness: tuple[Ctx, Com
         {"message": "Hi", "node_id": "2:3", "colour": "red"},
     ],
 )
-async def test_bad_post_arguments_never_reach_the_api(harness: tuple[Ctx, CommentsFake], arguments: dict) -> None:
+async def test_bad_post_arguments_never_reach_the_api(harness: tuple[Ctx, FakeDesignApi], arguments: dict) -> None:
     ctx, fake = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_post_comment", arguments)
@@ -201,17 +147,18 @@ async def test_bad_post_arguments_never_reach_the_api(harness: tuple[Ctx, Commen
     assert fake.seen == []
 
 
-async def test_delete_refuses_path_like_ids(harness: tuple[Ctx, CommentsFake]) -> None:
+async def test_delete_refuses_path_like_ids(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_delete_comment", {"comment_id": "101/../../x"})
     assert err.value.code == "bad_argument" and fake.seen == []
 
 
-async def test_many_threads_page_by_cursor(harness: tuple[Ctx, CommentsFake]) -> None:
+async def test_many_threads_page_by_cursor(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
-    template = fake.comments[-1]
-    fake.comments = [
+    stored = fake.files[ENTERPRISE_KEY]
+    template = stored.comments[-1]
+    stored.comments = [
         {**template, "id": str(1000 + i), "created_at": f"2025-05-01T{i // 60:02d}:{i % 60:02d}:00Z",
          "message": f"Comment {i}: " + "detail " * 60}
         for i in range(200)
@@ -228,7 +175,7 @@ async def test_many_threads_page_by_cursor(harness: tuple[Ctx, CommentsFake]) ->
     assert seen == [str(1000 + i) for i in range(199, -1, -1)]
 
 
-async def test_other_files_and_missing_file(harness: tuple[Ctx, CommentsFake]) -> None:
+async def test_other_files_and_missing_file(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_get_comments", {"fileUrl": "https://www.figma.com/design/NoSuchFile123/x"})

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, FakeFile, build_app
-from starlette.responses import Response
+from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
 
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
@@ -31,96 +30,6 @@ from design_console.tools.history_diff import (
     page_by_budget,
 )
 from design_console.workers.design_api import DesignApi
-
-TIMELINE = Path(__file__).resolve().parents[1] / "fakes" / "fixtures" / "history" / "timeline.json"
-
-
-# The fake's version history -----------------------------------------------------------------------------------------
-
-
-def _find(node: dict[str, Any], node_id: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    stack: list[tuple[dict[str, Any], dict[str, Any] | None]] = [(node, None)]
-    while stack:
-        current, parent = stack.pop()
-        if current["id"] == node_id:
-            return current, parent
-        stack.extend((child, current) for child in current.get("children", []))
-    return None, None
-
-
-def _apply(content: dict[str, Any], edit: dict[str, Any]) -> None:
-    if edit["op"] == "set":
-        node, _ = _find(content["document"], edit["node"])
-        assert node is not None
-        node[edit["property"]] = copy.deepcopy(edit["value"])
-    elif edit["op"] == "add":
-        parent, _ = _find(content["document"], edit["parent"])
-        assert parent is not None
-        parent["children"].append(copy.deepcopy(edit["node"]))
-    elif edit["op"] == "remove":
-        node, parent = _find(content["document"], edit["node"])
-        assert node is not None and parent is not None
-        parent["children"].remove(node)
-    elif edit["op"] == "catalog_remove":
-        del content[edit["map"]][edit["id"]]
-    elif edit["op"] == "catalog_set":
-        content[edit["map"]][edit["id"]][edit["property"]] = edit["value"]
-
-
-class HistoryFake(FakeDesignApi):
-    """The fake design API plus the version history of timeline.json on its Enterprise file."""
-
-    def __init__(self) -> None:
-        super().__init__(huge_mb=0)
-        timeline = json.loads(TIMELINE.read_text())
-        self.versions: list[dict[str, Any]] = timeline["versions"]
-        state = copy.deepcopy(self.files[ENTERPRISE_KEY].content())
-        self.at: dict[str, dict[str, Any]] = {}
-        for version in reversed(self.versions):
-            for edit in timeline["edits"].get(version["id"], []):
-                _apply(state, edit)
-            self.at[version["id"]] = copy.deepcopy(state)
-        latest = self.versions[0]["id"]
-        self.files[ENTERPRISE_KEY] = FakeFile(ENTERPRISE_KEY, "enterprise", copy.deepcopy(state), version=int(latest))
-
-    def answer(self, op: Any, path: dict[str, Any], query: dict[str, Any]) -> Any:
-        key = path.get("file_key", "")
-        if key == ENTERPRISE_KEY and op.template == "/v1/files/{file_key}/versions":
-            return self.version_page(op, key, query)
-        if key == ENTERPRISE_KEY and "version" in query and op.template.startswith("/v1/files/{file_key}"):
-            version = str(query["version"])
-            if version not in self.at:
-                return self.error(op, 404, "Version not found")
-            pinned = FakeFile(key, "enterprise", copy.deepcopy(self.at[version]), version=int(version))
-            if op.template == "/v1/files/{file_key}":
-                return self.get_file(op, pinned, query)
-            return self.get_nodes(op, pinned, query)
-        return super().answer(op, path, query)
-
-    def get_nodes(self, op: Any, fake: FakeFile, query: dict[str, Any]) -> Any:
-        """As the real API: an id the file lacks maps to null (the spec's schema has no null there, so the
-        entries that exist are validated and the nulls added after)."""
-        wanted = str(query["ids"]).split(",")
-        known = {n_id for n_id in wanted if _find(fake.content()["document"], n_id)[0] is not None}
-        if known == set(wanted):
-            return super().get_nodes(op, fake, query)
-        answer = super().get_nodes(op, fake, {**query, "ids": ",".join(known)}) if known else None
-        body = json.loads(answer.body) if answer is not None else {"name": fake.content()["name"], "nodes": {}}
-        body["nodes"].update({n_id: None for n_id in wanted if n_id not in known})
-        return Response(json.dumps(body), media_type="application/json")
-
-    def version_page(self, op: Any, key: str, query: dict[str, Any]) -> Any:
-        size = int(query.get("page_size", 30))
-        older = self.versions
-        if "before" in query:
-            older = [v for v in older if int(v["id"]) < int(query["before"])]
-        page = older[:size]
-        pagination = {}
-        if len(older) > size:
-            pagination["next_page"] = (
-                f"{self.base_url}/v1/files/{key}/versions?page_size={size}&before={page[-1]['id']}"
-            )
-        return self.json(op, 200, {"versions": page, "pagination": pagination})
 
 
 class Ctx:
@@ -142,8 +51,8 @@ class Ctx:
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, HistoryFake]]:
-    fake = HistoryFake()
+async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, FakeDesignApi]]:
+    fake = FakeDesignApi()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
@@ -159,7 +68,7 @@ async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, HistoryFake]]:
     config = load_config(env)
     api = DesignApi(config)
     try:
-        yield Ctx(config, api, ENTERPRISE_KEY), fake
+        yield Ctx(config, api, HISTORY_KEY), fake
     finally:
         await api.aclose()
         server.should_exit = True
@@ -311,7 +220,7 @@ def test_changelog_markdown_groups_by_scope() -> None:
 # Through the fake design API ----------------------------------------------------------------------------------------
 
 
-async def test_versions_named_only_by_default(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_versions_named_only_by_default(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     result = await call_json(ctx, "design_get_file_versions", {})
     assert [v["label"] for v in result["versions"]] == [
@@ -332,7 +241,7 @@ async def test_versions_named_only_by_default(harness: tuple[Ctx, HistoryFake]) 
     assert "nextCursor" not in result
 
 
-async def test_versions_with_autosaves_page_by_cursor(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_versions_with_autosaves_page_by_cursor(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     first = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 55})
     assert first["count"] == 55 and first["versions"][0]["id"] == "1000060"
@@ -343,7 +252,7 @@ async def test_versions_with_autosaves_page_by_cursor(harness: tuple[Ctx, Histor
     assert "nextCursor" not in rest
 
 
-async def test_file_at_version_reads_nodes_and_pages(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_file_at_version_reads_nodes_and_pages(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     early = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000001", "node_ids": ["2:1", "9:9"]})
     assert [c["name"] for c in early["nodes"]["2:1"]["children"]] == ["Title", "Button"]
@@ -358,7 +267,7 @@ async def test_file_at_version_reads_nodes_and_pages(harness: tuple[Ctx, History
     assert err.value.code == "not_found"
 
 
-async def test_diff_pages_catalog_and_components(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_diff_pages_catalog_and_components(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
     args = {"from_version": "1000001", "to_version": "1000060", "component_ids": ["2:1"]}
     result = await call_json(ctx, "design_diff_versions", args)
@@ -378,7 +287,7 @@ async def test_diff_pages_catalog_and_components(harness: tuple[Ctx, HistoryFake
     assert len(fake.seen) == before, "pinned versions are read from the cache"
 
 
-async def test_summary_mode_and_changes_since(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_summary_mode_and_changes_since(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     summary = await call_json(
         ctx, "design_diff_versions", {"from_version": "1000001", "to_version": "current", "mode": "summary"}
@@ -390,7 +299,7 @@ async def test_summary_mode_and_changes_since(harness: tuple[Ctx, HistoryFake]) 
     assert since["to"] == "current"
 
 
-async def test_changelog_reads_like_a_changelog(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_changelog_reads_like_a_changelog(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     output = await call(
         ctx,
@@ -407,7 +316,7 @@ async def test_changelog_reads_like_a_changelog(harness: tuple[Ctx, HistoryFake]
     assert "`Welcome back` → `Sign in to continue`" in text
 
 
-async def test_blame_child_property_and_window(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_blame_child_property_and_window(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     child = await call_json(ctx, "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2"})
     assert child["introducedIn"]["id"] == "1000025" and child["previousVersion"]["id"] == "1000024"
@@ -435,7 +344,7 @@ async def test_blame_child_property_and_window(harness: tuple[Ctx, HistoryFake])
     assert old["introducedIn"]["id"] == "1000045"
 
 
-async def test_blame_and_file_errors(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_blame_and_file_errors(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, _ = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_blame_node", {"node_id": "1:3"})
@@ -457,15 +366,15 @@ async def test_blame_and_file_errors(harness: tuple[Ctx, HistoryFake]) -> None:
         await call(ctx, "design_get_file_versions", {})
     assert err.value.code == "no_file" and "fileUrl" in err.value.hint
     by_url = await call_json(
-        ctx, "design_get_file_versions", {"fileUrl": f"https://www.figma.com/design/{ENTERPRISE_KEY}/Kit?node-id=1-2"}
+        ctx, "design_get_file_versions", {"fileUrl": f"https://www.figma.com/design/{HISTORY_KEY}/Kit?node-id=1-2"}
     )
-    assert by_url["fileKey"] == ENTERPRISE_KEY
+    assert by_url["fileKey"] == HISTORY_KEY
 
 
-async def test_every_request_was_valid_under_the_spec(harness: tuple[Ctx, HistoryFake]) -> None:
+async def test_every_request_was_valid_under_the_spec(harness: tuple[Ctx, FakeDesignApi]) -> None:
     ctx, fake = harness
     await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 200})
     await call_json(ctx, "design_get_file_at_version", {"version_id": "1000010", "node_ids": ["1:2"], "depth": 1})
     paths = [(r["path"], tuple(sorted(r["query"]))) for r in fake.seen]
-    assert (f"/v1/files/{ENTERPRISE_KEY}/versions", ("page_size",)) in paths
-    assert (f"/v1/files/{ENTERPRISE_KEY}/nodes", ("depth", "ids", "version")) in paths
+    assert (f"/v1/files/{HISTORY_KEY}/versions", ("page_size",)) in paths
+    assert (f"/v1/files/{HISTORY_KEY}/nodes", ("depth", "ids", "version")) in paths

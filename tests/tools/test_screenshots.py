@@ -27,7 +27,6 @@ from design_console.tools.base import parse_args
 from design_console.workers.design_api import DesignApi
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
-PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 
 
 def picture(width: int, height: int, fmt: str = "PNG", *, blank: bool = False) -> bytes:
@@ -41,16 +40,13 @@ def picture(width: int, height: int, fmt: str = "PNG", *, blank: bool = False) -
 
 
 class RenderingFake(FakeDesignApi):
-    """The fake design API whose render URLs serve real files: a large PNG, an SVG, a PDF; node 1:4 renders blank."""
+    """The fake design API whose PNG renders are large (2400×1200), and blank for node 1:4; SVG and PDF renders are
+    the fake's own."""
 
     async def control(self, request: Request) -> Response:
         path = request.url.path
-        if path.startswith("/_fake/render/"):
+        if path.startswith("/_fake/render/") and path.endswith(".png"):
             name = path.rsplit("/", 1)[-1]
-            if name.endswith(".svg"):
-                return Response(SVG, media_type="image/svg+xml")
-            if name.endswith(".pdf"):
-                return Response(PDF, media_type="application/pdf")
             return Response(picture(40, 40, blank=True) if name.startswith("1-4.") else picture(2400, 1200))
         return await super().control(request)
 
@@ -191,12 +187,23 @@ async def test_falls_back_to_the_design_api_when_no_plugin(harness: tuple[Ctx, R
 
 
 async def test_pdf_always_renders_through_the_design_api(harness: tuple[Ctx, RenderingFake]) -> None:
-    ctx, _ = harness
+    ctx, fake = harness
     output = await call(ctx, "design_take_screenshot", {"nodeId": "1:2", "format": "pdf"})
     meta, block = split(output)
     assert block is None and ctx.plugin.calls == []
     assert meta["format"] == "pdf" and meta["source"] == "api"
-    assert on_disk(meta["file"])[0] == PDF and Path(meta["file"]).suffix == ".pdf"
+    pdf = on_disk(meta["file"])[0]
+    assert pdf == fake.render(ENTERPRISE_KEY, "1-2.pdf", 2).body and Path(meta["file"]).suffix == ".pdf"
+    assert pdf.startswith(b"%PDF-") and b"/MediaBox [0 0 600 80]" in pdf and pdf.endswith(b"%%EOF\n")
+
+
+async def test_svg_renders_through_the_design_api_are_the_node_at_scale(harness: tuple[Ctx, RenderingFake]) -> None:
+    ctx, _ = harness
+    ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.")
+    meta, block = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:3", "format": "svg", "scale": 2}))
+    assert block is None and meta["source"] == "api"
+    svg = on_disk(meta["file"])[0]
+    assert svg.startswith(b"<svg") and b'width="48" height="48"' in svg and b"<title>Icon/Star</title>" in svg
 
 
 async def test_svg_from_the_plugin_is_a_note_with_the_file(harness: tuple[Ctx, RenderingFake]) -> None:
