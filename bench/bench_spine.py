@@ -43,13 +43,14 @@ class RawSession:
     def __init__(self, env: dict[str, str]) -> None:
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [str(BIN / "design-console-mcp")], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+            [str(BIN / "design-console-mcp")], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
         self.next_id = 1
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
 
     def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         self.next_id += 1

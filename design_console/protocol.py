@@ -120,7 +120,6 @@ class ToolOutput(msgspec.Struct, omit_defaults=True, kw_only=True):
     """What a tool handler returns, in whichever process it ran."""
 
     content: list[TextBlock | ImageBlock] = []
-    structured: dict[str, Any] | None = None
     is_error: bool = False
 
 

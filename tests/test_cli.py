@@ -308,11 +308,6 @@ def test_start_restart_and_stop_a_detached_designd(dc_env: TestEnv) -> None:
         ctl(dc_env, "stop")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="launch.spawn_detached passes its caller's NOTIFY_SOCKET on, so a designd that designctl (or a shim of an "
-    "AI app run as a systemd service) starts in the background sends READY=1/STOPPING=1 to the caller's manager",
-)
 def test_detached_designd_does_not_notify_its_callers_service_manager(dc_env: TestEnv) -> None:
     address = str(dc_env.root / "notify.sock")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:

@@ -105,10 +105,7 @@ class Daemon:
                 spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress
             )
         except DesignError as err:
-            out = failure(err)
-            if err.code == "not_connected":
-                out.structured = self.setup_report()
-            return out
+            return failure(err)
 
     def setup_report(self) -> dict[str, Any]:
         """The ``setup`` / ``bridge`` part of status, shared with not-connected errors."""

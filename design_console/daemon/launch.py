@@ -23,13 +23,14 @@ def spawn_detached(stderr_log: str) -> int:
     """Start ``designd --foreground`` detached; its stderr (start-up failures) goes to ``stderr_log``.
 
     Returns designd's pid. The daemon's own single-instance lock makes concurrent spawns safe: all but one exit.
+    ``NOTIFY_SOCKET`` is dropped: a daemon started on demand is not the caller's service manager's to report to.
     """
     out = subprocess.run(
         [sys.executable, "-c", _INTERMEDIATE, stderr_log],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,
-        env={**os.environ, "DESIGND_DETACHED": "1"},
+        env={**{k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}, "DESIGND_DETACHED": "1"},
         timeout=30,
     )
     return int(out.stdout.strip())

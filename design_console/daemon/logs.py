@@ -24,20 +24,18 @@ LOG_FILE_BYTES = 5 * 1024 * 1024
 LOG_FILE_COUNT = 3
 
 
-class RedactFilter(logging.Filter):
-    """Replaces every known secret in a record's final text with ``***``."""
+class RedactingFormatter(logging.Formatter):
+    """Replaces every known secret with ``***`` in the final text of a record, tracebacks included."""
 
-    def __init__(self, secrets: list[str]) -> None:
-        super().__init__()
+    def __init__(self, fmt: str, secrets: list[str]) -> None:
+        super().__init__(fmt)
         self.secrets = [s for s in secrets if len(s) >= 8]
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        if self.secrets:
-            message = record.getMessage()
-            for secret in self.secrets:
-                message = message.replace(secret, "***")
-            record.msg, record.args = message, None
-        return True
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        for secret in self.secrets:
+            text = text.replace(secret, "***")
+        return text
 
 
 def setup_logging(
@@ -47,8 +45,10 @@ def setup_logging(
     root = logging.getLogger()
     root.handlers.clear()
     root.setLevel(LEVELS[config.log_level])
-    fmt = logging.Formatter(f"%(asctime)s {name}[%(process)d] %(levelname)s %(name)s: %(message)s")
-    redact = RedactFilter([config.access_token, config.oauth_client_secret, *secrets])
+    fmt = RedactingFormatter(
+        f"%(asctime)s {name}[%(process)d] %(levelname)s %(name)s: %(message)s",
+        [config.access_token, config.oauth_client_secret, *secrets],
+    )
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)] if to_stderr else []
     path = None
     if to_file:
@@ -57,7 +57,6 @@ def setup_logging(
         handlers.append(logging.handlers.RotatingFileHandler(path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_COUNT))
     for handler in handlers:
         handler.setFormatter(fmt)
-        handler.addFilter(redact)
         root.addHandler(handler)
     for noisy in ("websockets", "httpx", "httpcore", "mcp"):
         logging.getLogger(noisy).setLevel(max(logging.WARNING, LEVELS[config.log_level]))

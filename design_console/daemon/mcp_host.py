@@ -38,17 +38,26 @@ INSTRUCTIONS = (
 
 
 def tool_definition(spec: ToolSpec) -> types.Tool:
-    """The MCP ``Tool`` of one catalog entry."""
+    """The MCP ``Tool`` of one catalog entry.
+
+    Annotations are sent only where they differ from MCP's defaults (not read-only, destructive, not idempotent,
+    open world): the tool list is paid for in every session's context.
+    """
+    hints: dict[str, bool] = {}
+    if spec.read_only:
+        hints["read_only_hint"] = True
+    else:
+        if not spec.destructive:
+            hints["destructive_hint"] = False
+        if spec.idempotent:
+            hints["idempotent_hint"] = True
+    if not spec.open_world:
+        hints["open_world_hint"] = False
     return types.Tool(
         name=spec.name,
         description=spec.description,
         input_schema=input_schema(spec.args),
-        annotations=types.ToolAnnotations(
-            read_only_hint=spec.read_only,
-            destructive_hint=spec.destructive if not spec.read_only else None,
-            idempotent_hint=spec.idempotent if not spec.read_only else None,
-            open_world_hint=spec.open_world,
-        ),
+        annotations=types.ToolAnnotations(**hints),
     )
 
 
@@ -60,7 +69,7 @@ def to_call_tool_result(output: ToolOutput) -> types.CallToolResult:
             content.append(types.TextContent(text=block.text))
         elif isinstance(block, ImageBlock):
             content.append(types.ImageContent(data=base64.b64encode(block.data).decode(), mime_type=block.mime_type))
-    return types.CallToolResult(content=content, structured_content=output.structured, is_error=output.is_error)
+    return types.CallToolResult(content=content, is_error=output.is_error)
 
 
 def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:

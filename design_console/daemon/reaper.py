@@ -32,12 +32,26 @@ class Stray:
     why: str
 
 
-def _is_running_daemon(pid: int) -> bool:
+def is_daemon_cmdline(cmdline: list[str]) -> bool:
+    """A designd: run as a module, or through its ``designd`` console script (``python …/bin/designd``)."""
+    if any(DAEMON_MARKER in part for part in cmdline):
+        return True
+    return len(cmdline) >= 2 and "python" in Path(cmdline[0]).name and Path(cmdline[1]).name == "designd"
+
+
+def _is_daemon(pid: int) -> bool:
     try:
-        proc = psutil.Process(pid)
-        return proc.status() != psutil.STATUS_ZOMBIE and any(DAEMON_MARKER in part for part in proc.cmdline())
+        return is_daemon_cmdline(psutil.Process(pid).cmdline())
     except psutil.Error:
         return False
+
+
+def _parent_of(proc: psutil.Process) -> int | None:
+    """The worker's current parent; a worker whose designd died has been re-parented, exactly what it checks itself."""
+    try:
+        return proc.ppid()
+    except psutil.Error:
+        return None
 
 
 def _arg_after(cmdline: list[str], flag: str) -> str | None:
@@ -67,9 +81,9 @@ def find_strays(temp_dir: Path, runtime_dir: Path, self_pid: int | None = None) 
         joined = " ".join(cmdline)
         if WORKER_MARKER in joined:
             parent = _arg_after(cmdline, "--parent")
-            if parent and parent.isdigit() and not _is_running_daemon(int(parent)):
+            if parent and parent.isdigit() and (_parent_of(proc) != int(parent) or not _is_daemon(int(parent))):
                 strays.append(Stray(info["pid"], f"worker whose designd (pid {parent}) is gone"))
-        elif DAEMON_MARKER in joined and info["pid"] in advertised:
+        elif is_daemon_cmdline(cmdline) and info["pid"] in advertised:
             advert = advertised[info["pid"]]
             if abs(advert.process_start_time - info["create_time"]) < 1.0:
                 strays.append(Stray(info["pid"], f"superseded designd still advertising port {advert.port}"))

@@ -21,7 +21,12 @@ def ensure_private_dir(path: Path) -> None:
 
     Raises DesignError("unsafe_runtime_dir") naming the problem and the fix.
     """
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DesignError(
+            "unsafe_runtime_dir", f"{path} exists and is not a directory.", f"Remove it: rm {path}"
+        ) from None
     info = path.lstat()
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
         raise DesignError("unsafe_runtime_dir", f"{path} is not a directory.", f"Remove it and start again: rm {path}")

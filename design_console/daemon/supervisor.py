@@ -243,21 +243,26 @@ class Supervisor:
             await asyncio.wait_for(proc.wait(), STOP_GRACE)
 
     async def stop(self) -> None:
-        """The shutdown ladder for every worker: ask (Bye), then SIGTERM, then SIGKILL."""
+        """The shutdown ladder for every worker at once: ask (Bye), then SIGTERM, then SIGKILL."""
         self._closing = True
         if self._watch is not None:
             self._watch.cancel()
             await asyncio.gather(self._watch, return_exceptions=True)
-        for worker in self.workers.values():
-            worker.state = WorkerState.STOPPING
-            self._fail_pending(worker, "was stopped with designd")
-            proc = worker.proc
-            if proc is None or proc.returncode is not None:
-                worker.state = WorkerState.STOPPED
-                continue
+        await asyncio.gather(*(self._stop_one(worker) for worker in self.workers.values()))
+        for task in list(self._log_tasks):
+            task.cancel()
+
+    async def _stop_one(self, worker: Worker) -> None:
+        worker.state = WorkerState.STOPPING
+        self._fail_pending(worker, "was stopped with designd")
+        proc = worker.proc
+        if proc is not None and proc.returncode is None:
+            # A worker that never said hello cannot be asked; it goes straight to SIGTERM.
+            ladder: list[signal.Signals | None] = [signal.SIGTERM, signal.SIGKILL]
             if worker.identity is not None:
                 await self.control.send(worker.identity, Bye(reason="designd stopping"))
-            for sig in (None, signal.SIGTERM, signal.SIGKILL):
+                ladder.insert(0, None)
+            for sig in ladder:
                 if sig is not None:
                     with contextlib.suppress(ProcessLookupError):
                         proc.send_signal(sig)
@@ -266,9 +271,7 @@ class Supervisor:
                     break
                 except TimeoutError:
                     continue
-            worker.state = WorkerState.STOPPED
-        for task in list(self._log_tasks):
-            task.cancel()
+        worker.state = WorkerState.STOPPED
 
     def status(self) -> list[dict[str, object]]:
         """Each worker's pid, state, uptime and restarts."""

@@ -132,12 +132,13 @@ def to_json(value: Any) -> str:
     return _json.encode(value).decode()
 
 
-def ok(data: Any, *, structured: bool = True) -> ToolOutput:
-    """A successful result: the data as compact JSON text (and as structured content when it is an object)."""
-    return ToolOutput(
-        content=[TextBlock(to_json(data))],
-        structured=data if structured and isinstance(data, dict) else None,
-    )
+def ok(data: Any) -> ToolOutput:
+    """A successful result: the data as compact JSON text.
+
+    No ``structuredContent`` copy: no tool declares an output schema, and a second copy of every result would
+    double what the model's context pays for it.
+    """
+    return ToolOutput(content=[TextBlock(to_json(data))])
 
 
 def text(message: str) -> ToolOutput:
@@ -151,7 +152,7 @@ def image(data: bytes, mime_type: str, meta: dict[str, Any] | None = None) -> To
     if meta:
         blocks.append(TextBlock(to_json(meta)))
     blocks.append(ImageBlock(data=data, mime_type=mime_type))
-    return ToolOutput(content=blocks, structured=meta)
+    return ToolOutput(content=blocks)
 
 
 def failure(err: DesignError | str) -> ToolOutput:

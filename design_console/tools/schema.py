@@ -50,4 +50,6 @@ def input_schema(args: type[msgspec.Struct]) -> dict[str, Any]:
     schema = _resolve(raw, raw.get("$defs", {}))
     schema.setdefault("properties", {})
     schema["type"] = "object"
+    if not schema.get("required"):
+        schema.pop("required", None)
     return schema

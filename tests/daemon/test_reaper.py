@@ -129,13 +129,35 @@ def test_orphan_that_ignores_sigterm_is_killed(spawn: Spawn, dirs: tuple[Path, P
     assert not _ended_by_sigterm(orphan)
 
 
-def test_worker_of_a_live_designd_is_left_alone(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
-    designd = spawn(DAEMON_MARKER, "--foreground")
-    worker = spawn(*_worker_words(designd.pid))
-    assert _strays_among(dirs, designd, worker) == {}
-    designd.kill()
-    designd.wait(5)
-    assert list(_strays_among(dirs, worker)) == [worker.pid], "once its designd is gone the worker is an orphan"
+# A stand-in designd that starts a worker-like child of its own, as designd does, and prints the child's pid.
+PARENT = (
+    "import os, subprocess, sys, time\n"
+    "child = subprocess.Popen([sys.executable, '-c', sys.argv[1], 'plain', *sys.argv[3:], str(os.getpid())],"
+    " stdout=subprocess.PIPE)\n"
+    "child.stdout.readline()\n"
+    "print(child.pid, flush=True)\n"
+    "time.sleep(60)\n"
+)
+
+
+def test_worker_of_a_live_designd_is_left_alone(dirs: tuple[Path, Path]) -> None:
+    designd = subprocess.Popen(
+        [sys.executable, "-c", PARENT, SLEEPER, DAEMON_MARKER, WORKER_MARKER, "--kind", "api", "--parent"],
+        stdout=subprocess.PIPE,
+    )
+    assert designd.stdout is not None
+    worker = psutil.Process(int(designd.stdout.readline()))
+    try:
+        found = {s.pid for s in find_strays(*dirs)}
+        assert worker.pid not in found and designd.pid not in found
+        designd.kill()
+        designd.wait(5)
+        wait_for(lambda: worker.ppid() != designd.pid, 5, "the worker to be re-parented")
+        assert worker.pid in {s.pid for s in find_strays(*dirs)}, "once its designd is gone the worker is an orphan"
+    finally:
+        designd.kill()
+        designd.wait(5)
+        worker.kill()
 
 
 def test_worker_whose_parent_is_not_a_designd_is_an_orphan(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
@@ -233,12 +255,6 @@ def test_sweep_stops_the_superseded_designd_and_removes_stale_adverts(
     assert live_elsewhere.exists() and not old_advert.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reaper._is_running_daemon looks for design_console.daemon.main on the parent's command line, but a designd "
-    "started from its console script (`designd --foreground`: the systemd/launchd units, the tests) has "
-    "`python .../bin/designd --foreground`, so its live workers count as orphans and every sweep stops them",
-)
 def test_workers_of_a_designd_started_from_its_script_are_not_strays(daemon: DaemonProcess) -> None:
     config = daemon.env.config
 

@@ -63,7 +63,7 @@ async def test_not_connected_every_tool_returns_setup_steps(
             text = result.content[0].text
             assert text.startswith("[design-console-mcp] No Desktop Bridge plugin is connected."), (name, text)
             assert "manifest.json" in text
-            assert result.structured_content["setup"]["valid"] is False
+            assert result.structured_content is None
         diag = data(await client.call_tool("design_diagnose", {"verbose": True}))
         assert any("No plugin connected" in cause for cause in diag["likelyCauses"])
 

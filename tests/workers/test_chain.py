@@ -38,7 +38,11 @@ def fake_api() -> Iterator[str]:
         yield f"http://127.0.0.1:{int(line.split()[1])}"
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 @pytest.fixture
