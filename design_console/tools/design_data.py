@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
@@ -15,7 +16,7 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools import shaping
+from design_console.tools import shaping, token_code, token_sources
 from design_console.tools.base import Args, failure, ok, tool
 from design_console.tools.files import file_key_for
 from design_console.workers.design_api import parse_file_key
@@ -226,13 +227,29 @@ async def design_get_file_for_plugin(ctx: Any, args: FileForPluginArgs) -> ToolO
 # design_get_variables ---------------------------------------------------------------------------------------------
 
 
+ExportFormats = Annotated[list[token_code.ExportFormat], msgspec.Meta(min_length=1, max_length=5)]
+ALL_EXPORTS: list[token_code.ExportFormat] = ["css", "sass", "tailwind", "typescript", "json"]
+#: What fit_items already keeps back for the envelope, of which the result built so far is a part.
+ENVELOPE_ROOM = shaping.ENVELOPE_CHARS // 2
+
+
 class VariablesArgs(Args):
     fileUrl: str | None = None
+    includePublished: bool = True
     verbosity: VariablesVerbosity = "standard"
+    enrich: bool = False
+    include_usage: bool = False
+    include_dependencies: bool = False
+    include_exports: bool = False
+    export_formats: ExportFormats | None = None
+    format: Literal["summary", "filtered", "full"] = "filtered"
     collection: str | None = None
     namePattern: str | None = None
     mode: str | None = None
+    returnAsLinks: bool = False
     refreshCache: bool = False
+    useConsoleFallback: bool = True
+    parseFromConsole: bool = False
     resolveAliases: bool = False
     page: Annotated[int, msgspec.Meta(ge=1)] = 1
     pageSize: Annotated[int, msgspec.Meta(ge=1, le=100)] = 50
@@ -241,16 +258,13 @@ class VariablesArgs(Args):
 
 
 async def _variables_from_plugin(ctx: Any, key: str, refresh: bool) -> tuple[dict[str, Any], str] | None:
-    """Variables from the plugin (its cached snapshot, or a fresh read); None when no plugin is connected."""
+    """Variables from the plugin (its snapshot, or a fresh read); None when no plugin is connected. Other plugin
+    failures raise."""
     try:
         if not refresh:
-            try:
-                reply = await ctx.bridge("GET_VARIABLES_DATA", {}, file_key=key)
-                if reply.get("variables") is not None:
-                    return reply, "plugin"
-            except DesignError as exc:
-                if exc.code == "not_connected":
-                    raise
+            found = await _plugin_snapshot(ctx, key)
+            if found is not None:
+                return found, "plugin"
         reply = await ctx.bridge("EXECUTE_CODE", {"code": _VARIABLES_CODE, "timeout": 20_000}, file_key=key, timeout=22)
         data = reply.get("result", reply)
         if isinstance(data, dict) and data.get("variables") is not None:
@@ -259,6 +273,69 @@ async def _variables_from_plugin(ctx: Any, key: str, refresh: bool) -> tuple[dic
         if exc.code != "not_connected":
             raise
     return None
+
+
+async def _plugin_snapshot(ctx: Any, key: str) -> dict[str, Any] | None:
+    """The plugin's last VARIABLES_DATA snapshot of the file (GET_VARIABLES_DATA); None when it has none.
+    Raises ``not_connected`` when no plugin is connected."""
+    try:
+        reply = await ctx.bridge("GET_VARIABLES_DATA", {}, file_key=key)
+    except DesignError as exc:
+        if exc.code == "not_connected":
+            raise
+        return None
+    return reply if isinstance(reply, dict) and reply.get("variables") is not None else None
+
+
+def _snapshot_note(snapshot: dict[str, Any], why: str) -> str:
+    taken = snapshot.get("timestamp")
+    age = ""
+    if isinstance(taken, int | float) and taken > 0:
+        age = f", taken {max(0, round(time.time() - taken / 1000))} s ago"
+    return f"{why} Answered from the plugin's last variables snapshot{age}; it may be out of date."
+
+
+async def _load_variables(ctx: Any, key: str, args: VariablesArgs) -> tuple[dict[str, Any], str, list[str]]:
+    """The raw variables and where they came from: plugin, design API, or (when neither can answer and
+    useConsoleFallback) the plugin's last snapshot. A design API refusal on plan grounds raises ``forbidden``."""
+    if args.parseFromConsole:
+        try:
+            snapshot = await _plugin_snapshot(ctx, key)
+        except DesignError as exc:
+            raise DesignError(
+                "not_connected",
+                "parseFromConsole reads the Desktop Bridge plugin's variables snapshot, and no plugin is connected "
+                f"({exc.message}).",
+                "Run the Desktop Bridge plugin in the file, or call without parseFromConsole to use the design API.",
+            ) from None
+        if snapshot is None:
+            raise DesignError(
+                "not_found",
+                "The Desktop Bridge plugin has no variables snapshot of this file.",
+                "Call again with refreshCache=true (without parseFromConsole) for a fresh read.",
+            )
+        return snapshot, "plugin_snapshot", []
+    plugin_failure: DesignError | None = None
+    try:
+        found = await _variables_from_plugin(ctx, key, args.refreshCache)
+    except DesignError as exc:
+        found, plugin_failure = None, exc
+    if found is not None:
+        return found[0], found[1], []
+    try:
+        body = await ctx.api.request(
+            "GET", f"/v1/files/{key}/variables/local", cache="none" if args.refreshCache else "short"
+        )
+    except DesignError as exc:
+        # The snapshot is only worth asking for when the plugin is there and a fresh read did not work.
+        if args.useConsoleFallback and plugin_failure is not None:
+            snapshot = await _plugin_snapshot(ctx, key) if args.refreshCache else None
+            if snapshot is not None:
+                why = f"The plugin's fresh read failed ({plugin_failure.message}); the design API too ({exc.message})."
+                return snapshot, "plugin_snapshot", [_snapshot_note(snapshot, why)]
+        raise
+    notes = [f"The plugin's read failed ({plugin_failure.message}); used the design API."] if plugin_failure else []
+    return body.get("meta", {}), "design_api", notes
 
 
 def _as_list(value: Any) -> list[dict[str, Any]]:
@@ -276,10 +353,34 @@ def _render_value(value: Any, names: dict[str, str], resolve: Any) -> Any:
     return value
 
 
-def shape_variables(raw: dict[str, Any], args: VariablesArgs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Normalised, filtered variables (one dict each, in the verbosity asked) and the collections' summary."""
+class _Selection(msgspec.Struct, kw_only=True):
+    """The variables a call is about, before paging: the raw ones, their collections, and the shaped items."""
+
+    variables: list[dict[str, Any]]
+    collections: dict[str, dict[str, Any]]
+    items: list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+
+
+def _select(raw: dict[str, Any], args: VariablesArgs) -> _Selection:
     variables = _as_list(raw.get("variables"))
     collections = {c["id"]: c for c in _as_list(raw.get("variableCollections"))}
+    if not args.includePublished:
+        variables = [v for v in variables if not v.get("remote")]
+        collections = {k: c for k, c in collections.items() if not c.get("remote")}
+    items, summary, chosen = _shape(variables, collections, args)
+    return _Selection(variables=chosen, collections=collections, items=items, summary=summary)
+
+
+def shape_variables(raw: dict[str, Any], args: VariablesArgs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Normalised, filtered variables (one dict each, in the verbosity asked) and the collections' summary."""
+    selection = _select(raw, args)
+    return selection.items, selection.summary
+
+
+def _shape(
+    variables: list[dict[str, Any]], collections: dict[str, dict[str, Any]], args: VariablesArgs
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     names = {v["id"]: v.get("name", v["id"]) for v in variables}
     by_id = {v["id"]: v for v in variables}
     matcher = shaping.name_matcher(args.namePattern)
@@ -296,11 +397,16 @@ def shape_variables(raw: dict[str, Any], args: VariablesArgs) -> tuple[list[dict
         return _render_value(first, names, lambda t: resolve(t, seen | {target}))
 
     out = []
+    chosen = []
     for var in variables:
         coll = collections.get(var.get("variableCollectionId", ""), {})
         if wanted_collection and wanted_collection not in (coll.get("name", "").lower(), coll.get("id", "").lower()):
             continue
         if matcher and not matcher.search(var.get("name", "")):
+            continue
+        chosen.append(var)
+        if args.returnAsLinks:
+            out.append({"id": var["id"], "name": var.get("name")})
             continue
         item: dict[str, Any] = {"name": var.get("name"), "collection": coll.get("name", "")}
         if args.verbosity == "inventory":
@@ -332,13 +438,97 @@ def shape_variables(raw: dict[str, Any], args: VariablesArgs) -> tuple[list[dict
         }
         for c in collections.values()
     ]
-    return out, summary
+    return out, summary, chosen
+
+
+def _overview(selection: _Selection) -> dict[str, Any]:
+    """format=summary: how many variables of each type, per collection and per top-level name group."""
+    by_type: dict[str, int] = {}
+    groups: dict[str, int] = {}
+    for var in selection.variables:
+        by_type[var.get("resolvedType", "?")] = by_type.get(var.get("resolvedType", "?"), 0) + 1
+        group = str(var.get("name", "")).split("/", 1)[0]
+        groups[group] = groups.get(group, 0) + 1
+    return {"byType": by_type, "groups": dict(sorted(groups.items(), key=lambda g: -g[1])[:50])}
+
+
+async def _published_ids(ctx: Any, key: str) -> tuple[set[str] | None, str]:
+    """Ids of the file's variables published to its team library, or None and why they are not known."""
+    try:
+        body = await ctx.api.request("GET", f"/v1/files/{key}/variables/published")
+    except DesignError as exc:
+        return None, f"Published state unknown: {exc.message}"
+    return set((body.get("meta", {}).get("variables") or {}).keys()), ""
+
+
+async def _file_usage(ctx: Any, key: str) -> token_sources.Usage:
+    """Which variables and styles the nodes of the file use (one read of the whole file, cached)."""
+    await ctx.progress(0, 1, "reading the file to count usage")
+    data = await ctx.api.request_bytes("GET", f"/v1/files/{key}")
+    usage = token_sources.scan_usage(data)
+    await ctx.progress(1, 1, f"scanned {usage.nodes} nodes")
+    return usage
+
+
+async def _annotate_variables(ctx: Any, key: str, args: VariablesArgs, selection: _Selection, source: str) -> dict:
+    """Adds to each shaped item what enrich / include_usage / include_dependencies / includePublished ask for;
+    returns the result-level facts that go with them."""
+    extra: dict[str, Any] = {}
+    if args.returnAsLinks:
+        return extra
+    wanted = [args.enrich, args.include_usage, args.include_dependencies]
+    published: set[str] | None = None
+    if args.includePublished and source == "design_api":
+        published, why = await _published_ids(ctx, key)
+        if published is None:
+            extra["publishedNote"] = why
+        else:
+            extra["publishedVariables"] = sum(1 for v in selection.variables if v["id"] in published)
+    if not any(wanted) and published is None:
+        return extra
+    tokens = token_sources.variable_tokens(selection.variables, selection.collections)
+    by_path = {t.path: t for t in tokens}
+    chains, used_by = token_sources.alias_chains(selection.variables, selection.collections)
+    usage = await _file_usage(ctx, key) if args.include_usage else None
+    unused = 0
+    for var, item, tok in zip(selection.variables, selection.items, tokens, strict=True):
+        if published is not None and args.verbosity in ("standard", "full"):
+            item["published"] = var["id"] in published
+        if args.enrich:
+            item["cssVar"] = token_code.css_var(tok.path)
+            item["resolved"] = {mode: token_code.resolve(v, by_path, mode) for mode, v in tok.values.items()}
+        if args.include_dependencies:
+            if var["id"] in chains:
+                item["aliasChain"] = chains[var["id"]]
+            if used_by.get(var["id"]):
+                item["aliasedBy"] = used_by[var["id"]]
+        if usage is not None:
+            item["usage"] = usage.of_variable(var["id"])
+            unused += item["usage"]["nodes"] == 0
+    if usage is not None:
+        extra["usage"] = {"scannedNodes": usage.nodes, "unusedVariables": unused}
+    return extra
+
+
+def _export_block(tokens: list[token_code.Token], formats: list[token_code.ExportFormat] | None, budget: int) -> dict:
+    exports, cut = token_code.fit_exports(token_code.export(tokens, formats or ALL_EXPORTS), budget)
+    block: dict[str, Any] = {"exports": exports}
+    if cut:
+        block["exportsNote"] = (
+            f"{', '.join(cut)} cut to fit maxTokens: narrow with collection/namePattern, raise maxTokens, or write "
+            "whole files with design_export_tokens."
+        )
+    return block
 
 
 @tool(
     "design_get_variables",
     "Variables and collections: from the Desktop Bridge plugin when connected, else the design API (Enterprise), "
-    "else styles. Filter by collection/namePattern/mode; page/pageSize; verbosity inventory|summary|standard|full.",
+    "else styles. Filter by collection/namePattern/mode; page/pageSize; verbosity inventory|summary|standard|full; "
+    "format=summary for counts only; returnAsLinks for ids+names. enrich adds resolved values and CSS names, "
+    "include_usage node counts, include_dependencies alias chains, include_exports code (export_formats "
+    "css|sass|tailwind|typescript|json). parseFromConsole reads only the plugin's snapshot; useConsoleFallback uses it "
+    "when neither a fresh read nor the design API works.",
     args=VariablesArgs,
     runs_in="api",
     toolset="read",
@@ -348,36 +538,60 @@ def shape_variables(raw: dict[str, Any], args: VariablesArgs) -> tuple[list[dict
 @_handles_errors
 async def design_get_variables(ctx: Any, args: VariablesArgs) -> ToolOutput:
     """Variables through the plugin, the design API, or a styles fallback."""
+    if args.format == "full" and (args.collection or args.namePattern or args.mode):
+        raise DesignError(
+            "bad_argument",
+            "format=full lists every variable, but collection/namePattern/mode narrow the list.",
+            "Drop the filters, or use format=filtered (the default) to apply them.",
+        )
     key = file_key_for(ctx, args.fileUrl)
-    found = await _variables_from_plugin(ctx, key, args.refreshCache)
-    if found is None:
-        try:
-            body = await ctx.api.request(
-                "GET", f"/v1/files/{key}/variables/local", cache="none" if args.refreshCache else "short"
-            )
-        except DesignError as exc:
-            if exc.code != "forbidden":
-                raise
-            return await _styles_instead(ctx, key, args, exc)
-        found = (body.get("meta", {}), "design_api")
-    raw, source = found
-    items, collections = shape_variables(raw, args)
+    try:
+        raw, source, notes = await _load_variables(ctx, key, args)
+    except DesignError as exc:
+        if exc.code != "forbidden":
+            raise
+        return await _styles_instead(ctx, key, args, exc)
+    selection = _select(raw, args)
     budget = shaping.budget_chars(args.maxTokens)
-    digest = shaping.request_digest(key, args.verbosity, args.collection, args.namePattern, args.mode, args.pageSize)
+    result: dict[str, Any] = {"source": source, "fileKey": key, "collections": selection.summary}
+    if notes:
+        result["notes"] = notes
+    if args.format == "summary":
+        result.update(totalVariables=len(selection.items), **_overview(selection))
+        return ok(result)
+    digest = shaping.request_digest(
+        key,
+        args.verbosity,
+        args.collection,
+        args.namePattern,
+        args.mode,
+        args.pageSize,
+        args.returnAsLinks,
+        args.includePublished,
+        args.include_exports,
+    )
     start = shaping.decode_cursor(args.cursor, "variables", digest) if args.cursor else (args.page - 1) * args.pageSize
-    budget -= shaping.size_of(collections)
-    chosen, next_index = shaping.fit_items(items, start, budget, limit=args.pageSize)
-    total = len(items)
-    result: dict[str, Any] = {
-        "source": source,
-        "fileKey": key,
-        "collections": collections,
-        "totalVariables": total,
-        "page": start // args.pageSize + 1,
-        "pageSize": args.pageSize,
-        "totalPages": max(1, -(-total // args.pageSize)),
-        "variables": chosen,
-    }
+    if args.include_exports and not args.cursor:
+        tokens = token_sources.variable_tokens(selection.variables, selection.collections)
+        result.update(_export_block(tokens, args.export_formats, budget // 2))
+    end = min(len(selection.items), start + args.pageSize)
+    page = _Selection(
+        variables=selection.variables[start:end],
+        collections=selection.collections,
+        items=selection.items[start:end],
+        summary=selection.summary,
+    )
+    result.update(await _annotate_variables(ctx, key, args, page, source))
+    budget -= shaping.size_of(result) - ENVELOPE_ROOM
+    chosen, next_index = shaping.fit_items(selection.items, start, budget, limit=args.pageSize)
+    total = len(selection.items)
+    result.update(
+        totalVariables=total,
+        page=start // args.pageSize + 1,
+        pageSize=args.pageSize,
+        totalPages=max(1, -(-total // args.pageSize)),
+        variables=chosen,
+    )
     cursor = shaping.encode_cursor("variables", digest, next_index) if next_index is not None else None
     return ok(_paged(result, cursor))
 

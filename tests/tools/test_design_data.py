@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -277,3 +278,130 @@ async def test_every_file_tool_names_the_missing_file_the_same_way(ctx: ToolCont
     ):
         text = error_text(await ctx.call(name, arguments))
         assert "no active file" in text and f"Pass {argument} " in text, name
+
+
+async def test_variables_code_exports_are_real_code(ctx: ToolContext) -> None:
+    result = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "pageSize": 5}))
+    exports = result["exports"]
+    assert set(exports) == {"css", "sass", "tailwind", "typescript", "json"} and "exportsNote" not in result
+    css = exports["css"]
+    assert ":root {\n" in css and "  --color-blue-500: #264080;" in css and "  --spacing-16: 16px;" in css
+    assert "  --surface-default: var(--color-gray-100);" in css
+    assert '[data-theme="dark"] {\n' in css and "  --surface-default: var(--color-gray-800);" in css
+    assert '  --font-family-body: "Inter";' in css
+    sass = exports["sass"]
+    assert "$color-blue-500: #264080;" in sass and "$surface-default--dark: $color-gray-800;" in sass
+    tailwind = exports["tailwind"]
+    assert tailwind.startswith("/** @type") and "module.exports = " in tailwind
+    theme = json.loads(tailwind.split("module.exports = ", 1)[1].rstrip().rstrip(";"))["theme"]["extend"]
+    assert theme["colors"]["blue"]["500"] == "#264080" and theme["spacing"]["16"] == "16px"
+    assert theme["colors"]["surface"]["default"] == "var(--surface-default)"
+    ts = exports["typescript"]
+    consts = ts.split("export const tokens = ", 1)[1].split(" as const;", 1)[0]
+    assert json.loads(consts)["surface"]["default"] == "#757575"
+    assert json.loads(ts.split("export const modes = ", 1)[1].split(" as const;", 1)[0])["Dark"]["surface"]
+    tokens = json.loads(exports["json"])
+    assert tokens["surface"]["default"] == {
+        "$type": "color",
+        "$value": "{color.gray.100}",
+        "$extensions": {"modes": {"Dark": "{color.gray.800}"}},
+    }
+    only = data(
+        await ctx.call(
+            "design_get_variables",
+            {"fileUrl": FILE_URL, "include_exports": True, "export_formats": ["sass"], "namePattern": "^spacing/"},
+        )
+    )
+    assert list(only["exports"]) == ["sass"] and "color" not in only["exports"]["sass"]
+
+
+async def test_variables_exports_stay_within_the_budget(ctx: ToolContext) -> None:
+    out = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "maxTokens": 500})
+    assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
+    result = data(out)
+    assert "cut to fit maxTokens" in result["exportsNote"] and result["hasMore"]
+
+
+async def test_variables_usage_dependencies_enrich_and_published(ctx: ToolContext) -> None:
+    result = data(
+        await ctx.call(
+            "design_get_variables",
+            {"fileUrl": FILE_URL, "include_usage": True, "include_dependencies": True, "enrich": True, "pageSize": 100},
+        )
+    )
+    by_name = {v["name"]: v for v in result["variables"]}
+    action = by_name["action/primary"]
+    assert action["usage"] == {"nodes": 4, "fields": {"fills": 4}}
+    assert by_name["spacing/16"]["usage"] == {"nodes": 3, "fields": {"paddingLeft": 3, "paddingRight": 3}}
+    assert by_name["color/blue/900" if "color/blue/900" in by_name else "color/red/100"]["usage"] == {"nodes": 0}
+    assert result["usage"]["scannedNodes"] > 10 and result["usage"]["unusedVariables"] == 32
+    assert action["aliasChain"] == {"Light": ["color/blue/500"], "Dark": ["color/blue/300"]}
+    assert by_name["color/blue/500"]["aliasedBy"] == ["action/primary"]
+    assert action["cssVar"] == "--action-primary"
+    assert action["resolved"] == {"Light": "#264080", "Dark": "#2B4FA8"}
+    assert action["published"] is True and result["publishedVariables"] == 36
+    own = data(await ctx.call("design_get_variables", {"fileUrl": PRO_KEY, "includePublished": False}))
+    assert own["source"] == "styles"
+
+
+async def test_variables_as_links_summary_and_full(ctx: ToolContext) -> None:
+    links = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "returnAsLinks": True, "pageSize": 3}))
+    assert links["variables"] == [
+        {"id": "VariableID:1:1", "name": "color/blue/100"},
+        {"id": "VariableID:2:2", "name": "color/blue/200"},
+        {"id": "VariableID:3:3", "name": "color/blue/300"},
+    ]
+    summary = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "format": "summary"}))
+    assert "variables" not in summary and summary["totalVariables"] == 36
+    assert summary["byType"] == {"COLOR": 27, "FLOAT": 7, "STRING": 1, "BOOLEAN": 1}
+    assert summary["groups"]["color"] == 24
+    full = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "format": "full", "pageSize": 100}))
+    assert full["totalVariables"] == 36
+    refused = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "format": "full", "collection": "x"})
+    assert "format=filtered" in error_text(refused)
+    with pytest.raises(DesignError, match="export_formats"):
+        await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "export_formats": ["less"]})
+
+
+SNAPSHOT = {
+    "success": True,
+    "timestamp": 1_700_000_000_000,
+    "variables": [
+        {"id": "V:1", "name": "brand", "variableCollectionId": "C:1", "resolvedType": "COLOR",
+         "valuesByMode": {"m1": {"r": 0, "g": 0, "b": 1, "a": 1}}},
+        {"id": "V:2", "name": "lib/accent", "variableCollectionId": "C:2", "resolvedType": "COLOR", "remote": True,
+         "valuesByMode": {"m2": {"r": 0, "g": 1, "b": 0, "a": 1}}},
+    ],
+    "variableCollections": [
+        {"id": "C:1", "name": "Brand", "modes": [{"modeId": "m1", "name": "Default"}], "variableIds": ["V:1"]},
+        {"id": "C:2", "name": "Library", "remote": True, "modes": [{"modeId": "m2", "name": "Default"}],
+         "variableIds": ["V:2"]},
+    ],
+}  # fmt: skip
+
+
+async def test_parse_from_console_reads_only_the_snapshot(ctx: ToolContext, fake_api: FakeServer) -> None:
+    refused = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "parseFromConsole": True})
+    assert "parseFromConsole" in error_text(refused) and "Desktop Bridge plugin" in error_text(refused)
+    ctx.plugin = {"GET_VARIABLES_DATA": SNAPSHOT}
+    result = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "parseFromConsole": True}))
+    assert result["source"] == "plugin_snapshot" and [v["name"] for v in result["variables"]] == ["brand", "lib/accent"]
+    assert not [r for r in fake_api.requests() if "variables" in r["path"]]
+    own = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "parseFromConsole": True,
+                                                       "includePublished": False}))  # fmt: skip
+    assert [v["name"] for v in own["variables"]] == ["brand"] and [c["name"] for c in own["collections"]] == ["Brand"]
+
+
+async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: ToolContext) -> None:
+    ctx.plugin = {
+        "GET_VARIABLES_DATA": SNAPSHOT,
+        "EXECUTE_CODE": DesignError("timeout", "The plugin did not answer EXECUTE_CODE in 22 s."),
+    }
+    args = {"fileUrl": PRO_KEY, "refreshCache": True}
+    result = data(await ctx.call("design_get_variables", args))
+    assert result["source"] == "plugin_snapshot" and result["variables"][0]["values"] == {"Default": "#0000FF"}
+    assert "last variables snapshot, taken" in result["notes"][0] and "22 s" in result["notes"][0]
+    without = data(await ctx.call("design_get_variables", {**args, "useConsoleFallback": False}))
+    assert without["source"] == "styles"
+    api_used = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "refreshCache": True}))
+    assert api_used["source"] == "design_api" and "plugin's read failed" in api_used["notes"][0]
