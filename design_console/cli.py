@@ -245,7 +245,11 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
         for name in PLUGIN_FILES:
             copy = config.plugin_dir / name
             wanted = render_plugin_file(
-                name, (source / name).read_text(encoding="utf-8"), token=secret, relay_url=config.relay_url
+                name,
+                (source / name).read_text(encoding="utf-8"),
+                token=secret,
+                relay_url=config.relay_url,
+                ports=config.ports,
             )
             if not copy.exists() or copy.read_text(encoding="utf-8") != wanted:
                 stale.append(name)

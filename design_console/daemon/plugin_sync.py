@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -60,28 +61,34 @@ def load_or_create_token(config: Config) -> str:
     return token
 
 
-def _manifest(text: str, relay_url: str) -> str:
+_LOCAL_ORIGIN = re.compile(r"^(?:http|ws)://localhost:\d+$")
+_PORT_RANGE = re.compile(r'"firstPort":\s*\d+,\s*"lastPort":\s*\d+')
+
+
+def _manifest(text: str, relay_url: str, ports: range) -> str:
+    """The manifest allowing exactly the configured bridge ports and, when one is configured, the relay."""
     manifest = json.loads(text)
     domains: list[str] = manifest.get("networkAccess", {}).get("allowedDomains", [])
     host = urlsplit(relay_url).netloc if relay_url else ""
-    kept = []
+    kept = [f"{scheme}://localhost:{port}" for scheme in ("http", "ws") for port in ports]
     for domain in domains:
         if RELAY_HOST_PLACEHOLDER in domain:
             if host:
                 kept.append(domain.replace(RELAY_HOST_PLACEHOLDER, host))
-        else:
+        elif not _LOCAL_ORIGIN.match(domain):
             kept.append(domain)
     if "networkAccess" in manifest:
         manifest["networkAccess"]["allowedDomains"] = kept
     return json.dumps(manifest, indent=2) + "\n"
 
 
-def render_plugin_file(name: str, text: str, *, token: str, relay_url: str) -> str:
-    """One plugin file as the user's copy holds it."""
+def render_plugin_file(name: str, text: str, *, token: str, relay_url: str, ports: range) -> str:
+    """One plugin file as the user's copy holds it: token, relay and the DESIGN_WS_PORT range filled in."""
     if name == "manifest.json":
-        return _manifest(text, relay_url)
+        return _manifest(text, relay_url, ports)
     if name == "ui.html":
-        return text.replace(TOKEN_PLACEHOLDER, token).replace(RELAY_URL_PLACEHOLDER, relay_url)
+        text = text.replace(TOKEN_PLACEHOLDER, token).replace(RELAY_URL_PLACEHOLDER, relay_url)
+        return _PORT_RANGE.sub(f'"firstPort": {ports.start}, "lastPort": {ports.stop - 1}', text, count=1)
     return text
 
 
@@ -94,7 +101,9 @@ def sync_plugin(config: Config, token: str, source: Path | None = None) -> list[
         src = source / name
         if not src.is_file():
             raise DesignError("plugin_missing", f"{src} is missing from the plugin files of this build.")
-        wanted = render_plugin_file(name, src.read_text(encoding="utf-8"), token=token, relay_url=config.relay_url)
+        wanted = render_plugin_file(
+            name, src.read_text(encoding="utf-8"), token=token, relay_url=config.relay_url, ports=config.ports
+        )
         dest = config.plugin_dir / name
         try:
             if dest.read_text(encoding="utf-8") == wanted:

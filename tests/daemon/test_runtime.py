@@ -558,6 +558,15 @@ def test_sync_plugin_fills_in_the_relay(tmp_path: Path) -> None:
     assert "wss://relay.example.com:8443/bridge" in ui and token in ui and "__DESIGN_" not in ui
 
 
+def test_sync_plugin_follows_the_configured_port_range(tmp_path: Path) -> None:
+    config = _config(tmp_path, DESIGN_WS_PORT="40100")
+    sync_plugin(config, load_or_create_token(config))
+    local = [d for d in _domains(config.plugin_dir) if "localhost" in d]
+    assert local == [f"{s}://localhost:{p}" for s in ("http", "ws") for p in range(40100, 40110)]
+    ui = (config.plugin_dir / "ui.html").read_text()
+    assert '"firstPort": 40100, "lastPort": 40109' in ui and "9223" not in ui
+
+
 def test_sync_plugin_rewrites_only_what_changed(tmp_path: Path) -> None:
     config = _config(tmp_path)
     token = load_or_create_token(config)

@@ -91,8 +91,8 @@ def csp_meta(shift: int) -> str:
 
 def prepare_ui(html: str, first_port: int) -> str:
     """The plugin copy's ui.html as the test serves it: scanning the test's ports, under the manifest's CSP."""
-    html = html.replace(
-        '"firstPort": 9223, "lastPort": 9232', f'"firstPort": {first_port}, "lastPort": {first_port + 9}'
+    html = re.sub(
+        r'"firstPort": \d+, "lastPort": \d+', f'"firstPort": {first_port}, "lastPort": {first_port + 9}', html, count=1
     )
     return html.replace("<head>", "<head>\n" + csp_meta(first_port - MANIFEST_FIRST_PORT), 1)
 

@@ -6,7 +6,7 @@ import { loadPlugin } from "./sandbox.mjs";
 
 /** ui.html with the port range it scans moved to the test's range, as the tests cannot own 9223–9232. */
 export function withPorts(html, first, last) {
-  return html.replace(/"firstPort": 9223, "lastPort": 9232/, '"firstPort": ' + first + ', "lastPort": ' + last);
+  return html.replace(/"firstPort": \d+, "lastPort": \d+/, '"firstPort": ' + first + ', "lastPort": ' + last);
 }
 
 export function openPlugin({ htmlPath, firstPort, lastPort, pluginOptions = {} }) {
