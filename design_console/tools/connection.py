@@ -138,7 +138,12 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
     if len(files) > 1 and not bridge.locked:
         causes.append("Several files are connected; commands go to the active one (see design_list_open_files).")
     report: dict[str, Any] = {
-        "server": {"version": __version__, "mode": "local", "pid": daemon.status()["pid"]},
+        "server": {
+            "version": __version__,
+            "mode": "local",
+            "pid": daemon.status()["pid"],
+            "environment": ctx.config.node_env or None,
+        },
         "bridge": {
             "port": bridge.port,
             "host": ctx.config.ws_host,
