@@ -76,7 +76,8 @@ def _font_family(family: str) -> str:
     return family if re.fullmatch(r"[A-Za-z-]+", family) else json.dumps(family)
 
 
-def _css_literal(token: Token, value: Any) -> str:
+def css_literal(token: Token, value: Any) -> str:
+    """A literal value of ``token`` as CSS text."""
     if token.kind == "number" and isinstance(value, int | float):
         return _number(token, value)
     if token.kind == "boolean":
@@ -88,8 +89,8 @@ def _css_literal(token: Token, value: Any) -> str:
     return str(value)
 
 
-def _typography_parts(value: dict[str, Any]) -> list[tuple[str, str]]:
-    """``(suffix, css value)`` pairs of a typography token."""
+def typography_css(value: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(property, css value)`` pairs of a typography token's value."""
     out = []
     if "fontFamily" in value:
         out.append(("font-family", _font_family(value["fontFamily"])))
@@ -142,9 +143,9 @@ def to_css(tokens: list[Token]) -> str:
             if isinstance(value, Ref):
                 out.append(f"  {css_var(token.path)}: var({css_var(value.path)});")
             elif token.kind == "typography" and isinstance(value, dict):
-                out += [f"  {css_var(token.path)}-{suffix}: {text};" for suffix, text in _typography_parts(value)]
+                out += [f"  {css_var(token.path)}-{suffix}: {text};" for suffix, text in typography_css(value)]
             elif value is not None:
-                out.append(f"  {css_var(token.path)}: {_css_literal(token, value)};")
+                out.append(f"  {css_var(token.path)}: {css_literal(token, value)};")
         return out
 
     blocks = [":root {", *lines(None, tokens), "}"]
@@ -160,8 +161,8 @@ def to_sass(tokens: list[Token]) -> str:
         if isinstance(value, Ref):
             return [f"${name}: ${slug(value.path)};"]
         if token.kind == "typography" and isinstance(value, dict):
-            return [f"${name}-{suffix}: {text};" for suffix, text in _typography_parts(value)]
-        return [f"${name}: {_css_literal(token, value)};"] if value is not None else []
+            return [f"${name}-{suffix}: {text};" for suffix, text in typography_css(value)]
+        return [f"${name}: {css_literal(token, value)};"] if value is not None else []
 
     out: list[str] = []
     for token in tokens:
@@ -231,14 +232,14 @@ def to_tailwind(tokens: list[Token], by_path: dict[tuple[str, ...], Token]) -> s
         if len(token.values) > 1 or isinstance(token.default(), Ref):
             value: Any = f"var({css_var(token.path)})"
         elif token.kind == "typography" and isinstance(literal, dict):
-            parts = dict(_typography_parts(literal))
+            parts = dict(typography_css(literal))
             extra = {k: parts[k] for k in ("line-height", "letter-spacing", "font-weight") if k in parts}
             camel = {re.sub(r"-(\w)", lambda m: m.group(1).upper(), k): v for k, v in extra.items()}
             value = [parts.get("font-size", "1rem"), camel]
         elif token.kind == "string":
             value = [str(literal)]
         else:
-            value = _css_literal(token, literal) if literal is not None else None
+            value = css_literal(token, literal) if literal is not None else None
         if value is not None:
             groups.setdefault(group, []).append((path, value))
     theme = {group: _nested(pairs) for group, pairs in groups.items()}

@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 import workers.conftest as harness
-from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY
+from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, STYLES_KEY
 from workers.conftest import FakeServer, ToolContext, make_config
 
 from design_console.errors import PREFIX, DesignError
@@ -405,3 +405,56 @@ async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: ToolConte
     assert without["source"] == "styles"
     api_used = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "refreshCache": True}))
     assert api_used["source"] == "design_api" and "plugin's read failed" in api_used["notes"][0]
+
+
+STYLES_URL = f"https://www.figma.com/design/{STYLES_KEY}/Style-Guide"
+
+
+async def test_styles_values_css_usage_and_exports(ctx: ToolContext) -> None:
+    result = data(
+        await ctx.call(
+            "design_get_styles", {"fileUrl": STYLES_URL, "enrich": True, "include_usage": True, "include_exports": True}
+        )
+    )
+    by_name = {s["name"]: s for s in result["styles"]}
+    assert set(by_name) == {"Surface/Default", "Brand/Primary", "Text/Body", "Text/Heading", "Shadow/Card"}
+    assert by_name["Surface/Default"]["value"] == ["#FFFFFF"] and by_name["Surface/Default"]["css"] == {
+        "color": "#FFFFFF"
+    }
+    assert by_name["Text/Heading"]["css"] == {
+        "font-family": "Inter",
+        "font-weight": "700",
+        "font-size": "24px",
+        "line-height": "32px",
+        "letter-spacing": "-0.2px",
+    }
+    assert by_name["Shadow/Card"]["css"] == {"box-shadow": "0px 2px 8px 0px #00000040"}
+    assert by_name["Text/Body"]["usage"] == {"nodes": 3} and by_name["Text/Heading"]["usage"] == {"nodes": 1}
+    assert by_name["Brand/Primary"]["usage"] == {"nodes": 0} and result["usage"]["scannedNodes"] > 10
+    css = result["exports"]["css"]
+    assert "  --brand-primary: #3366E6;" in css and "  --text-heading-font-size: 24px;" in css
+    assert "  --shadow-card: 0px 2px 8px 0px #00000040;" in css
+    tailwind = json.loads(result["exports"]["tailwind"].split("module.exports = ", 1)[1].rstrip().rstrip(";"))
+    extend = tailwind["theme"]["extend"]
+    assert extend["fontSize"]["Heading"] == [
+        "24px",
+        {"lineHeight": "32px", "letterSpacing": "-0.2px", "fontWeight": "700"},
+    ]
+    assert extend["boxShadow"]["Card"] == "0px 2px 8px 0px #00000040"
+    assert "$text-body-font-size: 14px;" in result["exports"]["sass"]
+    ts_only = data(
+        await ctx.call(
+            "design_get_styles", {"fileUrl": STYLES_URL, "include_exports": True, "export_formats": ["typescript"]}
+        )
+    )
+    consts = ts_only["exports"]["typescript"].split("export const tokens = ", 1)[1].split(" as const;", 1)[0]
+    assert json.loads(consts)["Brand"]["Primary"] == "#3366E6"
+
+
+async def test_styles_summary_stays_small_and_usage_reads_the_file_once(ctx: ToolContext, fake_api: FakeServer) -> None:
+    result = data(
+        await ctx.call("design_get_styles", {"fileUrl": STYLES_URL, "verbosity": "summary", "include_usage": True})
+    )
+    assert {"name": "Shadow/Card", "type": "EFFECT", "usage": {"nodes": 1}} in result["styles"]
+    reads = [r for r in fake_api.requests() if r["path"] == f"/v1/files/{STYLES_KEY}"]
+    assert len(reads) == 1 and not [r for r in fake_api.requests() if r["path"].endswith("/nodes")]
