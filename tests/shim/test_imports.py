@@ -1,0 +1,18 @@
+"""The shim stays a pipe: it must not pull in the MCP SDK or asyncio (start-up time and memory budgets)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def test_shim_imports_neither_the_sdk_nor_asyncio() -> None:
+    probe = (
+        "import json, sys\n"
+        "import design_console.shim.main\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types', 'asyncio', 'pydantic'))\n"
+        "print(json.dumps(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True, text=True)
+    assert json.loads(out.stdout) == []
