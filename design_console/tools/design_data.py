@@ -1090,13 +1090,138 @@ class KitArgs(Args):
         default_factory=lambda: ["tokens", "components", "styles"]
     )
     componentIds: list[str] | None = None
+    includeImages: bool = False
     format: Literal["full", "summary", "compact"] = "full"
     maxTokens: MaxTokens = None
 
 
+_SPEC_KEYS = (
+    "opacity",
+    "layoutMode",
+    "itemSpacing",
+    "paddingLeft",
+    "paddingRight",
+    "paddingTop",
+    "paddingBottom",
+    "primaryAxisAlignItems",
+    "counterAxisAlignItems",
+    "cornerRadius",
+    "strokeWeight",
+    "characters",
+)
+
+
+def _visual_spec(node: dict[str, Any]) -> dict[str, Any]:
+    """What a variant looks like, part by part: ``""`` for the variant itself, then its layers by name path."""
+    parts: dict[str, Any] = {}
+
+    def visit(current: dict[str, Any], path: str, depth: int) -> None:
+        spec: dict[str, Any] = {}
+        box = current.get("absoluteBoundingBox") or {}
+        if box:
+            spec["size"] = [round(box.get("width", 0), 1), round(box.get("height", 0), 1)]
+        for key in _SPEC_KEYS:
+            if key in current:
+                spec[key] = current[key]
+        for key in ("fills", "strokes"):
+            paints = shaping.short_paints(current.get(key) or [])
+            if paints:
+                spec[key] = paints
+        style = current.get("style") or {}
+        for key in ("fontFamily", "fontWeight", "fontSize", "lineHeightPx"):
+            if key in style:
+                spec[key] = style[key]
+        if current.get("effects"):
+            spec["effects"] = [e.get("type") for e in current["effects"] if e.get("visible", True)]
+        if current.get("boundVariables"):
+            spec["boundVariables"] = sorted(current["boundVariables"])
+        parts[path] = spec
+        if depth < 3:
+            for child in current.get("children", []):
+                name = str(child.get("name", child.get("id", "")))
+                visit(child, f"{path}/{name}" if path else name, depth + 1)
+
+    visit(node, "", 0)
+    return parts
+
+
+def _delta(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """What ``other`` changes of ``base``, part by part (a removed property or part is null)."""
+    out: dict[str, Any] = {}
+    for part in dict.fromkeys([*base, *other]):
+        if part not in other:
+            out[part] = None
+            continue
+        if part not in base:
+            out[part] = other[part]
+            continue
+        changed = {k: v for k, v in other[part].items() if base[part].get(k) != v}
+        changed.update({k: None for k in base[part] if k not in other[part]})
+        if changed:
+            out[part] = changed
+    return out
+
+
+def _default_variant(component_set: dict[str, Any]) -> dict[str, Any] | None:
+    """The set's default variant: the one whose name carries every variant property's default value."""
+    variants = [c for c in component_set.get("children", []) if c.get("type") == "COMPONENT"]
+    defaults = {
+        name.split("#", 1)[0]: str(spec.get("defaultValue"))
+        for name, spec in (component_set.get("componentPropertyDefinitions") or {}).items()
+        if spec.get("type") == "VARIANT"
+    }
+    for variant in variants:
+        values = dict(p.split("=", 1) for p in str(variant.get("name", "")).split(", ") if "=" in p)
+        if defaults and all(values.get(k) == v for k, v in defaults.items()):
+            return variant
+    return variants[0] if variants else None
+
+
+async def _add_variant_specs(ctx: Any, key: str, items: list[dict[str, Any]]) -> None:
+    """Give each component set its default variant's visual spec and, per other variant, only what differs."""
+    sets = [i for i in items if i.get("type") == "COMPONENT_SET"]
+    if not sets:
+        return
+    ids = ",".join(i["nodeId"] for i in sets)
+    body = await ctx.api.request("GET", f"/v1/files/{key}/nodes", params={"ids": ids, "depth": 4})
+    for item in sets:
+        entry = (body.get("nodes") or {}).get(item["nodeId"])
+        node = entry.get("document") if isinstance(entry, dict) else None
+        default = _default_variant(node) if isinstance(node, dict) else None
+        if default is None:
+            continue
+        base = _visual_spec(default)
+        item["variantSpecs"] = {
+            "default": default.get("name"),
+            "base": base,
+            "variants": {
+                v.get("name"): _delta(base, _visual_spec(v))
+                for v in node.get("children", [])
+                if v.get("type") == "COMPONENT" and v is not default
+            },
+        }
+
+
+async def _add_images(ctx: Any, key: str, items: list[dict[str, Any]]) -> None:
+    """A rendered PNG URL (valid 30 days) for each component, from one render request."""
+    ids = [i["nodeId"] for i in items if i.get("nodeId")]
+    if not ids:
+        return
+    version = await ctx.api.file_version(key)
+    params = {"ids": ",".join(ids), "scale": 1, "format": "png", "version": version}
+    body = await ctx.api.request("GET", f"/v1/images/{key}", params=params, cache="pinned")
+    images = body.get("images") or {}
+    for item in items:
+        url = images.get(item.get("nodeId"))
+        if url:
+            item["imageUrl"] = url
+
+
 @tool(
     "design_get_design_system_kit",
-    "Tokens (variables), components and styles of a file in one answer, sized to maxTokens.",
+    "Tokens (variables), components and styles of a file in one answer, sized to maxTokens. format=full gives each "
+    "component set its default variant's visual spec and, per other variant, only what differs; includeImages adds a "
+    "render URL per component.",
     args=KitArgs,
     runs_in="api",
     toolset="read",
@@ -1132,6 +1257,13 @@ async def design_get_design_system_kit(ctx: Any, args: KitArgs) -> ToolOutput:
             wanted = {node_id(i) for i in args.componentIds}
             items = [i for i in items if i["nodeId"] in wanted]
         chosen, rest = shaping.fit_items(items, 0, share)
+        if args.format == "full":
+            await _add_variant_specs(ctx, key, chosen)
+        if args.includeImages:
+            await _add_images(ctx, key, chosen)
+        if args.format == "full" or args.includeImages:
+            chosen, cut = shaping.fit_items(chosen, 0, share)
+            rest = rest if cut is None else cut
         result["components"] = {"items": chosen, "total": len(items)}
         if rest is not None:
             notes.append("components: cut to fit maxTokens; use design_get_library_components to page")

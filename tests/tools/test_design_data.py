@@ -458,3 +458,39 @@ async def test_styles_summary_stays_small_and_usage_reads_the_file_once(ctx: Too
     assert {"name": "Shadow/Card", "type": "EFFECT", "usage": {"nodes": 1}} in result["styles"]
     reads = [r for r in fake_api.requests() if r["path"] == f"/v1/files/{STYLES_KEY}"]
     assert len(reads) == 1 and not [r for r in fake_api.requests() if r["path"].endswith("/nodes")]
+
+
+async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: ToolContext, fake_api: FakeServer) -> None:
+    kit = data(
+        await ctx.call(
+            "design_get_design_system_kit",
+            {"fileKey": ENTERPRISE_KEY, "include": ["components"], "includeImages": True},
+        )
+    )
+    button = next(i for i in kit["components"]["items"] if i["name"] == "Button")
+    specs = button["variantSpecs"]
+    assert specs["default"] == "State=Default"
+    assert specs["base"][""]["size"] == [96, 40] and specs["base"]["Background"]["fills"][0]["color"] == "#3366E6"
+    assert specs["base"]["Label"]["characters"] == "Button"
+    assert specs["variants"]["State=Hover"] == {
+        "Background": {"fills": [{"color": "#264CBF", "variable": "VariableID:35:35"}]}
+    }
+    disabled = specs["variants"]["State=Disabled"]
+    assert disabled[""] == {"opacity": 0.5} and disabled["Background"]["fills"][0]["color"] == "#999999"
+    assert "Label" not in disabled
+    assert all(i["imageUrl"].endswith(".png") for i in kit["components"]["items"])
+    renders = [r for r in fake_api.requests() if r["path"].startswith("/v1/images/")]
+    assert len(renders) == 1 and set(renders[0]["query"]["ids"].split(",")) == {"1:2", "1:3"}
+    compact = data(
+        await ctx.call(
+            "design_get_design_system_kit", {"fileKey": ENTERPRISE_KEY, "include": ["components"], "format": "compact"}
+        )
+    )
+    assert all("variantSpecs" not in i and "imageUrl" not in i for i in compact["components"]["items"])
+
+
+async def test_kit_with_specs_and_images_keeps_to_max_tokens(ctx: ToolContext) -> None:
+    args = {"fileKey": ENTERPRISE_KEY, "includeImages": True, "maxTokens": 500}
+    out = await ctx.call("design_get_design_system_kit", args)
+    assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
+    assert any(note.startswith("components: cut") for note in data(out)["notes"])
