@@ -171,8 +171,11 @@ def bench_console_under_load(calls: int) -> None:
 
         def big() -> None:
             started = time.perf_counter()
-            shaped.update(heavy.request("tools/call", {"name": "design_get_file_data", "arguments": {
-                "fileUrl": HUGE_KEY, "depth": 3}}))
+            shaped.update(
+                heavy.request(
+                    "tools/call", {"name": "design_get_file_data", "arguments": {"fileUrl": HUGE_KEY, "depth": 3}}
+                )
+            )
             shaped["ms"] = (time.perf_counter() - started) * 1000
             done.set()
 
