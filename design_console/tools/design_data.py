@@ -6,6 +6,7 @@ takes ``maxTokens`` (a size budget) and, where a result can be long, a ``cursor`
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 import time
@@ -16,7 +17,7 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools import shaping, token_code, token_sources
+from design_console.tools import codebase, shaping, token_code, token_sources
 from design_console.tools.base import Args, failure, ok, tool
 from design_console.tools.files import file_key_for
 from design_console.workers.design_api import parse_file_key
@@ -842,6 +843,7 @@ class DevArgs(Args):
     nodeId: str
     fileUrl: str | None = None
     includeImage: bool = True
+    codebasePath: str | None = None
     maxTokens: MaxTokens = None
     cursor: str | None = None
 
@@ -849,7 +851,8 @@ class DevArgs(Args):
 @tool(
     "design_get_component_for_development",
     "A component's node tree (depth 4) with layout, colours, bound variables, plus plugin annotations when connected "
-    "and a 2x render URL; within maxTokens, `cursor` to continue.",
+    "and a 2x render URL; within maxTokens, `cursor` to continue. codebasePath (a local source folder) adds the files "
+    "and exports that already implement the component.",
     args=DevArgs,
     runs_in="api",
     toolset="read",
@@ -877,6 +880,9 @@ async def design_get_component_for_development(ctx: Any, args: DevArgs) -> ToolO
         )
         if args.includeImage:
             result["image"] = await _render(ctx, key, nid, 2, "png")
+        if args.codebasePath and result["nodes"]:
+            name = str(result["nodes"][0].get("name", ""))
+            result["codebase"] = await asyncio.to_thread(codebase.find_component_code, args.codebasePath, name)
     return ok(result)
 
 

@@ -494,3 +494,32 @@ async def test_kit_with_specs_and_images_keeps_to_max_tokens(ctx: ToolContext) -
     out = await ctx.call("design_get_design_system_kit", args)
     assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
     assert any(note.startswith("components: cut") for note in data(out)["notes"])
+
+
+async def test_component_for_development_finds_the_code_in_a_codebase(ctx: ToolContext, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "components" / "SignIn").mkdir(parents=True)
+    (src / "components" / "SignIn" / "index.tsx").write_text("export { SignIn } from './SignIn';\n")
+    (src / "components" / "SignIn" / "SignIn.tsx").write_text(
+        "import React from 'react';\n\nexport function SignIn() {\n  return null;\n}\n"
+    )
+    (src / "components" / "SignIn" / "sign-in.stories.tsx").write_text("export default { title: 'Sign in' };\n")
+    (src / "node_modules" / "lib").mkdir(parents=True)
+    (src / "node_modules" / "lib" / "SignIn.js").write_text("export const SignIn = 1;\n")
+    (src / "Other.tsx").write_text("export const SignInButton = 1;\n")
+    args = {"fileUrl": FILE_URL, "nodeId": "2:1", "includeImage": False, "codebasePath": str(src)}
+    result = data(await ctx.call("design_get_component_for_development", args))
+    found = result["codebase"]
+    assert found["codeNames"] == ["SignIn"] and found["scannedFiles"] == 4
+    assert {(m["path"], m["kind"], m.get("line")) for m in found["matches"]} == {
+        ("components/SignIn/index.tsx", "file", None),
+        ("components/SignIn/SignIn.tsx", "file", None),
+        ("components/SignIn/SignIn.tsx", "export", 3),
+        ("components/SignIn/sign-in.stories.tsx", "story", None),
+    }
+    missing = await ctx.call(
+        "design_get_component_for_development", {**args, "codebasePath": str(tmp_path / "nowhere")}
+    )
+    assert "codebasePath" in error_text(missing) and "absolute path" in error_text(missing)
+    relative = await ctx.call("design_get_component_for_development", {**args, "codebasePath": "src"})
+    assert "codebasePath" in error_text(relative)
