@@ -11,13 +11,10 @@ import pkgutil
 from design_console.config import Config
 from design_console.tools.base import REGISTRY, ToolSpec
 
-_SUPPORT_MODULES = {"base", "schema", "shaping"}
-
-
 def _load_all() -> None:
+    """Import every module of the package; the ones that declare tools register them as they load."""
     for info in pkgutil.iter_modules(__path__):
-        if info.name not in _SUPPORT_MODULES and not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")
+        importlib.import_module(f"{__name__}.{info.name}")
 
 
 def catalog(config: Config | None = None) -> dict[str, ToolSpec]:

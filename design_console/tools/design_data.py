@@ -26,17 +26,43 @@ MaxTokens = Annotated[int, msgspec.Meta(ge=shaping.MIN_RESULT_TOKENS, le=20_000)
 VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]
 _NODE_ID = re.compile(r"^I?-?\d+[:-]\d+(;-?\d+[:-]\d+)*$")
 
+# The plugin caps every array it returns at 200 items, so variables are read a page at a time; collections carry
+# their variable count instead of the id list, which can be longer than that cap.
+_VARIABLES_PAGE = 150
 _VARIABLES_CODE = """
-const collections = await figma.variables.getLocalVariableCollectionsAsync();
-const variables = await figma.variables.getLocalVariablesAsync();
+const offset = %d, size = %d;
+const all = await figma.variables.getLocalVariablesAsync();
+const collections = offset > 0 ? [] : (await figma.variables.getLocalVariableCollectionsAsync()).map(c => ({
+  id: c.id, name: c.name, key: c.key, modes: c.modes, defaultModeId: c.defaultModeId,
+  variableCount: c.variableIds.length, remote: c.remote}));
 return {
-  variableCollections: collections.map(c => ({id: c.id, name: c.name, key: c.key, modes: c.modes,
-    defaultModeId: c.defaultModeId, variableIds: c.variableIds, remote: c.remote})),
-  variables: variables.map(v => ({id: v.id, name: v.name, key: v.key, variableCollectionId: v.variableCollectionId,
-    resolvedType: v.resolvedType, valuesByMode: v.valuesByMode, description: v.description, scopes: v.scopes,
-    codeSyntax: v.codeSyntax, hiddenFromPublishing: v.hiddenFromPublishing, remote: v.remote})),
+  total: all.length,
+  variableCollections: collections,
+  variables: all.slice(offset, offset + size).map(v => ({id: v.id, name: v.name, key: v.key,
+    variableCollectionId: v.variableCollectionId, resolvedType: v.resolvedType, valuesByMode: v.valuesByMode,
+    description: v.description, scopes: v.scopes, codeSyntax: v.codeSyntax,
+    hiddenFromPublishing: v.hiddenFromPublishing, remote: v.remote})),
 };
 """
+
+
+async def _variables_by_pages(ctx: Any, key: str) -> dict[str, Any] | None:
+    """Every local variable and collection through EXECUTE_CODE, page by page; None on an unexpected reply."""
+    collections: list[Any] = []
+    variables: list[Any] = []
+    offset = 0
+    while True:
+        code = _VARIABLES_CODE % (offset, _VARIABLES_PAGE)
+        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 20_000}, file_key=key, timeout=22)
+        data = reply.get("result", reply)
+        if not isinstance(data, dict) or not isinstance(data.get("variables"), list):
+            return None
+        if offset == 0:
+            collections = data.get("variableCollections") or []
+        variables.extend(data["variables"])
+        offset += _VARIABLES_PAGE
+        if offset >= int(data.get("total") or 0) or not data["variables"]:
+            return {"variableCollections": collections, "variables": variables}
 
 
 def _handles_errors(
@@ -266,9 +292,8 @@ async def _variables_from_plugin(ctx: Any, key: str, refresh: bool) -> tuple[dic
             found = await _plugin_snapshot(ctx, key)
             if found is not None:
                 return found, "plugin"
-        reply = await ctx.bridge("EXECUTE_CODE", {"code": _VARIABLES_CODE, "timeout": 20_000}, file_key=key, timeout=22)
-        data = reply.get("result", reply)
-        if isinstance(data, dict) and data.get("variables") is not None:
+        data = await _variables_by_pages(ctx, key)
+        if data is not None:
             return data, "plugin"
     except DesignError as exc:
         if exc.code != "not_connected":
@@ -435,7 +460,7 @@ def _shape(
             "name": c.get("name"),
             "id": c.get("id"),
             "modes": [m.get("name") for m in c.get("modes", [])],
-            "variables": len(c.get("variableIds", [])),
+            "variables": c["variableCount"] if "variableCount" in c else len(c.get("variableIds", [])),
         }
         for c in collections.values()
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -523,3 +524,35 @@ async def test_component_for_development_finds_the_code_in_a_codebase(ctx: ToolC
     assert "codebasePath" in error_text(missing) and "absolute path" in error_text(missing)
     relative = await ctx.call("design_get_component_for_development", {**args, "codebasePath": "src"})
     assert "codebasePath" in error_text(relative)
+
+
+class PagingPlugin(ToolContext):
+    """A plugin that answers the variables script like the real one: each array it returns holds at most 200 items."""
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        self.bridge_calls.append((method, params or {}))
+        if method == "GET_VARIABLES_DATA":
+            return {"success": True, "variables": [], "variableCollections": []}
+        offset, size = (int(n) for n in re.search(r"offset = (\d+), size = (\d+)", (params or {})["code"]).groups())
+        assert size <= 200, "a page larger than the plugin's array cap would come back cut"
+        every = [
+            {"id": f"V:{n}", "name": f"space/{n}", "variableCollectionId": "C:1", "resolvedType": "FLOAT",
+             "valuesByMode": {"m1": n}}
+            for n in range(450)
+        ]  # fmt: skip
+        collections = [{"id": "C:1", "name": "Spacing", "modes": [{"modeId": "m1", "name": "Default"}],
+                        "variableCount": 450}] if offset == 0 else []  # fmt: skip
+        page = every[offset : offset + size]
+        return {"success": True, "result": {"total": 450, "variableCollections": collections, "variables": page}}
+
+
+async def test_fresh_plugin_read_pages_past_the_plugin_array_cap(ctx: ToolContext) -> None:
+    plugin = PagingPlugin(config=ctx.config, api=ctx.api, plugin={})
+    result = data(
+        await plugin.call("design_get_variables", {"fileUrl": FILE_URL, "refreshCache": True, "format": "summary"})
+    )
+    assert result["source"] == "plugin"
+    assert [c for c, _ in plugin.bridge_calls].count("EXECUTE_CODE") == 3
+    assert result["totalVariables"] == 450 and result["collections"][0]["variables"] == 450
