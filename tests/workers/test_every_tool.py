@@ -1,0 +1,129 @@
+"""Every tool that runs in a worker, through the real chain: SDK client → shim → designd → worker → fake API/plugin.
+
+Each tool is called once with arguments that must succeed and once with arguments that must fail with an error
+the model can act on. The unit tests beside the tools go deeper; this proves the wiring of each one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
+from fakes.fake_plugin import FakePlugin
+from mcp import Client, StdioServerParameters
+from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of, running_daemon, wait_for
+from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
+
+from design_console.tools import catalog
+from workers.test_chain import fake_api, status  # noqa: F401  (fixture reused)
+
+ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
+HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
+MISSING = "https://www.figma.com/design/NoSuchFile0000000000099/Gone"
+OLD, NEW = "1000001", "1000060"
+
+# tool → (arguments that succeed, arguments that fail)
+CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "design_get_file_data": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
+    "design_get_file_for_plugin": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
+    "design_get_variables": ({"fileUrl": ENT}, {"fileUrl": ENT, "format": "full", "collection": "x"}),
+    "design_get_styles": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
+    "design_get_component": ({"fileUrl": ENT, "nodeId": "1:2"}, {"fileUrl": ENT, "nodeId": "9:99"}),
+    "design_get_component_image": ({"fileUrl": ENT, "nodeId": "1:3"}, {"fileUrl": MISSING, "nodeId": "1:3"}),
+    "design_get_component_for_development": (
+        {"fileUrl": ENT, "nodeId": "1:2", "includeImage": False},
+        {"fileUrl": ENT, "nodeId": "9:99"},
+    ),
+    "design_get_library_components": ({"libraryFileUrl": ENT}, {"libraryFileUrl": MISSING}),
+    "design_get_library_component_by_key": ({"componentKey": "key-1:3"}, {"componentKey": "no-such-key"}),
+    "design_get_design_system_kit": ({"fileKey": ENTERPRISE_KEY}, {"fileKey": "NoSuchFile0000000000099"}),
+    "design_search_components": ({"libraryFileUrl": ENT, "query": "Button"}, {"libraryFileUrl": MISSING}),
+    "design_get_comments": ({"fileUrl": HIST}, {"fileUrl": MISSING}),
+    "design_post_comment": ({"fileUrl": HIST, "message": "Looks good"}, {"fileUrl": HIST, "message": ""}),
+    "design_delete_comment": ({"fileUrl": HIST, "comment_id": "101"}, {"fileUrl": HIST, "comment_id": "../x"}),
+    "design_get_file_versions": ({"fileUrl": HIST}, {"fileUrl": MISSING}),
+    "design_get_file_at_version": ({"fileUrl": HIST, "version_id": OLD}, {"fileUrl": HIST, "version_id": "nope"}),
+    "design_diff_versions": (
+        {"fileUrl": HIST, "from_version": OLD, "to_version": NEW},
+        {"fileUrl": HIST, "from_version": "nope", "to_version": NEW},
+    ),
+    "design_get_changes_since_version": (
+        {"fileUrl": HIST, "since_version": OLD},
+        {"fileUrl": HIST, "since_version": "nope"},
+    ),
+    "design_generate_changelog": (
+        {"fileUrl": HIST, "from_version": OLD, "to_version": NEW},
+        {"fileUrl": MISSING, "from_version": OLD, "to_version": NEW},
+    ),
+    "design_blame_node": ({"fileUrl": HIST, "node_id": "1:2"}, {"fileUrl": MISSING, "node_id": "1:2"}),
+    "design_take_screenshot": ({"fileUrl": ENT, "nodeId": "1:3"}, {"fileUrl": MISSING, "nodeId": "1:3"}),
+    "design_capture_screenshot": ({"nodeId": "1:3"}, {"nodeId": "1:3", "scale": 9}),
+    "design_get_design_system_summary": ({}, {"forceRefresh": "sometimes"}),
+    "design_get_component_details": ({"componentName": "Input"}, {"componentName": "Nothing like it"}),
+    "design_get_token_values": ({"type": "all"}, {"type": "shadows"}),
+    "design_get_library_variables": ({}, {"resolvedType": "IMAGE"}),
+    "design_import_library_variable": ({"variableKey": "lv-red"}, {"variableKey": ""}),
+    "design_get_component_for_development_deep": ({"nodeId": "5:1"}, {"nodeId": "9:9"}),
+    "design_analyze_component_set": ({"nodeId": "6:0"}, {"nodeId": "7:7"}),
+}
+
+
+def worker_tools() -> list[str]:
+    return sorted(name for name, spec in catalog().items() if spec.runs_in != "daemon")
+
+
+def test_every_worker_tool_has_a_case() -> None:
+    assert sorted(CASES) == worker_tools()
+
+
+def _plugin_payloads(plugin: FakePlugin) -> None:
+    """Answers shaped exactly like the real plugin's (the builders of the design-system tool tests)."""
+    lib = library()
+    plugin.handlers.update(
+        {
+            "GET_LOCAL_COMPONENTS": lambda _p, _params: design_file(),
+            "GET_VARIABLES_DATA": lambda _p, _params: variables_snapshot(),
+            "DEEP_GET_COMPONENT": lambda _p, params: deep_reply(params),
+            "ANALYZE_COMPONENT_SET": lambda _p, params: analysis_reply(params),
+            "EXECUTE_CODE": lambda _p, params: run_in_plugin(params, lib),
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def chain(fake_api: str) -> Iterator[tuple[TestEnv, DaemonProcess]]:  # noqa: F811
+    env = make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="info")
+    try:
+        for daemon in running_daemon(env):
+            wait_for(lambda: all(w["state"] == "running" for w in status(env)["workers"]), 20, "the workers")
+            yield env, daemon
+    finally:
+        kill_all(processes_of(env))
+        env.cleanup()
+
+
+@pytest.mark.parametrize("tool", sorted(CASES))
+async def test_tool_through_the_chain(chain: tuple[TestEnv, DaemonProcess], tool: str) -> None:
+    env, daemon = chain
+    plugin = await FakePlugin.connect(daemon.port, env.token, file_key=ENTERPRISE_KEY, file_name="Design System")
+    _plugin_payloads(plugin)
+    params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
+    try:
+        async with Client(params, mode="legacy") as client:
+            good, bad = CASES[tool]
+            if tool == "design_delete_comment":
+                posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
+                good = {**good, "comment_id": json.loads(posted.content[0].text)["posted"]["id"]}
+            result = await client.call_tool(tool, good)
+            assert not result.is_error, f"{tool}: {result.content[0].text}"
+            text = "".join(c.text for c in result.content if c.type == "text")
+            assert len(text) <= 25_000 * 4, f"{tool} answered beyond the context budget"
+
+            failed = await client.call_tool(tool, bad)
+            assert failed.is_error, f"{tool} accepted {bad}"
+            assert failed.content[0].text.startswith("[design-console-mcp] "), failed.content[0].text
+    finally:
+        await plugin.close()
