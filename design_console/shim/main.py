@@ -139,7 +139,7 @@ class Shim:
                 break
             except DesignError as err:
                 self._fail_all(str(err))
-                self._drain_inbox_failing(str(err))
+                self._from_client(fail_with=str(err))
                 if self.done:
                     return
                 time.sleep(1.0)
@@ -168,8 +168,12 @@ class Shim:
         if self.monitor in ready or now - self.last_heard > SILENCE_LIMIT:
             self._lost()
 
-    def _from_client(self) -> None:
-        assert self.link is not None
+    def _from_client(self, fail_with: str = "") -> None:
+        """Take every line the client sent; forward it, or with ``fail_with`` answer each request with that error.
+
+        Failing at once is for the time designd cannot be started: the client must not wait on requests that no
+        one will answer.
+        """
         while True:
             try:
                 line = self.inbox.recv(zmq.NOBLOCK)
@@ -179,12 +183,17 @@ class Shim:
                 self.done = True
                 return
             info = peek(line)
+            if fail_with:
+                if info.method is not None and info.id is not None:
+                    self.write(error_line(info.id, fail_with))
+                continue
             if info.method == "initialize" and info.id is not None:
                 self.init_request = line
             elif info.method == "notifications/initialized":
                 self.initialized_note = line
             if info.method is not None and info.id is not None:
                 self.inflight[_key(info.id)] = info.id
+            assert self.link is not None
             self.link.send(Rpc(data=line))
 
     def _from_daemon(self) -> None:
@@ -236,20 +245,6 @@ class Shim:
         for request_id in list(self.inflight.values()):
             self.write(error_line(request_id, message))
         self.inflight.clear()
-
-    def _drain_inbox_failing(self, message: str) -> None:
-        """While designd cannot be started, answer each request at once instead of leaving the client waiting."""
-        while True:
-            try:
-                line = self.inbox.recv(zmq.NOBLOCK)
-            except zmq.Again:
-                return
-            if line == EOF_MARK:
-                self.done = True
-                return
-            info = peek(line)
-            if info.method is not None and info.id is not None:
-                self.write(error_line(info.id, message))
 
 
 def main() -> None:

@@ -179,3 +179,23 @@ def test_all_ports_held_by_foreign_listeners(dc_env: TestEnv) -> None:
     finally:
         for sock in listeners:
             sock.close()
+
+
+def test_requests_fail_at_once_when_designd_cannot_start(dc_env: TestEnv) -> None:
+    run_dir = dc_env.root / "run"
+    run_dir.mkdir(mode=0o755)
+    run_dir.chmod(0o755)
+    proc = subprocess.Popen(
+        [str(BIN / "design-console-mcp")], env=dc_env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+    proc.stdin.flush()
+    reply = _read_line(proc)
+    assert reply["id"] == 1
+    assert reply["error"]["message"].startswith("[design-console-mcp] ") and "chmod 700" in reply["error"]["message"]
+    proc.stdin.write(json.dumps({**INIT, "id": 2}).encode() + b"\n")
+    proc.stdin.flush()
+    assert _read_line(proc)["id"] == 2
+    proc.stdin.close()
+    proc.wait(5)
