@@ -8,20 +8,13 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from fakes.fake_plugin import FakePlugin
 from mcp import StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of, running_daemon
+from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
 
 
 @pytest.fixture
 def dc_env() -> Iterator[TestEnv]:
     """An isolated installation; fails the test if any process of it is still running at the end."""
-    env = make_env()
-    try:
-        yield env
-    finally:
-        leftovers = processes_of(env)
-        kill_all(leftovers)
-        env.cleanup()
-        assert not leftovers, f"processes left behind: {[(p.pid, p.info.get('status')) for p in leftovers]}"
+    yield from isolated(make_env())
 
 
 @pytest.fixture

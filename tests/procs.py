@@ -153,6 +153,17 @@ class DaemonProcess:
             return self.proc.wait(5)
 
 
+def isolated(env: TestEnv) -> Iterator[TestEnv]:
+    """Hand out ``env``; afterwards kill and report any process of it still running, and delete its files."""
+    try:
+        yield env
+    finally:
+        leftovers = processes_of(env)
+        kill_all(leftovers)
+        env.cleanup()
+        assert not leftovers, f"processes left behind: {[p.pid for p in leftovers]}"
+
+
 def running_daemon(env: TestEnv) -> Iterator[DaemonProcess]:
     """Start designd for a test and make sure it, its workers and any shim are gone afterwards."""
     daemon = DaemonProcess(env).start()

@@ -17,7 +17,7 @@ import pytest
 from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of, running_daemon, wait_for
+from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -47,15 +47,8 @@ def fake_api() -> Iterator[str]:
 
 @pytest.fixture
 def api_env(fake_api: str) -> Iterator[TestEnv]:
-    env = make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN)
     httpx.post(f"{fake_api}/_fake/reset")
-    try:
-        yield env
-    finally:
-        leftovers = processes_of(env)
-        kill_all(leftovers)
-        env.cleanup()
-        assert not leftovers, f"processes left behind: {[p.pid for p in leftovers]}"
+    yield from isolated(make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN))
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ the model can act on. The unit tests beside the tools go deeper; this proves the
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -14,11 +15,11 @@ import pytest
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of, running_daemon, wait_for
+from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 
 from design_console.tools import catalog
-from workers.test_chain import fake_api, status  # noqa: F401  (fixture reused)
+from workers.test_chain import fake_api, workers_running  # noqa: F401  (fixture reused)
 
 ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
@@ -95,14 +96,10 @@ def _plugin_payloads(plugin: FakePlugin) -> None:
 
 @pytest.fixture(scope="module")
 def chain(fake_api: str) -> Iterator[tuple[TestEnv, DaemonProcess]]:  # noqa: F811
-    env = make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="info")
-    try:
+    for env in isolated(make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="info")):
         for daemon in running_daemon(env):
-            wait_for(lambda: all(w["state"] == "running" for w in status(env)["workers"]), 20, "the workers")
+            wait_for(functools.partial(workers_running, env), 20, "the workers")
             yield env, daemon
-    finally:
-        kill_all(processes_of(env))
-        env.cleanup()
 
 
 @pytest.mark.parametrize("tool", sorted(CASES))
