@@ -11,6 +11,7 @@ import pkgutil
 from design_console.config import Config
 from design_console.tools.base import REGISTRY, ToolSpec
 
+
 def _load_all() -> None:
     """Import every module of the package; the ones that declare tools register them as they load."""
     for info in pkgutil.iter_modules(__path__):
