@@ -20,6 +20,7 @@ import zmq.asyncio
 
 from design_console.protocol import (
     PROTOCOL_VERSION,
+    WORKER_PREFIX,
     AnyFrame,
     Error,
     Frame,
@@ -161,9 +162,14 @@ class ControlServer:
             await self.on_frame(peer, frame)
 
     async def reap_silent(self) -> None:
-        """Drop peers that went silent (a shim killed with SIGKILL never says goodbye)."""
+        """Drop peers that went silent (a shim killed with SIGKILL never says goodbye).
+
+        Workers are left to the supervisor, which kills and replaces a silent one instead of only forgetting it.
+        """
         now = time.monotonic()
         for identity, peer in list(self.peers.items()):
+            if peer.kind.startswith(WORKER_PREFIX):
+                continue
             if now - peer.last_seen > PEER_SILENCE_LIMIT:
                 await self.drop(identity, "silent")
 

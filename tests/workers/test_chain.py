@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
+
+from design_console.daemon.supervisor import HANG_LIMIT
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -160,3 +163,24 @@ async def test_console_answers_while_the_api_worker_shapes_a_large_file(api_daem
             assert not shaped.is_error, shaped.content[0].text
     finally:
         await plugin.close()
+
+
+async def test_hung_worker_is_replaced(api_daemon: DaemonProcess) -> None:
+    """A frozen worker (SIGSTOP) stops sending heartbeats: designd kills it, fails its call and starts a new one."""
+    env = api_daemon.env
+    wait_for(lambda: workers_running(env), 20, "the workers")
+    frozen = next(w for w in status(env)["workers"] if w["kind"] == "api")
+    os.kill(frozen["pid"], signal.SIGSTOP)
+    try:
+        async with Client(params(env), mode="legacy") as client:
+            stuck = await asyncio.wait_for(
+                client.call_tool("design_get_file_data", {"fileUrl": ENTERPRISE_KEY}), HANG_LIMIT + 30
+            )
+            assert stuck.is_error and "api worker stopped answering" in stuck.content[0].text
+            await until_status(env, lambda s: s["workers"][0]["state"] == "running", "the new api worker")
+            assert status(env)["workers"][0]["pid"] != frozen["pid"]
+            again = await client.call_tool("design_get_file_data", {"fileUrl": ENTERPRISE_KEY})
+            assert not again.is_error, again.content[0].text
+    finally:
+        if psutil.pid_exists(frozen["pid"]):
+            os.kill(frozen["pid"], signal.SIGKILL)
