@@ -89,6 +89,13 @@ class BridgeCall(Frame, tag="bridge"):
     timeout: float = 0.0
 
 
+class StateQuery(Frame, tag="state"):
+    """A worker asks the daemon for state the plugin pushed (``what="metadata_changes"``); answered with Result."""
+
+    what: str
+    file_key: str = ""
+
+
 class Progress(Frame, tag="progress"):
     """Progress of a long request; only forwarded to the AI app when it asked for progress."""
 
@@ -137,7 +144,20 @@ class Error(Frame, tag="error"):
 
 
 AnyFrame = (
-    Hello | Welcome | Rpc | Ping | Pong | Bye | Call | Command | BridgeCall | Progress | Result | ToolResult | Error
+    Hello
+    | Welcome
+    | Rpc
+    | Ping
+    | Pong
+    | Bye
+    | Call
+    | Command
+    | BridgeCall
+    | StateQuery
+    | Progress
+    | Result
+    | ToolResult
+    | Error
 )
 
 _encoder = msgspec.msgpack.Encoder()

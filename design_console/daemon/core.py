@@ -9,6 +9,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
+
 from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config
 from design_console.daemon.bridge import Bridge
@@ -31,6 +33,7 @@ from design_console.protocol import (
     Progress,
     Result,
     Rpc,
+    StateQuery,
     ToolOutput,
     ToolResult,
 )
@@ -213,8 +216,21 @@ class Daemon:
     async def _on_worker_frame(self, peer: Peer, frame: AnyFrame) -> None:
         if isinstance(frame, BridgeCall):
             self.spawn(self._worker_bridge_call(peer, frame), f"worker-bridge-{frame.method}")
+        elif isinstance(frame, StateQuery):
+            await self._state_query(peer, frame)
         elif isinstance(frame, ToolResult | Error | Progress):
             await self.supervisor.on_reply(peer, frame)
+
+    async def _state_query(self, peer: Peer, frame: StateQuery) -> None:
+        """Plugin-fed state a worker's tool needs (the worker processes cannot see the daemon's memory)."""
+        key = frame.file_key or self.bridge.active_file_key() or ""
+        if frame.what == "metadata_changes":
+            data = msgspec.to_builtins(self.state.metadata_changes(key, count=None)) if key else []
+            await self.control.send(peer.identity, Result(id=frame.id, data=data))
+        else:
+            await self.control.send(
+                peer.identity, Error(id=frame.id, code="bad_request", message=f"unknown state {frame.what!r}")
+            )
 
     async def _worker_bridge_call(self, peer: Peer, frame: BridgeCall) -> None:
         try:

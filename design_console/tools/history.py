@@ -8,6 +8,7 @@ and carry a cursor when there is more.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import msgspec
@@ -49,6 +50,8 @@ PAGE_DIFF_DEPTH = 2
 DEFAULT_READ_DEPTH = 2
 #: Versions listed in a changelog's "versions in between" (named ones only, newest first).
 MAX_BETWEEN = 20
+MAX_PLUGIN_EDITS = 50
+MAX_EDIT_VALUE_CHARS = 300
 
 VersionId = Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="A version id from design_get_file_versions")]
 VersionOrCurrent = Annotated[
@@ -61,10 +64,14 @@ Cursor = Annotated[str, Meta(description="nextCursor of the previous result, to 
 
 
 class ApiContext(Context, Protocol):
-    """The context handlers of the api worker get: the design API client and the active file."""
+    """The context handlers of the api worker get: the design API client, the active file, designd's state."""
 
     api: DesignApi
     active_file_key: str | None
+
+    async def state(self, what: str, file_key: str = "") -> Any:
+        """State the plugin pushed to designd (``metadata_changes`` of a file)."""
+        ...
 
 
 def is_autosave(version: dict[str, Any]) -> bool:
@@ -320,6 +327,36 @@ def _diff_result(diff: _Diff, old: str, new: str, mode: Mode, cursor: str | None
     return result
 
 
+def _epoch_ms(stamp: Any) -> float | None:
+    try:
+        return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp() * 1000
+    except ValueError:
+        return None
+
+
+async def _plugin_edits(ctx: ApiContext, key: str, old: str, new: str) -> list[dict[str, Any]]:
+    """Edits of names, descriptions, annotations and component properties the plugin saw live in this file between
+    the two versions; version history does not show them until a version is saved. Empty without a plugin."""
+    changes: list[dict[str, Any]] = await ctx.state("metadata_changes", key)
+    if not changes:
+        return []
+    old_entry, new_entry, _ = await _version_context(ctx, key, old, new)
+    start = _epoch_ms(old_entry.get("created_at")) if old_entry else None
+    end = _epoch_ms(new_entry.get("created_at")) if new_entry and new != "current" else None
+    edits = [
+        {
+            "nodeId": c["nodeId"],
+            "node": c["nodeName"],
+            "field": c["field"],
+            "value": shaping.cut(c["newValue"], MAX_EDIT_VALUE_CHARS),
+            "at": c["timestamp"],
+        }
+        for c in changes
+        if (start is None or c["timestamp"] >= start) and (end is None or c["timestamp"] <= end)
+    ]
+    return edits[-MAX_PLUGIN_EDITS:]
+
+
 class DiffVersionsArgs(Args, kw_only=True):
     fileUrl: FileUrl | None = None
     from_version: VersionId
@@ -342,7 +379,10 @@ class DiffVersionsArgs(Args, kw_only=True):
 async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     diff = await _diff(ctx, key, args.from_version, args.to_version, args.component_ids, args.mode)
-    return ok(_diff_result(diff, args.from_version, args.to_version, args.mode, args.cursor))
+    result = _diff_result(diff, args.from_version, args.to_version, args.mode, args.cursor)
+    if edits := await _plugin_edits(ctx, key, args.from_version, args.to_version):
+        result["pluginEdits"] = edits
+    return ok(result)
 
 
 class ChangesSinceArgs(Args, kw_only=True):
@@ -364,7 +404,10 @@ class ChangesSinceArgs(Args, kw_only=True):
 async def get_changes_since_version(ctx: ApiContext, args: ChangesSinceArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     diff = await _diff(ctx, key, args.since_version, "current", args.component_ids, args.mode)
-    return ok(_diff_result(diff, args.since_version, "current", args.mode, args.cursor))
+    result = _diff_result(diff, args.since_version, "current", args.mode, args.cursor)
+    if edits := await _plugin_edits(ctx, key, args.since_version, "current"):
+        result["pluginEdits"] = edits
+    return ok(result)
 
 
 class ChangelogArgs(DiffVersionsArgs, kw_only=True):
@@ -419,6 +462,11 @@ async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput
         mode=args.mode,
         between=() if args.cursor else between,
     )
+    edits = [] if args.cursor else await _plugin_edits(ctx, key, args.from_version, args.to_version)
+    if edits:
+        markdown += "\n## Edits seen live by the plugin\n\n" + "".join(
+            f"- {e['node']} ({e['nodeId']}): {e['field']} → {msgspec.json.encode(e['value']).decode()}\n" for e in edits
+        )
     if rest is not None:
         left = len(diff.changes) - start - len(page)
         markdown += (

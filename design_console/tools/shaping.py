@@ -64,6 +64,14 @@ def size_of(value: Any) -> int:
 # Cursors ----------------------------------------------------------------------------------------------------------
 
 
+def cut(value: Any, max_chars: int) -> Any:
+    """``value`` itself when its JSON fits in ``max_chars``, else the start of that JSON text with a note."""
+    text = msgspec.json.encode(value).decode()
+    if len(text) <= max_chars:
+        return value
+    return f"{text[:max_chars]}… [{len(text) - max_chars} more characters]"
+
+
 def request_digest(*parts: Any) -> str:
     """A short digest of the arguments that shape a result; a cursor is only valid for the same ones."""
     return hashlib.sha256(_encoder.encode(parts)).hexdigest()[:16]

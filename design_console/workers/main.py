@@ -34,6 +34,7 @@ from design_console.protocol import (
     Ping,
     Progress,
     Result,
+    StateQuery,
     ToolResult,
     decode,
     encode,
@@ -68,6 +69,10 @@ class WorkerContext:
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._worker.send(Progress(id=self._call.id, progress=progress, total=total, message=message))
 
+    async def state(self, what: str, file_key: str = "") -> Any:
+        """State the plugin pushed to designd, such as ``metadata_changes`` of a file."""
+        return await self._worker.ask(StateQuery(what=what, file_key=file_key))
+
 
 class WorkerProcess:
     """One worker: a DEALER on designd's control socket."""
@@ -81,7 +86,7 @@ class WorkerProcess:
         self._sock = self._ctx.socket(zmq.DEALER)
         self._sock.setsockopt(zmq.LINGER, 0)
         self._sock.setsockopt(zmq.IDENTITY, f"{WORKER_PREFIX}{kind}-{os.getpid()}".encode())
-        self._bridge_waits: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._waits: dict[str, asyncio.Future[Any]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._done = asyncio.Event()
         self._api: Any = None
@@ -99,14 +104,19 @@ class WorkerProcess:
         await self._sock.send(encode(frame))
 
     async def bridge(self, method: str, params: dict[str, Any], file_key: str, timeout: float) -> dict[str, Any]:
-        call_id = uuid.uuid4().hex
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._bridge_waits[call_id] = future
+        reply = await self.ask(BridgeCall(method=method, params=params, file_key=file_key, timeout=timeout))
+        return reply if isinstance(reply, dict) else {"result": reply}
+
+    async def ask(self, frame: BridgeCall | StateQuery) -> Any:
+        """Send a request to designd and wait for its Result (an Error raises DesignError)."""
+        frame.id = uuid.uuid4().hex
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waits[frame.id] = future
         try:
-            await self.send(BridgeCall(id=call_id, method=method, params=params, file_key=file_key, timeout=timeout))
+            await self.send(frame)
             return await future
         finally:
-            self._bridge_waits.pop(call_id, None)
+            self._waits.pop(frame.id, None)
 
     async def run(self) -> None:
         self._sock.connect(self.config.control_endpoint)
@@ -143,11 +153,11 @@ class WorkerProcess:
                 continue
             if isinstance(frame, Call):
                 self._tasks[frame.id] = asyncio.create_task(self._run_call(frame))
-            elif isinstance(frame, Result | Error) and frame.id in self._bridge_waits:
-                future = self._bridge_waits[frame.id]
+            elif isinstance(frame, Result | Error) and frame.id in self._waits:
+                future = self._waits[frame.id]
                 if not future.done():
                     if isinstance(frame, Result):
-                        future.set_result(frame.data if isinstance(frame.data, dict) else {"result": frame.data})
+                        future.set_result(frame.data)
                     else:
                         future.set_exception(DesignError(frame.code, frame.message))
             elif isinstance(frame, Bye):

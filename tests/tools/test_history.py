@@ -7,6 +7,7 @@ import copy
 import json
 import socket
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ class Ctx:
         self.api = api
         self.active_file_key = active_file_key
         self.progress_events: list[tuple[float, float | None, str]] = []
+        self.metadata_changes: list[dict[str, Any]] = []
 
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
@@ -48,6 +50,10 @@ class Ctx:
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         self.progress_events.append((progress, total, message))
+
+    async def state(self, what: str, file_key: str = "") -> Any:
+        assert what == "metadata_changes"
+        return self.metadata_changes
 
 
 @pytest.fixture
@@ -285,6 +291,34 @@ async def test_diff_pages_catalog_and_components(harness: tuple[Ctx, FakeDesignA
     again = await call_json(ctx, "design_diff_versions", args)
     assert again == result
     assert len(fake.seen) == before, "pinned versions are read from the cache"
+
+
+def _edit(node_id: str, field: str, value: Any, when: str) -> dict[str, Any]:
+    stamp = int(datetime.fromisoformat(when).timestamp() * 1000)
+    return {"seq": 1, "timestamp": stamp, "nodeId": node_id, "nodeName": "Button", "nodeType": "COMPONENT_SET",
+            "field": field, "newValue": value}  # fmt: skip
+
+
+async def test_diffs_add_the_edits_the_plugin_saw_in_the_window(harness: tuple[Ctx, FakeDesignApi]) -> None:
+    ctx, _ = harness
+    args = {"from_version": "1000001", "to_version": "1000060", "mode": "summary"}
+    assert "pluginEdits" not in await call_json(ctx, "design_diff_versions", args)
+    ctx.metadata_changes = [
+        _edit("1:2", "description", "before the window", "2025-02-01T00:00:00+00:00"),
+        _edit("1:2", "description", "Primary actions", "2025-03-10T00:00:00+00:00"),
+        _edit("1:2", "annotations", [{"label": "x" * 1000}], "2025-03-11T00:00:00+00:00"),
+        _edit("1:3", "name", "Icon/Star filled", "2025-04-01T00:00:00+00:00"),
+    ]
+    diff = await call_json(ctx, "design_diff_versions", args)
+    assert [(e["field"], e["nodeId"]) for e in diff["pluginEdits"]] == [("description", "1:2"), ("annotations", "1:2")]
+    assert diff["pluginEdits"][0]["value"] == "Primary actions"
+    assert diff["pluginEdits"][1]["value"].endswith("more characters]"), "long values are cut"
+    since = await call_json(ctx, "design_get_changes_since_version", {"since_version": "1000001", "mode": "summary"})
+    assert [e["value"] for e in since["pluginEdits"]][-1] == "Icon/Star filled", "up to now when the end is current"
+    changelog = await call(ctx, "design_generate_changelog", args)
+    markdown = changelog.content[0].text
+    assert "## Edits seen live by the plugin" in markdown and '"Primary actions"' in markdown
+    assert "before the window" not in markdown
 
 
 async def test_summary_mode_and_changes_since(harness: tuple[Ctx, FakeDesignApi]) -> None:

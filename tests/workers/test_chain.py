@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import psutil
 import pytest
-from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY
+from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
@@ -184,3 +184,23 @@ async def test_hung_worker_is_replaced(api_daemon: DaemonProcess) -> None:
     finally:
         if psutil.pid_exists(frozen["pid"]):
             os.kill(frozen["pid"], signal.SIGKILL)
+
+
+async def test_history_reads_the_plugins_live_edits_from_designd(api_daemon: DaemonProcess) -> None:
+    """The api worker asks designd for the metadata changes the plugin pushed (StateQuery)."""
+    env = api_daemon.env
+    wait_for(lambda: workers_running(env), 20, "the workers")
+    plugin = await FakePlugin.connect(api_daemon.port, env.token, file_key=HISTORY_KEY, file_name="History")
+    try:
+        await plugin.metadata_change("1:2", "description", "Written just now")
+        async with Client(params(env), mode="legacy") as client:
+            result = await client.call_tool(
+                "design_get_changes_since_version", {"since_version": "1000001", "mode": "summary"}
+            )
+            assert not result.is_error, result.content[0].text
+            edits = json.loads(result.content[0].text)["pluginEdits"]
+            assert [(e["nodeId"], e["field"], e["value"]) for e in edits] == [
+                ("1:2", "description", "Written just now")
+            ]
+    finally:
+        await plugin.close()
