@@ -74,7 +74,7 @@ class Call(Frame, tag="call"):
 
 
 class Command(Frame, tag="command"):
-    """A control command from designctl (``status``, ``stop``, ``tools``…); answered with Result or Error."""
+    """A control command from designctl (``status`` or ``stop``); answered with Result or Error."""
 
     name: str
     args: dict[str, Any] = {}

@@ -182,7 +182,7 @@ class Daemon:
             session = McpSession(self.server, send, name=f"shim-{peer.pid}")
             self.sessions[identity] = session
             session.start()
-            log.info("AI app session opened (shim pid %s, %d open)", peer.pid, len(self.sessions))
+            log.info("AI app session %s opened (shim pid %s, %d open)", peer.session[:8], peer.pid, len(self.sessions))
         elif peer.kind.startswith(WORKER_PREFIX):
             self.supervisor.attach(peer)
 
@@ -251,11 +251,6 @@ class Daemon:
     async def _ctl_command(self, peer: Peer, frame: Command) -> None:
         if frame.name == "status":
             data: Any = self.status()
-        elif frame.name == "tools":
-            data = [
-                {"name": s.name, "description": s.description, "toolset": s.toolset, "runsIn": s.runs_in}
-                for s in self.tools.values()
-            ]
         elif frame.name == "stop":
             data = {"stopping": True}
             self.stopping.set()
