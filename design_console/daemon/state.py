@@ -393,6 +393,11 @@ class State:
             return list(entries)
         return _since(entries, since, count, lambda e: e.timestamp)
 
+    def console_size(self, key: str) -> int:
+        """How many console entries file ``key`` holds (without copying them)."""
+        data = self._files.get(key)
+        return len(data.console) if data else 0
+
     def clear_console(self, key: str) -> int:
         """Empty the console ring of file ``key``; returns how many entries were removed."""
         data = self._files.get(key)

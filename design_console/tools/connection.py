@@ -6,6 +6,7 @@ Their handlers run inside designd and get a ``DaemonContext`` (``ctx.daemon``, `
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from typing import Annotated, Any, Literal
 
@@ -141,7 +142,7 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
         "server": {
             "version": __version__,
             "mode": "local",
-            "pid": daemon.status()["pid"],
+            "pid": os.getpid(),
             "environment": ctx.config.node_env or None,
         },
         "bridge": {
@@ -230,7 +231,7 @@ def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> T
 async def get_console_logs(ctx: Any, args: ConsoleArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
     entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
-    return _console_result(entries, len(ctx.state.console(key, count=None)), key)
+    return _console_result(entries, ctx.state.console_size(key), key)
 
 
 class WatchArgs(Args):
@@ -253,7 +254,7 @@ async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
         await ctx.progress(args.duration - left, args.duration, "watching the console")
         await asyncio.sleep(min(1.0, left))
     entries = ctx.state.console(key, level=args.level, since=started_ms, count=None)
-    return _console_result(entries, len(ctx.state.console(key, count=None)), key)
+    return _console_result(entries, ctx.state.console_size(key), key)
 
 
 class FileArgs(Args):

@@ -7,10 +7,9 @@ takes ``maxTokens`` (a size budget) and, where a result can be long, a ``cursor`
 from __future__ import annotations
 
 import asyncio
-import functools
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -18,7 +17,7 @@ import msgspec
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import codebase, shaping, token_code, token_sources
-from design_console.tools.base import Args, failure, ok, tool
+from design_console.tools.base import Args, ok, tool
 from design_console.tools.files import file_key_for
 from design_console.workers.design_api import parse_file_key
 
@@ -63,21 +62,6 @@ async def _variables_by_pages(ctx: Any, key: str) -> dict[str, Any] | None:
         offset += _VARIABLES_PAGE
         if offset >= int(data.get("total") or 0) or not data["variables"]:
             return {"variableCollections": collections, "variables": variables}
-
-
-def _handles_errors(
-    handler: Callable[[Any, Any], Awaitable[ToolOutput]],
-) -> Callable[[Any, Any], Awaitable[ToolOutput]]:
-    """Turn a DesignError raised by a handler into the tool error result the model reads."""
-
-    @functools.wraps(handler)
-    async def run(ctx: Any, args: Any) -> ToolOutput:
-        try:
-            return await handler(ctx, args)
-        except DesignError as exc:
-            return failure(exc)
-
-    return run
 
 
 def node_id(value: str) -> str:
@@ -195,7 +179,6 @@ def _component_names(components: dict[str, msgspec.Raw]) -> Callable[[dict[str, 
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_file_data(ctx: Any, args: FileDataArgs) -> ToolOutput:
     """Shaped file tree, one budget-sized part at a time."""
     key = file_key_for(ctx, args.fileUrl)
@@ -232,7 +215,6 @@ class FileForPluginArgs(Args):
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_file_for_plugin(ctx: Any, args: FileForPluginArgs) -> ToolOutput:
     """Structure and plugin data of a file."""
     key = file_key_for(ctx, args.fileUrl)
@@ -561,7 +543,6 @@ def _export_block(tokens: list[token_code.Token], formats: list[token_code.Expor
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_variables(ctx: Any, args: VariablesArgs) -> ToolOutput:
     """Variables through the plugin, the design API, or a styles fallback."""
     if args.format == "full" and (args.collection or args.namePattern or args.mode):
@@ -735,7 +716,6 @@ def _style_css(token: token_code.Token | None) -> dict[str, str] | None:
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_styles(ctx: Any, args: StylesArgs) -> ToolOutput:
     """Styles with values, CSS, usage and code exports."""
     key = file_key_for(ctx, args.fileUrl)
@@ -829,7 +809,6 @@ def component_metadata(entry: dict[str, Any]) -> dict[str, Any]:
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_component(ctx: Any, args: ComponentArgs) -> ToolOutput:
     """Component metadata or reconstruction spec."""
     key = file_key_for(ctx, args.fileUrl)
@@ -884,7 +863,6 @@ class DevArgs(Args):
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_component_for_development(ctx: Any, args: DevArgs) -> ToolOutput:
     """Node tree + annotations + render for implementing a component."""
     key = file_key_for(ctx, args.fileUrl)
@@ -943,7 +921,6 @@ async def _render(ctx: Any, key: str, nid: str, scale: float, fmt: str) -> dict[
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_component_image(ctx: Any, args: ImageArgs) -> ToolOutput:
     """Rendered image URL of a node."""
     key = file_key_for(ctx, args.fileUrl)
@@ -1021,7 +998,6 @@ def _list_result(key: str, items: list[dict[str, Any]], offset: int, limit: int,
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_library_components(ctx: Any, args: LibraryArgs) -> ToolOutput:
     """Library listing."""
     key = _library_key(args.libraryFileUrl, args.libraryFileKey)
@@ -1049,7 +1025,6 @@ class SearchArgs(Args):
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_search_components(ctx: Any, args: SearchArgs) -> ToolOutput:
     """Component search over a library (design API) or the open file (plugin)."""
     if args.libraryFileKey or args.libraryFileUrl:
@@ -1085,7 +1060,6 @@ class ByKeyArgs(Args):
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_library_component_by_key(ctx: Any, args: ByKeyArgs) -> ToolOutput:
     """Published component (or set) by key."""
     try:
@@ -1259,7 +1233,6 @@ async def _add_images(ctx: Any, key: str, items: list[dict[str, Any]]) -> None:
     idempotent=True,
     open_world=True,
 )
-@_handles_errors
 async def design_get_design_system_kit(ctx: Any, args: KitArgs) -> ToolOutput:
     """Design system in one payload; each section gets a share of the budget."""
     key = file_key_for(ctx, args.fileKey, argument="fileKey")

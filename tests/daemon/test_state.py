@@ -49,7 +49,9 @@ def test_console_filters_by_level_since_and_count_oldest_first(tmp_path: Path) -
     assert [e.message for e in state.console("K", since=1004)] == ["info5", "debug6"]
     assert state.console("K", level="error", since=1002) == []
     assert state.console("unknown-file") == []
+    assert state.console_size("K") == 7 and state.console_size("unknown") == 0
     assert state.clear_console("K") == 7
+    assert state.console_size("K") == 0
     assert state.console("K") == []
 
 

@@ -18,7 +18,7 @@ from fakes.design_api import PERSONAL_TOKEN
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools.base import REGISTRY, parse_args
+from design_console.tools.base import REGISTRY, failure, parse_args
 from design_console.workers.design_api import DesignApi
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,9 +148,14 @@ class ToolContext:
         self.progress_reports.append((progress, total, message))
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutput:
-        """Validate the arguments and run one tool the way the worker does."""
+        """Validate the arguments and run one tool the way the worker does: a DesignError becomes an error result
+        (a bad argument still raises here, so tests can match it)."""
         spec = REGISTRY[name]
-        return await spec.handler(self, parse_args(spec, arguments))
+        args = parse_args(spec, arguments)
+        try:
+            return await spec.handler(self, args)
+        except DesignError as err:
+            return failure(err)
 
 
 @pytest.fixture
