@@ -100,13 +100,14 @@ class DaemonLink:
         assert self.sock is not None
         return self.sock.get_monitor_socket(zmq.EVENT_DISCONNECTED | zmq.EVENT_CLOSED)
 
-    def close(self) -> None:
+    def close(self, linger_ms: int = 0) -> None:
+        """Close the connection; ``linger_ms`` lets frames already sent (a Bye) still reach designd."""
         if self.sock is not None:
             try:
                 self.sock.disable_monitor()
             except zmq.ZMQError:
                 pass
-            self.sock.close(linger=0)
+            self.sock.close(linger=linger_ms)
             self.sock = None
 
 

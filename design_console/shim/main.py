@@ -127,9 +127,21 @@ class Shim:
         self._connect(first=True)
         while not self.done:
             self._tick()
+        self._say_goodbye()
+
+    def _say_goodbye(self) -> None:
+        """Tell designd the client is gone, so it ends the session (and cancels its calls) at once.
+
+        Closing with linger 0 would drop the Bye unsent; the context is terminated so the process waits until the
+        frame is on the wire (the stdin and parent watchers still end the process if that ever took too long).
+        """
+        if self.monitor is not None:
+            self.monitor.close(linger=0)
         if self.link is not None and self.link.sock is not None:
             self.link.send(Bye(reason="client gone"))
-            self.link.close()
+            self.link.close(linger_ms=int(EXIT_GRACE * 500))
+        self.inbox.close(linger=0)
+        self.ctx.term()
 
     def _connect(self, *, first: bool) -> None:
         """Connect (starting designd when needed), replay the session on a new designd, and watch the link."""

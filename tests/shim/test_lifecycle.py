@@ -199,3 +199,28 @@ def test_requests_fail_at_once_when_designd_cannot_start(dc_env: TestEnv) -> Non
     assert _read_line(proc)["id"] == 2
     proc.stdin.close()
     proc.wait(5)
+
+
+async def test_client_gone_mid_call_cancels_the_plugin_command(daemon: DaemonProcess, plugin: FakePlugin) -> None:
+    async def slow(_: FakePlugin, params: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(30)
+        return {"success": True, "result": None}
+
+    plugin.handlers["EXECUTE_CODE"] = slow
+    proc = subprocess.Popen(
+        [str(BIN / "design-console-mcp")], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdin is not None
+    call = {"name": "design_execute", "arguments": {"code": "return 1", "timeout": 20000}}
+    for message in (
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ):
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+    sent = await plugin.wait_command("EXECUTE_CODE")
+    proc.stdin.close()
+    cancel = await plugin.wait_command("CANCEL")
+    assert cancel["params"] == {"target": sent["id"]}
+    proc.wait(5)
