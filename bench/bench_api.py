@@ -24,7 +24,7 @@ from fakes.design_api import HUGE_KEY  # noqa: E402
 from workers.conftest import ToolContext, _start_fake, _stop, make_config  # noqa: E402
 
 import design_console.tools.design_data  # noqa: E402, F401
-from design_console.workers.design_api import DesignApi  # noqa: E402
+from design_console.clients.design_api import DesignApi  # noqa: E402
 
 
 async def run(mb: float) -> None:

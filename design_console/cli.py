@@ -20,9 +20,7 @@ import psutil
 
 from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config, load_config
-from design_console.daemon.adverts import is_live, list_adverts
 from design_console.daemon.plugin_sync import PLUGIN_FILES, plugin_source_dir, render_plugin_file
-from design_console.daemon.runtime import InstanceLock, ensure_private_dir
 from design_console.errors import PREFIX, DesignError
 from design_console.protocol import (
     PEER_CTL,
@@ -36,7 +34,9 @@ from design_console.protocol import (
     TextBlock,
     ToolResult,
 )
-from design_console.shim.link import connect_or_start
+from design_console.runtime.adverts import is_live, list_adverts
+from design_console.runtime.control_client import connect_or_start
+from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 
 STOP_WAIT = 5.0
 SERVICE_LABEL = "com.design-console-mcp.designd"

@@ -17,7 +17,7 @@ import psutil
 from helpers import free_port_range
 
 from design_console.config import Config, load_config
-from design_console.shim.link import probe_daemon
+from design_console.runtime.control_client import probe_daemon
 
 BIN = Path(sys.executable).parent
 START_TIMEOUT = 30.0
@@ -136,7 +136,7 @@ class DaemonProcess:
 
     @property
     def port(self) -> int:
-        from design_console.daemon.runtime import InstanceLock
+        from design_console.runtime.dirs import InstanceLock
 
         wait_for(lambda: "port" in InstanceLock(self.env.config.lock_file).holder(), 10, "designd's port")
         return int(InstanceLock(self.env.config.lock_file).holder()["port"])

@@ -24,8 +24,8 @@ from procs import BIN, DaemonProcess, TestEnv, processes_of, wait_for
 
 from design_console import __version__
 from design_console.cli import SERVICE_LABEL, STOP_WAIT
-from design_console.daemon.runtime import InstanceLock
 from design_console.errors import PREFIX
+from design_console.runtime.dirs import InstanceLock
 from design_console.tools import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -234,7 +234,7 @@ def test_stop_asks_designd_to_exit(daemon: DaemonProcess) -> None:
 HUNG_DESIGND = """
 import os, signal, sys, time
 from pathlib import Path
-from design_console.daemon.runtime import InstanceLock
+from design_console.runtime.dirs import InstanceLock
 signal.signal(signal.SIGTERM, lambda *_: print("term", flush=True))
 lock = InstanceLock(Path(sys.argv[1]))
 assert lock.acquire({"pid": os.getpid()})

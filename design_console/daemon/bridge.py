@@ -31,9 +31,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from design_console.config import Config
-from design_console.daemon.setup_text import not_connected_error
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThrottle, State
 from design_console.errors import DesignError
+from design_console.runtime.setup_text import not_connected_error
 
 log = logging.getLogger("design_console.bridge")
 #: websockets logs every plain HTTP answer (each /health probe of every plugin) at INFO as "connection rejected";

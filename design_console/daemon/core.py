@@ -16,7 +16,6 @@ from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.control import ControlServer, Peer
 from design_console.daemon.mcp_host import McpSession, build_server
-from design_console.daemon.setup_text import not_connected_error, setup_steps
 from design_console.daemon.state import State
 from design_console.daemon.supervisor import Supervisor
 from design_console.errors import DesignError
@@ -37,6 +36,7 @@ from design_console.protocol import (
     ToolOutput,
     ToolResult,
 )
+from design_console.runtime.setup_text import not_connected_error, setup_steps
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, failure, parse_args
 

@@ -13,16 +13,16 @@ import time
 
 from design_console import __version__
 from design_console.config import Config, load_config
-from design_console.daemon.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
 from design_console.daemon.core import Daemon
-from design_console.daemon.launch import spawn_detached
-from design_console.daemon.logs import setup_logging
 from design_console.daemon.plugin_sync import load_or_create_token, sync_plugin
 from design_console.daemon.reaper import INTERVAL as REAP_INTERVAL
 from design_console.daemon.reaper import sweep
-from design_console.daemon.runtime import InstanceLock, ensure_private_dir
 from design_console.daemon.sd_notify import notify
 from design_console.errors import PREFIX, DesignError
+from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+from design_console.runtime.launch import spawn_detached
+from design_console.runtime.logs import setup_logging
 
 log = logging.getLogger("design_console.daemon")
 
@@ -124,7 +124,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
 
 
 def _wait_for_control(config: Config, timeout: float) -> bool:
-    from design_console.shim.link import probe_daemon
+    from design_console.runtime.control_client import probe_daemon
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

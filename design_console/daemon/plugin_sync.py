@@ -16,9 +16,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from design_console.config import Config
-from design_console.daemon.files import write_private
-from design_console.daemon.runtime import ensure_private_dir
 from design_console.errors import DesignError
+from design_console.runtime.dirs import ensure_private_dir
+from design_console.runtime.files import write_private
 
 log = logging.getLogger("design_console.plugin_sync")
 

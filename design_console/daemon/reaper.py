@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psutil
 
-from design_console.daemon.adverts import list_adverts, remove_stale
+from design_console.runtime.adverts import list_adverts, remove_stale
 
 log = logging.getLogger("design_console.reaper")
 

@@ -23,7 +23,7 @@ import zmq
 from design_console.config import load_config
 from design_console.errors import DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
-from design_console.shim.link import DaemonLink, connect_or_start
+from design_console.runtime.control_client import DaemonLink, connect_or_start
 
 TICK_MS = 100
 PING_EVERY = 2.0

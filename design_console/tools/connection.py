@@ -14,10 +14,10 @@ import msgspec
 from msgspec import Meta
 
 from design_console import PLUGIN_VERSION, __version__
+from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
-from design_console.workers.design_api import parse_file_key
 
 ConsoleLevel = Literal["all", "log", "info", "warn", "error", "debug"]
 FileKey = Annotated[str, Meta(description="Target this connected file instead of the active one.")]
@@ -38,7 +38,7 @@ def _file_key(ctx: Any, requested: str = "") -> str:
         return requested
     key = bridge.active_file_key()
     if key is None:
-        from design_console.daemon.setup_text import not_connected_error
+        from design_console.runtime.setup_text import not_connected_error
 
         raise not_connected_error(ctx.config)
     return key

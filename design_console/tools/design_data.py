@@ -1,6 +1,6 @@
 """Read tools that go through the design API: file data, variables, styles, components, libraries, renders.
 
-They run in the api worker; ``ctx.api`` is its :class:`~design_console.workers.design_api.DesignApi`. Every read
+They run in the api worker; ``ctx.api`` is its :class:`~design_console.clients.design_api.DesignApi`. Every read
 takes ``maxTokens`` (a size budget) and, where a result can be long, a ``cursor`` to fetch the next part.
 """
 
@@ -14,12 +14,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import codebase, shaping, token_code, token_sources
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.files import file_key_for
-from design_console.workers.design_api import parse_file_key
 
 MaxTokens = Annotated[int, msgspec.Meta(ge=shaping.MIN_RESULT_TOKENS, le=20_000)] | None
 VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]

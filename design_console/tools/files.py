@@ -17,7 +17,7 @@ def file_key_for(ctx: Any, file_url: str | None, *, argument: str = "fileUrl") -
     """
     if file_url:
         # Imported here so that loading the tool catalog (designd) does not load the HTTP client.
-        from design_console.workers.design_api import parse_file_key
+        from design_console.clients.design_api import parse_file_key
 
         return parse_file_key(file_url)
     active = getattr(ctx, "active_file_key", None)

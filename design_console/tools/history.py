@@ -39,7 +39,7 @@ from design_console.tools.history_diff import (
 )
 
 if TYPE_CHECKING:
-    from design_console.workers.design_api import DesignApi
+    from design_console.clients.design_api import DesignApi
 
 #: The design API's largest version page.
 VERSIONS_PAGE_SIZE = 50

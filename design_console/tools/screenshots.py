@@ -1,7 +1,7 @@
 """Screenshot tools: export a node through the plugin, or render it through the design API when the plugin cannot.
 
 Both run in the media worker. Raster images are checked, capped and re-encoded by
-:mod:`design_console.workers.media` and returned as image blocks; SVG and PDF are returned as a note with the file
+:mod:`design_console.clients.media` and returned as image blocks; SVG and PDF are returned as a note with the file
 they were saved to. Every image is also kept in the per-user media folder for an hour.
 """
 
@@ -13,18 +13,18 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.errors import DesignError
-from design_console.protocol import ToolOutput
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
-from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext, FileUrl, NodeId
-from design_console.workers.media import (
+from design_console.clients.media import (
     DEFAULT_JPEG_QUALITY,
     ImageFormat,
     decode_base64,
     process_image,
     save_media,
 )
+from design_console.errors import DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
+from design_console.tools.files import file_key_for
+from design_console.tools.history import ApiContext, FileUrl, NodeId
 
 #: The plugin's export scale range; the design API's render range is wider (0.01..4).
 BRIDGE_SCALE = (0.5, 4.0)

@@ -20,7 +20,6 @@ import zmq
 import zmq.asyncio
 
 from design_console.config import Config, load_config
-from design_console.daemon.logs import setup_logging
 from design_console.errors import DesignError
 from design_console.protocol import (
     PROTOCOL_VERSION,
@@ -39,6 +38,7 @@ from design_console.protocol import (
     decode,
     encode,
 )
+from design_console.runtime.logs import setup_logging
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, failure, parse_args
 
@@ -95,7 +95,7 @@ class WorkerProcess:
     def api(self) -> Any:
         """The design API client, created on first use so a worker that never needs it never builds it."""
         if self._api is None:
-            from design_console.workers.design_api import DesignApi
+            from design_console.clients.design_api import DesignApi
 
             self._api = DesignApi(self.config)
         return self._api
@@ -130,7 +130,7 @@ class WorkerProcess:
             asyncio.create_task(self._watch_parent()),
         ]
         if self.kind == "media":
-            from design_console.workers.media import sweep_periodically
+            from design_console.clients.media import sweep_periodically
 
             tasks.append(asyncio.create_task(sweep_periodically(self.config.media_dir)))
         await self._done.wait()

@@ -22,8 +22,6 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
 from design_console import __version__
-from design_console.daemon.adverts import advert_path, process_start_time
-from design_console.daemon.runtime import InstanceLock
 from design_console.errors import PREFIX
 from design_console.protocol import (
     PROTOCOL_VERSION,
@@ -38,6 +36,8 @@ from design_console.protocol import (
     decode,
     encode,
 )
+from design_console.runtime.adverts import advert_path, process_start_time
+from design_console.runtime.dirs import InstanceLock
 
 WAIT = 15.0
 

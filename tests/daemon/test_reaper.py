@@ -17,8 +17,8 @@ import psutil
 import pytest
 from procs import DaemonProcess, processes_of, wait_for
 
-from design_console.daemon.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
 from design_console.daemon.reaper import DAEMON_MARKER, WORKER_MARKER, Stray, find_strays, stop_processes, sweep
+from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
 
 # Says "term" on SIGTERM (or ignores it when deaf), so a test can tell which signal ended it.
 SLEEPER = (

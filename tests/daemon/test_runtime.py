@@ -21,10 +21,19 @@ import pytest
 from procs import wait_for
 
 from design_console.config import DEFAULT_API_URL, TOOLSETS, Config, load_config
-from design_console.daemon.adverts import (
+from design_console.daemon.plugin_sync import (
+    PLUGIN_FILES,
+    TOKEN_PLACEHOLDER,
+    load_or_create_token,
+    plugin_source_dir,
+    sync_plugin,
+)
+from design_console.daemon.sd_notify import notify
+from design_console.errors import PREFIX, DesignError
+from design_console.runtime.adverts import (
     PREFIX as ADVERT_PREFIX,
 )
-from design_console.daemon.adverts import (
+from design_console.runtime.adverts import (
     Advert,
     advert_path,
     is_live,
@@ -34,17 +43,8 @@ from design_console.daemon.adverts import (
     remove_stale,
     write_advert,
 )
-from design_console.daemon.files import write_private
-from design_console.daemon.plugin_sync import (
-    PLUGIN_FILES,
-    TOKEN_PLACEHOLDER,
-    load_or_create_token,
-    plugin_source_dir,
-    sync_plugin,
-)
-from design_console.daemon.runtime import InstanceLock, ensure_private_dir
-from design_console.daemon.sd_notify import notify
-from design_console.errors import PREFIX, DesignError
+from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+from design_console.runtime.files import write_private
 
 ROOT = Path(__file__).resolve().parents[2]
 IS_ROOT = os.getuid() == 0
@@ -119,7 +119,7 @@ def test_private_dir_of_another_user_is_refused(tmp_path: Path) -> None:
 HOLDER = """
 import json, sys
 from pathlib import Path
-from design_console.daemon.runtime import InstanceLock
+from design_console.runtime.dirs import InstanceLock
 lock = InstanceLock(Path(sys.argv[1]))
 if not lock.acquire({"pid": 0, "version": "x"}):
     print("busy", flush=True)
@@ -596,8 +596,8 @@ def test_sync_plugin_rewrites_only_what_changed(tmp_path: Path) -> None:
 LOGGER = """
 import logging, sys
 from design_console.config import load_config
-from design_console.daemon.logs import setup_logging
-from design_console.daemon.runtime import ensure_private_dir
+from design_console.runtime.logs import setup_logging
+from design_console.runtime.dirs import ensure_private_dir
 config = load_config()
 ensure_private_dir(config.home)
 bridge = sys.argv[1]

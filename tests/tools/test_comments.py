@@ -13,12 +13,12 @@ import pytest
 import uvicorn
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
 
+from design_console.clients.design_api import DesignApi
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import catalog
 from design_console.tools.base import parse_args
-from design_console.workers.design_api import DesignApi
 
 
 class Ctx:

@@ -14,10 +14,10 @@ import workers.conftest as harness
 from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, STYLES_KEY
 from workers.conftest import FakeServer, ToolContext, make_config
 
+from design_console.clients.design_api import DesignApi
 from design_console.errors import PREFIX, DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN
-from design_console.workers.design_api import DesignApi
 
 # The api worker's fixtures, shared with these tests.
 fake_server = harness.fake_server

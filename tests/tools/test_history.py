@@ -15,6 +15,7 @@ import pytest
 import uvicorn
 from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
 
+from design_console.clients.design_api import DesignApi
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
@@ -30,7 +31,6 @@ from design_console.tools.history_diff import (
     fit_tree,
     page_by_budget,
 )
-from design_console.workers.design_api import DesignApi
 
 
 class Ctx:

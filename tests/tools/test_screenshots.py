@@ -19,12 +19,12 @@ from PIL import Image
 from starlette.requests import Request
 from starlette.responses import Response
 
+from design_console.clients.design_api import DesignApi
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools import catalog
 from design_console.tools.base import parse_args
-from design_console.workers.design_api import DesignApi
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
 

@@ -15,11 +15,11 @@ import httpx
 import pytest
 from fakes.design_api import PERSONAL_TOKEN
 
+from design_console.clients.design_api import DesignApi
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.base import REGISTRY, failure, parse_args
-from design_console.workers.design_api import DesignApi
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from fakes.design_api import ENTERPRISE_KEY, OAUTH_TOKEN, PRO_KEY
 
+from design_console.clients.design_api import DesignApi, parse_file_key
 from design_console.errors import PREFIX, DesignError
-from design_console.workers.design_api import DesignApi, parse_file_key
 from workers.conftest import FakeServer, make_config
 
 

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from design_console.errors import PREFIX, DesignError
-from design_console.workers.media import (
+from design_console.clients.media import (
     MEDIA_TTL_SECONDS,
     decode_base64,
     ensure_media_dir,
@@ -25,6 +24,7 @@ from design_console.workers.media import (
     sweep_media,
     sweep_periodically,
 )
+from design_console.errors import PREFIX, DesignError
 
 
 def png(width: int, height: int, colour: tuple[int, ...] = (200, 30, 30, 255), *, stripe: bool = True) -> bytes:

@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 import psutil
 
-from design_console.daemon.files import write_private
+from design_console.runtime.files import write_private
 
 PREFIX = "design-console-mcp-"
 

@@ -2,7 +2,7 @@
 
 One :class:`DesignApi` per api worker. It adds the token (never logged, never echoed), bounds every request with a
 timeout, honours ``429 Retry-After``, turns HTTP failures into :class:`DesignError` with a next step, and answers
-repeated reads from :class:`~design_console.workers.api_cache.ApiCache`.
+repeated reads from :class:`~design_console.clients.api_cache.ApiCache`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import httpx
 import msgspec
 
 from design_console import __version__
+from design_console.clients.api_cache import ApiCache, cache_key
 from design_console.config import Config
 from design_console.errors import DesignError
-from design_console.workers.api_cache import ApiCache, cache_key
 
 log = logging.getLogger(__name__)
 

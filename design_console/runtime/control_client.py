@@ -133,8 +133,8 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
     except DesignError as err:
         if not start or err.code != "daemon_unavailable":
             raise
-    from design_console.daemon.launch import spawn_detached
-    from design_console.daemon.runtime import InstanceLock, ensure_private_dir
+    from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+    from design_console.runtime.launch import spawn_detached
 
     ensure_private_dir(config.home)
     ensure_private_dir(config.runtime_dir)
