@@ -1,0 +1,202 @@
+"""Files on the user's machine that tools read or write (image fills, token files, docs, extracted packages).
+
+designd does not run in the user's project, so a path is resolved against the AI app's working directory (the shim
+reports it) and, when the client offers MCP roots, must lie inside one of them. Symlinks are resolved before that
+check, so a link cannot lead out of the allowed roots. Writes are atomic (temp file + rename) and never replace a
+file whose content differs unless the caller asked for ``replace``; ``dry-run`` shows the diff instead of writing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from design_console.errors import DesignError
+
+WriteStrategy = Literal["create", "replace", "dry-run"]
+
+#: A diff longer than this is cut: enough for a model to see what would change, not a whole token file.
+DIFF_PREVIEW_CHARS = 4_000
+
+
+@dataclass(frozen=True, slots=True)
+class FileScope:
+    """Where one AI app session may read and write: its working directory and, if the client offers them, roots."""
+
+    cwd: Path | None = None
+    #: ``None`` when the client offers no roots (any path of this user is allowed); otherwise the allowed folders.
+    roots: tuple[Path, ...] | None = None
+
+    @staticmethod
+    def from_wire(cwd: str, roots: list[str] | None) -> FileScope:
+        """The scope from what the shim and the client reported (``file://`` URIs or plain paths for roots)."""
+        parsed = None if roots is None else tuple(_root_path(r) for r in roots)
+        return FileScope(cwd=Path(cwd) if cwd else None, roots=parsed)
+
+
+@dataclass(slots=True)
+class WriteReport:
+    """What a write did, or would do under ``dry-run``."""
+
+    path: str
+    action: Literal["created", "replaced", "unchanged", "would-create", "would-replace"]
+    bytes: int
+    diff: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        """The report as a tool result fragment (empty fields left out)."""
+        out: dict[str, object] = {"path": self.path, "action": self.action, "bytes": self.bytes}
+        if self.diff:
+            out["diff"] = self.diff
+        if self.notes:
+            out["notes"] = self.notes
+        return out
+
+
+def _root_path(uri: str) -> Path:
+    if uri.startswith("file://"):
+        from urllib.parse import unquote, urlsplit
+
+        parts = urlsplit(uri)
+        return Path(unquote(parts.path))
+    return Path(uri)
+
+
+def _allowed_text(scope: FileScope) -> str:
+    assert scope.roots is not None
+    return ", ".join(str(r) for r in scope.roots) or "none (the client offered an empty list of roots)"
+
+
+def resolve(raw: str, scope: FileScope, *, argument: str = "path") -> Path:
+    """The absolute, symlink-free path ``raw`` names for this session, checked against its roots.
+
+    A relative path needs the AI app's working directory; ``~`` expands to this user's home. The check runs on the
+    fully resolved path (links followed), so a link inside a root that points outside it is refused.
+    """
+    if not raw or "\x00" in raw:
+        raise DesignError("bad_argument", f"{argument} is empty or not a valid path.", "Give a file path.")
+    path = Path(raw).expanduser()
+    if not path.is_absolute():
+        if scope.cwd is None:
+            raise DesignError(
+                "bad_argument",
+                f"{argument} {raw!r} is relative, and the AI app did not report its working directory.",
+                "Give an absolute path.",
+            )
+        path = scope.cwd / path
+    real = Path(os.path.realpath(path))
+    if scope.roots is not None:
+        real_roots = [Path(os.path.realpath(r)) for r in scope.roots]
+        if not any(real == root or real.is_relative_to(root) for root in real_roots):
+            via_link = " (it is a link that leads there)" if real != Path(os.path.abspath(path)) else ""
+            raise DesignError(
+                "path_not_allowed",
+                f"{argument} {raw!r} resolves to {real}{via_link}, outside the folders this AI app shares.",
+                f"Use a path inside one of: {_allowed_text(scope)}.",
+            )
+    return real
+
+
+def read_bytes(raw: str, scope: FileScope, *, max_bytes: int, argument: str = "path") -> bytes:
+    """Read a user file within the session's scope, refusing directories and files above ``max_bytes``."""
+    path = resolve(raw, scope, argument=argument)
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise DesignError("bad_argument", f"{argument} {path} is not a regular file.", "Give a file path.")
+        if size > max_bytes:
+            raise DesignError(
+                "too_large",
+                f"{path} is {size:,} bytes; the limit is {max_bytes:,}.",
+                "Use a smaller file.",
+            )
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise DesignError("not_found", f"{argument} {path} does not exist.", "Check the path.") from None
+    except PermissionError:
+        raise DesignError("permission_denied", f"{path} cannot be read by this user.", "Check its mode.") from None
+    if len(data) > max_bytes:
+        raise DesignError("too_large", f"{path} grew past the limit of {max_bytes:,} bytes.", "Use a smaller file.")
+    return data
+
+
+def _diff(old: bytes, new: bytes, name: str) -> str:
+    try:
+        old_text, new_text = old.decode(), new.decode()
+    except UnicodeDecodeError:
+        return f"binary content differs ({len(old):,} → {len(new):,} bytes)"
+    lines = difflib.unified_diff(
+        old_text.splitlines(keepends=True), new_text.splitlines(keepends=True), f"a/{name}", f"b/{name}", n=2
+    )
+    text = "".join(lines)
+    if len(text) > DIFF_PREVIEW_CHARS:
+        cut = text[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
+        text = f"{cut}\n… diff cut at {DIFF_PREVIEW_CHARS:,} characters"
+    return text
+
+
+def write_bytes(
+    raw: str, data: bytes, scope: FileScope, *, strategy: WriteStrategy = "create", argument: str = "outputPath"
+) -> WriteReport:
+    """Write ``data`` to a user file atomically, never silently replacing different content.
+
+    ``create`` writes a new file or one whose content is already ``data``; an existing file with other content is
+    refused with a diff and the way to replace it. ``replace`` overwrites. ``dry-run`` writes nothing and reports
+    what would happen, with the diff. Missing parent folders are created (inside the scope).
+    """
+    path = resolve(raw, scope, argument=argument)
+    if path.is_dir():
+        raise DesignError("bad_argument", f"{argument} {path} is a folder.", "Give a file name inside it.")
+    old: bytes | None
+    try:
+        old = path.read_bytes()
+    except FileNotFoundError:
+        old = None
+    except PermissionError:
+        raise DesignError("permission_denied", f"{path} cannot be read by this user.", "Check its mode.") from None
+    if old == data:
+        return WriteReport(str(path), "unchanged", len(data))
+    diff = _diff(old, data, path.name) if old is not None else ""
+    if strategy == "dry-run":
+        return WriteReport(str(path), "would-create" if old is None else "would-replace", len(data), diff)
+    if old is not None and strategy != "replace":
+        raise DesignError(
+            "file_exists",
+            f"{path} exists with different content; nothing was written. What would change:\n{diff}",
+            'Call again with strategy "replace" to overwrite it, or choose another path.',
+        )
+    _atomic_write(path, data)
+    return WriteReport(str(path), "created" if old is None else "replaced", len(data), diff)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except PermissionError:
+        raise DesignError(
+            "permission_denied", f"{path.parent} is not writable by this user.", "Check its mode."
+        ) from None
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
