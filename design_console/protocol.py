@@ -35,6 +35,8 @@ class Hello(Frame, tag="hello"):
     version: int
     pid: int
     session: str = ""
+    #: The peer's working directory: relative file paths in its tool calls resolve against it.
+    cwd: str = ""
 
 
 class Welcome(Frame, tag="welcome"):

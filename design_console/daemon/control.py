@@ -46,6 +46,7 @@ class Peer:
     kind: str
     pid: int
     session: str
+    cwd: str = ""
     connected_at: float = field(default_factory=time.time)
     last_seen: float = field(default_factory=time.monotonic)
 
@@ -141,7 +142,7 @@ class ControlServer:
                 return
             if identity in self.peers:
                 await self.drop(identity, "said hello again")
-            peer = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session)
+            peer = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session, cwd=frame.cwd)
             self.peers[identity] = peer
             await self.send(
                 identity,

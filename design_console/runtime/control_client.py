@@ -39,6 +39,14 @@ def _configure(sock: zmq.Socket) -> None:  # type: ignore[type-arg]
     sock.setsockopt(zmq.RECONNECT_IVL, 100)
 
 
+def _cwd() -> str:
+    """This process's working directory, or "" when it was deleted under it."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
+
+
 def _socket_path(config: Config) -> str:
     return config.control_endpoint.removeprefix("ipc://")
 
@@ -68,7 +76,14 @@ class DaemonLink:
         if sock.poll(int(timeout * 1000), zmq.POLLOUT):
             sock.send(
                 encode(
-                    Hello(id="hello", peer=self.peer, version=PROTOCOL_VERSION, pid=os.getpid(), session=self.session)
+                    Hello(
+                        id="hello",
+                        peer=self.peer,
+                        version=PROTOCOL_VERSION,
+                        pid=os.getpid(),
+                        session=self.session,
+                        cwd=_cwd(),
+                    )
                 )
             )
             while (left := deadline - time.monotonic()) > 0 and sock.poll(int(left * 1000), zmq.POLLIN):

@@ -1,0 +1,82 @@
+"""The shipped Desktop Bridge plugin, run for real against a test designd: ui.html in jsdom, code.js in node:vm.
+
+Tests that must show what a tool did to the document use it: the whole chain (MCP client → shim → designd →
+ui.html → code.js → the stand-in editor) runs, and the document is read back through ``design_execute``.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from procs import TestEnv
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = ROOT / "tests" / "plugin" / "harness" / "run-plugin.mjs"
+CONNECT_TIMEOUT = 20.0
+
+
+class RealPlugin:
+    """One plugin window in one file; ``stop()`` closes it (its stdin) and waits for the process."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], file_key: str) -> None:
+        self.proc = proc
+        self.file_key = file_key
+
+    @classmethod
+    def start(
+        cls, env: TestEnv, *, editor_type: str = "figma", file_key: str = "fileA", file_name: str = "File A"
+    ) -> RealPlugin:
+        """Open the plugin from the user's synced copy (it carries the bridge token) and wait until it connects."""
+        node = shutil.which("node")
+        assert node, "Node.js 20 is needed for the real-plugin tests"
+        html = env.config.plugin_dir / "ui.html"
+        ports = env.config.ports
+        proc = subprocess.Popen(
+            [node, str(RUNNER), str(html), str(ports.start), str(ports.stop - 1), editor_type, file_key, file_name],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        plugin = cls(proc, file_key)
+        try:
+            plugin._wait_connected()
+        except BaseException:
+            plugin.stop()
+            raise
+        return plugin
+
+    def _wait_connected(self) -> None:
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + CONNECT_TIMEOUT
+        states: list[str] = []
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.proc.stdout], [], [], left)
+            if not ready:
+                break
+            line = self.proc.stdout.readline()
+            if not line:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise AssertionError(f"the plugin runner exited ({self.proc.wait()}): {err[-2000:]}")
+            states.append(json.loads(line)["state"])
+            if states[-1] == "connected":
+                return
+        raise AssertionError(f"the plugin did not connect within {CONNECT_TIMEOUT} s; states seen: {states}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()

@@ -1,0 +1,29 @@
+// Runs the shipped plugin (ui.html in jsdom, code.js in node:vm on the stand-in editor) against the designd whose
+// plugin copy it is given, until its stdin closes. Python tests drive the whole chain through it.
+//   node run-plugin.mjs <ui.html of the synced copy> <first port> <last port> <editorType> <fileKey> <fileName>
+// Prints one JSON line per UI state change ({"state": "connected"} …) so the caller can wait for the connection.
+import { openPlugin } from "./ui-host.mjs";
+
+const [htmlPath, first, last, editorType, fileKey, fileName] = process.argv.slice(2);
+const plugin = openPlugin({
+  htmlPath,
+  firstPort: Number(first),
+  lastPort: Number(last),
+  pluginOptions: { editorType, fileKey, fileName },
+});
+
+let last_state = "";
+const timer = setInterval(() => {
+  const state = plugin.state;
+  if (state !== last_state) {
+    last_state = state;
+    process.stdout.write(JSON.stringify({ state }) + "\n");
+  }
+}, 20);
+
+process.stdin.resume();
+process.stdin.on("end", () => {
+  clearInterval(timer);
+  plugin.close();
+  process.exit(0);
+});
