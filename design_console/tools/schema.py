@@ -2,6 +2,9 @@
 
 Some MCP clients reject ``$ref`` and tuple forms, and every byte of the tool list costs the user context, so the
 schema msgspec emits is inlined, stripped of titles, and optional-or-null unions are folded to the plain type.
+Constraints that only guard against abuse (string lengths, closed objects) are enforced when arguments are
+validated but left out of the published schema: a model gains nothing from them, and all 125 tools pay for them in
+every session. Ranges, enums and item limits stay: they tell the model what it may ask for.
 """
 
 from __future__ import annotations
@@ -9,6 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+
+
+#: Keys msgspec emits that the published schema leaves out (see the module docstring).
+_UNPUBLISHED = frozenset({"title", "$defs", "minLength", "maxLength"})
 
 
 def _resolve(node: Any, defs: dict[str, Any]) -> Any:
@@ -22,22 +29,31 @@ def _resolve(node: Any, defs: dict[str, Any]) -> Any:
         return _resolve(merged, defs)
     out: dict[str, Any] = {}
     for key, value in node.items():
-        if key in ("title", "$defs"):
+        if key in _UNPUBLISHED or (key == "additionalProperties" and value is False):
             continue
         out[key] = _resolve(value, defs) if key not in ("default", "enum", "const") else value
     return _fold(out)
 
 
 def _fold(node: dict[str, Any]) -> dict[str, Any]:
-    """``anyOf: [X, null]`` with a null default becomes X: an omitted field already means "not given"."""
+    """``anyOf: [X, null]`` with a null default becomes X: an omitted field already means "not given".
+
+    A union of plain types (``anyOf: [{type: string}, {type: number}]``) becomes a type list, a third of the size.
+    """
     variants = node.get("anyOf")
     if isinstance(variants, list) and node.get("default", 0) is None:
         rest = [v for v in variants if v != {"type": "null"}]
         if len(rest) == 1:
             folded = {**rest[0], **{k: v for k, v in node.items() if k not in ("anyOf", "default")}}
             return folded
-    if node.get("default", 0) is None:
+        variants = rest
+    if isinstance(variants, list) and len(variants) > 1 and all(set(v) == {"type"} for v in variants):
+        node = {"type": [v["type"] for v in variants], **{k: v for k, v in node.items() if k != "anyOf"}}
+    if node.get("default", 0) is None or (node.get("type") == "boolean" and node.get("default") is False):
+        # Omitted means "not given" and a flag left out is off: saying so again costs every session.
         node = {k: v for k, v in node.items() if k != "default"}
+    if node.get("required") == []:
+        node = {k: v for k, v in node.items() if k != "required"}
     enum = node.get("enum")
     if isinstance(enum, list) and "type" not in node and enum and all(isinstance(e, str) for e in enum):
         node = {"type": "string", **node}
