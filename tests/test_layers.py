@@ -1,4 +1,4 @@
-"""Imports point down the layers only: cli/shim → daemon/workers → tools → clients/runtime → protocol/config/errors.
+"""Imports point down the layers only: cli/shim → daemon/workers → tools → clients → runtime → protocol/config/errors.
 
 Every import of every module counts, including those inside functions: a deferred import that runs up a layer is
 still a dependency that runs up.
@@ -21,13 +21,13 @@ LAYERS: dict[str, int] = {
     "plugin_contract": 0,
     "config": 1,
     "runtime": 2,
-    "clients": 2,
-    "tools": 3,
-    "daemon": 4,
-    "workers": 4,
-    "remote": 4,
-    "shim": 5,
-    "cli": 5,
+    "clients": 3,
+    "tools": 4,
+    "daemon": 5,
+    "workers": 5,
+    "remote": 5,
+    "shim": 6,
+    "cli": 6,
 }
 
 
