@@ -1,0 +1,160 @@
+"""Where an image fill comes from: base64 or a data URL, a file on the user's machine, or an https URL.
+
+Whatever the source, the bytes are checked by their content (Pillow must recognise a PNG, JPEG or GIF; the name or
+the server's content type do not count), capped in size, and refused as a decompression bomb when they claim more
+pixels than the design tool takes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import re
+import warnings
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import httpx
+from PIL import Image, UnidentifiedImageError
+
+from design_console import __version__
+from design_console.errors import DesignError
+from design_console.runtime.user_files import FileScope, read_bytes, resolve
+
+#: The design tool's own limit for an image fill is 20 MB; larger ones are refused before they travel.
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+#: The design tool refuses images above 4096 px a side only at render time; this guards memory while decoding.
+MAX_PIXELS = 50_000_000
+MAX_REDIRECTS = 3
+FETCH_TIMEOUT = 20.0
+FILL_FORMATS = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "GIF": "gif"}
+_BASE64 = re.compile(r"^[A-Za-z0-9+/\s]+={0,2}\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedImage:
+    """Checked image bytes and what they are."""
+
+    data: bytes
+    format: str
+    width: int
+    height: int
+    source: str
+
+
+def check_image(data: bytes, source: str) -> LoadedImage:
+    """Prove ``data`` is a PNG, JPEG or GIF within the limits, by decoding its header, whatever it was called."""
+    if len(data) > MAX_IMAGE_BYTES:
+        raise DesignError(
+            "too_large",
+            f"The image from {source} is {len(data):,} bytes; the limit is {MAX_IMAGE_BYTES:,}.",
+            "Use a smaller or more compressed image.",
+        )
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                kind = FILL_FORMATS.get(img.format or "")
+                width, height = img.size
+                img.verify()
+    except (UnidentifiedImageError, Image.DecompressionBombWarning, Image.DecompressionBombError, OSError, SyntaxError):
+        kind = None
+        width = height = 0
+    if kind is None:
+        raise DesignError(
+            "bad_image", f"The data from {source} is not a PNG, JPEG or GIF image.", "Give a PNG, JPEG or GIF."
+        )
+    if width * height > MAX_PIXELS:
+        raise DesignError(
+            "bad_image", f"The image from {source} is {width}×{height} px, too large to place.", "Scale it down first."
+        )
+    return LoadedImage(data=data, format=kind, width=width, height=height, source=source)
+
+
+def _base64_payload(text: str) -> bytes | None:
+    """The bytes of base64 text (or a data URL), or None when the text is not base64 at all."""
+    if text.startswith("data:"):
+        header, _, body = text.partition(",")
+        if ";base64" not in header:
+            raise DesignError("bad_image", "Only base64 data URLs are supported.", "Encode the image as base64.")
+        text = body
+    elif len(text) < 64 or not _BASE64.match(text):
+        return None
+    try:
+        return base64.b64decode(text, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
+async def fetch_image(url: str) -> bytes:
+    """GET an https image, following at most :data:`MAX_REDIRECTS` redirects, reading at most the size cap."""
+    if urlsplit(url).scheme != "https":
+        raise DesignError("bad_argument", f"{url} is not an https URL.", "Give an https URL, a file path or base64.")
+
+    async def https_only(request: httpx.Request) -> None:
+        # Runs before every hop, so a redirect to plain http is refused before it is requested.
+        if request.url.scheme != "https":
+            raise DesignError("bad_argument", f"{url} redirected to a non-https address.", "Use an https URL.")
+
+    try:
+        async with (
+            httpx.AsyncClient(
+                follow_redirects=True,
+                max_redirects=MAX_REDIRECTS,
+                timeout=FETCH_TIMEOUT,
+                headers={"User-Agent": f"design-console-mcp/{__version__}"},
+                event_hooks={"request": [https_only]},
+            ) as client,
+            client.stream("GET", url) as response,
+        ):
+            if response.status_code != 200:
+                raise DesignError(
+                    "fetch_failed", f"{url} answered HTTP {response.status_code}.", "Check the URL in a browser."
+                )
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > MAX_IMAGE_BYTES:
+                raise DesignError(
+                    "too_large",
+                    f"{url} is {int(declared):,} bytes; the limit is {MAX_IMAGE_BYTES:,}.",
+                    "Use a smaller image.",
+                )
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_IMAGE_BYTES:
+                    raise DesignError(
+                        "too_large", f"{url} sent more than {MAX_IMAGE_BYTES:,} bytes.", "Use a smaller image."
+                    )
+                chunks.append(chunk)
+            return b"".join(chunks)
+    except httpx.TooManyRedirects:
+        raise DesignError(
+            "fetch_failed", f"{url} redirected more than {MAX_REDIRECTS} times.", "Give the image's final URL."
+        ) from None
+    except httpx.HTTPError as exc:
+        raise DesignError("fetch_failed", f"{url} could not be fetched: {exc}.", "Check the URL and network.") from None
+
+
+async def load_image(source: str, scope: FileScope) -> LoadedImage:
+    """The image ``source`` names: a data URL or base64, an https URL, or a path within the session's scope."""
+    text = source.strip()
+    if text.startswith(("https://", "http://")):
+        return check_image(await fetch_image(text), text)
+    payload = _base64_payload(text)
+    if payload is not None:
+        try:
+            return check_image(payload, "the base64 data")
+        except DesignError:
+            # A long relative path without dots can pass for base64: a file of that name wins.
+            if text.startswith("data:") or not _is_file(text, scope):
+                raise
+    return check_image(read_bytes(text, scope, max_bytes=MAX_IMAGE_BYTES, argument="imageData"), text)
+
+
+def _is_file(text: str, scope: FileScope) -> bool:
+    try:
+        return resolve(text, scope, argument="imageData").is_file()
+    except DesignError:
+        return False
