@@ -13,7 +13,6 @@ from typing import Any
 
 import msgspec
 
-
 #: Keys msgspec emits that the published schema leaves out (see the module docstring).
 _UNPUBLISHED = frozenset({"title", "$defs", "minLength", "maxLength"})
 
