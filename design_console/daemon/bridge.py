@@ -103,16 +103,26 @@ def command_timeout(method: str, params: dict[str, Any] | None) -> float:
 
 
 def _variant_count(params: dict[str, Any]) -> int:
+    """How many variants CREATE_COMPONENT_SET makes, reading its params as the plugin does.
+
+    ``componentIds`` (combine existing components) wins; otherwise the variants are every combination of the axes,
+    given as ``variantProperties: [{name, values}]`` or else as ``properties: {name: values}``.
+    """
     ids = params.get("componentIds")
     if isinstance(ids, list) and ids:
         return len(ids)
-    props = params.get("variantProperties")
-    if isinstance(props, dict) and props:
-        count = 1
-        for values in props.values():
-            count *= len(values) if isinstance(values, list) and values else 1
-        return count
-    return 0
+    axes = params.get("variantProperties")
+    if isinstance(axes, list):
+        values = [axis.get("values") if isinstance(axis, dict) else None for axis in axes]
+    else:
+        properties = params.get("properties")
+        values = list(properties.values()) if isinstance(properties, dict) else []
+    if not values:
+        return 0
+    count = 1
+    for axis_values in values:
+        count *= len(axis_values) if isinstance(axis_values, list) and axis_values else 1
+    return count
 
 
 def _semver(version: str) -> tuple[int, ...]:
