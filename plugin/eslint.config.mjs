@@ -6,7 +6,7 @@ import * as figmaPlugin from "@figma/eslint-plugin-figma-plugins";
 export default [
   js.configs.recommended,
   {
-    files: ["src/code/**/*.js", "code.js"],
+    files: ["src/code/**/*.js", "src/shared/**/*.js", "code.js"],
     languageOptions: {
       ecmaVersion: 2017,
       sourceType: "module",

@@ -20,8 +20,9 @@ from PIL import Image
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
-from design_console.daemon.bridge import Bridge, command_timeout, is_older
+from design_console.daemon.bridge import Bridge, is_older
 from design_console.errors import PREFIX, DesignError
+from design_console.plugin_contract import command_timeout
 
 from .conftest import TOKEN, BridgeFactory, PluginFactory
 
