@@ -1,10 +1,13 @@
 """design_console/plugin_contract.py against everything that must agree with it: the plugin's handler table and
-shared constants, the execute tools' schemas, and designd's own call sites."""
+shared constants, the HELLO the shipped plugin UI sends, the execute tools' schemas, and designd's own call sites."""
 
 from __future__ import annotations
 
 import ast
+import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import msgspec
@@ -13,6 +16,7 @@ import pytest
 import design_console
 from design_console import plugin_contract
 from design_console.plugin_contract import (
+    BRIDGE_PROTOCOL,
     EXECUTE_DEFAULT_MS,
     EXECUTE_MAX_MS,
     MAX_CODE_CHARS,
@@ -73,6 +77,20 @@ def test_the_plugin_shares_the_contracts_constants() -> None:
         "EXECUTE_MAX_MS",
         "MAX_CODE_CHARS",
     }
+
+
+def test_the_plugin_ui_says_hello_with_the_contracts_protocol() -> None:
+    """The shipped ui.html, run in jsdom with a token filled in, sends HELLO with BRIDGE_PROTOCOL."""
+    node = shutil.which("node")
+    assert node, "Node.js 20 is needed for the plugin tests (apt-get install nodejs)"
+    assert (ROOT / "node_modules" / "jsdom").is_dir(), "npm packages are missing: run `npm ci` in the repo root"
+    proc = subprocess.run(
+        [node, "tests/plugin/harness/ui-hello.mjs"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    hello = json.loads(proc.stdout)
+    assert hello["token"] == "probe-token"
+    assert hello["protocol"] == BRIDGE_PROTOCOL
 
 
 @pytest.mark.parametrize("name", ["design_execute", "design_execute_across_files"])
