@@ -1,5 +1,5 @@
 """design_console/plugin_contract.py against everything that must agree with it: the plugin's handler table and
-shared constants, the HELLO the shipped plugin UI sends, the execute tools' schemas, and designd's own call sites."""
+shared constants, the HELLO the shipped plugin UI sends, the protocol documents, and designd's own call sites."""
 
 from __future__ import annotations
 
@@ -17,7 +17,12 @@ import design_console
 from design_console import plugin_contract
 from design_console.plugin_contract import (
     BRIDGE_PROTOCOL,
+    COMPONENT_SET_MARGIN_SECONDS,
+    COMPONENT_SET_MAX_SECONDS,
+    COMPONENT_SET_MIN_SECONDS,
+    COMPONENT_SET_SECONDS_PER_VARIANT,
     EXECUTE_DEFAULT_MS,
+    EXECUTE_MARGIN_SECONDS,
     EXECUTE_MAX_MS,
     MAX_CODE_CHARS,
     Method,
@@ -27,8 +32,12 @@ from design_console.tools import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN_SRC = ROOT / "plugin" / "src"
+DOC = ROOT / "docs" / "bridge-protocol.md"
+#: The design notes beside the repository (read-only); absent in a plain clone.
+DESIGN_DOC = ROOT.parent / "shared" / "design" / "bridge-protocol.md"
 #: The constants the plugin shares with designd, by the same names on both sides.
 SHARED_CONSTANTS = ("BRIDGE_PROTOCOL", "EXECUTE_DEFAULT_MS", "EXECUTE_MAX_MS", "MAX_CODE_CHARS")
+METHOD_NAME = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{4,}\b")
 
 
 def plugin_handlers(main_js: str) -> set[str]:
@@ -47,6 +56,20 @@ def plugin_handlers(main_js: str) -> set[str]:
 def js_constants(text: str) -> dict[str, int]:
     """`export const NAME = <integer>;` lines of a plugin module."""
     return {name: int(value) for name, value in re.findall(r"^export const ([A-Z_]+) = (\d+);$", text, re.M)}
+
+
+def doc_section(text: str, heading: str) -> str:
+    """The body of the ``## heading`` (or ``### heading``) section of a Markdown document."""
+    found = re.search(rf"^#+ {re.escape(heading)}[^\n]*\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert found, f"no section {heading!r}"
+    return found.group(1)
+
+
+def table_rows(section: str) -> list[list[str]]:
+    """The body rows of the first Markdown table in ``section``, as stripped cells (``\\|`` stays inside a cell)."""
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    cells = [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows]
+    return [row for row in cells[2:] if row]
 
 
 # --- the plugin ----------------------------------------------------------------------------------------------------
@@ -114,6 +137,52 @@ def test_every_method_has_its_timeout_and_command_timeout_reads_the_table() -> N
         assert command_timeout(method, None) == method.timeout
         assert command_timeout(method.value, {}) == method.timeout
     assert command_timeout("A_NEWER_PLUGINS_METHOD", None) == plugin_contract.DEFAULT_TIMEOUT
+
+
+# --- the documents ---------------------------------------------------------------------------------------------
+
+
+def _expected_timeout_cell(method: Method) -> str:
+    if method is Method.EXECUTE_CODE:
+        return (
+            f"params.timeout + {EXECUTE_MARGIN_SECONDS:g} s "
+            f"(default {EXECUTE_DEFAULT_MS} ms, at most {EXECUTE_MAX_MS} ms)"
+        )
+    if method is Method.CREATE_COMPONENT_SET:
+        return (
+            f"min({COMPONENT_SET_MAX_SECONDS:g}, max({COMPONENT_SET_MIN_SECONDS:g}, "
+            f"{COMPONENT_SET_SECONDS_PER_VARIANT:g} × variants)) + {COMPONENT_SET_MARGIN_SECONDS:g} s"
+        )
+    return f"{method.timeout:g} s"
+
+
+def test_the_protocol_document_lists_every_method_with_its_timeout() -> None:
+    rows = table_rows(doc_section(DOC.read_text(), "Methods"))
+    documented = {row[0].strip("`"): row[2] for row in rows}
+    assert len(documented) == len(rows), "a method appears twice in docs/bridge-protocol.md"
+    assert set(documented) == {m.value for m in Method}
+    for method in Method:
+        assert documented[method.value] == _expected_timeout_cell(method), method
+
+
+def test_the_protocol_document_states_the_contracts_constants() -> None:
+    text = DOC.read_text()
+    rows = table_rows(doc_section(text, "Contract constants"))
+    stated = {row[0].strip("`"): row[1] for row in rows}
+    for name, value in stated.items():
+        assert f"{getattr(plugin_contract, name):g}" == value, name
+    assert set(stated) >= {*SHARED_CONSTANTS, "EXECUTE_MARGIN_SECONDS", "DEFAULT_TIMEOUT"}
+    hello = re.search(r'\{"type": "HELLO", "data": \{[^}]*"protocol": (\d+)\}\}', text)
+    server_hello = re.search(r'\{"type": "SERVER_HELLO", "data": \{[^}]*"protocol": (\d+),', text)
+    assert hello and server_hello and int(hello.group(1)) == int(server_hello.group(1)) == BRIDGE_PROTOCOL
+
+
+@pytest.mark.skipif(not DESIGN_DOC.is_file(), reason="the design notes are not beside this checkout")
+def test_every_method_of_the_design_notes_is_in_the_contract() -> None:
+    rows = table_rows(doc_section(DESIGN_DOC.read_text(), "Methods"))
+    named = {name for row in rows for name in METHOD_NAME.findall(row[0])}
+    assert len(named) > 40, "the design notes' method table was not read"
+    assert not named - {m.value for m in Method}, sorted(named - {m.value for m in Method})
 
 
 # --- designd's call sites ----------------------------------------------------------------------------------------
