@@ -376,10 +376,12 @@
     });
   }
 
+  // plugin/src/shared/contract.js
+  var EXECUTE_DEFAULT_MS = 5e3;
+  var EXECUTE_MAX_MS = 3e4;
+  var MAX_CODE_CHARS = 2e5;
+
   // plugin/src/code/methods/execute.js
-  var MAX_CODE_CHARS = 1e6;
-  var DEFAULT_TIMEOUT_MS = 5e3;
-  var MAX_TIMEOUT_MS = 3e4;
   var AsyncFunction = Object.getPrototypeOf(async function() {
   }).constructor;
   var headerLines = null;
@@ -405,14 +407,15 @@
   async function executeCode(params, ctx) {
     const code = params.code;
     if (typeof code !== "string") throw badParams("Parameter 'code' is required and must be a string of JavaScript.");
-    if (code.length > MAX_CODE_CHARS) {
-      throw badParams("Code is " + code.length + " characters; the limit is " + MAX_CODE_CHARS + ". Split it into smaller calls.");
+    const chars = code.length > MAX_CODE_CHARS ? codePoints(code) : code.length;
+    if (chars > MAX_CODE_CHARS) {
+      throw badParams("Code is " + chars + " characters; the limit is " + MAX_CODE_CHARS + ". Split it into smaller calls.");
     }
-    const given = params.timeout === void 0 || params.timeout === null ? DEFAULT_TIMEOUT_MS : params.timeout;
+    const given = params.timeout === void 0 || params.timeout === null ? EXECUTE_DEFAULT_MS : params.timeout;
     if (typeof given !== "number" || !isFinite(given) || given <= 0) {
-      throw badParams("Parameter 'timeout' must be a positive number of milliseconds (at most " + MAX_TIMEOUT_MS + ").");
+      throw badParams("Parameter 'timeout' must be a positive number of milliseconds (at most " + EXECUTE_MAX_MS + ").");
     }
-    const timeout = Math.min(given, MAX_TIMEOUT_MS);
+    const timeout = Math.min(given, EXECUTE_MAX_MS);
     const header = measureHeader();
     let fn;
     try {
@@ -431,7 +434,7 @@
         reject(
           new PluginError(
             "timeout",
-            "The code did not finish within " + timeout + " ms and was abandoned (changes it already made stay). Raise 'timeout' (at most " + MAX_TIMEOUT_MS + " ms) or split the work into smaller calls."
+            "The code did not finish within " + timeout + " ms and was abandoned (changes it already made stay). Raise 'timeout' (at most " + EXECUTE_MAX_MS + " ms) or split the work into smaller calls."
           )
         );
       }, timeout);
@@ -446,6 +449,17 @@
     } finally {
       clearTimeout(timer);
     }
+  }
+  function codePoints(text) {
+    let count = text.length;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 56320 && unit <= 57343 && i > 0) {
+        const before = text.charCodeAt(i - 1);
+        if (before >= 55296 && before <= 56319) count--;
+      }
+    }
+    return count;
   }
   function runtimeError(err, header) {
     const e = (

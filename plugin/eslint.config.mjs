@@ -1,4 +1,5 @@
-// Lints the plugin sandbox code with Figma's plugin rules (they flag sync APIs that throw under dynamic-page).
+// Lints the plugin sandbox code with Figma's plugin rules (they flag sync APIs that throw under dynamic-page), and the
+// plugin UI, which runs in the design tool's browser iframe, with the browser's globals instead of the sandbox's.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import * as figmaPlugin from "@figma/eslint-plugin-figma-plugins";
@@ -6,7 +7,7 @@ import * as figmaPlugin from "@figma/eslint-plugin-figma-plugins";
 export default [
   js.configs.recommended,
   {
-    files: ["src/code/**/*.js", "code.js"],
+    files: ["src/code/**/*.js", "src/shared/**/*.js", "code.js"],
     languageOptions: {
       ecmaVersion: 2017,
       sourceType: "module",
@@ -23,4 +24,21 @@ export default [
     }),
   },
   { files: ["code.js"], languageOptions: { sourceType: "script" } },
+  {
+    files: ["src/ui/**/*.js"],
+    languageOptions: {
+      ecmaVersion: 2017,
+      sourceType: "module",
+      globals: {
+        window: "readonly",
+        document: "readonly",
+        WebSocket: "readonly",
+        XMLHttpRequest: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
+    },
+    rules: { "no-unused-vars": ["error", { caughtErrors: "none" }] },
+  },
 ];

@@ -1,4 +1,4 @@
-"""The daemon's WebSocket bridge to the Desktop Bridge plugin (see design/bridge-protocol.md).
+"""The daemon's WebSocket bridge to the Desktop Bridge plugin (see docs/bridge-protocol.md).
 
 The daemon is the server; every plugin UI iframe is a client socket. A socket becomes a *file* when it sends
 FILE_INFO; commands go to a file (the active one unless the caller names a fileKey) and only a reply from that file's
@@ -33,6 +33,7 @@ from websockets.http11 import Request, Response
 from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThrottle, State
 from design_console.errors import DesignError
+from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, command_timeout
 from design_console.runtime.setup_text import not_connected_error
 
 log = logging.getLogger("design_console.bridge")
@@ -41,7 +42,6 @@ log = logging.getLogger("design_console.bridge")
 _ws_log = logging.getLogger("design_console.bridge.websockets")
 _ws_log.setLevel(logging.WARNING)
 
-PROTOCOL_VERSION = 2
 SERVICE_NAME = "design-console-mcp"
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 GRACE_SECONDS = 5.0
@@ -49,70 +49,11 @@ IDENTIFY_TIMEOUT_SECONDS = 30.0
 PING_INTERVAL_SECONDS = 10.0
 MISSED_PONGS_TO_DROP = 2
 CLOSE_TIMEOUT_SECONDS = 5.0
-CANCEL_TIMEOUT_SECONDS = 5.0
 #: How many ids of abandoned commands are remembered, to tell a late reply from a reply to an id never sent.
 REMEMBERED_IDS = 4096
 
 ALLOWED_ORIGINS = frozenset({"null", "https://www.figma.com", "https://figma.com"})
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", "*", ""})
-
-DEFAULT_TIMEOUT = 15.0
-EXECUTE_DEFAULT_MS = 5_000
-EXECUTE_CAP_MS = 30_000
-EXECUTE_MARGIN = 2.0
-METHOD_TIMEOUTS: dict[str, float] = {
-    "GET_FILE_INFO": 3,
-    "GET_VARIABLES_DATA": 10,
-    "REFRESH_VARIABLES": 300,
-    "GET_COMPONENT": 10,
-    "GET_LOCAL_COMPONENTS": 300,
-    "DEEP_GET_COMPONENT": 30,
-    "ANALYZE_COMPONENT_SET": 30,
-    "GET_ANNOTATIONS": 10,
-    "GET_ANNOTATION_CATEGORIES": 5,
-    "SET_IMAGE_FILL": 60,
-    "CAPTURE_SCREENSHOT": 30,
-    "LINT_DESIGN": 120,
-    "AUDIT_COMPONENT_ACCESSIBILITY": 120,
-    "RELOAD_UI": 10,
-    "CREATE_STICKIES": 30,
-    "CREATE_TABLE": 30,
-    "GET_BOARD_CONTENTS": 30,
-    "LIST_SLIDES": 10,
-    "GET_SLIDE_CONTENT": 10,
-    "GET_SLIDE_GRID": 10,
-    "GET_SLIDE_TRANSITION": 5,
-    "SET_SLIDES_VIEW_MODE": 5,
-    "GET_FOCUSED_SLIDE": 5,
-    "FOCUS_SLIDE": 5,
-    "GET_TEXT_STYLES": 10,
-    "CANCEL": CANCEL_TIMEOUT_SECONDS,
-}
-
-
-def command_timeout(method: str, params: dict[str, Any] | None) -> float:
-    """The daemon-side timeout of one command, in seconds, from the protocol's table."""
-    params = params or {}
-    if method == "EXECUTE_CODE":
-        raw = params.get("timeout")
-        ms = raw if isinstance(raw, int | float) and not isinstance(raw, bool) and raw > 0 else EXECUTE_DEFAULT_MS
-        return min(float(ms), EXECUTE_CAP_MS) / 1000 + EXECUTE_MARGIN
-    if method == "CREATE_COMPONENT_SET":
-        return min(120.0, max(30.0, 1.2 * _variant_count(params))) + 5.0
-    return METHOD_TIMEOUTS.get(method, DEFAULT_TIMEOUT)
-
-
-def _variant_count(params: dict[str, Any]) -> int:
-    ids = params.get("componentIds")
-    if isinstance(ids, list) and ids:
-        return len(ids)
-    props = params.get("variantProperties")
-    if isinstance(props, dict) and props:
-        count = 1
-        for values in props.values():
-            count *= len(values) if isinstance(values, list) and values else 1
-        return count
-    return 0
 
 
 def _semver(version: str) -> tuple[int, ...]:
@@ -414,7 +355,7 @@ class Bridge:
             "pid": os.getpid(),
             "port": self.port,
             "authRequired": self.auth_required,
-            "protocol": PROTOCOL_VERSION,
+            "protocol": BRIDGE_PROTOCOL,
             "files": [
                 {
                     "active": info.file_key == self._active,
@@ -517,7 +458,7 @@ class Bridge:
                 "pid": os.getpid(),
                 "serverVersion": self._server_version,
                 "startedAt": int(self.started_at * 1000),
-                "protocol": PROTOCOL_VERSION,
+                "protocol": BRIDGE_PROTOCOL,
                 "authRequired": self.auth_required,
             },
         }
@@ -793,7 +734,7 @@ class Bridge:
         if sock is None:
             return False
         cid = self._new_id()
-        frame = {"id": cid, "method": "CANCEL", "params": {"target": target}}
+        frame = {"id": cid, "method": Method.CANCEL, "params": {"target": target}}
         try:
             await sock.ws.send(_encoder.encode(frame).decode())
         except ConnectionClosed:

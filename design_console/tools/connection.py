@@ -16,12 +16,12 @@ from msgspec import Meta
 from design_console import PLUGIN_VERSION, __version__
 from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
+from design_console.plugin_contract import EXECUTE_DEFAULT_MS, EXECUTE_MAX_MS, MAX_CODE_CHARS
 from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
 
 ConsoleLevel = Literal["all", "log", "info", "warn", "error", "debug"]
 FileKey = Annotated[str, Meta(description="Target this connected file instead of the active one.")]
-MAX_CODE_CHARS = 200_000
 RECONNECT_WAIT = 5.0
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
 
@@ -346,7 +346,9 @@ class ExecuteArgs(Args):
     code: Annotated[
         str, Meta(min_length=1, max_length=MAX_CODE_CHARS, description="Plugin API JavaScript; `return` a value.")
     ]
-    timeout: Annotated[int, Meta(ge=100, le=30_000, description="Milliseconds (cap 30000).")] = 5000
+    timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description=f"Milliseconds (cap {EXECUTE_MAX_MS}).")] = (
+        EXECUTE_DEFAULT_MS
+    )
     fileKey: FileKey = ""
 
 
@@ -368,7 +370,7 @@ def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
 @tool(
     "design_execute",
     "Run Plugin API JavaScript in the design file (async function body; `return` the result). "
-    "Default timeout 5000 ms, cap 30000.",
+    f"Default timeout {EXECUTE_DEFAULT_MS} ms, cap {EXECUTE_MAX_MS}.",
     args=ExecuteArgs,
     needs_bridge=True,
     read_only=False,
@@ -383,7 +385,7 @@ class ExecuteAcrossArgs(Args):
     code: Annotated[str, Meta(min_length=1, max_length=MAX_CODE_CHARS)]
     fileKeys: Annotated[list[str], Meta(max_length=50)] = msgspec.field(default_factory=list)
     allFiles: bool = False
-    timeout: Annotated[int, Meta(ge=100, le=30_000, description="Per-file milliseconds.")] = 10_000
+    timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
 
 @tool(
@@ -455,7 +457,7 @@ async def get_selection(ctx: Any, args: SelectionArgs) -> ToolOutput:
     data: dict[str, Any] = {"fileKey": key, **msgspec.to_builtins(selection)}
     if args.verbose and selection.nodes:
         ids = to_json([n.id for n in selection.nodes])
-        reply = await ctx.bridge("EXECUTE_CODE", {"code": _VERBOSE_SELECTION % ids, "timeout": 5000}, file_key=key)
+        reply = await ctx.bridge("EXECUTE_CODE", {"code": _VERBOSE_SELECTION % ids}, file_key=key)
         data["details"], omitted = _fit(reply.get("result") or [])
         if omitted:
             data["detailsOmitted"] = omitted

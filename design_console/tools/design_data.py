@@ -52,7 +52,7 @@ async def _variables_by_pages(ctx: Any, key: str) -> dict[str, Any] | None:
     offset = 0
     while True:
         code = _VARIABLES_CODE % (offset, _VARIABLES_PAGE)
-        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 20_000}, file_key=key, timeout=22)
+        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 20_000}, file_key=key)
         data = reply.get("result", reply)
         if not isinstance(data, dict) or not isinstance(data.get("variables"), list):
             return None

@@ -21,6 +21,7 @@ import msgspec
 from msgspec import Meta
 
 from design_console.errors import DesignError
+from design_console.plugin_contract import EXECUTE_MAX_MS
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.base import Args, ok, to_json, tool
@@ -37,7 +38,8 @@ MANIFEST_TTL_SECONDS = 300.0
 #: The plugin serialises at most this many items of one array (its LIMITS.arrayItems): scripts send longer lists
 #: as lists of chunks of this size.
 PLUGIN_ARRAY_ITEMS = 200
-LIBRARY_TIMEOUT_MS = 30_000
+#: Scanning the team libraries takes as long as the plugin lets code run.
+LIBRARY_TIMEOUT_MS = EXECUTE_MAX_MS
 IMPORT_TIMEOUT_MS = 15_000
 SUMMARY_EXAMPLES = 3
 AMBIGUOUS_SHOWN = 10

@@ -20,8 +20,9 @@ from PIL import Image
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
-from design_console.daemon.bridge import Bridge, command_timeout, is_older
+from design_console.daemon.bridge import Bridge, is_older
 from design_console.errors import PREFIX, DesignError
+from design_console.plugin_contract import command_timeout
 
 from .conftest import TOKEN, BridgeFactory, PluginFactory
 
@@ -255,8 +256,28 @@ def test_per_method_timeouts() -> None:
     assert command_timeout("GET_FILE_INFO", None) == 3
     assert command_timeout("REFRESH_VARIABLES", None) == 300
     assert command_timeout("RENAME_NODE", {}) == 15
-    assert command_timeout("CREATE_COMPONENT_SET", {"componentIds": ["a"] * 50}) == 65.0
-    assert command_timeout("CREATE_COMPONENT_SET", {"variantProperties": {"size": ["s"] * 20, "s": ["a"] * 10}}) == 125
+
+
+def _axes(**sizes: int) -> list[dict[str, Any]]:
+    """variantProperties as the plugin and the tool catalog take them: a list of {name, values}."""
+    return [{"name": name, "values": [f"{name}{i}" for i in range(n)]} for name, n in sizes.items()]
+
+
+def test_component_set_timeout_scales_with_its_variants() -> None:
+    """min(120, max(30, 1.2 × variants)) + 5 s, with the variants counted from the params the plugin reads."""
+
+    def timeout(**params: Any) -> float:
+        return command_timeout("CREATE_COMPONENT_SET", params)
+
+    assert timeout() == 35.0
+    assert timeout(componentIds=["a"] * 50) == 65.0
+    assert timeout(baseComponentId="1:2", variantProperties=_axes(size=4, state=10)) == 53.0
+    assert timeout(baseComponentId="1:2", variantProperties=_axes(size=20, state=10)) == 125.0
+    assert timeout(baseComponentId="1:2", variantProperties=_axes(size=3, state=3)) == 35.0
+    assert timeout(baseComponentId="1:2", properties={"size": ["s"] * 5, "state": ["a"] * 10}) == 65.0
+    # The plugin combines the listed components when it is given some, and prefers variantProperties to properties.
+    assert timeout(componentIds=["a"] * 50, variantProperties=_axes(size=20, state=10)) == 65.0
+    assert timeout(variantProperties=_axes(size=4, state=10), properties={"size": ["s"] * 100}) == 53.0
 
 
 async def test_timeout_sends_cancel_and_raises(bridge: Bridge, connect_plugin: PluginFactory) -> None:

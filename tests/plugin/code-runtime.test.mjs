@@ -37,9 +37,12 @@ test("EXECUTE_CODE checks its input", async () => {
   const p = loadPlugin();
   let r = await p.call("EXECUTE_CODE", { code: 12 });
   assert.equal(r.code, "bad_params");
-  r = await p.call("EXECUTE_CODE", { code: "x".repeat(1000001) });
+  r = await p.call("EXECUTE_CODE", { code: "x".repeat(200001) });
   assert.equal(r.code, "bad_params");
-  assert.match(r.error, /limit is 1000000/);
+  assert.match(r.error, /Code is 200001 characters; the limit is 200000/);
+  // Characters are code points, as designd counts them: these emoji are two UTF-16 units each.
+  const emoji = await p.ok("EXECUTE_CODE", { code: "return '" + "\u{1F600}".repeat(149990) + "'.length" });
+  assert.equal(emoji.result, 299980);
   r = await p.call("EXECUTE_CODE", { code: "return 1", timeout: -5 });
   assert.equal(r.code, "bad_params");
   r = await p.call("EXECUTE_CODE", { code: "return (" });

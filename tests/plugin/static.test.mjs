@@ -1,10 +1,11 @@
-// Checks on the shipped plugin files that need no editor: bundle freshness, types, lint, manifest, ui.html.
+// Checks on the shipped plugin files that need no editor: freshness of the generated files, types, lint, manifest,
+// ui.html.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bundle } from "../../plugin/build.mjs";
+import { outputs } from "../../plugin/build.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PLUGIN = ROOT + "plugin/";
@@ -18,17 +19,43 @@ function run(bin, args) {
   }
 }
 
-test("plugin/code.js is the current bundle of plugin/src/code", async () => {
-  assert.ok((await bundle()) === read("plugin/code.js"), "plugin/code.js is stale: run `node plugin/build.mjs` and commit it");
+test("plugin/code.js and plugin/ui.html are what plugin/build.mjs generates from plugin/src", async () => {
+  const files = await outputs();
+  assert.deepEqual(files.map((f) => f.name), ["plugin/code.js", "plugin/ui.html"]);
+  for (const file of files) {
+    assert.ok(file.text === read(file.name), file.name + " is stale: run `node plugin/build.mjs` and commit it");
+  }
 });
 
-test("tsc --checkJs against @figma/plugin-typings passes on the plugin sources", () => {
-  const r = run("tsc", ["-p", "tsconfig.src.json"]);
-  assert.equal(r.code, 0, r.out);
+test("tsc --checkJs passes on the sandbox sources (plugin typings, no DOM) and the UI sources (DOM)", () => {
+  for (const project of ["tsconfig.src.json", "tsconfig.ui.json"]) {
+    const r = run("tsc", ["-p", project]);
+    assert.equal(r.code, 0, project + ":\n" + r.out);
+  }
 });
 
-test("Figma's ESLint plugin rules pass on code.js and its sources", () => {
-  const r = run("eslint", ["--max-warnings", "0", "code.js", "src/code"]);
+test("the sandbox code is type-checked without the DOM and the UI without the plugin API", (t) => {
+  const dir = mkdtempSync(ROOT + "node_modules/.plugin-tsc-probe-");
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  /** Runs tsc with one of the plugin's projects on a probe file instead of the sources. */
+  const check = (project, source) => {
+    writeFileSync(dir + "/probe.js", source);
+    writeFileSync(dir + "/tsconfig.json", JSON.stringify({ extends: PLUGIN + project, include: ["probe.js"] }));
+    try {
+      execFileSync(ROOT + "node_modules/.bin/tsc", ["-p", dir], { encoding: "utf8", stdio: "pipe" });
+      return "";
+    } catch (err) {
+      return String(err.stdout);
+    }
+  };
+  assert.match(check("tsconfig.src.json", "export const t = document.title;\n"), /Cannot find name 'document'/);
+  assert.equal(check("tsconfig.src.json", "export const n = figma.root;\n"), "");
+  assert.match(check("tsconfig.ui.json", "export const n = figma.root;\n"), /Cannot find name 'figma'/);
+  assert.equal(check("tsconfig.ui.json", "export const t = document.title;\n"), "");
+});
+
+test("ESLint passes on code.js and all plugin sources (Figma's rules on the sandbox code)", () => {
+  const r = run("eslint", ["--max-warnings", "0", "code.js", "src"]);
   assert.equal(r.code, 0, r.out);
 });
 

@@ -1,9 +1,6 @@
 import { PluginError, badParams } from "../errors.js";
 import { toPlain } from "../serialize.js";
-
-export const MAX_CODE_CHARS = 1000000;
-export const DEFAULT_TIMEOUT_MS = 5000;
-export const MAX_TIMEOUT_MS = 30000;
+import { EXECUTE_DEFAULT_MS, EXECUTE_MAX_MS, MAX_CODE_CHARS } from "../../shared/contract.js";
 
 const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 
@@ -41,14 +38,15 @@ function stackPosition(stack) {
 export async function executeCode(params, ctx) {
   const code = params.code;
   if (typeof code !== "string") throw badParams("Parameter 'code' is required and must be a string of JavaScript.");
-  if (code.length > MAX_CODE_CHARS) {
-    throw badParams("Code is " + code.length + " characters; the limit is " + MAX_CODE_CHARS + ". Split it into smaller calls.");
+  const chars = code.length > MAX_CODE_CHARS ? codePoints(code) : code.length;
+  if (chars > MAX_CODE_CHARS) {
+    throw badParams("Code is " + chars + " characters; the limit is " + MAX_CODE_CHARS + ". Split it into smaller calls.");
   }
-  const given = params.timeout === undefined || params.timeout === null ? DEFAULT_TIMEOUT_MS : params.timeout;
+  const given = params.timeout === undefined || params.timeout === null ? EXECUTE_DEFAULT_MS : params.timeout;
   if (typeof given !== "number" || !isFinite(given) || given <= 0) {
-    throw badParams("Parameter 'timeout' must be a positive number of milliseconds (at most " + MAX_TIMEOUT_MS + ").");
+    throw badParams("Parameter 'timeout' must be a positive number of milliseconds (at most " + EXECUTE_MAX_MS + ").");
   }
-  const timeout = Math.min(given, MAX_TIMEOUT_MS);
+  const timeout = Math.min(given, EXECUTE_MAX_MS);
 
   const header = measureHeader();
   let fn;
@@ -67,7 +65,7 @@ export async function executeCode(params, ctx) {
         new PluginError(
           "timeout",
           "The code did not finish within " + timeout + " ms and was abandoned (changes it already made stay). " +
-            "Raise 'timeout' (at most " + MAX_TIMEOUT_MS + " ms) or split the work into smaller calls.",
+            "Raise 'timeout' (at most " + EXECUTE_MAX_MS + " ms) or split the work into smaller calls.",
         ),
       );
     }, timeout);
@@ -82,6 +80,22 @@ export async function executeCode(params, ctx) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Characters as designd counts them (code points): a character outside the BMP is two UTF-16 units in `length`.
+ * @param {string} text
+ */
+function codePoints(text) {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff && i > 0) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) count--;
+    }
+  }
+  return count;
 }
 
 /** @param {unknown} err @param {number} header */
