@@ -37,6 +37,7 @@ from design_console.protocol import (
 from design_console.runtime.adverts import is_live, list_adverts
 from design_console.runtime.control_client import connect_or_start
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+from design_console.runtime.ports import port_holders
 
 STOP_WAIT = 5.0
 SERVICE_LABEL = "com.design-console-mcp.designd"
@@ -199,24 +200,6 @@ def cmd_logs(config: Config, opts: argparse.Namespace) -> int:
     return 0
 
 
-def _port_holders(config: Config) -> dict[int, str]:
-    holders: dict[int, str] = {}
-    try:
-        conns = psutil.net_connections(kind="tcp")
-    except psutil.Error:
-        return holders
-    for conn in conns:
-        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in config.ports:
-            who = "unknown process"
-            if conn.pid:
-                try:
-                    who = f"pid {conn.pid} ({' '.join(psutil.Process(conn.pid).cmdline())[:80]})"
-                except psutil.Error:
-                    who = f"pid {conn.pid}"
-            holders[conn.laddr.port] = who
-    return holders
-
-
 def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
     """Every check as (status, what, how to fix); status is ok, warn or fail."""
     checks: list[tuple[str, str, str]] = []
@@ -277,8 +260,9 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
     else:
         checks.append(("ok", "no stale port advertisement files", ""))
     pid = _running_pid(config)
-    holders = _port_holders(config)
-    foreign = {port: who for port, who in holders.items() if not (pid and f"pid {pid} " in who + " ")}
+    holders = port_holders(config)
+    others = {port: [h for h in held if h.pid is None or h.pid != pid] for port, held in holders.items()}
+    foreign = {port: ", ".join(h.describe() for h in held) for port, held in others.items() if held}
     free = len(config.ports) - len(holders)
     if pid is None and not free:
         checks.append(

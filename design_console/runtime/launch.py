@@ -9,11 +9,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+#: What a detached designd runs: ``python -m DAEMON_MODULE --foreground``.
+DAEMON_MODULE = "design_console.daemon.main"
 
 _INTERMEDIATE = (
     "import os, subprocess, sys\n"
     "log = open(sys.argv[1], 'ab')\n"
-    "p = subprocess.Popen([sys.executable, '-m', 'design_console.daemon.main', '--foreground'],"
+    f"p = subprocess.Popen([sys.executable, '-m', '{DAEMON_MODULE}', '--foreground'],"
     " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)\n"
     "print(p.pid)\n"
 )
@@ -34,3 +38,10 @@ def spawn_detached(stderr_log: str) -> int:
         timeout=30,
     )
     return int(out.stdout.strip())
+
+
+def is_daemon_cmdline(cmdline: list[str]) -> bool:
+    """A designd: run as a module, or through its ``designd`` console script (``python …/bin/designd``)."""
+    if any(DAEMON_MODULE in part for part in cmdline):
+        return True
+    return len(cmdline) >= 2 and "python" in Path(cmdline[0]).name and Path(cmdline[1]).name == "designd"
