@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import shutil
 import subprocess
@@ -222,7 +221,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
     else:
         checks.append(("warn", "no bridge token yet", "Start designd once: `designctl start`."))
     try:
-        source = plugin_source_dir()
+        source = plugin_source_dir(config)
         secret = token.read_text().strip() if token.exists() else ""
         stale = []
         for name in PLUGIN_FILES:
@@ -352,10 +351,9 @@ def service_files(config: Config) -> tuple[Path, str]:
     designd = shutil.which("designd") or str(Path(sys.executable).with_name("designd"))
     if platform.system() == "Darwin":
         text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", designd)
-        return Path.home() / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
+        return config.user_home / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
     text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", designd)
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "systemd" / "user" / "designd.service", text
+    return config.config_home / "systemd" / "user" / "designd.service", text
 
 
 def _run(cmd: list[str]) -> None:

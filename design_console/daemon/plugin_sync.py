@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import secrets
 from pathlib import Path
@@ -28,11 +27,10 @@ RELAY_HOST_PLACEHOLDER = "__DESIGN_RELAY_HOST__"
 PLUGIN_FILES = ("manifest.json", "code.js", "ui.html")
 
 
-def plugin_source_dir() -> Path:
+def plugin_source_dir(config: Config) -> Path:
     """The plugin files of the running build: ``DESIGN_PLUGIN_SOURCE``, else ``plugin/`` beside the package."""
-    override = os.environ.get("DESIGN_PLUGIN_SOURCE")
-    if override:
-        return Path(override)
+    if config.plugin_source is not None:
+        return config.plugin_source
     for candidate in (Path(__file__).resolve().parents[2] / "plugin", Path(__file__).resolve().parents[1] / "plugin"):
         if (candidate / "manifest.json").is_file():
             return candidate
@@ -94,7 +92,7 @@ def render_plugin_file(name: str, text: str, *, token: str, relay_url: str, port
 
 def sync_plugin(config: Config, token: str, source: Path | None = None) -> list[str]:
     """Bring ``config.plugin_dir`` in line with the running build; returns the names of files rewritten."""
-    source = source or plugin_source_dir()
+    source = source or plugin_source_dir(config)
     ensure_private_dir(config.plugin_dir)
     changed = []
     for name in PLUGIN_FILES:

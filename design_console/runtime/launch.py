@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from design_console.config import DETACHED_VAR, NOTIFY_SOCKET_VAR
+
 #: What a detached designd runs: ``python -m DAEMON_MODULE --foreground``.
 DAEMON_MODULE = "design_console.daemon.main"
 
@@ -34,7 +36,7 @@ def spawn_detached(stderr_log: str) -> int:
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,
-        env={**{k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}, "DESIGND_DETACHED": "1"},
+        env={**{k: v for k, v in os.environ.items() if k != NOTIFY_SOCKET_VAR}, DETACHED_VAR: "1"},
         timeout=30,
     )
     return int(out.stdout.strip())
