@@ -13,13 +13,14 @@ from pathlib import Path
 
 from design_console.config import DETACHED_VAR, NOTIFY_SOCKET_VAR
 
-#: What a detached designd runs: ``python -m DAEMON_MODULE --foreground``.
+#: What a detached designd runs: ``python -P -m DAEMON_MODULE --foreground``. ``-P`` keeps the caller's working
+#: directory off ``sys.path``: a ``design_console`` folder there (a checkout) must not replace the installed code.
 DAEMON_MODULE = "design_console.daemon.main"
 
 _INTERMEDIATE = (
     "import os, subprocess, sys\n"
     "log = open(sys.argv[1], 'ab')\n"
-    f"p = subprocess.Popen([sys.executable, '-m', '{DAEMON_MODULE}', '--foreground'],"
+    f"p = subprocess.Popen([sys.executable, '-P', '-m', '{DAEMON_MODULE}', '--foreground'],"
     " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)\n"
     "print(p.pid)\n"
 )
@@ -32,7 +33,7 @@ def spawn_detached(stderr_log: str) -> int:
     ``NOTIFY_SOCKET`` is dropped: a daemon started on demand is not the caller's service manager's to report to.
     """
     out = subprocess.run(
-        [sys.executable, "-c", _INTERMEDIATE, stderr_log],
+        [sys.executable, "-P", "-c", _INTERMEDIATE, stderr_log],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,
