@@ -8,6 +8,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 import uuid
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from design_console.protocol import (
     ToolResult,
 )
 from design_console.runtime.adverts import is_live, list_adverts
+from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.control_client import connect_or_start
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.ports import port_holders
@@ -340,15 +342,27 @@ def cmd_doctor(config: Config, opts: argparse.Namespace) -> int:
 
 
 def _unit_source(name: str) -> Path:
-    path = Path(__file__).resolve().parents[1] / "systemd" / name
-    if not path.exists():
-        raise DesignError("service_files_missing", f"{path} is not part of this installation.")
-    return path
+    folder = bundled_dir("systemd")
+    if folder is None or not (folder / name).is_file():
+        raise DesignError(
+            "service_files_missing",
+            f"The service file {name} is not part of this installation.",
+            "Reinstall design-console-mcp.",
+        )
+    return folder / name
+
+
+def _designd_path() -> str:
+    """This installation's designd: beside the running interpreter's scripts, else the first one on PATH."""
+    own = Path(sysconfig.get_path("scripts")) / "designd"
+    if own.is_file():
+        return str(own)
+    return shutil.which("designd") or str(own)
 
 
 def service_files(config: Config) -> tuple[Path, str]:
     """Where the user service goes on this OS and its text with this installation's designd path."""
-    designd = shutil.which("designd") or str(Path(sys.executable).with_name("designd"))
+    designd = _designd_path()
     if platform.system() == "Darwin":
         text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", designd)
         return config.user_home / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text

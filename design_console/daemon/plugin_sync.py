@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from design_console.config import Config
 from design_console.errors import DesignError
+from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.dirs import ensure_private_dir
 from design_console.runtime.files import write_private
 
@@ -24,16 +25,21 @@ log = logging.getLogger("design_console.plugin_sync")
 TOKEN_PLACEHOLDER = "__DESIGN_BRIDGE_TOKEN__"
 RELAY_URL_PLACEHOLDER = "__DESIGN_RELAY_URL__"
 RELAY_HOST_PLACEHOLDER = "__DESIGN_RELAY_HOST__"
+#: The plugin as the design tool imports it; setup.py reads this list to put these files into the wheel.
 PLUGIN_FILES = ("manifest.json", "code.js", "ui.html")
 
 
 def plugin_source_dir(config: Config) -> Path:
-    """The plugin files of the running build: ``DESIGN_PLUGIN_SOURCE``, else ``plugin/`` beside the package."""
+    """The plugin files of the running build.
+
+    ``DESIGN_PLUGIN_SOURCE`` when set, else the files the installed package carries, else (editable install) the
+    ``plugin/`` folder of the checkout it was installed from.
+    """
     if config.plugin_source is not None:
         return config.plugin_source
-    for candidate in (Path(__file__).resolve().parents[2] / "plugin", Path(__file__).resolve().parents[1] / "plugin"):
-        if (candidate / "manifest.json").is_file():
-            return candidate
+    found = bundled_dir("plugin")
+    if found is not None and (found / "manifest.json").is_file():
+        return found
     raise DesignError(
         "plugin_missing",
         "The Desktop Bridge plugin files are not part of this installation.",
