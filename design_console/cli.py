@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 import msgspec
 import psutil
@@ -360,13 +361,21 @@ def _designd_path() -> str:
     return shutil.which("designd") or str(own)
 
 
+def unit_file_word(text: str) -> str:
+    """``text`` as one word of a systemd unit line: specifiers and variables escaped, quoted when it has spaces."""
+    word = text.replace("%", "%%").replace("$", "$$")
+    if any(c.isspace() or c in "\"'\\" for c in word):
+        word = '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return word
+
+
 def service_files(config: Config) -> tuple[Path, str]:
     """Where the user service goes on this OS and its text with this installation's designd path."""
     designd = _designd_path()
     if platform.system() == "Darwin":
-        text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", designd)
+        text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", xml_escape(designd))
         return config.user_home / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
-    text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", designd)
+    text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", unit_file_word(designd))
     return config.config_home / "systemd" / "user" / "designd.service", text
 
 
