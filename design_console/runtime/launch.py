@@ -44,7 +44,10 @@ def spawn_detached(stderr_log: str) -> int:
 
 
 def is_daemon_cmdline(cmdline: list[str]) -> bool:
-    """A designd: run as a module, or through its ``designd`` console script (``python …/bin/designd``)."""
-    if any(DAEMON_MODULE in part for part in cmdline):
+    """A designd: run as a module, or through its ``designd`` console script (``python …/bin/designd``).
+
+    Whole arguments are compared, never parts of one: any path may contain words like ours.
+    """
+    if DAEMON_MODULE in cmdline:
         return True
     return len(cmdline) >= 2 and "python" in Path(cmdline[0]).name and Path(cmdline[1]).name == "designd"

@@ -494,7 +494,7 @@ async def test_silent_peer_is_dropped_unless_busy(make_bridge: BridgeFactory, co
 HoldPorts = Callable[..., Awaitable[asyncio.subprocess.Process]]
 
 #: A foreign program whose long command line names us: neither the words nor the length may mislead the diagnosis.
-DECOY = "designd design-console-mcp design_console " + "x" * 300
+DECOY = "/opt/design-console-mcp/design_console.daemon.main/designd " + "x" * 300
 
 
 @pytest.fixture
