@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 import msgspec
 import psutil
@@ -35,8 +36,10 @@ from design_console.protocol import (
     ToolResult,
 )
 from design_console.runtime.adverts import is_live, list_adverts
+from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.control_client import connect_or_start
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+from design_console.runtime.ports import port_holders
 
 STOP_WAIT = 5.0
 SERVICE_LABEL = "com.design-console-mcp.designd"
@@ -199,24 +202,6 @@ def cmd_logs(config: Config, opts: argparse.Namespace) -> int:
     return 0
 
 
-def _port_holders(config: Config) -> dict[int, str]:
-    holders: dict[int, str] = {}
-    try:
-        conns = psutil.net_connections(kind="tcp")
-    except psutil.Error:
-        return holders
-    for conn in conns:
-        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in config.ports:
-            who = "unknown process"
-            if conn.pid:
-                try:
-                    who = f"pid {conn.pid} ({' '.join(psutil.Process(conn.pid).cmdline())[:80]})"
-                except psutil.Error:
-                    who = f"pid {conn.pid}"
-            holders[conn.laddr.port] = who
-    return holders
-
-
 def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
     """Every check as (status, what, how to fix); status is ok, warn or fail."""
     checks: list[tuple[str, str, str]] = []
@@ -239,7 +224,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
     else:
         checks.append(("warn", "no bridge token yet", "Start designd once: `designctl start`."))
     try:
-        source = plugin_source_dir()
+        source = plugin_source_dir(config)
         secret = token.read_text().strip() if token.exists() else ""
         stale = []
         for name in PLUGIN_FILES:
@@ -277,8 +262,9 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
     else:
         checks.append(("ok", "no stale port advertisement files", ""))
     pid = _running_pid(config)
-    holders = _port_holders(config)
-    foreign = {port: who for port, who in holders.items() if not (pid and f"pid {pid} " in who + " ")}
+    holders = port_holders(config)
+    others = {port: [h for h in held if h.pid is None or h.pid != pid] for port, held in holders.items()}
+    foreign = {port: ", ".join(h.describe() for h in held) for port, held in others.items() if held}
     free = len(config.ports) - len(holders)
     if pid is None and not free:
         checks.append(
@@ -357,21 +343,40 @@ def cmd_doctor(config: Config, opts: argparse.Namespace) -> int:
 
 
 def _unit_source(name: str) -> Path:
-    path = Path(__file__).resolve().parents[1] / "systemd" / name
-    if not path.exists():
-        raise DesignError("service_files_missing", f"{path} is not part of this installation.")
-    return path
+    folder = bundled_dir("systemd")
+    if folder is None or not (folder / name).is_file():
+        raise DesignError(
+            "service_files_missing",
+            f"The service file {name} is not part of this installation.",
+            "Reinstall design-console-mcp.",
+        )
+    return folder / name
+
+
+def _designd_path() -> str:
+    """This installation's designd: beside the running interpreter's scripts, else the first one on PATH."""
+    own = Path(sysconfig.get_path("scripts")) / "designd"
+    if own.is_file():
+        return str(own)
+    return shutil.which("designd") or str(own)
+
+
+def unit_file_word(text: str) -> str:
+    """``text`` as one word of a systemd unit line: specifiers and variables escaped, quoted when it has spaces."""
+    word = text.replace("%", "%%").replace("$", "$$")
+    if any(c.isspace() or c in "\"'\\" for c in word):
+        word = '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return word
 
 
 def service_files(config: Config) -> tuple[Path, str]:
     """Where the user service goes on this OS and its text with this installation's designd path."""
-    designd = shutil.which("designd") or str(Path(sys.executable).with_name("designd"))
+    designd = _designd_path()
     if platform.system() == "Darwin":
-        text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", designd)
-        return Path.home() / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
-    text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", designd)
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    return base / "systemd" / "user" / "designd.service", text
+        text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", xml_escape(designd))
+        return config.user_home / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
+    text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", unit_file_word(designd))
+    return config.config_home / "systemd" / "user" / "designd.service", text
 
 
 def _run(cmd: list[str]) -> None:

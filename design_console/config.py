@@ -1,6 +1,7 @@
 """Environment variables and paths, read and validated in one place.
 
-Every process calls :func:`load_config` once at start-up; nothing else reads ``os.environ`` for settings.
+Every process calls :func:`load_config` once at start-up; nothing else reads ``os.environ`` for settings. The one
+exception is ``NOTIFY_SOCKET``, systemd's readiness address, which only ``daemon/sd_notify.py`` reads.
 """
 
 from __future__ import annotations
@@ -23,10 +24,19 @@ TOOLSETS = ("core", "read", "write", "tokens", "board", "slides", "audit", "code
 
 DEFAULT_API_URL = "https://api.figma.com"
 PORT_RANGE_SIZE = 10
+#: Set by ``runtime/launch.py`` in the environment of a designd it starts detached (its stderr is a log file then).
+DETACHED_VAR = "DESIGND_DETACHED"
+#: systemd's readiness socket (``Type=notify``); a designd started on demand must not inherit the caller's.
+NOTIFY_SOCKET_VAR = "NOTIFY_SOCKET"
 
 
 class Config(msgspec.Struct, frozen=True, kw_only=True):
-    """Validated settings of one process; see README "Configuration" for each variable."""
+    """Validated settings of one process; see README "Configuration" for each variable.
+
+    ``browser_timeout_ms``, ``oauth_client_id``, ``oauth_client_secret`` and ``relay_url`` belong to Remote Mode,
+    which is not part of this build: they are validated (and the secret redacted, the relay written into the plugin
+    copy) but nothing in local mode acts on them.
+    """
 
     access_token: str = ""
     log_level: LogLevel = "info"
@@ -45,6 +55,14 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     home: Path
     runtime_dir: Path
     temp_dir: Path
+    #: DESIGN_PLUGIN_SOURCE: plugin files to copy instead of the build's own (plugin development).
+    plugin_source: Path | None = None
+    #: HOME: where per-user service files go (launchd agents).
+    user_home: Path
+    #: XDG_CONFIG_HOME, else ~/.config: where the systemd user unit goes.
+    config_home: Path
+    #: designd runs detached (started on demand): its stderr is a file, so the log is not echoed there.
+    detached: bool = False
 
     @property
     def ports(self) -> range:
@@ -130,7 +148,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     Raises :class:`DesignError` with code ``bad_config`` naming the variable and the rule it broke.
     """
     env = os.environ if env is None else env
-    home = Path(env.get("DESIGN_CONSOLE_HOME") or Path(env.get("HOME") or Path.home()) / ".design-console-mcp")
+    user_home = Path(env.get("HOME") or Path.home())
+    home = Path(env.get("DESIGN_CONSOLE_HOME") or user_home / ".design-console-mcp")
     toolsets_raw = [t.strip().lower() for t in env.get("DESIGN_TOOLSETS", "").split(",") if t.strip()]
     unknown = [t for t in toolsets_raw if t not in TOOLSETS]
     if unknown:
@@ -160,4 +179,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         home=home,
         runtime_dir=_runtime_dir(env, home),
         temp_dir=Path(env.get("TMPDIR") or tempfile.gettempdir()),
+        plugin_source=Path(env["DESIGN_PLUGIN_SOURCE"]) if env.get("DESIGN_PLUGIN_SOURCE") else None,
+        user_home=user_home,
+        config_home=Path(env.get("XDG_CONFIG_HOME") or user_home / ".config"),
+        detached=bool(env.get(DETACHED_VAR)),
     )

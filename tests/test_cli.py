@@ -23,7 +23,8 @@ from fakes.fake_plugin import FakePlugin
 from procs import BIN, DaemonProcess, TestEnv, processes_of, wait_for
 
 from design_console import __version__
-from design_console.cli import SERVICE_LABEL, STOP_WAIT
+from design_console.cli import SERVICE_LABEL, STOP_WAIT, service_files, unit_file_word
+from design_console.config import load_config
 from design_console.errors import PREFIX
 from design_console.runtime.dirs import InstanceLock
 from design_console.tools import catalog
@@ -345,7 +346,9 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
             [analyze, "verify", "--user", str(unit)], env=env, capture_output=True, text=True, timeout=60
         )
 
-    good = verify(source.replace("%h/.local/bin/designd", str(BIN / "designd")), "designd.service")
+    _, unit_text = service_files(load_config(env))
+    assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in unit_text
+    good = verify(unit_text, "designd.service")
     assert good.returncode == 0 and "designd.service" not in good.stdout + good.stderr, good.stdout + good.stderr
     # The same check must notice a broken unit, or the assertion above proves nothing.
     broken = verify(source.replace("Type=notify", "Type=notify\nBogusKey=1"), "broken.service")
@@ -377,7 +380,7 @@ def test_service_install_and_uninstall_without_systemctl(dc_env: TestEnv, tmp_pa
     assert installed.returncode == 0, installed.stderr
     assert f"wrote {unit}" in installed.stdout and "(skipped: systemctl not found)" in installed.stdout
     text = unit.read_text()
-    assert f"ExecStart={BIN / 'designd'} --foreground" in text and "%h/.local/bin" not in text
+    assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in text and "%h/.local/bin" not in text
     assert (BIN / "designd").is_file()
 
     removed = ctl(dc_env, "service", "uninstall", extra_env=env)
@@ -401,7 +404,7 @@ def test_service_install_survives_a_failing_systemctl(dc_env: TestEnv, tmp_path:
     installed = ctl(dc_env, "service", "install", extra_env=env)
     assert installed.returncode == 0, installed.stderr
     assert "Failed to connect to bus" in installed.stdout and unit.exists()
-    assert f"ExecStart={BIN / 'designd'} --foreground" in unit.read_text()
+    assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in unit.read_text()
     removed = ctl(dc_env, "service", "uninstall", extra_env=env)
     assert removed.returncode == 0, removed.stderr
     assert not unit.exists()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import getpass
 import hmac
 import ipaddress
 import itertools
@@ -24,7 +23,6 @@ from http import HTTPStatus
 from typing import Any
 
 import msgspec
-import psutil
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import MultipleValuesError
 from websockets.exceptions import ConnectionClosed
@@ -34,6 +32,7 @@ from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThrottle, State
 from design_console.errors import DesignError
 from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, command_timeout
+from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
 
 log = logging.getLogger("design_console.bridge")
@@ -279,7 +278,7 @@ class Bridge:
             self.port = port
             log.info("bridge listening on %s port %d (auth %s)", self._host, port, self._auth_mode())
             return
-        raise _ports_busy_error(self._config)
+        raise ports_busy_error(self._config)
 
     async def close(self) -> None:
         """Close every socket (1001 going away) and fail every command in flight."""
@@ -835,67 +834,3 @@ class Bridge:
             f"The plugin in {f.label} answered {method} with an unusable reply: {what}.",
             "Update the plugin (re-import its manifest) and retry; run `designctl doctor` if it persists.",
         )
-
-
-# --- port diagnosis -----------------------------------------------------------------------------------------
-
-
-def _ports_busy_error(config: Config) -> DesignError:
-    ports = config.ports
-    holders = _port_holders(ports)
-    by_holder: dict[str, list[int]] = {}
-    for port in ports:
-        for holder in holders.get(port) or ["a process this user cannot see"]:
-            by_holder.setdefault(holder, []).append(port)
-    lines = [f"{_port_list(held)}: {holder}" for holder, held in by_holder.items()]
-    return DesignError(
-        "ports_busy",
-        f"All bridge ports {ports.start}-{ports.stop - 1} are in use, so designd cannot listen. "
-        + "; ".join(lines)
-        + ". Nothing was stopped.",
-        "Stop stale designd processes of ours with `designctl stop` (or end them by pid), close the other programs, "
-        "or set DESIGN_WS_PORT to the first of ten free ports (the plugin scans 9223-9232 only).",
-    )
-
-
-def _port_list(ports: list[int]) -> str:
-    """Ports as runs: 9223-9225, 9230."""
-    runs: list[list[int]] = []
-    for port in ports:
-        if runs and port == runs[-1][-1] + 1:
-            runs[-1].append(port)
-        else:
-            runs.append([port])
-    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]) for run in runs)
-
-
-def _port_holders(ports: range) -> dict[int, list[str]]:
-    """Who listens on each port, as far as this user can see: pid, command line, and whether it is ours."""
-    try:
-        conns = psutil.net_connections(kind="inet")
-    except (psutil.Error, OSError) as exc:
-        log.info("cannot list listening sockets: %s", exc)
-        return {}
-    me = getpass.getuser()
-    pids: dict[int, set[int | None]] = {}
-    for conn in conns:
-        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in ports:
-            pids.setdefault(conn.laddr.port, set()).add(conn.pid)
-    described: dict[int, list[str]] = {}
-    for port, owners in pids.items():
-        described[port] = [_describe_pid(pid, me) for pid in sorted(owners, key=lambda p: p or 0)]
-    return described
-
-
-def _describe_pid(pid: int | None, me: str) -> str:
-    if pid is None:
-        return "a process this user cannot see (another user's)"
-    try:
-        proc = psutil.Process(pid)
-        cmdline = " ".join(proc.cmdline()) or proc.name()
-        user = proc.username()
-    except (psutil.Error, OSError):
-        return f"pid {pid} (details not visible)"
-    ours = user == me and any(mark in cmdline for mark in ("designd", "design_console", "design-console-mcp"))
-    cmd = cmdline if len(cmdline) <= 120 else cmdline[:117] + "..."
-    return f"pid {pid} ({cmd}), " + ("ours: a designd of this user" if ours else f"not ours (user {user})")

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
         token = load_or_create_token(config)
     except DesignError as err:
         _fail(str(err), EXIT_CONFIG)
-    setup_logging(config, "designd", [token], to_stderr=not os.environ.get("DESIGND_DETACHED"))
+    setup_logging(config, "designd", [token], to_stderr=not config.detached)
     try:
         asyncio.run(serve(config, lock, token))
     finally:

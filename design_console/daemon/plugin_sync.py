@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import secrets
 from pathlib import Path
@@ -17,6 +16,7 @@ from urllib.parse import urlsplit
 
 from design_console.config import Config
 from design_console.errors import DesignError
+from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.dirs import ensure_private_dir
 from design_console.runtime.files import write_private
 
@@ -25,17 +25,21 @@ log = logging.getLogger("design_console.plugin_sync")
 TOKEN_PLACEHOLDER = "__DESIGN_BRIDGE_TOKEN__"
 RELAY_URL_PLACEHOLDER = "__DESIGN_RELAY_URL__"
 RELAY_HOST_PLACEHOLDER = "__DESIGN_RELAY_HOST__"
+#: The plugin as the design tool imports it; setup.py reads this list to put these files into the wheel.
 PLUGIN_FILES = ("manifest.json", "code.js", "ui.html")
 
 
-def plugin_source_dir() -> Path:
-    """The plugin files of the running build: ``DESIGN_PLUGIN_SOURCE``, else ``plugin/`` beside the package."""
-    override = os.environ.get("DESIGN_PLUGIN_SOURCE")
-    if override:
-        return Path(override)
-    for candidate in (Path(__file__).resolve().parents[2] / "plugin", Path(__file__).resolve().parents[1] / "plugin"):
-        if (candidate / "manifest.json").is_file():
-            return candidate
+def plugin_source_dir(config: Config) -> Path:
+    """The plugin files of the running build.
+
+    ``DESIGN_PLUGIN_SOURCE`` when set, else the files the installed package carries, else (editable install) the
+    ``plugin/`` folder of the checkout it was installed from.
+    """
+    if config.plugin_source is not None:
+        return config.plugin_source
+    found = bundled_dir("plugin")
+    if found is not None and (found / "manifest.json").is_file():
+        return found
     raise DesignError(
         "plugin_missing",
         "The Desktop Bridge plugin files are not part of this installation.",
@@ -94,7 +98,7 @@ def render_plugin_file(name: str, text: str, *, token: str, relay_url: str, port
 
 def sync_plugin(config: Config, token: str, source: Path | None = None) -> list[str]:
     """Bring ``config.plugin_dir`` in line with the running build; returns the names of files rewritten."""
-    source = source or plugin_source_dir()
+    source = source or plugin_source_dir(config)
     ensure_private_dir(config.plugin_dir)
     changed = []
     for name in PLUGIN_FILES:

@@ -15,12 +15,13 @@ from pathlib import Path
 import psutil
 
 from design_console.runtime.adverts import list_adverts, remove_stale
+from design_console.runtime.launch import DAEMON_MODULE, is_daemon_cmdline
 
 log = logging.getLogger("design_console.reaper")
 
 INTERVAL = 300.0
 TERM_GRACE = 3.0
-DAEMON_MARKER = "design_console.daemon.main"
+DAEMON_MARKER = DAEMON_MODULE
 WORKER_MARKER = "design_console.workers.main"
 
 
@@ -30,13 +31,6 @@ class Stray:
 
     pid: int
     why: str
-
-
-def is_daemon_cmdline(cmdline: list[str]) -> bool:
-    """A designd: run as a module, or through its ``designd`` console script (``python …/bin/designd``)."""
-    if any(DAEMON_MARKER in part for part in cmdline):
-        return True
-    return len(cmdline) >= 2 and "python" in Path(cmdline[0]).name and Path(cmdline[1]).name == "designd"
 
 
 def _is_daemon(pid: int) -> bool:

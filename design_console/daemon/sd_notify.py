@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import socket
 
+from design_console.config import NOTIFY_SOCKET_VAR
+
 
 def notify(state: str) -> bool:
     """Send ``state`` (e.g. ``READY=1``) to ``$NOTIFY_SOCKET``; False when it is unset or cannot be reached."""
-    address = os.environ.get("NOTIFY_SOCKET")
+    address = os.environ.get(NOTIFY_SOCKET_VAR)
     if not address:
         return False
     if address.startswith("@"):

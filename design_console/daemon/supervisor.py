@@ -98,6 +98,7 @@ class Supervisor:
         worker.identity = None
         worker.proc = await asyncio.create_subprocess_exec(
             sys.executable,
+            "-P",  # designd's working directory is its caller's: never import a design_console found there
             "-m",
             "design_console.workers.main",
             "--kind",

@@ -9,11 +9,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
+
+from design_console.config import DETACHED_VAR, NOTIFY_SOCKET_VAR
+
+#: What a detached designd runs: ``python -P -m DAEMON_MODULE --foreground``. ``-P`` keeps the caller's working
+#: directory off ``sys.path``: a ``design_console`` folder there (a checkout) must not replace the installed code.
+DAEMON_MODULE = "design_console.daemon.main"
 
 _INTERMEDIATE = (
     "import os, subprocess, sys\n"
     "log = open(sys.argv[1], 'ab')\n"
-    "p = subprocess.Popen([sys.executable, '-m', 'design_console.daemon.main', '--foreground'],"
+    f"p = subprocess.Popen([sys.executable, '-P', '-m', '{DAEMON_MODULE}', '--foreground'],"
     " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)\n"
     "print(p.pid)\n"
 )
@@ -26,11 +33,21 @@ def spawn_detached(stderr_log: str) -> int:
     ``NOTIFY_SOCKET`` is dropped: a daemon started on demand is not the caller's service manager's to report to.
     """
     out = subprocess.run(
-        [sys.executable, "-c", _INTERMEDIATE, stderr_log],
+        [sys.executable, "-P", "-c", _INTERMEDIATE, stderr_log],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,
-        env={**{k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"}, "DESIGND_DETACHED": "1"},
+        env={**{k: v for k, v in os.environ.items() if k != NOTIFY_SOCKET_VAR}, DETACHED_VAR: "1"},
         timeout=30,
     )
     return int(out.stdout.strip())
+
+
+def is_daemon_cmdline(cmdline: list[str]) -> bool:
+    """A designd: run as a module, or through its ``designd`` console script (``python …/bin/designd``).
+
+    Whole arguments are compared, never parts of one: any path may contain words like ours.
+    """
+    if DAEMON_MODULE in cmdline:
+        return True
+    return len(cmdline) >= 2 and "python" in Path(cmdline[0]).name and Path(cmdline[1]).name == "designd"

@@ -10,6 +10,8 @@ import sys
 import time
 from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -17,12 +19,16 @@ import pytest
 from fakes.fake_plugin import NO_REPLY, FakePlugin, FakePluginError
 from helpers import http_request_async, wait_until
 from PIL import Image
+from procs import DaemonProcess, isolated, make_env
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
+from design_console import __version__
 from design_console.daemon.bridge import Bridge, is_older
 from design_console.errors import PREFIX, DesignError
 from design_console.plugin_contract import command_timeout
+from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.runtime.ports import COMMAND_WIDTH
 
 from .conftest import TOKEN, BridgeFactory, PluginFactory
 
@@ -508,6 +514,9 @@ async def test_silent_peer_is_dropped_unless_busy(make_bridge: BridgeFactory, co
 
 HoldPorts = Callable[..., Awaitable[asyncio.subprocess.Process]]
 
+#: A foreign program whose long command line names us: neither the words nor the length may mislead the diagnosis.
+DECOY = "/opt/design-console-mcp/design_console.daemon.main/designd " + "x" * 300
+
 
 @pytest.fixture
 async def port_holder() -> AsyncIterator[HoldPorts]:
@@ -522,7 +531,7 @@ async def port_holder() -> AsyncIterator[HoldPorts]:
         "sys.stdin.read()\n"
     )
 
-    async def hold(ports: list[int], label: str = "foreign") -> asyncio.subprocess.Process:
+    async def hold(ports: list[int], label: str = DECOY) -> asyncio.subprocess.Process:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-c", script, label, *map(str, ports), stdin=PIPE, stdout=PIPE
         )
@@ -535,6 +544,12 @@ async def port_holder() -> AsyncIterator[HoldPorts]:
     for proc in holders:
         proc.terminate()
         await asyncio.wait_for(proc.wait(), 10)
+
+
+def _holder_lines(text: str) -> list[str]:
+    """The ``ports: holder`` parts of a ports_busy message."""
+    body = text.split("cannot listen. ", 1)[1].split(". Nothing was stopped", 1)[0]
+    return body.split("; ")
 
 
 async def test_first_busy_port_is_skipped(make_bridge: BridgeFactory, port_holder: HoldPorts, port_range: int) -> None:
@@ -552,21 +567,61 @@ async def test_all_ports_busy_names_the_holders(
     error = caught.value
     text = str(error)
     assert error.code == "ports_busy" and text.startswith(PREFIX)
-    assert f"{port_range}-{port_range + 9}" in text and f"pid {proc.pid}" in text and "not ours" in text
+    [line] = _holder_lines(text)
+    assert line.startswith(f"{port_range}-{port_range + 9}: pid {proc.pid} (")
+    assert line.endswith(f"), not ours (user {psutil.Process(proc.pid).username()})")
+    command = line.split(" (", 1)[1].rsplit("), not ours", 1)[0]
+    assert len(command) <= COMMAND_WIDTH and "..." in command and "\n" not in command
     assert "Nothing was stopped" in text and "DESIGN_WS_PORT" in text
     assert proc.returncode is None and psutil.Process(proc.pid).status() != psutil.STATUS_ZOMBIE
 
 
 async def test_ports_busy_tells_our_daemons_from_others(
+    make_bridge: BridgeFactory, port_holder: HoldPorts, port_range: int, tmp_path: Path
+) -> None:
+    """A process that advertises a port the way designd does is ours; a look-alike command line is not."""
+    ours = await port_holder(list(range(port_range, port_range + 4)), "holder")
+    other = await port_holder(list(range(port_range + 4, port_range + 10)))
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    now = now_ms()
+    advert = Advert(
+        pid=ours.pid,
+        process_start_time=process_start_time(ours.pid),
+        port=port_range,
+        host="localhost",
+        version=__version__,
+        started_at=now,
+        last_seen=now,
+    )
+    write_advert(advert_path(temp, port_range), advert)
+    with pytest.raises(DesignError) as caught:
+        await make_bridge(TMPDIR=str(temp))
+    first, second = _holder_lines(str(caught.value))
+    assert first.startswith(f"{port_range}-{port_range + 3}: pid {ours.pid} (")
+    assert first.endswith("), ours: a designd of this user")
+    assert second.startswith(f"{port_range + 4}-{port_range + 9}: pid {other.pid} (")
+    assert second.endswith(f"), not ours (user {psutil.Process(other.pid).username()})")
+
+
+async def test_ports_busy_knows_a_designd_by_its_entry_point(
     make_bridge: BridgeFactory, port_holder: HoldPorts, port_range: int
 ) -> None:
-    ours = await port_holder(list(range(port_range, port_range + 4)), "designd")
-    other = await port_holder(list(range(port_range + 4, port_range + 10)))
-    with pytest.raises(DesignError) as caught:
-        await make_bridge()
-    text = str(caught.value)
-    assert f"{port_range}-{port_range + 3}: pid {ours.pid}" in text and "ours: a designd of this user" in text
-    assert f"{port_range + 4}-{port_range + 9}: pid {other.pid}" in text and "not ours" in text
+    """A designd of another installation (its advert and lock are elsewhere) is still ours: it runs our daemon."""
+    with contextmanager(isolated)(make_env(DESIGN_WS_PORT=str(port_range))) as env:
+        designd = DaemonProcess(env).start()
+        try:
+            assert designd.port == port_range
+            other = await port_holder(list(range(port_range + 1, port_range + 10)))
+            with pytest.raises(DesignError) as caught:
+                await make_bridge()
+        finally:
+            designd.stop()
+            if designd.proc is not None and designd.proc.stderr is not None:
+                designd.proc.stderr.close()
+    first, second = _holder_lines(str(caught.value))
+    assert first.startswith(f"{port_range}: pid {designd.pid} (") and first.endswith("), ours: a designd of this user")
+    assert second.startswith(f"{port_range + 1}-{port_range + 9}: pid {other.pid} (") and "not ours" in second
 
 
 # --- shutdown, exposure, thread mode --------------------------------------------------------------------------

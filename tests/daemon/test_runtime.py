@@ -531,7 +531,7 @@ def _domains(config_dir: Path) -> list[str]:
 def test_sync_plugin_writes_the_copy_with_the_token(tmp_path: Path) -> None:
     config = _config(tmp_path)
     token = load_or_create_token(config)
-    source = plugin_source_dir()
+    source = plugin_source_dir(config)
     assert source == ROOT / "plugin"
     assert TOKEN_PLACEHOLDER in (source / "ui.html").read_text()
     assert sorted(sync_plugin(config, token)) == sorted(PLUGIN_FILES)
@@ -565,6 +565,17 @@ def test_sync_plugin_follows_the_configured_port_range(tmp_path: Path) -> None:
     assert local == [f"{s}://localhost:{p}" for s in ("http", "ws") for p in range(40100, 40110)]
     ui = (config.plugin_dir / "ui.html").read_text()
     assert '"firstPort": 40100, "lastPort": 40109' in ui and "9223" not in ui
+
+
+def test_plugin_source_override_and_installation_paths(tmp_path: Path) -> None:
+    """DESIGN_PLUGIN_SOURCE wins over the build's files; the service folders follow HOME and XDG_CONFIG_HOME."""
+    source = tmp_path / "dev-plugin"
+    config = _config(tmp_path, DESIGN_PLUGIN_SOURCE=str(source))
+    assert plugin_source_dir(config) == source and config.plugin_source == source
+    assert plugin_source_dir(_config(tmp_path)) == ROOT / "plugin"
+    assert config.user_home == tmp_path and config.config_home == tmp_path / ".config"
+    assert _config(tmp_path, XDG_CONFIG_HOME=str(tmp_path / "xdg")).config_home == tmp_path / "xdg"
+    assert config.detached is False and _config(tmp_path, DESIGND_DETACHED="1").detached is True
 
 
 def test_sync_plugin_rewrites_only_what_changed(tmp_path: Path) -> None:

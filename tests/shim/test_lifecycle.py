@@ -27,8 +27,20 @@ INIT = {
 }
 
 
+#: The installed shim, the command every test here starts; a checkout path may contain its name, so never search for it.
+SHIM = str(BIN / "design-console-mcp")
+
+
+def _runs_shim(proc: psutil.Process) -> bool:
+    """Whether ``proc`` runs the shim: as its program, or as the script its interpreter runs (``python …/shim``)."""
+    try:
+        return SHIM in proc.cmdline()[:2]
+    except psutil.Error:
+        return False
+
+
 def _shims(env: TestEnv) -> list[psutil.Process]:
-    return [p for p in processes_of(env) if "design-console-mcp" in " ".join(p.cmdline())]
+    return [p for p in processes_of(env) if _runs_shim(p)]
 
 
 def _read_line(proc: subprocess.Popen[bytes], timeout: float = 20.0) -> dict[str, Any]:
@@ -103,6 +115,9 @@ async def test_fifty_sessions_leave_no_process(daemon: DaemonProcess, shim_param
     async def one(n: int) -> None:
         async with Client(shim_params, mode="legacy" if n % 2 else "auto") as client:
             assert (await client.list_tools()).tools
+            if n % 10 == 0:
+                # The check below must see a running shim, or it would pass however many were left behind.
+                assert _shims(daemon.env), "no shim found while a session is open"
 
     for batch in range(5):
         await asyncio.gather(*(one(batch * 10 + n) for n in range(10)))
