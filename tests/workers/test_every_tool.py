@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
@@ -19,7 +20,7 @@ from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemo
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 
 from design_console.tools import catalog
-from workers.test_chain import fake_api, workers_running  # noqa: F401  (fixture reused)
+from workers.test_chain import workers_running
 
 ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
@@ -95,8 +96,10 @@ def _plugin_payloads(plugin: FakePlugin) -> None:
 
 
 @pytest.fixture(scope="module")
-def chain(fake_api: str) -> Iterator[tuple[TestEnv, DaemonProcess]]:  # noqa: F811
-    for env in isolated(make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="info")):
+def chain(fake_api_server: ApiServer) -> Iterator[tuple[TestEnv, DaemonProcess]]:
+    fake_api_server.reset()
+    settings = {"DESIGN_API_URL": fake_api_server.url, "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN, "LOG_LEVEL": "info"}
+    for env in isolated(make_env(**settings)):
         for daemon in running_daemon(env):
             wait_for(functools.partial(workers_running, env), 20, "the workers")
             yield env, daemon
