@@ -135,6 +135,22 @@ async def test_jpeg_quality_is_applied_to_a_lossless_capture(harness: Harness) -
     assert low_meta["format"] == "jpeg" and Path(low_meta["file"]).suffix == ".jpg"
 
 
+async def test_jpeg_means_jpg(harness: Harness) -> None:
+    ctx, fake = harness
+    ctx.plugin.size = (600, 400)
+    args = {"nodeId": "1:2", "quality": 40}
+    jpg_meta, jpg = split(await call(ctx, "design_take_screenshot", {**args, "format": "jpg"}))
+    jpeg_meta, jpeg = split(await call(ctx, "design_take_screenshot", {**args, "format": "jpeg"}))
+    assert jpg is not None and jpeg is not None and jpeg.mime_type == "image/jpeg" and jpeg.data == jpg.data
+    assert jpeg_meta["format"] == jpg_meta["format"] == "jpeg" and Path(jpeg_meta["file"]).suffix == ".jpg"
+    assert [c[1]["format"] for c in ctx.bridge_calls] == ["PNG", "PNG"]
+    ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.")
+    meta, block = split(await call(ctx, "design_take_screenshot", {**args, "format": "jpeg"}))
+    assert meta["source"] == "api" and block is not None and opened(block).format == "JPEG"
+    [render] = [r for r in fake.seen if r["path"].startswith("/v1/images/")]
+    assert render["query"]["format"] == "png", "the design API renders losslessly; the JPEG is encoded here"
+
+
 async def test_falls_back_to_the_design_api_when_no_plugin(harness: Harness) -> None:
     ctx, fake = harness
     ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.")
