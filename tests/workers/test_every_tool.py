@@ -1,11 +1,13 @@
-"""Every tool that runs in a worker, through the real chain: SDK client → shim → designd → worker → fake API/plugin.
+"""Every tool of the catalog through the real chain: SDK client → shim → designd (→ worker) → fake API and plugin.
 
-Each tool is called once with arguments that must succeed and once with arguments that must fail with an error
-the model can act on. The unit tests beside the tools go deeper; this proves the wiring of each one.
+Each tool, whether designd answers it or a worker does, is called once with arguments that must succeed and once
+with arguments that must fail with an error the model can act on. The unit tests beside the tools go deeper; this
+proves the wiring of each one, and fails when a tool of the catalog has no case here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Iterator
@@ -26,6 +28,8 @@ ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
 MISSING = "https://www.figma.com/design/NoSuchFile0000000000099/Gone"
 OLD, NEW = "1000001", "1000060"
+#: A file no plugin runs in and that has no console entries.
+ELSEWHERE = "NoPluginHere00000000007"
 
 # tool → (arguments that succeed, arguments that fail)
 CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -70,15 +74,26 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "design_import_library_variable": ({"variableKey": "lv-red"}, {"variableKey": ""}),
     "design_get_component_for_development_deep": ({"nodeId": "5:1"}, {"nodeId": "9:9"}),
     "design_analyze_component_set": ({"nodeId": "6:0"}, {"nodeId": "7:7"}),
+    # Answered by designd itself.
+    "design_get_status": ({"probe": True}, {"probe": "yes"}),
+    "design_diagnose": ({"verbose": True}, {"verbose": "very"}),
+    "design_list_open_files": ({}, {"fileKey": ENTERPRISE_KEY}),
+    "design_navigate": ({"url": ENT, "lock": True}, {"url": ELSEWHERE}),
+    "design_execute": ({"code": "return 1"}, {"code": 'throw new Error("broken on purpose")'}),
+    "design_execute_across_files": ({"code": "return 1", "allFiles": True}, {"code": "return 1"}),
+    "design_get_console_logs": ({"allFiles": True}, {"fileKey": ELSEWHERE}),
+    "design_watch_console": ({"duration": 1}, {"duration": 0.5}),
+    "design_clear_console": ({}, {"fileKey": ENTERPRISE_KEY, "allFiles": True}),
+    "design_reload_plugin": ({"clearConsole": True}, {"fileKey": ELSEWHERE}),
+    "design_reconnect": ({}, {"fileKey": ELSEWHERE}),
+    "design_get_selection": ({}, {"fileKey": ELSEWHERE}),
+    "design_get_design_changes": ({"clear": True}, {"count": 0}),
 }
 
 
-def worker_tools() -> list[str]:
-    return sorted(name for name, spec in catalog().items() if spec.runs_in != "daemon")
-
-
-def test_every_worker_tool_has_a_case() -> None:
-    assert sorted(CASES) == worker_tools()
+def test_every_tool_has_a_case() -> None:
+    assert sorted(CASES) == sorted(catalog())
+    assert {spec.runs_in for spec in catalog().values()} == {"daemon", "api", "media"}
 
 
 def _plugin_payloads(plugin: FakePlugin) -> None:
@@ -93,6 +108,17 @@ def _plugin_payloads(plugin: FakePlugin) -> None:
             "EXECUTE_CODE": lambda _p, params: run_in_plugin(params, lib),
         }
     )
+
+
+async def _until_identified(client: Client) -> None:
+    """Wait until designd has the plugin's FILE_INFO, so that tools of the active file have one."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        listed = await client.call_tool("design_list_open_files", {})
+        if not listed.is_error and json.loads(listed.content[0].text)["files"]:
+            return
+        assert asyncio.get_running_loop().time() < deadline, "designd never saw the plugin's FILE_INFO"
+        await asyncio.sleep(0.02)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +139,7 @@ async def test_tool_through_the_chain(chain: tuple[TestEnv, DaemonProcess], tool
     params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
     try:
         async with Client(params, mode="legacy") as client:
+            await _until_identified(client)
             good, bad = CASES[tool]
             if tool == "design_delete_comment":
                 posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
