@@ -241,7 +241,7 @@ def _since(entries: Sequence[Any], since: int, count: int | None, key: Callable[
 def _newest(
     entries: Iterable[Any], level: str, since: int, count: int | None, entry: Callable[[Any], ConsoleEntry]
 ) -> list[Any]:
-    """Walk ``entries`` newest first: those of ``level`` newer than ``since``, at most ``count``, oldest first."""
+    """The newest ``count`` of ``entries`` (given newest first) of ``level`` and newer than ``since``, oldest first."""
     picked: list[Any] = []
     for item in entries:
         found = entry(item)
@@ -353,7 +353,7 @@ def _second(item: tuple[str, ConsoleEntry]) -> ConsoleEntry:
 
 
 class FileData:
-    """Everything kept for one file while its plugin is connected or within the grace period (but its console)."""
+    """What is kept for one file, but its console, while its plugin is connected or within the grace period."""
 
     __slots__ = ("changes", "info", "metadata", "next_seq", "selection", "variables")
 
