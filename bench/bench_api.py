@@ -20,19 +20,18 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from fakes.api_server import api_process, client_config  # noqa: E402
+from fakes.context import FakeContext  # noqa: E402
 from fakes.design_api import HUGE_KEY  # noqa: E402
-from workers.conftest import ToolContext, _start_fake, _stop, make_config  # noqa: E402
 
-import design_console.tools.design_data  # noqa: E402, F401
 from design_console.clients.design_api import DesignApi  # noqa: E402
 
 
 async def run(mb: float) -> None:
-    server = _start_fake(huge_mb=mb)
-    try:
-        with tempfile.TemporaryDirectory() as home:
-            api = DesignApi(make_config(server.url, Path(home)))
-            ctx = ToolContext(config=api.config, api=api)
+    with api_process(huge_mb=mb) as url, tempfile.TemporaryDirectory() as home:
+        api = DesignApi(client_config(url, Path(home)))
+        ctx = FakeContext(api.config, api=api)
+        try:
             raw = await api.request_bytes("GET", f"/v1/files/{HUGE_KEY}", params={"depth": 4})
             print(f"raw response: {len(raw) / 1e6:.1f} MB")
             args: dict[str, Any] = {"fileUrl": HUGE_KEY, "depth": 3, "maxTokens": 20_000}
@@ -61,9 +60,8 @@ async def run(mb: float) -> None:
                 f"{total_chars / 1e6:.1f} MB of summaries"
             )
             print(f"cache: {api.stats()}")
+        finally:
             await api.aclose()
-    finally:
-        _stop(server)
 
 
 def main() -> None:

@@ -141,66 +141,59 @@ def bench_tool_list() -> None:
 
 
 def bench_console_under_load(calls: int) -> None:
+    from fakes.api_server import api_process
     from fakes.design_api import HUGE_KEY, PERSONAL_TOKEN
 
-    fake = subprocess.Popen(
-        [sys.executable, "-m", "fakes.design_api", "--port", "0", "--huge-mb", "50"],
-        cwd=ROOT / "tests",
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert fake.stdout is not None
-    url = f"http://127.0.0.1:{int(fake.stdout.readline().split()[1])}"
-    env = make_env(DESIGN_API_URL=url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="warn")
-    daemon = DaemonProcess(env).start()
-    plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="fileA", file_name="A")
-    try:
-        for n in range(1000):
-            plugin.run(plugin.console("log", f"entry {n}"))
-        idle = RawSession(env.env)
-        idle.open()
-        heavy = RawSession(env.env)
-        heavy.open()
-        base = []
-        for _ in range(calls):
-            started = time.perf_counter()
-            idle.request("tools/call", {"name": "design_get_console_logs", "arguments": {}})
-            base.append((time.perf_counter() - started) * 1000)
-        done = threading.Event()
-        shaped: dict[str, Any] = {}
+    with api_process(huge_mb=50) as url:
+        env = make_env(DESIGN_API_URL=url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="warn")
+        daemon = DaemonProcess(env).start()
+        plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="fileA", file_name="A")
+        try:
+            for n in range(1000):
+                plugin.run(plugin.console("log", f"entry {n}"))
+            idle = RawSession(env.env)
+            idle.open()
+            heavy = RawSession(env.env)
+            heavy.open()
+            base = []
+            for _ in range(calls):
+                started = time.perf_counter()
+                idle.request("tools/call", {"name": "design_get_console_logs", "arguments": {}})
+                base.append((time.perf_counter() - started) * 1000)
+            done = threading.Event()
+            shaped: dict[str, Any] = {}
 
-        def big() -> None:
-            started = time.perf_counter()
-            shaped.update(
-                heavy.request(
-                    "tools/call", {"name": "design_get_file_data", "arguments": {"fileUrl": HUGE_KEY, "depth": 3}}
+            def big() -> None:
+                started = time.perf_counter()
+                shaped.update(
+                    heavy.request(
+                        "tools/call", {"name": "design_get_file_data", "arguments": {"fileUrl": HUGE_KEY, "depth": 3}}
+                    )
                 )
-            )
-            shaped["ms"] = (time.perf_counter() - started) * 1000
-            done.set()
+                shaped["ms"] = (time.perf_counter() - started) * 1000
+                done.set()
 
-        threading.Thread(target=big, daemon=True).start()
-        loaded = []
-        while not done.is_set() and len(loaded) < 100_000:
-            started = time.perf_counter()
-            idle.request("tools/call", {"name": "design_get_console_logs", "arguments": {}})
-            loaded.append((time.perf_counter() - started) * 1000)
-        done.wait(300)
-        row("design_get_console_logs p50, idle", f"{pct(base, 0.5):.2f} ms", "p50 ≤ 2 ms")
-        row(
-            f"design_get_console_logs p50 / p99 while the api worker shapes 50 MB ({len(loaded)} reads)",
-            f"{pct(loaded, 0.5):.2f} / {pct(loaded, 0.99):.2f} ms",
-            "stays near idle",
-        )
-        row("  … the 50 MB read itself (first part, download included)", f"{shaped.get('ms', 0):.0f} ms", "")
-        idle.close()
-        heavy.close()
-    finally:
-        plugin.stop()
-        daemon.stop()
-        kill_all(processes_of(env))
-        env.cleanup()
-        fake.terminate()
+            threading.Thread(target=big, daemon=True).start()
+            loaded = []
+            while not done.is_set() and len(loaded) < 100_000:
+                started = time.perf_counter()
+                idle.request("tools/call", {"name": "design_get_console_logs", "arguments": {}})
+                loaded.append((time.perf_counter() - started) * 1000)
+            done.wait(300)
+            row("design_get_console_logs p50, idle", f"{pct(base, 0.5):.2f} ms", "p50 ≤ 2 ms")
+            row(
+                f"design_get_console_logs p50 / p99 while the api worker shapes 50 MB ({len(loaded)} reads)",
+                f"{pct(loaded, 0.5):.2f} / {pct(loaded, 0.99):.2f} ms",
+                "stays near idle",
+            )
+            row("  … the 50 MB read itself (first part, download included)", f"{shaped.get('ms', 0):.0f} ms", "")
+            idle.close()
+            heavy.close()
+        finally:
+            plugin.stop()
+            daemon.stop()
+            kill_all(processes_of(env))
+            env.cleanup()
 
 
 def main() -> None:

@@ -1,14 +1,19 @@
-"""Fixtures shared by every test that runs real designd processes."""
+"""Fixtures shared by every test: real designd processes, the fake design API, and a tool context around it."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
+from fakes.api_server import ApiServer
+from fakes.context import FakeContext
 from fakes.fake_plugin import FakePlugin
 from mcp import StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
+
+from design_console.clients.design_api import DesignApi
 
 
 @pytest.fixture
@@ -37,3 +42,44 @@ async def plugin(daemon: DaemonProcess) -> AsyncIterator[FakePlugin]:
 def shim_params(dc_env: TestEnv) -> StdioServerParameters:
     """How an AI app would start our stdio server in ``dc_env``."""
     return StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(dc_env.env), cwd=os.getcwd())
+
+
+@pytest.fixture(scope="session")
+def fake_api_server() -> Iterator[ApiServer]:
+    """The spec-checking fake design API: one server for the whole run, in a thread of the test process."""
+    server = ApiServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fake_api(fake_api_server: ApiServer) -> ApiServer:
+    """The shared fake design API with a fresh fake behind it: files, comments, faults and requests start over."""
+    fake_api_server.reset()
+    return fake_api_server
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    """A design-console home of the test's own (the API client's cache and the media folder live here)."""
+    path = tmp_path / "home"
+    path.mkdir(mode=0o700)
+    return path
+
+
+@pytest.fixture
+async def api(fake_api: ApiServer, home: Path) -> AsyncIterator[DesignApi]:
+    """A real design API client against the fake, with the personal token."""
+    client = DesignApi(fake_api.client_config(home))
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+def ctx(api: DesignApi) -> FakeContext:
+    """A tool context with the real client, no plugin connected and no active file."""
+    return FakeContext(api.config, api=api)

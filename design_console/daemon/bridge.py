@@ -614,7 +614,8 @@ class Bridge:
             self._active = f.key
 
     def _detach(self, sock: _Socket) -> None:
-        """The socket is gone: its file keeps its state for the grace period, then is removed."""
+        """The socket is gone: its file keeps its state for the grace period, then is removed (its console entries
+        stay in the daemon's ring, readable by fileKey)."""
         key, sock.file_key = sock.file_key, None
         f = self._files.get(key) if key else None
         if f is None or f.socket is not sock:
@@ -634,7 +635,7 @@ class Bridge:
         if self._files.get(f.key) is f:
             del self._files[f.key]
             self._state.remove(f.key)
-        log.info("file %s did not come back within %g s; forgetting it", f.label, self._grace)
+        log.info("file %s did not come back within %g s; dropping its state (its console stays)", f.label, self._grace)
         self._fail_pending(
             f,
             DesignError(

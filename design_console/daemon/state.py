@@ -1,7 +1,8 @@
 """What the daemon knows about each file a plugin runs in, fed by the plugin's events.
 
 Every event payload is validated with a msgspec struct before it touches the state; a malformed one is logged
-(throttled) and dropped. The console and change feeds are bounded rings, so a flood costs memory only up to the cap.
+(throttled) and dropped. The console is one ring for the whole daemon (MAX_CONSOLE_LOGS entries, each tagged with its
+file) that outlives the files' state; the change feeds are per-file rings. A flood costs memory only up to the caps.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, get_args
 
 import msgspec
@@ -165,12 +166,19 @@ class FileState(msgspec.Struct, kw_only=True, rename="camel"):
 
 
 class ConsoleEntry(msgspec.Struct, kw_only=True):
-    """One captured console call (spec 2.1)."""
+    """One captured console call (spec 2.1), as a read of one file's console shows it."""
 
     timestamp: int
     level: str
     message: str
     source: str = "design"
+
+
+class FileConsoleEntry(ConsoleEntry, kw_only=True, rename="camel"):
+    """A console entry tagged with the file it came from, as a read across files shows it."""
+
+    file_key: str
+    file_name: str
 
 
 class DesignChange(msgspec.Struct, kw_only=True, rename="camel"):
@@ -230,15 +238,127 @@ def _since(entries: Sequence[Any], since: int, count: int | None, key: Callable[
     return picked
 
 
+def _newest(
+    entries: Iterable[Any], level: str, since: int, count: int | None, entry: Callable[[Any], ConsoleEntry]
+) -> list[Any]:
+    """The newest ``count`` of ``entries`` (given newest first) of ``level`` and newer than ``since``, oldest first."""
+    picked: list[Any] = []
+    for item in entries:
+        found = entry(item)
+        if found.timestamp <= since:
+            break
+        if level != "all" and found.level != level:
+            continue
+        picked.append(item)
+        if count is not None and len(picked) >= count:
+            break
+    picked.reverse()
+    return picked
+
+
+class ConsoleRing:
+    """The daemon's one console buffer: the newest ``capacity`` entries of every file, each tagged with its file.
+
+    It outlives the files: entries of a file whose plugin disconnected stay readable until they are pushed out, cleared
+    or the daemon restarts. Each file's entries are also indexed in a deque of their own, so that a read of one file
+    walks only that file's entries; dropping the oldest entry is O(1) because it is also the oldest of its file.
+    """
+
+    __slots__ = ("_by_file", "_names", "_ring", "capacity", "dropped")
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        #: Entries pushed out by newer ones since the daemon started.
+        self.dropped = 0
+        self._ring: deque[tuple[str, ConsoleEntry]] = deque()
+        self._by_file: dict[str, deque[ConsoleEntry]] = {}
+        self._names: dict[str, str] = {}
+
+    def append(self, key: str, name: str, entry: ConsoleEntry) -> None:
+        """Add ``entry`` of file ``key`` (named ``name``), pushing out the oldest entry of any file when full."""
+        if len(self._ring) >= self.capacity:
+            old_key, _ = self._ring.popleft()
+            old = self._by_file[old_key]
+            old.popleft()
+            if not old:
+                del self._by_file[old_key], self._names[old_key]
+            self.dropped += 1
+        self._ring.append((key, entry))
+        self._by_file.setdefault(key, deque()).append(entry)
+        self._names[key] = name
+
+    def read(self, key: str, *, level: str = "all", since: int = 0, count: int | None = 100) -> list[ConsoleEntry]:
+        """Entries of file ``key``: of ``level`` ("all" for every level), newer than ``since`` (epoch ms), the newest
+        ``count`` of them (None: all), oldest first."""
+        entries = self._by_file.get(key)
+        if not entries:
+            return []
+        if level == "all" and not since and count is None:
+            return list(entries)
+        return _newest(reversed(entries), level, since, count, _itself)
+
+    def read_all(self, *, level: str = "all", since: int = 0, count: int | None = 100) -> list[FileConsoleEntry]:
+        """Like :meth:`read`, across every file, each entry tagged with its file's key and name."""
+        picked = _newest(reversed(self._ring), level, since, count, _second)
+        names = self._names
+        return [
+            FileConsoleEntry(
+                timestamp=e.timestamp, level=e.level, message=e.message, source=e.source, file_key=k, file_name=names[k]
+            )
+            for k, e in picked
+        ]
+
+    def size(self, key: str | None = None) -> int:
+        """How many entries file ``key`` has buffered (None: every file)."""
+        if key is None:
+            return len(self._ring)
+        entries = self._by_file.get(key)
+        return len(entries) if entries else 0
+
+    def name(self, key: str) -> str:
+        """The name of file ``key`` as its entries show it ("" when it has none)."""
+        return self._names.get(key, "")
+
+    def files(self) -> dict[str, tuple[str, int]]:
+        """Every file with buffered entries: key → (name, how many)."""
+        return {key: (self._names[key], len(entries)) for key, entries in self._by_file.items()}
+
+    def rename(self, key: str, name: str) -> None:
+        """The file ``key`` is now called ``name`` (its entries show the new name)."""
+        if key in self._names:
+            self._names[key] = name
+
+    def clear(self, key: str | None = None) -> int:
+        """Remove the entries of file ``key`` (None: of every file); returns how many were removed."""
+        if key is None:
+            removed = len(self._ring)
+            self._ring.clear()
+            self._by_file.clear()
+            self._names.clear()
+            return removed
+        entries = self._by_file.pop(key, None)
+        if not entries:
+            return 0
+        del self._names[key]
+        self._ring = deque(item for item in self._ring if item[0] != key)
+        return len(entries)
+
+
+def _itself(entry: ConsoleEntry) -> ConsoleEntry:
+    return entry
+
+
+def _second(item: tuple[str, ConsoleEntry]) -> ConsoleEntry:
+    return item[1]
+
+
 class FileData:
-    """Everything kept for one file."""
+    """What is kept for one file, but its console, while its plugin is connected or within the grace period."""
 
-    __slots__ = ("changes", "console", "console_dropped", "info", "metadata", "next_seq", "selection", "variables")
+    __slots__ = ("changes", "info", "metadata", "next_seq", "selection", "variables")
 
-    def __init__(self, info: FileState, max_console: int) -> None:
+    def __init__(self, info: FileState) -> None:
         self.info = info
-        self.console: deque[ConsoleEntry] = deque(maxlen=max_console)
-        self.console_dropped = 0
         self.selection: Selection | None = None
         self.changes: deque[DesignChange] = deque(maxlen=MAX_CHANGES)
         self.metadata: deque[MetadataChange] = deque(maxlen=MAX_CHANGES)
@@ -266,10 +386,11 @@ EVENT_TYPES = frozenset(_decoders)
 
 
 class State:
-    """Per-file state of every file a plugin has identified, keyed by file_key."""
+    """Per-file state of every file a plugin has identified, keyed by file_key, and the daemon's console ring."""
 
     def __init__(self, config: Config) -> None:
         self.max_console_logs = config.max_console_logs
+        self.console_ring = ConsoleRing(config.max_console_logs)
         self._files: dict[str, FileData] = {}
         self.malformed_events = 0
         self._throttle = LogThrottle(log)
@@ -286,7 +407,7 @@ class State:
         now = now_ms()
         data = self._files.get(key)
         if data is None:
-            data = FileData(FileState(file_key=key, connected_at=now), self.max_console_logs)
+            data = FileData(FileState(file_key=key, connected_at=now))
             self._files[key] = data
         elif not data.info.connected:
             data.info.connected_at = now
@@ -300,6 +421,7 @@ class State:
         fs.authenticated = authenticated
         fs.connected = True
         fs.last_seen = now
+        self.console_ring.rename(key, info.file_name)
         return data
 
     def get(self, key: str) -> FileData | None:
@@ -311,7 +433,7 @@ class State:
         return list(self._files)
 
     def remove(self, key: str) -> None:
-        """Forget file ``key`` entirely (after its grace period)."""
+        """Forget the state of file ``key`` (after its grace period); its console entries stay in the ring."""
         self._files.pop(key, None)
 
     # --- events -------------------------------------------------------------------------------------------------
@@ -330,10 +452,10 @@ class State:
             return False
         data.info.last_seen = now_ms()
         if kind == "CONSOLE_CAPTURE":
-            if len(data.console) == data.console.maxlen:
-                data.console_dropped += 1
-            data.console.append(
-                ConsoleEntry(timestamp=_ms(event.timestamp), level=event.level, message=cap_message(event.message))
+            self.console_ring.append(
+                key,
+                data.info.file_name,
+                ConsoleEntry(timestamp=_ms(event.timestamp), level=event.level, message=cap_message(event.message)),
             )
         elif kind == "SELECTION_CHANGE":
             del event.nodes[MAX_SELECTION_NODES:]
@@ -381,31 +503,20 @@ class State:
     # --- reads --------------------------------------------------------------------------------------------------
 
     def console(self, key: str, *, level: str = "all", since: int = 0, count: int | None = 100) -> list[ConsoleEntry]:
-        """Console entries of file ``key``: of ``level`` ("all" for every level), newer than ``since`` (epoch ms),
-        the newest ``count`` of them (None: all), oldest first."""
-        data = self._files.get(key)
-        if data is None:
-            return []
-        entries: Sequence[ConsoleEntry] = data.console
-        if level != "all":
-            entries = [e for e in data.console if e.level == level]
-        if not since and count is None:
-            return list(entries)
-        return _since(entries, since, count, lambda e: e.timestamp)
+        """Console entries of file ``key`` (connected or not): see :meth:`ConsoleRing.read`."""
+        return self.console_ring.read(key, level=level, since=since, count=count)
 
-    def console_size(self, key: str) -> int:
-        """How many console entries file ``key`` holds (without copying them)."""
-        data = self._files.get(key)
-        return len(data.console) if data else 0
+    def console_all(self, *, level: str = "all", since: int = 0, count: int | None = 100) -> list[FileConsoleEntry]:
+        """Console entries of every file, each tagged with its file: see :meth:`ConsoleRing.read_all`."""
+        return self.console_ring.read_all(level=level, since=since, count=count)
 
-    def clear_console(self, key: str) -> int:
-        """Empty the console ring of file ``key``; returns how many entries were removed."""
-        data = self._files.get(key)
-        if data is None:
-            return 0
-        removed = len(data.console)
-        data.console.clear()
-        return removed
+    def console_size(self, key: str | None = None) -> int:
+        """How many console entries file ``key`` (None: every file) has buffered, without copying them."""
+        return self.console_ring.size(key)
+
+    def clear_console(self, key: str | None = None) -> int:
+        """Remove the console entries of file ``key`` (None: of every file); returns how many were removed."""
+        return self.console_ring.clear(key)
 
     def selection(self, key: str) -> Selection | None:
         """The last SELECTION_CHANGE of file ``key``."""

@@ -24,6 +24,7 @@ ConsoleLevel = Literal["all", "log", "info", "warn", "error", "debug"]
 FileKey = Annotated[str, Meta(description="Target this connected file instead of the active one.")]
 RECONNECT_WAIT = 5.0
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
+_encode = msgspec.json.Encoder().encode
 
 
 def _file_key(ctx: Any, requested: str = "") -> str:
@@ -44,18 +45,25 @@ def _file_key(ctx: Any, requested: str = "") -> str:
     return key
 
 
-def _fit(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
-    """Keep the newest items (oldest first in the list) whose JSON fits the budget; also returns how many fell off."""
-    kept: list[Any] = []
+def _fit_encoded(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[bytes], int]:
+    """The JSON of the newest items (oldest first) that fit the budget, and how many fell off; each item is encoded
+    once, so a result can embed the pieces as they are."""
+    kept: list[bytes] = []
     used = 0
     for item in reversed(items):
-        size = len(to_json(item)) + 1
-        if used + size > budget_chars and kept:
+        encoded = _encode(item)
+        used += len(encoded) + 1
+        if used > budget_chars and kept:
             break
-        kept.append(item)
-        used += size
+        kept.append(encoded)
     kept.reverse()
     return kept, len(items) - len(kept)
+
+
+def _fit(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
+    """Keep the newest items (oldest first in the list) whose JSON fits the budget; also returns how many fell off."""
+    _, omitted = _fit_encoded(items, budget_chars)
+    return items[omitted:], omitted
 
 
 def _file_summary(f: Any, active: str | None) -> dict[str, Any]:
@@ -91,6 +99,7 @@ async def get_status(ctx: Any, args: StatusArgs) -> ToolOutput:
     report["files"] = [_file_summary(f, active) for f in daemon.bridge.files()]
     report["locked"] = daemon.bridge.locked
     report["server"] = {"version": __version__, "bundledPluginVersion": PLUGIN_VERSION}
+    report["console"] = {"buffered": ctx.state.console_size(), "capacity": ctx.state.console_ring.capacity}
     if args.probe and daemon.bridge.is_connected():
         started = time.perf_counter()
         try:
@@ -153,6 +162,7 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
             "activeFile": bridge.active_file_key(),
         },
         "designApi": {"tokenPresent": bool(ctx.config.access_token), "baseUrl": ctx.config.api_url},
+        "console": _console_report(ctx),
         "likelyCauses": causes or ["No problem found."],
         "note": "Other MCP servers for the design tool may also listen on ports "
         f"{ctx.config.ports.start}-{ctx.config.ports.stop - 1}; the plugin connects to all of them.",
@@ -162,6 +172,17 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
         report["workers"] = daemon.supervisor.status()
         report["sessions"] = len(daemon.sessions)
     return ok(report)
+
+
+def _console_report(ctx: Any) -> dict[str, Any]:
+    """How full the daemon's console ring is, and whose entries it holds (disconnected files included)."""
+    ring = ctx.state.console_ring
+    connected = {f.file_key for f in ctx.daemon.bridge.files() if f.connected}
+    files = [
+        {"fileKey": key, "fileName": name, "entries": n, "connected": key in connected}
+        for key, (name, n) in ring.files().items()
+    ]
+    return {"buffered": ring.size(), "capacity": ring.capacity, "dropped": ring.dropped, "files": files}
 
 
 # --- files ---------------------------------------------------------------------------------------------------
@@ -198,80 +219,132 @@ async def navigate(ctx: Any, args: NavigateArgs) -> ToolOutput:
 
 # --- console -------------------------------------------------------------------------------------------------
 
+#: Console reads take a fileKey of any file with buffered entries, connected or not.
+ConsoleFileKey = Annotated[str, Meta(description="This file's entries instead of the active file's.")]
+AllFiles = Annotated[bool, Meta(description="Every file's entries, each tagged with its file.")]
+
+
+def _console_key(ctx: Any, requested: str, all_files: bool) -> str | None:
+    """The file a console tool is about: None for every file, else the requested one (connected or with buffered
+    entries) or the active one."""
+    if all_files:
+        if requested:
+            raise DesignError("bad_argument", "Pass fileKey or allFiles:true, not both.", "Drop one and call again.")
+        return None
+    state = ctx.state
+    if requested:
+        if state.get(requested) is None and not state.console_size(requested):
+            raise DesignError(
+                "unknown_file",
+                f"No plugin runs in file {requested!r} and it has no console entries.",
+                f"Files with console entries: {_buffered_files(ctx) or 'none'}.",
+            )
+        return requested
+    key = ctx.daemon.bridge.active_file_key()
+    if key is not None:
+        return key
+    from design_console.runtime.setup_text import not_connected_error
+
+    err = not_connected_error(ctx.config)
+    buffered = _buffered_files(ctx)
+    if buffered:
+        hint = f"Console entries are still buffered for {buffered}: pass fileKey or allFiles:true."
+        raise DesignError(err.code, err.message, f"{hint} {err.hint}")
+    raise err
+
+
+def _buffered_files(ctx: Any) -> str:
+    files = ctx.state.console_ring.files()
+    return ", ".join(f"{name or 'untitled'} ({key}, {n} entries)" for key, (name, n) in files.items())
+
 
 class ConsoleArgs(Args):
     count: Annotated[int, Meta(ge=1, le=1000, description="Newest N entries.")] = 100
     level: ConsoleLevel = "all"
     since: Annotated[int, Meta(ge=0, description="Only entries after this time (ms since epoch).")] = 0
-    fileKey: FileKey = ""
+    fileKey: ConsoleFileKey = ""
+    allFiles: AllFiles = False
 
 
-def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> ToolOutput:
-    kept, omitted = _fit(entries)
-    data: dict[str, Any] = {
-        "fileKey": file_key,
-        "logs": kept,
-        "count": len(kept),
-        "buffered": total_buffered,
-    }
+def _console_result(ctx: Any, key: str | None, entries: list[Any]) -> ToolOutput:
+    kept, omitted = _fit_encoded(entries)
+    data: dict[str, Any] = {}
+    if key is None:
+        data["allFiles"] = True
+    else:
+        file = ctx.state.get(key)
+        data["fileKey"] = key
+        data["fileName"] = file.info.file_name if file else ctx.state.console_ring.name(key)
+        if file is None or not file.info.connected:
+            data["connected"] = False
+    data["logs"] = msgspec.Raw(b"[" + b",".join(kept) + b"]")
+    data["count"] = len(kept)
+    data["buffered"] = ctx.state.console_size(key)
     if omitted:
         data["omitted"] = omitted
         data["hint"] = "Older entries were left out to fit the result; pass since or a smaller count to page."
     if kept:
-        data["newestTimestamp"] = kept[-1].timestamp
-    return ok(msgspec.to_builtins(data))
+        data["newestTimestamp"] = entries[-1].timestamp
+    return ok(data)
 
 
 @tool(
     "design_get_console_logs",
-    "Console output captured from the plugin in the active file: newest `count`, filtered by level and since.",
+    "Plugin console output of the active file (or fileKey, also once disconnected, or allFiles): newest `count`, "
+    "filtered by level and since.",
     args=ConsoleArgs,
-    needs_bridge=True,
 )
 async def get_console_logs(ctx: Any, args: ConsoleArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
-    entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
-    return _console_result(entries, ctx.state.console_size(key), key)
+    key = _console_key(ctx, args.fileKey, args.allFiles)
+    if key is None:
+        entries = ctx.state.console_all(level=args.level, since=args.since, count=args.count)
+    else:
+        entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
+    return _console_result(ctx, key, entries)
 
 
 class WatchArgs(Args):
     duration: Annotated[float, Meta(ge=1, le=300, description="Seconds to watch.")] = 30
     level: ConsoleLevel = "all"
-    fileKey: FileKey = ""
+    fileKey: ConsoleFileKey = ""
+    allFiles: AllFiles = False
 
 
 @tool(
     "design_watch_console",
     "Watch the console for `duration` seconds, then return what was logged during that time.",
     args=WatchArgs,
-    needs_bridge=True,
 )
 async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _console_key(ctx, args.fileKey, args.allFiles)
     started_ms = int(time.time() * 1000) - 1
     deadline = time.monotonic() + args.duration
     while (left := deadline - time.monotonic()) > 0:
         await ctx.progress(args.duration - left, args.duration, "watching the console")
         await asyncio.sleep(min(1.0, left))
-    entries = ctx.state.console(key, level=args.level, since=started_ms, count=None)
-    return _console_result(entries, ctx.state.console_size(key), key)
+    if key is None:
+        entries = ctx.state.console_all(level=args.level, since=started_ms, count=None)
+    else:
+        entries = ctx.state.console(key, level=args.level, since=started_ms, count=None)
+    return _console_result(ctx, key, entries)
 
 
-class FileArgs(Args):
-    fileKey: FileKey = ""
+class ClearArgs(Args):
+    fileKey: ConsoleFileKey = ""
+    allFiles: Annotated[bool, Meta(description="Empty the whole buffer.")] = False
 
 
 @tool(
     "design_clear_console",
-    "Empty the active file's console buffer (no plugin round trip).",
-    args=FileArgs,
-    needs_bridge=True,
+    "Empty the active file's console buffer (or a fileKey's, or allFiles); no plugin round trip.",
+    args=ClearArgs,
     read_only=False,
     idempotent=True,
 )
-async def clear_console(ctx: Any, args: FileArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
-    return ok({"fileKey": key, "cleared": ctx.state.clear_console(key)})
+async def clear_console(ctx: Any, args: ClearArgs) -> ToolOutput:
+    key = _console_key(ctx, args.fileKey, args.allFiles)
+    cleared = ctx.state.clear_console(key)
+    return ok({"allFiles": True, "cleared": cleared} if key is None else {"fileKey": key, "cleared": cleared})
 
 
 async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -> bool:
@@ -286,7 +359,7 @@ async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -
 
 
 class ReloadArgs(Args):
-    clearConsole: Annotated[bool, Meta(description="Empty the console buffer first.")] = True
+    clearConsole: Annotated[bool, Meta(description="Empty this file's console entries first.")] = True
     fileKey: FileKey = ""
 
 
@@ -307,6 +380,10 @@ async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
     if not back:
         data["hint"] = "The plugin has not reconnected yet; it retries every few seconds. Check with design_get_status."
     return ok(data)
+
+
+class FileArgs(Args):
+    fileKey: FileKey = ""
 
 
 @tool(

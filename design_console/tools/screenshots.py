@@ -149,7 +149,7 @@ async def _deliver(
 class TakeScreenshotArgs(Args, kw_only=True):
     nodeId: NodeId | None = None
     scale: Annotated[float, Meta(ge=0.01, le=4)] = 2
-    format: Literal["png", "jpg", "svg", "pdf"] = "png"
+    format: Literal["png", "jpg", "jpeg", "svg", "pdf"] = "png"
     quality: Annotated[int, Meta(ge=1, le=100, description="JPEG quality")] = DEFAULT_JPEG_QUALITY
     fileUrl: FileUrl | None = None
 
@@ -157,7 +157,8 @@ class TakeScreenshotArgs(Args, kw_only=True):
 @tool(
     "design_take_screenshot",
     "Image of a node (default: the current page) through the plugin, or rendered by the design API when no plugin "
-    "answers (pdf always via the API). png is lossless; jpg takes quality. Node ids change between sessions.",
+    "answers (pdf always via the API). png is lossless; jpg (or jpeg) takes quality. Node ids change between "
+    "sessions.",
     args=TakeScreenshotArgs,
     runs_in="media",
     toolset="read",
@@ -165,12 +166,14 @@ class TakeScreenshotArgs(Args, kw_only=True):
 )
 async def take_screenshot(ctx: ApiContext, args: TakeScreenshotArgs) -> ToolOutput:
     explicit_key = file_key_for(ctx, args.fileUrl) if args.fileUrl else ""
+    # The catalog names it jpg, the service spec jpeg: both mean the same.
+    fmt = "jpg" if args.format == "jpeg" else args.format
     # A JPEG is encoded here from a lossless capture, so quality applies once and exactly.
-    wire = {"png": "png", "jpg": "png", "svg": "svg", "pdf": "pdf"}[args.format]
-    output: ImageFormat | None = "jpeg" if args.format == "jpg" else "png" if args.format == "png" else None
-    quality = args.quality if args.format == "jpg" else None
+    wire = {"png": "png", "jpg": "png", "svg": "svg", "pdf": "pdf"}[fmt]
+    output: ImageFormat | None = "jpeg" if fmt == "jpg" else "png" if fmt == "png" else None
+    quality = args.quality if fmt == "jpg" else None
     bridge_error: DesignError | None = None
-    if args.format != "pdf":
+    if fmt != "pdf":
         scale = min(max(args.scale, BRIDGE_SCALE[0]), BRIDGE_SCALE[1])
         try:
             capture = await _from_bridge(ctx, args.nodeId, wire.upper(), scale, explicit_key)

@@ -212,6 +212,18 @@ async def test_two_files_active_lock_and_targeting(bridge: Bridge, connect_plugi
     assert not bridge.locked and bridge.active_file_key() == "B"
 
 
+async def test_console_of_a_file_outlives_its_grace_period(bridge: Bridge, connect_plugin: PluginFactory) -> None:
+    a = await _plugin(bridge, connect_plugin, "A")
+    await a.selection(["1:2"])
+    await a.console("error", "crashed while loading")
+    await wait_until(lambda: bool(bridge._state.console("A")), what="A's console entry")
+    await a.close()
+    await wait_until(lambda: bridge.files() == [], what="A to expire after grace")
+    assert bridge._state.get("A") is None and bridge._state.selection("A") is None
+    assert [e.message for e in bridge._state.console("A")] == ["crashed while loading"]
+    assert [(e.file_key, e.file_name) for e in bridge._state.console_all()] == [("A", "File A")]
+
+
 async def test_not_connected_error_gives_setup_steps(bridge: Bridge) -> None:
     with pytest.raises(DesignError) as caught:
         await bridge.command("GET_FILE_INFO")

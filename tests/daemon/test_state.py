@@ -1,4 +1,4 @@
-"""Per-file state: rings, filters, validation of event payloads."""
+"""The daemon's state: the one console ring, the per-file feeds, filters, validation of event payloads."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from design_console.daemon.state import MAX_CHANGES, MAX_MESSAGE_CHARS, FileInfo, State
+from design_console.daemon.state import MAX_CHANGES, MAX_MESSAGE_CHARS, ConsoleEntry, ConsoleRing, FileInfo, State
 
 from .conftest import make_config
 
 
-def _state(tmp_path: Path, **env: str) -> State:
+def _state(tmp_path: Path, *keys: str, **env: str) -> State:
     state = State(make_config(tmp_path, 20_000, **env))
-    state.identify(FileInfo(file_key="K", file_name="File K"), "K", authenticated=True)
+    for key in keys or ("K",):
+        state.identify(FileInfo(file_key=key, file_name=f"File {key}"), key, authenticated=True)
     return state
 
 
@@ -24,8 +25,13 @@ def _event(state: State, kind: str, data: Any, key: str = "K") -> bool:
     return state.apply_event(key, kind, json.dumps(data).encode())
 
 
-def _log(state: State, level: str, message: str, timestamp: int) -> bool:
-    return _event(state, "CONSOLE_CAPTURE", {"level": level, "message": message, "args": [1], "timestamp": timestamp})
+def _log(state: State, level: str, message: str, timestamp: int, key: str = "K") -> bool:
+    payload = {"level": level, "message": message, "args": [1], "timestamp": timestamp}
+    return _event(state, "CONSOLE_CAPTURE", payload, key)
+
+
+def _messages(entries: list[Any]) -> list[str]:
+    return [e.message for e in entries]
 
 
 def test_console_ring_keeps_the_newest_entries(tmp_path: Path) -> None:
@@ -35,8 +41,78 @@ def test_console_ring_keeps_the_newest_entries(tmp_path: Path) -> None:
     entries = state.console("K", count=None)
     assert [e.message for e in entries] == ["m7", "m8", "m9", "m10", "m11"]
     assert entries[0].source == "design"
-    data = state.get("K")
-    assert data is not None and data.console_dropped == 7
+    assert state.console_ring.dropped == 7
+
+
+def test_one_ring_for_every_file_drops_the_oldest_of_any_file(tmp_path: Path) -> None:
+    state = _state(tmp_path, "A", "B", MAX_CONSOLE_LOGS="4")
+    for i, key in enumerate("AABAB"):
+        assert _log(state, "log", f"{key}{i}", 1000 + i, key)
+    assert state.console_size() == 4 and state.console_ring.dropped == 1
+    assert _messages(state.console("A", count=None)) == ["A1", "A3"]
+    assert _messages(state.console("B", count=None)) == ["B2", "B4"]
+    for i in range(5, 9):
+        _log(state, "warn", f"B{i}", 1000 + i, "B")
+    assert state.console("A") == [] and state.console_size("A") == 0
+    assert state.console_ring.files() == {"B": ("File B", 4)}, "a file whose entries were all pushed out is forgotten"
+    assert state.console_size() == 4 and state.console_ring.dropped == 5
+
+
+def test_entries_are_tagged_and_read_per_file_or_across_files(tmp_path: Path) -> None:
+    state = _state(tmp_path, "A", "B")
+    _log(state, "log", "a1", 1, "A")
+    _log(state, "error", "b1", 2, "B")
+    _log(state, "error", "a2", 3, "A")
+    _log(state, "log", "b2", 4, "B")
+    per_file = state.console("A")
+    assert _messages(per_file) == ["a1", "a2"]
+    assert msgspec.to_builtins(per_file[0]) == {"timestamp": 1, "level": "log", "message": "a1", "source": "design"}
+    every = state.console_all()
+    assert [(e.file_key, e.message) for e in every] == [("A", "a1"), ("B", "b1"), ("A", "a2"), ("B", "b2")]
+    assert msgspec.to_builtins(every[1]) == {
+        "timestamp": 2,
+        "level": "error",
+        "message": "b1",
+        "source": "design",
+        "fileKey": "B",
+        "fileName": "File B",
+    }
+    assert _messages(state.console_all(level="error")) == ["b1", "a2"]
+    assert _messages(state.console_all(count=1)) == ["b2"]
+    assert _messages(state.console_all(since=2, level="log")) == ["b2"]
+    assert state.console_size("A") == 2 and state.console_size() == 4
+    state.identify(FileInfo(file_key="A", file_name="Renamed A"), "A", authenticated=True)
+    assert state.console_all()[0].file_name == "Renamed A" and state.console_ring.name("A") == "Renamed A"
+
+
+def test_console_outlives_the_file_state_until_cleared(tmp_path: Path) -> None:
+    state = _state(tmp_path, "A", "B")
+    _log(state, "error", "crash", 1, "A")
+    _log(state, "log", "fine", 2, "B")
+    state.remove("A")
+    assert state.get("A") is None
+    assert _messages(state.console("A")) == ["crash"] and state.console_all()[0].file_name == "File A"
+    assert state.apply_event("A", "CONSOLE_CAPTURE", b'{"level":"log","message":"late"}') is False
+    assert (
+        state.clear_console("A") == 1
+        and state.console("A") == []
+        and state.console_ring.files() == {"B": ("File B", 1)}
+    )
+    assert _messages(state.console_all()) == ["fine"]
+    _log(state, "log", "again", 3, "B")
+    assert state.clear_console() == 2 and state.console_size() == 0 and state.console_all() == []
+    assert state.clear_console("B") == 0 and state.clear_console("nobody") == 0
+
+
+def test_ring_after_clearing_one_file_still_drops_in_order() -> None:
+    ring = ConsoleRing(3)
+    for i, key in enumerate("ABAB"):
+        ring.append(key, key.lower(), ConsoleEntry(timestamp=i + 1, level="log", message=f"{key}{i}"))
+    assert ring.clear("A") == 1
+    for i in range(4, 6):
+        ring.append("C", "c", ConsoleEntry(timestamp=i + 1, level="log", message=f"C{i}"))
+    assert [(e.file_key, e.message) for e in ring.read_all(count=None)] == [("B", "B3"), ("C", "C4"), ("C", "C5")]
+    assert ring.size() == 3 and ring.size("B") == 1 and ring.dropped == 2
 
 
 def test_console_filters_by_level_since_and_count_oldest_first(tmp_path: Path) -> None:
@@ -49,7 +125,7 @@ def test_console_filters_by_level_since_and_count_oldest_first(tmp_path: Path) -
     assert [e.message for e in state.console("K", since=1004)] == ["info5", "debug6"]
     assert state.console("K", level="error", since=1002) == []
     assert state.console("unknown-file") == []
-    assert state.console_size("K") == 7 and state.console_size("unknown") == 0
+    assert state.console_size("K") == 7 and state.console_size("unknown") == 0 and state.console_size() == 7
     assert state.clear_console("K") == 7
     assert state.console_size("K") == 0
     assert state.console("K") == []
@@ -153,7 +229,8 @@ def test_reidentify_keeps_console_and_remove_forgets(tmp_path: Path) -> None:
     assert [e.message for e in state.console("K")] == ["kept"]
     assert msgspec.to_builtins(data.info)["fileName"] == "Renamed"
     state.remove("K")
-    assert state.get("K") is None and state.console("K") == []
+    assert state.get("K") is None and state.selection("K") is None and state.changes("K") == []
+    assert [e.message for e in state.console("K")] == ["kept"], "the console outlives the file's state"
 
 
 def test_flood_is_bounded_by_the_ring(tmp_path: Path) -> None:

@@ -1,11 +1,6 @@
 """A fake design API: a real HTTP server that checks every request against the published OpenAPI spec.
 
-Two ways to run it:
-
-* as a process, from the repository root: ``python -m tests.fakes.design_api --port 0`` (or from ``tests/``:
-  ``python -m fakes.design_api``); it prints ``LISTENING <port>`` once it listens on 127.0.0.1. Stop it with SIGTERM.
-* in a thread of the calling process: ``url, stop, fake = serve_in_thread(0)``; ``url`` goes in DESIGN_API_URL (of a
-  designd started by an end-to-end test, say), ``stop()`` shuts the server down.
+:mod:`fakes.api_server` serves it, in a thread of the test process (the ``fake_api`` fixture) or as a process.
 
 Requests are validated with openapi-core (plus: unknown query parameters and a missing or wrong token are refused);
 every JSON body it serves is validated against the same spec with jsonschema (Draft 2020-12) before it is sent.
@@ -31,33 +26,25 @@ Test controls live under ``/_fake/`` (outside the spec): ``POST /_fake/fail`` qu
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import copy
 import hashlib
 import io
 import json
 import re
-import socket
-import sys
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import uvicorn
 import yaml
 from jsonschema import Draft202012Validator
 from openapi_core import OpenAPI
 from openapi_core.datatypes import RequestParameters
 from referencing import Registry, Resource
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_PATH = ROOT / "node_modules" / "@figma" / "rest-api-spec" / "openapi" / "openapi.yaml"
@@ -76,7 +63,6 @@ TOKENS = {PERSONAL_TOKEN: "X-Figma-Token", OAUTH_TOKEN: "Authorization"}
 #: Responses larger than this are not schema-checked at serve time (the generator is checked on a small file).
 VALIDATE_MAX_BYTES = 256 * 1024
 USER = {"id": "1001", "handle": "Ada Designer", "img_url": "https://example.invalid/ada.png"}
-START_TIMEOUT = 30.0
 
 
 # The spec ---------------------------------------------------------------------------------------------------------
@@ -93,6 +79,11 @@ def load_spec() -> dict[str, Any]:
 @cache
 def _openapi() -> OpenAPI:
     return OpenAPI.from_dict(copy.deepcopy(load_spec()))
+
+
+def prepare() -> None:
+    """Load and compile the spec now, so that the first request a test makes is not the slow one."""
+    _openapi()
 
 
 @cache
@@ -1116,98 +1107,3 @@ def _keep_ids(doc: dict[str, Any], ids: set[str]) -> dict[str, Any]:
         return None
 
     return keep(doc) or doc
-
-
-def build_app(fake: FakeDesignApi) -> Starlette:
-    """The ASGI app of the fake."""
-    return Starlette(routes=[Route("/{path:path}", fake.handle, methods=["GET", "POST", "PUT", "DELETE"])])
-
-
-def _bound_socket(port: int) -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
-    sock.listen(128)
-    return sock
-
-
-def _server(fake: FakeDesignApi, sock: socket.socket) -> uvicorn.Server:
-    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    _openapi()
-    # A request held by /_fake/delay must not hold up a stop: shutdown waits a second at most.
-    config = uvicorn.Config(build_app(fake), log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
-    return uvicorn.Server(config)
-
-
-def serve_in_thread(port: int = 0, *, huge_mb: float = 0.0) -> tuple[str, Callable[[], None], FakeDesignApi]:
-    """Run a fake in a background thread of this process, on 127.0.0.1:``port`` (0: a free port).
-
-    Returns its base URL (for DESIGN_API_URL), a ``stop()`` that shuts it down and waits for the thread, and the
-    fake itself (its state and ``seen`` requests). The port is bound before this returns.
-    """
-    fake = FakeDesignApi(huge_mb)
-    sock = _bound_socket(port)
-    server = _server(fake, sock)
-    started = threading.Event()
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        async def main() -> None:
-            task = asyncio.create_task(server.serve(sockets=[sock]))
-            while not server.started:
-                if task.done():
-                    break
-                await asyncio.sleep(0.01)
-            started.set()
-            await task
-
-        try:
-            asyncio.run(main())
-        except BaseException as exc:  # reported to the caller waiting for the start
-            failure.append(exc)
-            started.set()
-
-    thread = threading.Thread(target=run, name="fake-design-api", daemon=True)
-    thread.start()
-    if not started.wait(START_TIMEOUT) or failure:
-        server.should_exit = True
-        thread.join(START_TIMEOUT)
-        sock.close()
-        raise RuntimeError(f"the fake design API did not start: {failure[0] if failure else 'timed out'}")
-
-    def stop() -> None:
-        server.should_exit = True
-        thread.join(START_TIMEOUT)
-        sock.close()
-
-    return fake.base_url, stop, fake
-
-
-async def _serve(port: int, huge_mb: float) -> None:
-    fake = FakeDesignApi(huge_mb)
-    sock = _bound_socket(port)
-    server = _server(fake, sock)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            await task
-            return
-        await asyncio.sleep(0.01)
-    print(f"LISTENING {sock.getsockname()[1]}", flush=True)
-    await task
-
-
-def main() -> None:
-    """Entry point: ``python -m tests.fakes.design_api [--port N] [--huge-mb MB]``."""
-    parser = argparse.ArgumentParser(description="A fake design API that checks requests against the OpenAPI spec.")
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: a free one, printed)")
-    parser.add_argument("--huge-mb", type=float, default=0.0, help="size of the generated file HUGE_KEY serves")
-    args = parser.parse_args()
-    try:
-        asyncio.run(_serve(args.port, args.huge_mb))
-    except KeyboardInterrupt:
-        sys.exit(0)
-
-
-if __name__ == "__main__":
-    main()

@@ -2,80 +2,39 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
+from fakes.api_server import ApiServer
+from fakes.context import FakeContext
+from fakes.design_api import ENTERPRISE_KEY, FakeDesignApi
 
-from design_console.clients.design_api import DesignApi
-from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import catalog
-from design_console.tools.base import parse_args
 
-
-class Ctx:
-    """What the api worker hands a handler: config, the real API client, the active file."""
-
-    def __init__(self, config: Config, api: DesignApi) -> None:
-        self.config = config
-        self.api = api
-        self.active_file_key: str | None = ENTERPRISE_KEY
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        raise DesignError("not_connected", "No plugin is connected in these tests.")
-
-    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
-        return None
+Harness = tuple[FakeContext, FakeDesignApi]
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, FakeDesignApi]]:
-    fake = FakeDesignApi()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(build_app(fake), log_level="warning", lifespan="off"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    env = {
-        "HOME": str(tmp_path),
-        "TMPDIR": str(tmp_path),
-        "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN,
-        "DESIGN_API_URL": fake.base_url,
-    }
-    config = load_config(env)
-    api = DesignApi(config)
-    try:
-        yield Ctx(config, api), fake
-    finally:
-        await api.aclose()
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
-        sock.close()
+def harness(ctx: FakeContext, fake_api: ApiServer) -> Harness:
+    """The api worker's context with the file of the comment fixtures active, and the fake behind it."""
+    ctx.active_file_key = ENTERPRISE_KEY
+    return ctx, fake_api.fake
 
 
-async def call(ctx: Ctx, name: str, arguments: dict[str, Any]) -> ToolOutput:
-    spec = catalog()[name]
-    return await spec.handler(ctx, parse_args(spec, arguments))
+async def call(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> ToolOutput:
+    return await ctx.run(name, arguments)
 
 
-async def call_json(ctx: Ctx, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def call_json(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     output = await call(ctx, name, arguments)
     assert not output.is_error
     return json.loads(output.content[0].text)
 
 
-async def test_threads_newest_first_with_replies_and_reactions(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_threads_newest_first_with_replies_and_reactions(harness: Harness) -> None:
     ctx, fake = harness
     result = await call_json(ctx, "design_get_comments", {})
     assert [c["id"] for c in result["comments"]] == ["105", "101"]
@@ -96,7 +55,7 @@ async def test_threads_newest_first_with_replies_and_reactions(harness: tuple[Ct
     assert fake.seen[-1]["query"] == {}
 
 
-async def test_resolved_threads_and_markdown_on_request(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_resolved_threads_and_markdown_on_request(harness: Harness) -> None:
     ctx, fake = harness
     result = await call_json(ctx, "design_get_comments", {"include_resolved": True, "as_md": True})
     assert [c["id"] for c in result["comments"]] == ["105", "104", "101"]
@@ -104,7 +63,7 @@ async def test_resolved_threads_and_markdown_on_request(harness: tuple[Ctx, Fake
     assert fake.seen[-1]["query"] == {"as_md": "true"}
 
 
-async def test_post_pinned_comment_and_reply_then_delete(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_post_pinned_comment_and_reply_then_delete(harness: Harness) -> None:
     ctx, fake = harness
     pinned = await call_json(ctx, "design_post_comment", {"message": "Align this", "node_id": "2:3", "x": 5, "y": 6})
     pinned_meta = {"node_id": "2:3", "node_offset": {"x": 5, "y": 6}}
@@ -139,7 +98,7 @@ async def test_post_pinned_comment_and_reply_then_delete(harness: tuple[Ctx, Fak
         {"message": "Hi", "node_id": "2:3", "colour": "red"},
     ],
 )
-async def test_bad_post_arguments_never_reach_the_api(harness: tuple[Ctx, FakeDesignApi], arguments: dict) -> None:
+async def test_bad_post_arguments_never_reach_the_api(harness: Harness, arguments: dict) -> None:
     ctx, fake = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_post_comment", arguments)
@@ -147,14 +106,14 @@ async def test_bad_post_arguments_never_reach_the_api(harness: tuple[Ctx, FakeDe
     assert fake.seen == []
 
 
-async def test_delete_refuses_path_like_ids(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_delete_refuses_path_like_ids(harness: Harness) -> None:
     ctx, fake = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_delete_comment", {"comment_id": "101/../../x"})
     assert err.value.code == "bad_argument" and fake.seen == []
 
 
-async def test_many_threads_page_by_cursor(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_many_threads_page_by_cursor(harness: Harness) -> None:
     ctx, fake = harness
     stored = fake.files[ENTERPRISE_KEY]
     template = stored.comments[-1]
@@ -175,7 +134,7 @@ async def test_many_threads_page_by_cursor(harness: tuple[Ctx, FakeDesignApi]) -
     assert seen == [str(1000 + i) for i in range(199, -1, -1)]
 
 
-async def test_other_files_and_missing_file(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_other_files_and_missing_file(harness: Harness) -> None:
     ctx, _ = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_get_comments", {"fileUrl": "https://www.figma.com/design/NoSuchFile123/x"})

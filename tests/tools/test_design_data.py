@@ -10,22 +10,14 @@ from typing import Any
 
 import msgspec
 import pytest
-import workers.conftest as harness
-from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, STYLES_KEY
-from workers.conftest import FakeServer, ToolContext, make_config
+from fakes.api_server import ApiServer
+from fakes.context import FakeContext
+from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, STYLES_KEY, FakeDesignApi
 
 from design_console.clients.design_api import DesignApi
 from design_console.errors import PREFIX, DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN
-
-# The api worker's fixtures, shared with these tests.
-fake_server = harness.fake_server
-huge_server = harness.huge_server
-fake_api = harness.fake_api
-home = harness.home
-api = harness.api
-ctx = harness.ctx
 
 FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 
@@ -42,7 +34,7 @@ def error_text(out: ToolOutput) -> str:
     return text
 
 
-async def test_file_data_summary(ctx: ToolContext) -> None:
+async def test_file_data_summary(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_file_data", {"fileUrl": FILE_URL}))
     assert result["file"]["name"] == "Design System"
     assert result["counts"]["components"] == 4
@@ -50,14 +42,14 @@ async def test_file_data_summary(ctx: ToolContext) -> None:
     assert result["hasMore"] is False
 
 
-async def test_file_data_uses_the_active_file_and_enriches(ctx: ToolContext) -> None:
+async def test_file_data_uses_the_active_file_and_enriches(ctx: FakeContext) -> None:
     ctx.active_file_key = ENTERPRISE_KEY
     result = data(await ctx.call("design_get_file_data", {"depth": 2, "verbosity": "standard", "enrich": True}))
     instance = next(n for n in result["nodes"] if n["type"] == "INSTANCE")
     assert instance["componentName"] == "State=Default"
 
 
-async def test_file_data_for_nodes_and_missing_nodes(ctx: ToolContext) -> None:
+async def test_file_data_for_nodes_and_missing_nodes(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "nodeIds": ["2-1"], "depth": 1}))
     assert result["nodes"][0]["name"] == "Sign in"
     assert "No node 9:9" in error_text(
@@ -65,7 +57,7 @@ async def test_file_data_for_nodes_and_missing_nodes(ctx: ToolContext) -> None:
     )
 
 
-async def test_file_data_errors(ctx: ToolContext) -> None:
+async def test_file_data_errors(ctx: FakeContext) -> None:
     assert "active file" in error_text(await ctx.call("design_get_file_data", {}))
     assert "not a design file URL" in error_text(await ctx.call("design_get_file_data", {"fileUrl": "http://x.y/z"}))
     missing = await ctx.call("design_get_file_data", {"fileUrl": "NoSuchFile000000000099"})
@@ -74,13 +66,13 @@ async def test_file_data_errors(ctx: ToolContext) -> None:
     assert "cursor" in error_text(bad_cursor)
 
 
-async def test_file_for_plugin(ctx: ToolContext) -> None:
+async def test_file_for_plugin(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_file_for_plugin", {"fileUrl": FILE_URL, "depth": 1}))
     assert {n["type"] for n in result["nodes"]} <= {"CANVAS", "FRAME", "COMPONENT", "COMPONENT_SET"}
     assert "box" not in result["nodes"][0]
 
 
-async def test_variables_from_the_api_with_paging_and_filters(ctx: ToolContext) -> None:
+async def test_variables_from_the_api_with_paging_and_filters(ctx: FakeContext) -> None:
     first = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "pageSize": 10}))
     assert first["source"] == "design_api"
     assert first["totalVariables"] == 36 and len(first["variables"]) == 10 and first["totalPages"] == 4
@@ -98,7 +90,7 @@ async def test_variables_from_the_api_with_paging_and_filters(ctx: ToolContext) 
     assert {v["type"] for v in named["variables"]} == {"FLOAT"} and named["totalVariables"] == 7
 
 
-async def test_variables_prefer_the_plugin(ctx: ToolContext) -> None:
+async def test_variables_prefer_the_plugin(ctx: FakeContext) -> None:
     ctx.plugin = {
         "GET_VARIABLES_DATA": {
             "success": True,
@@ -121,19 +113,19 @@ async def test_variables_prefer_the_plugin(ctx: ToolContext) -> None:
     assert result["variables"][0]["values"] == {"Default": "#FF0000"}
 
 
-async def test_variables_on_a_pro_plan_fall_back_to_styles(ctx: ToolContext) -> None:
+async def test_variables_on_a_pro_plan_fall_back_to_styles(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_variables", {"fileUrl": PRO_KEY}))
     assert result["source"] == "styles"
     assert "Enterprise" in result["note"]
     assert result["styles"][0]["name"] == "Surface/Default"
 
 
-async def test_variables_rate_limited(ctx: ToolContext, fake_api: FakeServer) -> None:
+async def test_variables_rate_limited(ctx: FakeContext, fake_api: ApiServer) -> None:
     fake_api.control("fail", {"path_prefix": "/v1/files", "status": 429, "retry_after": "120"})
     assert "2 min" in error_text(await ctx.call("design_get_variables", {"fileUrl": FILE_URL}))
 
 
-async def test_styles(ctx: ToolContext) -> None:
+async def test_styles(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_styles", {"fileUrl": FILE_URL}))
     assert result["styles"][0]["name"] == "Surface/Default"
     summary = data(await ctx.call("design_get_styles", {"fileUrl": FILE_URL, "verbosity": "summary"}))
@@ -141,7 +133,7 @@ async def test_styles(ctx: ToolContext) -> None:
     assert "found nothing" in error_text(await ctx.call("design_get_styles", {"fileUrl": "NoSuchFile000000000099"}))
 
 
-async def test_component_metadata_and_reconstruction(ctx: ToolContext) -> None:
+async def test_component_metadata_and_reconstruction(ctx: FakeContext) -> None:
     meta = data(await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "1:2", "enrich": True}))
     assert meta["type"] == "COMPONENT_SET" and len(meta["variants"]) == 3
     assert "unavailable" in meta["plugin"]
@@ -152,7 +144,7 @@ async def test_component_metadata_and_reconstruction(ctx: ToolContext) -> None:
     assert "not a node id" in error_text(await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "x"}))
 
 
-async def test_component_for_development(ctx: ToolContext) -> None:
+async def test_component_for_development(ctx: FakeContext) -> None:
     ctx.plugin = {"GET_ANNOTATIONS": {"success": True, "annotations": [{"label": "Primary action"}]}}
     result = data(await ctx.call("design_get_component_for_development", {"fileUrl": FILE_URL, "nodeId": "2:1"}))
     assert result["annotations"]["annotations"][0]["label"] == "Primary action"
@@ -160,7 +152,7 @@ async def test_component_for_development(ctx: ToolContext) -> None:
     assert len(result["nodes"]) == 4
 
 
-async def test_component_image(ctx: ToolContext, fake_api: FakeServer) -> None:
+async def test_component_image(ctx: FakeContext, fake_api: ApiServer) -> None:
     args = {"fileUrl": FILE_URL, "nodeId": "1:3", "scale": 1, "format": "svg"}
     first = data(await ctx.call("design_get_component_image", args))
     assert first["imageUrl"].endswith(".svg")
@@ -171,10 +163,10 @@ async def test_component_image(ctx: ToolContext, fake_api: FakeServer) -> None:
     missing = await ctx.call("design_get_component_image", {"fileUrl": FILE_URL, "nodeId": "9:9"})
     assert "rendered nothing" in error_text(missing)
     with pytest.raises(DesignError, match="scale"):
-        await ctx.call("design_get_component_image", {"nodeId": "1:3", "scale": 9})
+        await ctx.run("design_get_component_image", {"nodeId": "1:3", "scale": 9})
 
 
-async def test_library_components_and_search(ctx: ToolContext) -> None:
+async def test_library_components_and_search(ctx: FakeContext) -> None:
     lib = data(await ctx.call("design_get_library_components", {"libraryFileUrl": FILE_URL, "includeVariants": True}))
     assert [c["name"] for c in lib["components"]] == ["Button", "Icon/Star"]
     assert lib["components"][0]["variantCount"] == 3
@@ -185,14 +177,14 @@ async def test_library_components_and_search(ctx: ToolContext) -> None:
     assert "No library" in error_text(await ctx.call("design_get_library_components", {}))
 
 
-async def test_search_without_library_needs_the_plugin(ctx: ToolContext) -> None:
+async def test_search_without_library_needs_the_plugin(ctx: FakeContext) -> None:
     assert "plugin" in error_text(await ctx.call("design_search_components", {"query": "x"}))
     ctx.plugin = {"GET_LOCAL_COMPONENTS": {"success": True, "components": [{"name": "Card", "id": "5:1"}]}}
     result = data(await ctx.call("design_search_components", {"query": "car"}))
     assert result["components"] == [{"name": "Card", "id": "5:1"}]
 
 
-async def test_library_component_by_key(ctx: ToolContext) -> None:
+async def test_library_component_by_key(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_library_component_by_key", {"componentKey": "key-set-1:2"}))
     assert result["name"] == "Button" and len(result["variants"]) == 3 and result["visual"]
     single = data(
@@ -203,17 +195,17 @@ async def test_library_component_by_key(ctx: ToolContext) -> None:
     assert "found nothing" in error_text(missing)
 
 
-async def test_design_system_kit(ctx: ToolContext) -> None:
+async def test_design_system_kit(ctx: FakeContext) -> None:
     kit = data(await ctx.call("design_get_design_system_kit", {"fileKey": ENTERPRISE_KEY}))
     assert kit["tokens"]["total"] == 36 and kit["components"]["total"] == 2 and kit["styles"]["total"] == 1
     pro = data(await ctx.call("design_get_design_system_kit", {"fileKey": PRO_KEY, "include": ["tokens"]}))
     assert "Enterprise" in pro["notes"][0]
 
 
-async def test_no_token_is_a_tool_error(fake_api: FakeServer, home: Path) -> None:
-    client = DesignApi(make_config(fake_api.url, home, token=""))
+async def test_no_token_is_a_tool_error(fake_api: ApiServer, home: Path) -> None:
+    client = DesignApi(fake_api.client_config(home, token=""))
     try:
-        out = await ToolContext(config=client.config, api=client).call("design_get_styles", {"fileUrl": FILE_URL})
+        out = await FakeContext(client.config, api=client).call("design_get_styles", {"fileUrl": FILE_URL})
     finally:
         await client.aclose()
     assert "DESIGN_ACCESS_TOKEN" in error_text(out)
@@ -221,9 +213,10 @@ async def test_no_token_is_a_tool_error(fake_api: FakeServer, home: Path) -> Non
 
 @pytest.mark.slow
 @pytest.mark.timeout(120)
-async def test_a_50_mb_file_is_walked_whole_within_the_budget(huge_server: FakeServer, home: Path) -> None:
-    client = DesignApi(make_config(huge_server.url, home))
-    context = ToolContext(config=client.config, api=client)
+async def test_a_50_mb_file_is_walked_whole_within_the_budget(fake_api: ApiServer, home: Path) -> None:
+    fake_api.reset(FakeDesignApi(huge_mb=50))
+    client = DesignApi(fake_api.client_config(home))
+    context = FakeContext(client.config, api=client)
     args: dict[str, Any] = {"fileUrl": HUGE_KEY, "depth": 3, "maxTokens": 20_000}
     seen = 0
     parts = 0
@@ -241,7 +234,7 @@ async def test_a_50_mb_file_is_walked_whole_within_the_budget(huge_server: FakeS
         stats = client.stats()
     finally:
         await client.aclose()
-    expected = msgspec.json.decode(await _raw(huge_server), type=_Count)
+    expected = msgspec.json.decode(await _raw(fake_api), type=_Count)
     assert seen == expected.total()
     assert stats["upstream_requests"] <= 2 + parts // 10
     assert time.monotonic() - started < 60
@@ -261,15 +254,15 @@ class _Count(msgspec.Struct):
         return self.document.total() - 1
 
 
-async def _raw(server: FakeServer) -> bytes:
-    client = DesignApi(make_config(server.url, Path("/nonexistent-cache")))
+async def _raw(server: ApiServer) -> bytes:
+    client = DesignApi(server.client_config(Path("/nonexistent-cache")))
     try:
         return await client.request_bytes("GET", f"/v1/files/{HUGE_KEY}", cache="none")
     finally:
         await client.aclose()
 
 
-async def test_every_file_tool_names_the_missing_file_the_same_way(ctx: ToolContext) -> None:
+async def test_every_file_tool_names_the_missing_file_the_same_way(ctx: FakeContext) -> None:
     for name, arguments, argument in (
         ("design_get_file_data", {}, "fileUrl"),
         ("design_get_variables", {}, "fileUrl"),
@@ -281,7 +274,7 @@ async def test_every_file_tool_names_the_missing_file_the_same_way(ctx: ToolCont
         assert "no active file" in text and f"Pass {argument} " in text, name
 
 
-async def test_variables_code_exports_are_real_code(ctx: ToolContext) -> None:
+async def test_variables_code_exports_are_real_code(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "pageSize": 5}))
     exports = result["exports"]
     assert set(exports) == {"css", "sass", "tailwind", "typescript", "json"} and "exportsNote" not in result
@@ -316,14 +309,14 @@ async def test_variables_code_exports_are_real_code(ctx: ToolContext) -> None:
     assert list(only["exports"]) == ["sass"] and "color" not in only["exports"]["sass"]
 
 
-async def test_variables_exports_stay_within_the_budget(ctx: ToolContext) -> None:
+async def test_variables_exports_stay_within_the_budget(ctx: FakeContext) -> None:
     out = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "maxTokens": 500})
     assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
     result = data(out)
     assert "cut to fit maxTokens" in result["exportsNote"] and result["hasMore"]
 
 
-async def test_variables_usage_dependencies_enrich_and_published(ctx: ToolContext) -> None:
+async def test_variables_usage_dependencies_enrich_and_published(ctx: FakeContext) -> None:
     result = data(
         await ctx.call(
             "design_get_variables",
@@ -345,7 +338,7 @@ async def test_variables_usage_dependencies_enrich_and_published(ctx: ToolContex
     assert own["source"] == "styles"
 
 
-async def test_variables_as_links_summary_and_full(ctx: ToolContext) -> None:
+async def test_variables_as_links_summary_and_full(ctx: FakeContext) -> None:
     links = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "returnAsLinks": True, "pageSize": 3}))
     assert links["variables"] == [
         {"id": "VariableID:1:1", "name": "color/blue/100"},
@@ -361,7 +354,7 @@ async def test_variables_as_links_summary_and_full(ctx: ToolContext) -> None:
     refused = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "format": "full", "collection": "x"})
     assert "format=filtered" in error_text(refused)
     with pytest.raises(DesignError, match="export_formats"):
-        await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "export_formats": ["less"]})
+        await ctx.run("design_get_variables", {"fileUrl": FILE_URL, "export_formats": ["less"]})
 
 
 SNAPSHOT = {
@@ -381,7 +374,7 @@ SNAPSHOT = {
 }  # fmt: skip
 
 
-async def test_parse_from_console_reads_only_the_snapshot(ctx: ToolContext, fake_api: FakeServer) -> None:
+async def test_parse_from_console_reads_only_the_snapshot(ctx: FakeContext, fake_api: ApiServer) -> None:
     refused = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "parseFromConsole": True})
     assert "parseFromConsole" in error_text(refused) and "Desktop Bridge plugin" in error_text(refused)
     ctx.plugin = {"GET_VARIABLES_DATA": SNAPSHOT}
@@ -393,7 +386,7 @@ async def test_parse_from_console_reads_only_the_snapshot(ctx: ToolContext, fake
     assert [v["name"] for v in own["variables"]] == ["brand"] and [c["name"] for c in own["collections"]] == ["Brand"]
 
 
-async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: ToolContext) -> None:
+async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: FakeContext) -> None:
     ctx.plugin = {
         "GET_VARIABLES_DATA": SNAPSHOT,
         "EXECUTE_CODE": DesignError("timeout", "The plugin did not answer EXECUTE_CODE in 22 s."),
@@ -411,7 +404,7 @@ async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: ToolConte
 STYLES_URL = f"https://www.figma.com/design/{STYLES_KEY}/Style-Guide"
 
 
-async def test_styles_values_css_usage_and_exports(ctx: ToolContext) -> None:
+async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
     result = data(
         await ctx.call(
             "design_get_styles", {"fileUrl": STYLES_URL, "enrich": True, "include_usage": True, "include_exports": True}
@@ -452,7 +445,7 @@ async def test_styles_values_css_usage_and_exports(ctx: ToolContext) -> None:
     assert json.loads(consts)["Brand"]["Primary"] == "#3366E6"
 
 
-async def test_styles_summary_stays_small_and_usage_reads_the_file_once(ctx: ToolContext, fake_api: FakeServer) -> None:
+async def test_styles_summary_stays_small_and_usage_reads_the_file_once(ctx: FakeContext, fake_api: ApiServer) -> None:
     result = data(
         await ctx.call("design_get_styles", {"fileUrl": STYLES_URL, "verbosity": "summary", "include_usage": True})
     )
@@ -461,7 +454,7 @@ async def test_styles_summary_stays_small_and_usage_reads_the_file_once(ctx: Too
     assert len(reads) == 1 and not [r for r in fake_api.requests() if r["path"].endswith("/nodes")]
 
 
-async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: ToolContext, fake_api: FakeServer) -> None:
+async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: FakeContext, fake_api: ApiServer) -> None:
     kit = data(
         await ctx.call(
             "design_get_design_system_kit",
@@ -490,14 +483,14 @@ async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: Tool
     assert all("variantSpecs" not in i and "imageUrl" not in i for i in compact["components"]["items"])
 
 
-async def test_kit_with_specs_and_images_keeps_to_max_tokens(ctx: ToolContext) -> None:
+async def test_kit_with_specs_and_images_keeps_to_max_tokens(ctx: FakeContext) -> None:
     args = {"fileKey": ENTERPRISE_KEY, "includeImages": True, "maxTokens": 500}
     out = await ctx.call("design_get_design_system_kit", args)
     assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
     assert any(note.startswith("components: cut") for note in data(out)["notes"])
 
 
-async def test_component_for_development_finds_the_code_in_a_codebase(ctx: ToolContext, tmp_path: Path) -> None:
+async def test_component_for_development_finds_the_code_in_a_codebase(ctx: FakeContext, tmp_path: Path) -> None:
     src = tmp_path / "src"
     (src / "components" / "SignIn").mkdir(parents=True)
     (src / "components" / "SignIn" / "index.tsx").write_text("export { SignIn } from './SignIn';\n")
@@ -526,33 +519,29 @@ async def test_component_for_development_finds_the_code_in_a_codebase(ctx: ToolC
     assert "codebasePath" in error_text(relative)
 
 
-class PagingPlugin(ToolContext):
-    """A plugin that answers the variables script like the real one: each array it returns holds at most 200 items."""
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        self.bridge_calls.append((method, params or {}))
-        if method == "GET_VARIABLES_DATA":
-            return {"success": True, "variables": [], "variableCollections": []}
-        offset, size = (int(n) for n in re.search(r"offset = (\d+), size = (\d+)", (params or {})["code"]).groups())
-        assert size <= 200, "a page larger than the plugin's array cap would come back cut"
-        every = [
-            {"id": f"V:{n}", "name": f"space/{n}", "variableCollectionId": "C:1", "resolvedType": "FLOAT",
-             "valuesByMode": {"m1": n}}
-            for n in range(450)
-        ]  # fmt: skip
-        collections = [{"id": "C:1", "name": "Spacing", "modes": [{"modeId": "m1", "name": "Default"}],
-                        "variableCount": 450}] if offset == 0 else []  # fmt: skip
-        page = every[offset : offset + size]
-        return {"success": True, "result": {"total": 450, "variableCollections": collections, "variables": page}}
+def paged_variables(params: dict[str, Any]) -> dict[str, Any]:
+    """The variables script answered like the real plugin does: each array it returns holds at most 200 items."""
+    offset, size = (int(n) for n in re.search(r"offset = (\d+), size = (\d+)", params["code"]).groups())
+    assert size <= 200, "a page larger than the plugin's array cap would come back cut"
+    every = [
+        {"id": f"V:{n}", "name": f"space/{n}", "variableCollectionId": "C:1", "resolvedType": "FLOAT",
+         "valuesByMode": {"m1": n}}
+        for n in range(450)
+    ]  # fmt: skip
+    collections = [{"id": "C:1", "name": "Spacing", "modes": [{"modeId": "m1", "name": "Default"}],
+                    "variableCount": 450}] if offset == 0 else []  # fmt: skip
+    page = every[offset : offset + size]
+    return {"success": True, "result": {"total": 450, "variableCollections": collections, "variables": page}}
 
 
-async def test_fresh_plugin_read_pages_past_the_plugin_array_cap(ctx: ToolContext) -> None:
-    plugin = PagingPlugin(config=ctx.config, api=ctx.api, plugin={})
+async def test_fresh_plugin_read_pages_past_the_plugin_array_cap(ctx: FakeContext) -> None:
+    ctx.plugin = {
+        "GET_VARIABLES_DATA": {"success": True, "variables": [], "variableCollections": []},
+        "EXECUTE_CODE": paged_variables,
+    }
     result = data(
-        await plugin.call("design_get_variables", {"fileUrl": FILE_URL, "refreshCache": True, "format": "summary"})
+        await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "refreshCache": True, "format": "summary"})
     )
     assert result["source"] == "plugin"
-    assert [c for c, _ in plugin.bridge_calls].count("EXECUTE_CODE") == 3
+    assert [c for c, *_ in ctx.bridge_calls].count("EXECUTE_CODE") == 3
     assert result["totalVariables"] == 450 and result["collections"][0]["variables"] == 450

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 from daemon.conftest import TOKEN, make_config
+from fakes.context import FakeContext
 from fakes.fake_plugin import FakePlugin, FakePluginError
 from helpers import free_port_range, wait_until
 
@@ -20,10 +21,10 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.state import State
-from design_console.errors import PREFIX, DesignError
+from design_console.errors import PREFIX
 from design_console.protocol import ToolOutput
 from design_console.tools import design_system
-from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY, failure, parse_args
+from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE_KEY = "dsFile1"
@@ -410,23 +411,14 @@ async def run_in_plugin(params: dict[str, Any], lib: dict[str, Any]) -> Any:
 
 
 class Harness:
-    """A tool context whose bridge is a real Bridge, plus the fake plugin connected to it."""
+    """A real Bridge with the fake plugin connected to it, and the tool context whose bridge it is."""
 
     def __init__(self, config: Config, bridge: Bridge) -> None:
         self.config = config
         self.real_bridge = bridge
-        self.active_file_key: str | None = None
+        self.ctx = FakeContext(config, plugin=bridge.command)
         self.plugin: FakePlugin | None = None
         self.library = library()
-        self.progress_reports: list[tuple[float, float | None, str]] = []
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        return await self.real_bridge.command(method, params, file_key=file_key, timeout=timeout)
-
-    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
-        self.progress_reports.append((progress, total, message))
 
     async def connect(self, **answers: Any) -> FakePlugin:
         """Connect the fake plugin in FILE_KEY with handlers answering the design-system methods."""
@@ -444,7 +436,7 @@ class Harness:
         self.plugin = plugin
         await plugin.open()
         await wait_until(lambda: self.real_bridge.active_file_key() == FILE_KEY, what="the plugin's FILE_INFO")
-        self.active_file_key = FILE_KEY
+        self.ctx.active_file_key = FILE_KEY
         return plugin
 
     def sent(self, method: str) -> list[dict[str, Any]]:
@@ -452,12 +444,8 @@ class Harness:
         return [c["params"] for c in self.plugin.commands if c["method"] == method]
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutput:
-        """Validate the arguments and run the tool as the api worker does (a DesignError becomes an error result)."""
-        spec = REGISTRY[name]
-        try:
-            return await spec.handler(self, parse_args(spec, arguments))
-        except DesignError as err:
-            return failure(err)
+        """Run the tool as the api worker does (a DesignError becomes an error result)."""
+        return await self.ctx.call(name, arguments)
 
 
 def deep_reply(params: dict[str, Any]) -> dict[str, Any]:
@@ -529,7 +517,7 @@ async def test_summary_counts_components_and_tokens(harness: Harness) -> None:
     assert tokens["byType"] == {"COLOR": 3, "FLOAT": 3, "STRING": 1}
     semantic = next(c for c in tokens["collections"] if c["name"] == "Semantic")
     assert semantic == {"name": "Semantic", "modes": ["Light", "Dark"], "variables": 1, "types": {"COLOR": 1}}
-    assert [p for p, _, _ in harness.progress_reports] == [0, 1, 2]
+    assert [p for p, _, _ in harness.ctx.progress_reports] == [0, 1, 2]
 
 
 async def test_summary_is_cached_per_file_until_force_refresh(harness: Harness) -> None:

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
-import socket
-from collections.abc import AsyncIterator
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
+from fakes.api_server import ApiServer
+from fakes.context import FakeContext
+from fakes.design_api import HISTORY_KEY, FakeDesignApi
 
-from design_console.clients.design_api import DesignApi
-from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools import catalog
-from design_console.tools.base import parse_args
 from design_console.tools.history_diff import (
     bisect_history,
     changelog_markdown,
@@ -32,62 +25,21 @@ from design_console.tools.history_diff import (
     page_by_budget,
 )
 
-
-class Ctx:
-    """What the api worker hands a handler: config, the real API client, the active file, progress."""
-
-    def __init__(self, config: Config, api: DesignApi, active_file_key: str | None) -> None:
-        self.config = config
-        self.api = api
-        self.active_file_key = active_file_key
-        self.progress_events: list[tuple[float, float | None, str]] = []
-        self.metadata_changes: list[dict[str, Any]] = []
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        raise DesignError("not_connected", "No plugin is connected in these tests.")
-
-    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
-        self.progress_events.append((progress, total, message))
-
-    async def state(self, what: str, file_key: str = "") -> Any:
-        assert what == "metadata_changes"
-        return self.metadata_changes
+Harness = tuple[FakeContext, FakeDesignApi]
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, FakeDesignApi]]:
-    fake = FakeDesignApi()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(build_app(fake), log_level="warning", lifespan="off"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    env = {
-        "HOME": str(tmp_path),
-        "TMPDIR": str(tmp_path),
-        "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN,
-        "DESIGN_API_URL": fake.base_url,
-    }
-    config = load_config(env)
-    api = DesignApi(config)
-    try:
-        yield Ctx(config, api, HISTORY_KEY), fake
-    finally:
-        await api.aclose()
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
-        sock.close()
+def harness(ctx: FakeContext, fake_api: ApiServer) -> Harness:
+    """The api worker's context with the file of the version fixtures active, and the fake behind it."""
+    ctx.active_file_key = HISTORY_KEY
+    return ctx, fake_api.fake
 
 
-async def call(ctx: Ctx, name: str, arguments: dict[str, Any]) -> ToolOutput:
-    spec = catalog()[name]
-    return await spec.handler(ctx, parse_args(spec, arguments))
+async def call(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> ToolOutput:
+    return await ctx.run(name, arguments)
 
 
-async def call_json(ctx: Ctx, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def call_json(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     output = await call(ctx, name, arguments)
     assert not output.is_error
     return json.loads(output.content[0].text)
@@ -226,7 +178,7 @@ def test_changelog_markdown_groups_by_scope() -> None:
 # Through the fake design API ----------------------------------------------------------------------------------------
 
 
-async def test_versions_named_only_by_default(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_versions_named_only_by_default(harness: Harness) -> None:
     ctx, _ = harness
     result = await call_json(ctx, "design_get_file_versions", {})
     assert [v["label"] for v in result["versions"]] == [
@@ -247,7 +199,7 @@ async def test_versions_named_only_by_default(harness: tuple[Ctx, FakeDesignApi]
     assert "nextCursor" not in result
 
 
-async def test_versions_with_autosaves_page_by_cursor(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_versions_with_autosaves_page_by_cursor(harness: Harness) -> None:
     ctx, _ = harness
     first = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 55})
     assert first["count"] == 55 and first["versions"][0]["id"] == "1000060"
@@ -258,7 +210,7 @@ async def test_versions_with_autosaves_page_by_cursor(harness: tuple[Ctx, FakeDe
     assert "nextCursor" not in rest
 
 
-async def test_file_at_version_reads_nodes_and_pages(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_file_at_version_reads_nodes_and_pages(harness: Harness) -> None:
     ctx, _ = harness
     early = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000001", "node_ids": ["2:1", "9:9"]})
     assert [c["name"] for c in early["nodes"]["2:1"]["children"]] == ["Title", "Button"]
@@ -273,7 +225,7 @@ async def test_file_at_version_reads_nodes_and_pages(harness: tuple[Ctx, FakeDes
     assert err.value.code == "not_found"
 
 
-async def test_diff_pages_catalog_and_components(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_diff_pages_catalog_and_components(harness: Harness) -> None:
     ctx, fake = harness
     args = {"from_version": "1000001", "to_version": "1000060", "component_ids": ["2:1"]}
     result = await call_json(ctx, "design_diff_versions", args)
@@ -299,11 +251,11 @@ def _edit(node_id: str, field: str, value: Any, when: str) -> dict[str, Any]:
             "field": field, "newValue": value}  # fmt: skip
 
 
-async def test_diffs_add_the_edits_the_plugin_saw_in_the_window(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_diffs_add_the_edits_the_plugin_saw_in_the_window(harness: Harness) -> None:
     ctx, _ = harness
     args = {"from_version": "1000001", "to_version": "1000060", "mode": "summary"}
     assert "pluginEdits" not in await call_json(ctx, "design_diff_versions", args)
-    ctx.metadata_changes = [
+    ctx.pushed["metadata_changes"] = [
         _edit("1:2", "description", "before the window", "2025-02-01T00:00:00+00:00"),
         _edit("1:2", "description", "Primary actions", "2025-03-10T00:00:00+00:00"),
         _edit("1:2", "annotations", [{"label": "x" * 1000}], "2025-03-11T00:00:00+00:00"),
@@ -321,7 +273,7 @@ async def test_diffs_add_the_edits_the_plugin_saw_in_the_window(harness: tuple[C
     assert "before the window" not in markdown
 
 
-async def test_summary_mode_and_changes_since(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_summary_mode_and_changes_since(harness: Harness) -> None:
     ctx, _ = harness
     summary = await call_json(
         ctx, "design_diff_versions", {"from_version": "1000001", "to_version": "current", "mode": "summary"}
@@ -333,7 +285,7 @@ async def test_summary_mode_and_changes_since(harness: tuple[Ctx, FakeDesignApi]
     assert since["to"] == "current"
 
 
-async def test_changelog_reads_like_a_changelog(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_changelog_reads_like_a_changelog(harness: Harness) -> None:
     ctx, _ = harness
     output = await call(
         ctx,
@@ -350,7 +302,7 @@ async def test_changelog_reads_like_a_changelog(harness: tuple[Ctx, FakeDesignAp
     assert "`Welcome back` → `Sign in to continue`" in text
 
 
-async def test_blame_child_property_and_window(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_blame_child_property_and_window(harness: Harness) -> None:
     ctx, _ = harness
     child = await call_json(ctx, "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2"})
     assert child["introducedIn"]["id"] == "1000025" and child["previousVersion"]["id"] == "1000024"
@@ -358,7 +310,7 @@ async def test_blame_child_property_and_window(harness: tuple[Ctx, FakeDesignApi
         "properties"
     ]
     assert child["walked"] == 61 and child["probes"] <= 8
-    assert ctx.progress_events and ctx.progress_events[-1][0] == child["probes"]
+    assert ctx.progress_reports and ctx.progress_reports[-1][0] == child["probes"]
     prop = await call_json(ctx, "design_blame_node", {"node_id": "1:2", "target_component_property": "State"})
     assert prop["introducedIn"]["id"] == "1000045"
     assert prop["change"]["before"] == '{"type":"VARIANT","defaultValue":"Default","variantOptions":' + (
@@ -378,7 +330,7 @@ async def test_blame_child_property_and_window(harness: tuple[Ctx, FakeDesignApi
     assert old["introducedIn"]["id"] == "1000045"
 
 
-async def test_blame_and_file_errors(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_blame_and_file_errors(harness: Harness) -> None:
     ctx, _ = harness
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_blame_node", {"node_id": "1:3"})
@@ -405,7 +357,7 @@ async def test_blame_and_file_errors(harness: tuple[Ctx, FakeDesignApi]) -> None
     assert by_url["fileKey"] == HISTORY_KEY
 
 
-async def test_every_request_was_valid_under_the_spec(harness: tuple[Ctx, FakeDesignApi]) -> None:
+async def test_every_request_was_valid_under_the_spec(harness: Harness) -> None:
     ctx, fake = harness
     await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 200})
     await call_json(ctx, "design_get_file_at_version", {"version_id": "1000010", "node_ids": ["1:2"], "depth": 1})

@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import json
-import socket
 import stat
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, FakeDesignApi, build_app
+from fakes.api_server import ApiServer
+from fakes.context import FakeContext
+from fakes.design_api import ENTERPRISE_KEY, FakeDesignApi
 from PIL import Image
 from starlette.requests import Request
 from starlette.responses import Response
 
 from design_console.clients.design_api import DesignApi
-from design_console.config import Config, load_config
+from design_console.config import load_config
 from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
-from design_console.tools import catalog
-from design_console.tools.base import parse_args
 
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
 
@@ -55,74 +51,38 @@ class PluginStandIn:
     """Answers CAPTURE_SCREENSHOT as the Desktop Bridge plugin does, or fails as the daemon's bridge does."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[str, dict[str, Any], str]] = []
         self.failure: DesignError | None = None
         self.answer: dict[str, Any] | None = None
         self.size = (3000, 1500)
 
-    async def __call__(self, method: str, params: dict[str, Any], file_key: str) -> dict[str, Any]:
-        self.calls.append((method, params, file_key))
+    async def __call__(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
         if self.failure is not None:
             raise self.failure
         if self.answer is not None:
             return self.answer
-        fmt = params["format"]
+        fmt = (params or {})["format"]
         data = SVG if fmt == "SVG" else picture(*self.size, "JPEG" if fmt == "JPG" else "PNG")
         image = {"base64": base64.b64encode(data).decode(), "format": fmt, "width": self.size[0]}
         return {"success": True, "image": {**image, "height": self.size[1]}}
 
 
-class Ctx:
-    """What the media worker hands a handler: config, the real API client, the bridge, the active file."""
-
-    def __init__(self, config: Config, api: DesignApi, plugin: PluginStandIn) -> None:
-        self.config = config
-        self.api = api
-        self.plugin = plugin
-        self.active_file_key: str | None = ENTERPRISE_KEY
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        return await self.plugin(method, params or {}, file_key)
-
-    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
-        return None
-
-
-async def serve(fake: FakeDesignApi) -> tuple[uvicorn.Server, asyncio.Task[None], socket.socket]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    fake.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(build_app(fake), log_level="warning", lifespan="off"))
-    return server, asyncio.create_task(server.serve(sockets=[sock])), sock
+Harness = tuple[FakeContext, RenderingFake]
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[tuple[Ctx, RenderingFake]]:
-    fake = RenderingFake(huge_mb=0)
-    server, task, sock = await serve(fake)
-    env = {
-        "HOME": str(tmp_path),
-        "TMPDIR": str(tmp_path),
-        "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN,
-        "DESIGN_API_URL": fake.base_url,
-    }
-    config = load_config(env)
-    api = DesignApi(config)
-    try:
-        yield Ctx(config, api, PluginStandIn()), fake
-    finally:
-        await api.aclose()
-        server.should_exit = True
-        await asyncio.wait_for(task, 10)
-        sock.close()
+def harness(ctx: FakeContext, fake_api: ApiServer) -> Harness:
+    """The media worker's context, with the plugin stand-in and the rendering fake behind the design API."""
+    ctx.plugin = PluginStandIn()
+    ctx.active_file_key = ENTERPRISE_KEY
+    fake = RenderingFake()
+    fake_api.reset(fake)
+    return ctx, fake
 
 
-async def call(ctx: Ctx, name: str, arguments: dict[str, Any]) -> ToolOutput:
-    spec = catalog()[name]
-    return await spec.handler(ctx, parse_args(spec, arguments))
+async def call(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> ToolOutput:
+    return await ctx.run(name, arguments)
 
 
 def split(output: ToolOutput) -> tuple[dict[str, Any], ImageBlock | None]:
@@ -149,10 +109,10 @@ def opened(block: ImageBlock) -> Image.Image:
     return img
 
 
-async def test_plugin_capture_is_capped_saved_and_described(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_plugin_capture_is_capped_saved_and_described(harness: Harness) -> None:
     ctx, fake = harness
     meta, block = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:2", "scale": 0.1}))
-    assert ctx.plugin.calls == [("CAPTURE_SCREENSHOT", {"format": "PNG", "scale": 0.5, "nodeId": "1:2"}, "")]
+    assert ctx.bridge_calls == [("CAPTURE_SCREENSHOT", {"format": "PNG", "scale": 0.5, "nodeId": "1:2"}, "")]
     assert block is not None and block.mime_type == "image/png"
     assert opened(block).size == (1568, 784)
     assert meta["width"] == 1568 and meta["height"] == 784 and meta["format"] == "png"
@@ -164,18 +124,34 @@ async def test_plugin_capture_is_capped_saved_and_described(harness: tuple[Ctx, 
     assert fake.seen == [], "the design API is not asked when the plugin answers"
 
 
-async def test_jpeg_quality_is_applied_to_a_lossless_capture(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_jpeg_quality_is_applied_to_a_lossless_capture(harness: Harness) -> None:
     ctx, _ = harness
     ctx.plugin.size = (600, 400)
     low_meta, low = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:2", "format": "jpg", "quality": 5}))
     _, high = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:2", "format": "jpg", "quality": 100}))
-    assert {c[1]["format"] for c in ctx.plugin.calls} == {"PNG"}
+    assert {c[1]["format"] for c in ctx.bridge_calls} == {"PNG"}
     assert low is not None and high is not None and low.mime_type == "image/jpeg"
     assert opened(low).format == "JPEG" and len(low.data) < len(high.data)
     assert low_meta["format"] == "jpeg" and Path(low_meta["file"]).suffix == ".jpg"
 
 
-async def test_falls_back_to_the_design_api_when_no_plugin(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_jpeg_means_jpg(harness: Harness) -> None:
+    ctx, fake = harness
+    ctx.plugin.size = (600, 400)
+    args = {"nodeId": "1:2", "quality": 40}
+    jpg_meta, jpg = split(await call(ctx, "design_take_screenshot", {**args, "format": "jpg"}))
+    jpeg_meta, jpeg = split(await call(ctx, "design_take_screenshot", {**args, "format": "jpeg"}))
+    assert jpg is not None and jpeg is not None and jpeg.mime_type == "image/jpeg" and jpeg.data == jpg.data
+    assert jpeg_meta["format"] == jpg_meta["format"] == "jpeg" and Path(jpeg_meta["file"]).suffix == ".jpg"
+    assert [c[1]["format"] for c in ctx.bridge_calls] == ["PNG", "PNG"]
+    ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.")
+    meta, block = split(await call(ctx, "design_take_screenshot", {**args, "format": "jpeg"}))
+    assert meta["source"] == "api" and block is not None and opened(block).format == "JPEG"
+    [render] = [r for r in fake.seen if r["path"].startswith("/v1/images/")]
+    assert render["query"]["format"] == "png", "the design API renders losslessly; the JPEG is encoded here"
+
+
+async def test_falls_back_to_the_design_api_when_no_plugin(harness: Harness) -> None:
     ctx, fake = harness
     ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.")
     meta, block = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:2", "scale": 0.25}))
@@ -186,18 +162,18 @@ async def test_falls_back_to_the_design_api_when_no_plugin(harness: tuple[Ctx, R
     assert render["query"] == {"ids": "1:2", "scale": "0.25", "format": "png"}
 
 
-async def test_pdf_always_renders_through_the_design_api(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_pdf_always_renders_through_the_design_api(harness: Harness) -> None:
     ctx, fake = harness
     output = await call(ctx, "design_take_screenshot", {"nodeId": "1:2", "format": "pdf"})
     meta, block = split(output)
-    assert block is None and ctx.plugin.calls == []
+    assert block is None and ctx.bridge_calls == []
     assert meta["format"] == "pdf" and meta["source"] == "api"
     pdf = on_disk(meta["file"])[0]
     assert pdf == fake.render(ENTERPRISE_KEY, "1-2.pdf", 2).body and Path(meta["file"]).suffix == ".pdf"
     assert pdf.startswith(b"%PDF-") and b"/MediaBox [0 0 600 80]" in pdf and pdf.endswith(b"%%EOF\n")
 
 
-async def test_svg_renders_through_the_design_api_are_the_node_at_scale(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_svg_renders_through_the_design_api_are_the_node_at_scale(harness: Harness) -> None:
     ctx, _ = harness
     ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.")
     meta, block = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:3", "format": "svg", "scale": 2}))
@@ -206,23 +182,23 @@ async def test_svg_renders_through_the_design_api_are_the_node_at_scale(harness:
     assert svg.startswith(b"<svg") and b'width="48" height="48"' in svg and b"<title>Icon/Star</title>" in svg
 
 
-async def test_svg_from_the_plugin_is_a_note_with_the_file(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_svg_from_the_plugin_is_a_note_with_the_file(harness: Harness) -> None:
     ctx, _ = harness
     meta, block = split(await call(ctx, "design_take_screenshot", {"format": "svg"}))
     assert block is None
-    assert ctx.plugin.calls[0][1] == {"format": "SVG", "scale": 2}
+    assert ctx.bridge_calls[0][1] == {"format": "SVG", "scale": 2}
     assert meta["nodeId"] == "current page" and meta["svg"].startswith("<svg")
     assert on_disk(meta["file"])[0] == SVG and "saved to" in meta["note"]
 
 
-async def test_blank_render_carries_a_warning(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_blank_render_carries_a_warning(harness: Harness) -> None:
     ctx, _ = harness
     ctx.plugin.failure = DesignError("timeout", "The plugin did not answer CAPTURE_SCREENSHOT in 30 s.")
     meta, _ = split(await call(ctx, "design_take_screenshot", {"nodeId": "1:4"}))
     assert "stale" in meta["warning"] and meta["source"] == "api"
 
 
-async def test_plugin_refusals_are_not_retried_elsewhere(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_plugin_refusals_are_not_retried_elsewhere(harness: Harness) -> None:
     ctx, fake = harness
     ctx.plugin.failure = DesignError("plugin_error", "Node 1:2 (Button) is hidden.")
     with pytest.raises(DesignError) as err:
@@ -230,7 +206,7 @@ async def test_plugin_refusals_are_not_retried_elsewhere(harness: tuple[Ctx, Ren
     assert err.value.code == "plugin_error" and fake.seen == []
 
 
-async def test_both_routes_failing_names_both_causes(harness: tuple[Ctx, RenderingFake], tmp_path: Path) -> None:
+async def test_both_routes_failing_names_both_causes(harness: Harness, tmp_path: Path) -> None:
     ctx, _ = harness
     ctx.plugin.failure = DesignError("not_connected", "No Desktop Bridge plugin is connected.", "Run the plugin.")
     with pytest.raises(DesignError) as err:
@@ -244,20 +220,21 @@ async def test_both_routes_failing_names_both_causes(harness: tuple[Ctx, Renderi
     api = DesignApi(tokenless)
     try:
         with pytest.raises(DesignError) as err:
-            await call(Ctx(tokenless, api, ctx.plugin), "design_take_screenshot", {"nodeId": "1:2"})
+            tokenless_ctx = FakeContext(tokenless, api=api, plugin=ctx.plugin, active_file_key=ENTERPRISE_KEY)
+            await call(tokenless_ctx, "design_take_screenshot", {"nodeId": "1:2"})
     finally:
         await api.aclose()
     assert err.value.code == "not_connected" and "DESIGN_ACCESS_TOKEN" in str(err.value)
 
 
-async def test_capture_screenshot_passes_plugin_jpeg_through(harness: tuple[Ctx, RenderingFake]) -> None:
+async def test_capture_screenshot_passes_plugin_jpeg_through(harness: Harness) -> None:
     ctx, _ = harness
     ctx.plugin.size = (800, 600)
     meta, block = split(await call(ctx, "design_capture_screenshot", {"nodeId": "2:1", "format": "JPG", "scale": 1}))
     sent = picture(800, 600, "JPEG")
     assert block is not None and block.data == sent and block.mime_type == "image/jpeg"
     assert meta["width"] == 800 and "resizedFrom" not in meta
-    assert ctx.plugin.calls[0][1] == {"format": "JPG", "scale": 1, "nodeId": "2:1"}
+    assert ctx.bridge_calls[0][1] == {"format": "JPG", "scale": 1, "nodeId": "2:1"}
     with pytest.raises(DesignError) as err:
         await call(ctx, "design_capture_screenshot", {"scale": 0.1})
     assert err.value.code == "bad_argument" and "scale" in str(err.value)
@@ -273,9 +250,7 @@ async def test_capture_screenshot_passes_plugin_jpeg_through(harness: tuple[Ctx,
         ({"success": False, "error": "Node 1:2 has zero size"}, "plugin_error"),
     ],
 )
-async def test_bad_plugin_answers_are_clear_errors(
-    harness: tuple[Ctx, RenderingFake], answer: dict[str, Any], code: str
-) -> None:
+async def test_bad_plugin_answers_are_clear_errors(harness: Harness, answer: dict[str, Any], code: str) -> None:
     ctx, _ = harness
     ctx.plugin.answer = answer
     with pytest.raises(DesignError) as err:

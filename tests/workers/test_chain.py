@@ -7,51 +7,23 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
 import psutil
 import pytest
-from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY
+from fakes.api_server import ApiServer
+from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY, FakeDesignApi
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
 
 from design_console.daemon.supervisor import HANG_LIMIT
 
-TESTS = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def fake_api() -> Iterator[str]:
-    """The spec-checking fake design API in its own process (with a 12 MB generated file)."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "fakes.design_api", "--port", "0", "--huge-mb", "12"],
-        cwd=TESTS,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline().decode()
-    assert line.startswith("LISTENING"), line
-    try:
-        yield f"http://127.0.0.1:{int(line.split()[1])}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-
 
 @pytest.fixture
-def api_env(fake_api: str) -> Iterator[TestEnv]:
-    httpx.post(f"{fake_api}/_fake/reset")
-    yield from isolated(make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN))
+def api_env(fake_api: ApiServer) -> Iterator[TestEnv]:
+    yield from isolated(make_env(DESIGN_API_URL=fake_api.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN))
 
 
 @pytest.fixture
@@ -118,8 +90,8 @@ async def test_screenshot_from_the_plugin_through_the_media_worker(api_daemon: D
         await plugin.close()
 
 
-async def test_missing_token_names_the_variable(dc_env: TestEnv, fake_api: str) -> None:
-    dc_env.env["DESIGN_API_URL"] = fake_api
+async def test_missing_token_names_the_variable(dc_env: TestEnv, fake_api: ApiServer) -> None:
+    dc_env.env["DESIGN_API_URL"] = fake_api.url
     for _ in running_daemon(dc_env):
         wait_for(lambda: workers_running(dc_env), 20, "the workers")
         async with Client(params(dc_env), mode="legacy") as client:
@@ -127,11 +99,11 @@ async def test_missing_token_names_the_variable(dc_env: TestEnv, fake_api: str) 
             assert result.is_error and "DESIGN_ACCESS_TOKEN" in result.content[0].text
 
 
-async def test_worker_killed_mid_call(api_daemon: DaemonProcess, fake_api: str) -> None:
+async def test_worker_killed_mid_call(api_daemon: DaemonProcess, fake_api: ApiServer) -> None:
     env = api_daemon.env
     wait_for(lambda: workers_running(env), 20, "the workers")
     api_worker = next(w for w in status(env)["workers"] if w["kind"] == "api")
-    httpx.post(f"{fake_api}/_fake/delay", json={"seconds": 20, "times": 1})
+    fake_api.control("delay", {"seconds": 20, "times": 1})
     async with Client(params(env), mode="legacy") as client:
         call = asyncio.create_task(client.call_tool("design_get_file_data", {"fileUrl": ENTERPRISE_KEY}))
         await until_status(env, lambda s: s["workers"][0]["inFlight"] == 1, "the call to reach the worker")
@@ -139,7 +111,7 @@ async def test_worker_killed_mid_call(api_daemon: DaemonProcess, fake_api: str) 
         failed = await asyncio.wait_for(call, 20)
         assert failed.is_error
         assert "api worker stopped" in failed.content[0].text and "call the tool again" in failed.content[0].text
-        httpx.post(f"{fake_api}/_fake/reset")
+        fake_api.control("reset")
         await until_status(env, lambda s: all(w["state"] == "running" for w in s["workers"]), "the api worker")
         after = status(env)["workers"][0]
         assert after["pid"] != api_worker["pid"] and after["restarts"] == 1
@@ -147,7 +119,10 @@ async def test_worker_killed_mid_call(api_daemon: DaemonProcess, fake_api: str) 
         assert not again.is_error, again.content[0].text
 
 
-async def test_console_answers_while_the_api_worker_shapes_a_large_file(api_daemon: DaemonProcess) -> None:
+async def test_console_answers_while_the_api_worker_shapes_a_large_file(
+    api_daemon: DaemonProcess, fake_api: ApiServer
+) -> None:
+    fake_api.reset(FakeDesignApi(huge_mb=12))
     env = api_daemon.env
     wait_for(lambda: workers_running(env), 20, "the workers")
     plugin = await FakePlugin.connect(api_daemon.port, env.token, file_key="fileA", file_name="A")

@@ -1,17 +1,20 @@
-"""Every tool that runs in a worker, through the real chain: SDK client → shim → designd → worker → fake API/plugin.
+"""Every tool of the catalog through the real chain: SDK client → shim → designd (→ worker) → fake API and plugin.
 
-Each tool is called once with arguments that must succeed and once with arguments that must fail with an error
-the model can act on. The unit tests beside the tools go deeper; this proves the wiring of each one.
+Each tool, whether designd answers it or a worker does, is called once with arguments that must succeed and once
+with arguments that must fail with an error the model can act on. The unit tests beside the tools go deeper; this
+proves the wiring of each one, and fails when a tool of the catalog has no case here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
@@ -19,12 +22,14 @@ from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemo
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 
 from design_console.tools import catalog
-from workers.test_chain import fake_api, workers_running  # noqa: F401  (fixture reused)
+from workers.test_chain import workers_running
 
 ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
 MISSING = "https://www.figma.com/design/NoSuchFile0000000000099/Gone"
 OLD, NEW = "1000001", "1000060"
+#: A file no plugin runs in and that has no console entries.
+ELSEWHERE = "NoPluginHere00000000007"
 
 # tool → (arguments that succeed, arguments that fail)
 CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -69,15 +74,26 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "design_import_library_variable": ({"variableKey": "lv-red"}, {"variableKey": ""}),
     "design_get_component_for_development_deep": ({"nodeId": "5:1"}, {"nodeId": "9:9"}),
     "design_analyze_component_set": ({"nodeId": "6:0"}, {"nodeId": "7:7"}),
+    # Answered by designd itself.
+    "design_get_status": ({"probe": True}, {"probe": "yes"}),
+    "design_diagnose": ({"verbose": True}, {"verbose": "very"}),
+    "design_list_open_files": ({}, {"fileKey": ENTERPRISE_KEY}),
+    "design_navigate": ({"url": ENT, "lock": True}, {"url": ELSEWHERE}),
+    "design_execute": ({"code": "return 1"}, {"code": 'throw new Error("broken on purpose")'}),
+    "design_execute_across_files": ({"code": "return 1", "allFiles": True}, {"code": "return 1"}),
+    "design_get_console_logs": ({"allFiles": True}, {"fileKey": ELSEWHERE}),
+    "design_watch_console": ({"duration": 1}, {"duration": 0.5}),
+    "design_clear_console": ({}, {"fileKey": ENTERPRISE_KEY, "allFiles": True}),
+    "design_reload_plugin": ({"clearConsole": True}, {"fileKey": ELSEWHERE}),
+    "design_reconnect": ({}, {"fileKey": ELSEWHERE}),
+    "design_get_selection": ({}, {"fileKey": ELSEWHERE}),
+    "design_get_design_changes": ({"clear": True}, {"count": 0}),
 }
 
 
-def worker_tools() -> list[str]:
-    return sorted(name for name, spec in catalog().items() if spec.runs_in != "daemon")
-
-
-def test_every_worker_tool_has_a_case() -> None:
-    assert sorted(CASES) == worker_tools()
+def test_every_tool_has_a_case() -> None:
+    assert sorted(CASES) == sorted(catalog())
+    assert {spec.runs_in for spec in catalog().values()} == {"daemon", "api", "media"}
 
 
 def _plugin_payloads(plugin: FakePlugin) -> None:
@@ -94,9 +110,22 @@ def _plugin_payloads(plugin: FakePlugin) -> None:
     )
 
 
+async def _until_identified(client: Client) -> None:
+    """Wait until designd has the plugin's FILE_INFO, so that tools of the active file have one."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        listed = await client.call_tool("design_list_open_files", {})
+        if not listed.is_error and json.loads(listed.content[0].text)["files"]:
+            return
+        assert asyncio.get_running_loop().time() < deadline, "designd never saw the plugin's FILE_INFO"
+        await asyncio.sleep(0.02)
+
+
 @pytest.fixture(scope="module")
-def chain(fake_api: str) -> Iterator[tuple[TestEnv, DaemonProcess]]:  # noqa: F811
-    for env in isolated(make_env(DESIGN_API_URL=fake_api, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="info")):
+def chain(fake_api_server: ApiServer) -> Iterator[tuple[TestEnv, DaemonProcess]]:
+    fake_api_server.reset()
+    settings = {"DESIGN_API_URL": fake_api_server.url, "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN, "LOG_LEVEL": "info"}
+    for env in isolated(make_env(**settings)):
         for daemon in running_daemon(env):
             wait_for(functools.partial(workers_running, env), 20, "the workers")
             yield env, daemon
@@ -110,6 +139,7 @@ async def test_tool_through_the_chain(chain: tuple[TestEnv, DaemonProcess], tool
     params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
     try:
         async with Client(params, mode="legacy") as client:
+            await _until_identified(client)
             good, bad = CASES[tool]
             if tool == "design_delete_comment":
                 posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})

@@ -5,26 +5,23 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN, STYLES_KEY, check_response, serve_in_thread
 from PIL import Image
+
+from fakes.api_server import ApiServer
+from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN, STYLES_KEY, check_response
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADERS = {"X-Figma-Token": PERSONAL_TOKEN}
 
 
 @pytest.fixture
-def fake() -> Iterator[tuple[str, Any]]:
-    url, stop, state = serve_in_thread(0)
-    try:
-        yield url, state
-    finally:
-        stop()
+def fake(fake_api: ApiServer) -> tuple[str, Any]:
+    return fake_api.url, fake_api.fake
 
 
 def get(url: str, path: str, **params: Any) -> httpx.Response:
@@ -82,7 +79,7 @@ def test_comments_on_any_file(fake: tuple[str, Any]) -> None:
 
 def test_runs_as_a_module_from_the_repository_root() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.fakes.design_api", "--port", "0"],
+        [sys.executable, "-m", "tests.fakes.api_server", "--port", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,

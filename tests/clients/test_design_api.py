@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, OAUTH_TOKEN, PRO_KEY
 
 from design_console.clients.design_api import DesignApi, parse_file_key
 from design_console.errors import PREFIX, DesignError
-from workers.conftest import FakeServer, make_config
 
 
 @pytest.mark.parametrize(
@@ -42,8 +42,8 @@ async def test_reads_a_file_with_a_personal_token(api: DesignApi) -> None:
     assert [p["name"] for p in body["document"]["children"]] == ["Components", "Screens"]
 
 
-async def test_oauth_token_goes_as_bearer(fake_api: FakeServer, home: Path) -> None:
-    client = DesignApi(make_config(fake_api.url, home, token=OAUTH_TOKEN))
+async def test_oauth_token_goes_as_bearer(fake_api: ApiServer, home: Path) -> None:
+    client = DesignApi(fake_api.client_config(home, token=OAUTH_TOKEN))
     try:
         body = await client.request("GET", f"/v1/files/{ENTERPRISE_KEY}/meta")
     finally:
@@ -51,8 +51,8 @@ async def test_oauth_token_goes_as_bearer(fake_api: FakeServer, home: Path) -> N
     assert body["file"]["name"] == "Design System"
 
 
-async def test_no_token_says_how_to_get_one(fake_api: FakeServer, home: Path) -> None:
-    client = DesignApi(make_config(fake_api.url, home, token=""))
+async def test_no_token_says_how_to_get_one(fake_api: ApiServer, home: Path) -> None:
+    client = DesignApi(fake_api.client_config(home, token=""))
     try:
         with pytest.raises(DesignError) as err:
             await client.request("GET", f"/v1/files/{ENTERPRISE_KEY}")
@@ -63,9 +63,9 @@ async def test_no_token_says_how_to_get_one(fake_api: FakeServer, home: Path) ->
     assert fake_api.requests() == []
 
 
-async def test_wrong_token_is_unauthorized_and_never_echoed(fake_api: FakeServer, home: Path) -> None:
+async def test_wrong_token_is_unauthorized_and_never_echoed(fake_api: ApiServer, home: Path) -> None:
     secret = "figd_wrong-secret-value-42"
-    client = DesignApi(make_config(fake_api.url, home, token=secret))
+    client = DesignApi(fake_api.client_config(home, token=secret))
     try:
         with pytest.raises(DesignError) as err:
             await client.request("GET", f"/v1/files/{ENTERPRISE_KEY}")
@@ -98,7 +98,7 @@ async def test_variables_on_a_pro_plan_point_to_the_plugin(api: DesignApi) -> No
     assert "plugin" in str(err.value)
 
 
-async def test_short_retry_after_is_waited_out(api: DesignApi, fake_api: FakeServer) -> None:
+async def test_short_retry_after_is_waited_out(api: DesignApi, fake_api: ApiServer) -> None:
     fake_api.control("fail", {"path_prefix": f"/v1/files/{ENTERPRISE_KEY}", "status": 429, "retry_after": "1"})
     body = await api.request("GET", f"/v1/files/{ENTERPRISE_KEY}/meta")
     assert body["file"]["version"]
@@ -106,7 +106,7 @@ async def test_short_retry_after_is_waited_out(api: DesignApi, fake_api: FakeSer
     assert len(fake_api.requests()) == 2
 
 
-async def test_long_retry_after_says_how_long_and_why(api: DesignApi, fake_api: FakeServer) -> None:
+async def test_long_retry_after_says_how_long_and_why(api: DesignApi, fake_api: ApiServer) -> None:
     fake_api.control(
         "fail",
         {
@@ -124,7 +124,7 @@ async def test_long_retry_after_says_how_long_and_why(api: DesignApi, fake_api: 
     assert len(fake_api.requests()) == 1
 
 
-async def test_server_error_is_retried_once_then_reported(api: DesignApi, fake_api: FakeServer) -> None:
+async def test_server_error_is_retried_once_then_reported(api: DesignApi, fake_api: ApiServer) -> None:
     fake_api.control("fail", {"path_prefix": f"/v1/files/{ENTERPRISE_KEY}", "status": 500, "times": 1})
     assert (await api.request("GET", f"/v1/files/{ENTERPRISE_KEY}/meta"))["file"]
     fake_api.control("fail", {"path_prefix": f"/v1/files/{ENTERPRISE_KEY}", "status": 500, "times": 2})
@@ -134,8 +134,8 @@ async def test_server_error_is_retried_once_then_reported(api: DesignApi, fake_a
     assert "try again" in str(err.value)
 
 
-async def test_slow_answer_times_out(fake_api: FakeServer, home: Path) -> None:
-    client = DesignApi(make_config(fake_api.url, home), timeout=0.3)
+async def test_slow_answer_times_out(fake_api: ApiServer, home: Path) -> None:
+    client = DesignApi(fake_api.client_config(home), timeout=0.3)
     fake_api.control("delay", {"seconds": 2})
     try:
         with pytest.raises(DesignError) as err:
@@ -145,7 +145,7 @@ async def test_slow_answer_times_out(fake_api: FakeServer, home: Path) -> None:
     assert err.value.code == "timeout"
 
 
-async def test_repeated_read_is_served_from_the_cache(api: DesignApi, fake_api: FakeServer) -> None:
+async def test_repeated_read_is_served_from_the_cache(api: DesignApi, fake_api: ApiServer) -> None:
     path = f"/v1/files/{ENTERPRISE_KEY}"
     first = await api.request("GET", path, params={"depth": 2})
     again = await api.request("GET", path, params={"depth": 2})
@@ -156,7 +156,7 @@ async def test_repeated_read_is_served_from_the_cache(api: DesignApi, fake_api: 
     assert stats["requests_saved"] == 1
 
 
-async def test_a_new_version_of_the_file_is_fetched_again(api: DesignApi, fake_api: FakeServer) -> None:
+async def test_a_new_version_of_the_file_is_fetched_again(api: DesignApi, fake_api: ApiServer) -> None:
     path = f"/v1/files/{ENTERPRISE_KEY}"
     await api.request("GET", path, params={"depth": 1})
     fake_api.control(f"touch/{ENTERPRISE_KEY}")
@@ -170,10 +170,10 @@ async def _meta_version(api: DesignApi) -> str:
     return (await api.request("GET", f"/v1/files/{ENTERPRISE_KEY}/meta", cache="none"))["file"]["version"]
 
 
-async def test_pinned_answers_survive_a_new_client(api: DesignApi, fake_api: FakeServer, home: Path) -> None:
+async def test_pinned_answers_survive_a_new_client(api: DesignApi, fake_api: ApiServer, home: Path) -> None:
     params = {"ids": "1:3", "version": "1"}
     first = await api.request("GET", f"/v1/images/{ENTERPRISE_KEY}", params=params)
-    other = DesignApi(make_config(fake_api.url, home))
+    other = DesignApi(fake_api.client_config(home))
     try:
         second = await other.request("GET", f"/v1/images/{ENTERPRISE_KEY}", params=params)
         assert other.stats()["cache_hits"] == 1
