@@ -17,7 +17,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -36,6 +36,9 @@ from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
 
 log = logging.getLogger("design_console.bridge")
+
+#: Receives a long command's progress: (done, total or None, message).
+ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 #: websockets logs every plain HTTP answer (each /health probe of every plugin) at INFO as "connection rejected";
 #: our own lines cover connects and disconnects, so only its warnings are kept.
 _ws_log = logging.getLogger("design_console.bridge.websockets")
@@ -118,8 +121,18 @@ class _HelloData(msgspec.Struct):
     protocol: int | None = None
 
 
+class _ProgressData(msgspec.Struct):
+    """What a PROGRESS frame (ours) says about a command in flight."""
+
+    id: str | int
+    progress: float
+    total: float | None = None
+    message: str = ""
+
+
 _frame_decoder = msgspec.json.Decoder(_Frame)
 _hello_decoder = msgspec.json.Decoder(_HelloData)
+_progress_decoder = msgspec.json.Decoder(_ProgressData)
 _encoder = msgspec.json.Encoder()
 
 
@@ -158,6 +171,7 @@ class _Pending:
     method: str
     key: str
     future: asyncio.Future[_Frame]
+    progress: ProgressFn | None = None
 
 
 class Bridge:
@@ -521,6 +535,8 @@ class Bridge:
             self._on_reply(sock, frame)
         elif frame.type == "FILE_INFO":
             await self._identify(sock, bytes(frame.data) or b"{}")
+        elif frame.type == "PROGRESS":
+            self._on_progress(sock, bytes(frame.data) or b"{}")
         elif frame.type in EVENT_TYPES:
             self._on_event(sock, frame.type, bytes(frame.data) or b"{}")
         else:
@@ -607,6 +623,19 @@ class Bridge:
             f = self._files.get(key)
             if f is not None:
                 self._make_active(f)
+
+    def _on_progress(self, sock: _Socket, payload: bytes) -> None:
+        """Hand a long command's progress to its caller; progress for anything else is dropped like a stray reply."""
+        try:
+            data = _progress_decoder.decode(payload)
+        except msgspec.DecodeError as exc:
+            self._counters["badFrames"] += 1
+            self._throttle.warning("bad-progress", "ignored unreadable PROGRESS from socket %d: %s", sock.sid, exc)
+            return
+        pending = self._pending.get(str(data.id))
+        if pending is None or pending.progress is None or pending.key != sock.file_key or pending.future.done():
+            return
+        self._spawn(pending.progress(data.progress, data.total, data.message[:200]))
 
     def _make_active(self, f: _File) -> None:
         f.activity = next(self._activity)
@@ -743,11 +772,18 @@ class Bridge:
         return True
 
     async def command(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+        self,
+        method: str,
+        params: dict[str, Any] | None = None,
+        *,
+        file_key: str = "",
+        timeout: float = 0.0,
+        progress: ProgressFn | None = None,
     ) -> dict[str, Any]:
         """Send one command to the plugin of ``file_key`` (default: the active file) and return its result object.
 
-        ``timeout`` 0 uses the method's default. Raises DesignError ``not_connected``, ``unknown_file``,
+        ``timeout`` 0 uses the method's default. ``progress`` receives the PROGRESS frames the plugin sends for
+        this command (long batches and layouts do). Raises DesignError ``not_connected``, ``unknown_file``,
         ``timeout`` (after sending CANCEL), ``plugin_error``, ``disconnected`` or ``bad_reply``.
         """
         try:
@@ -759,7 +795,7 @@ class Bridge:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
         cid = self._new_id()
-        pending = _Pending(method, f.key, loop.create_future())
+        pending = _Pending(method, f.key, loop.create_future(), progress)
         try:
             sock = await self._wait_live(f, deadline, method)
             self._pending[cid] = pending

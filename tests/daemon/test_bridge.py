@@ -689,3 +689,34 @@ async def test_fake_plugin_in_a_thread(bridge: Bridge) -> None:
     finally:
         await asyncio.to_thread(plugin.stop)
     await wait_until(lambda: not bridge.is_connected(), what="the thread plugin to disconnect")
+
+
+# --- progress of long commands ----------------------------------------------------------------------------------
+
+
+async def test_progress_frames_reach_the_caller_of_that_command_only(
+    bridge: Bridge, connect_plugin: PluginFactory
+) -> None:
+    a = await _plugin(bridge, connect_plugin, "A")
+    b = await _plugin(bridge, connect_plugin, "B")
+    seen: list[tuple[float, float | None, str]] = []
+
+    async def report(done: float, total: float | None, message: str) -> None:
+        seen.append((done, total, message))
+
+    async def batch(plugin: FakePlugin, params: dict[str, Any]) -> dict[str, Any]:
+        cid = plugin.commands[-1]["id"]
+        # Progress for this command from the other file, for an unknown id, and unreadable: all ignored.
+        await b.event("PROGRESS", {"id": cid, "progress": 99, "total": 100})
+        await plugin.event("PROGRESS", {"id": "no-such-command", "progress": 1})
+        await plugin.send_json({"type": "PROGRESS", "data": {"id": cid, "progress": "lots"}})
+        for done in (10, 20):
+            await plugin.event("PROGRESS", {"id": cid, "progress": done, "total": 20, "message": f"{done} of 20"})
+        return {"success": True, "created": 20}
+
+    a.handlers["BATCH_CREATE_VARIABLES"] = batch
+    result = await bridge.command("BATCH_CREATE_VARIABLES", {"variables": []}, file_key="A", progress=report)
+    assert result["created"] == 20
+    await wait_until(lambda: len(seen) == 2, 5)
+    assert seen == [(10, 20, "10 of 20"), (20, 20, "20 of 20")]
+    assert bridge.stats()["badFrames"] == 1
