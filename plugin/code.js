@@ -195,19 +195,52 @@
   function notFound(message) {
     return new PluginError("not_found", message);
   }
+  function conflict(message) {
+    return new PluginError("conflict", message);
+  }
+  function readOnly(what) {
+    return new PluginError(
+      "read_only",
+      what + " comes from a library and cannot be edited in this file. Edit it in the library's file and publish, or create a local copy and change that."
+    );
+  }
   function unsupported(what, editor) {
     return new PluginError(
       "unsupported",
       what + " is only available in " + editor + " files; this file is a '" + figma.editorType + "' file. Open the plugin in " + editor + " and retry."
     );
   }
+  function errorText(err) {
+    const e = (
+      /** @type {any} */
+      err
+    );
+    if (e instanceof PluginError) return e.message;
+    return e && typeof e.message === "string" ? e.message : String(err);
+  }
 
   // plugin/src/code/dispatch.js
+  var PROGRESS_EVERY_ITEMS = 10;
+  var PROGRESS_EVERY_MS = 250;
+  var PROGRESS_MIN_TOTAL = 20;
+  var CANCEL_GRACE_MS = 1e3;
   var Dispatcher = class {
-    /** @param {Record<string, Handler>} handlers */
-    constructor(handlers2) {
+    /** @param {Record<string, Handler>} handlers @param {Options} [options] */
+    constructor(handlers2, options) {
+      const opts = options || {};
       this.handlers = handlers2;
+      this.writes = new Set(opts.writes || []);
+      this.writes.forEach((m) => {
+        if (!Object.prototype.hasOwnProperty.call(handlers2, m)) throw new Error("Write method " + m + " has no handler");
+      });
+      this.commitUndo = opts.commitUndo || (() => void 0);
+      this.onProgress = opts.onProgress || (() => void 0);
       this.inFlight = /* @__PURE__ */ new Map();
+      this.writeTail = Promise.resolve();
+    }
+    /** @param {string} method */
+    isWrite(method) {
+      return this.writes.has(method);
     }
     /**
      * @param {any} message the command exactly as designd sent it
@@ -227,14 +260,21 @@
       if (!handler) return { id, error: "Unknown method: " + method, code: "unknown_method" };
       const key = route + "\0" + id;
       const cancelHooks = [];
-      const ctx = { id, route, cancelled: false, onCancel: (fn) => cancelHooks.push(fn) };
+      const ctx = {
+        id,
+        route,
+        cancelled: false,
+        onCancel: (fn) => cancelHooks.push(fn),
+        progress: this.progressReporter(id, route, () => ctx.cancelled)
+      };
       let abandon = () => void 0;
       const abandoned = new Promise((_, reject) => {
         abandon = reject;
       });
       this.inFlight.set(key, { ctx, cancelHooks, abandon });
       try {
-        const result = await Promise.race([handler(params, ctx), abandoned]);
+        const work = this.isWrite(method) ? this.write(handler, params, ctx) : handler(params, ctx);
+        const result = await Promise.race([work, abandoned]);
         if (result && result.success === false) {
           return { id, error: String(result.error || method + " failed"), code: result.code || "failed" };
         }
@@ -244,6 +284,60 @@
       } finally {
         this.inFlight.delete(key);
       }
+    }
+    /**
+     * Runs a write after the writes before it, and commits its undo step when its handler settles. A write cancelled
+     * while it waits never starts (and commits nothing); one cancelled while it runs lets the next start once it has
+     * settled, or after CANCEL_GRACE_MS.
+     * @param {Handler} handler @param {any} params @param {CommandContext} ctx
+     */
+    write(handler, params, ctx) {
+      const turn = this.writeTail;
+      let finished = () => void 0;
+      const mine = new Promise((resolve) => {
+        finished = () => resolve(void 0);
+      });
+      this.writeTail = turn.then(() => mine);
+      ctx.onCancel(() => setTimeout(finished, CANCEL_GRACE_MS));
+      return turn.then(() => {
+        if (ctx.cancelled) {
+          finished();
+          throw new PluginError("cancelled", "Command " + ctx.id + " was cancelled before it started; nothing changed.");
+        }
+        const settle = () => {
+          this.commitUndo();
+          finished();
+        };
+        return Promise.resolve().then(() => handler(params, ctx)).then(
+          (result) => {
+            settle();
+            return result;
+          },
+          (err) => {
+            settle();
+            throw err;
+          }
+        );
+      });
+    }
+    /**
+     * @param {string} id @param {string} route @param {() => boolean} cancelled
+     * @returns {(done: number, total: number, message: string) => Promise<void>}
+     */
+    progressReporter(id, route, cancelled) {
+      let lastDone = 0;
+      let lastAt = Date.now();
+      return async (done, total, message) => {
+        if (cancelled()) throw new PluginError("cancelled", "Command " + id + " was cancelled by the server.");
+        if (total < PROGRESS_MIN_TOTAL || done <= lastDone) return;
+        const now = Date.now();
+        if (done < total && done - lastDone < PROGRESS_EVERY_ITEMS && now - lastAt < PROGRESS_EVERY_MS) return;
+        lastDone = done;
+        lastAt = now;
+        this.onProgress(route, { id, progress: done, total, message });
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (cancelled()) throw new PluginError("cancelled", "Command " + id + " was cancelled by the server.");
+      };
     }
     /** @param {string} id @param {any} params @param {string} route */
     cancel(id, params, route) {
@@ -486,14 +580,15 @@
   }
 
   // plugin/src/code/colors.js
-  function parseHex(value, what) {
-    const label = what || "color";
-    if (typeof value !== "string") throw badParams("'" + label + `' must be a hex colour string such as "#1E88E5".`);
-    let hex = value.trim().replace(/^#/, "");
+  var COLOR_FORMS = "#RGB, #RGBA, #RRGGBB, #RRGGBBAA, rgb(r, g, b) or rgba(r, g, b, a)";
+  function parseColorString(value, what) {
+    const label2 = what || "color";
+    if (typeof value !== "string") throw badParams("'" + label2 + `' must be a colour string such as "#1E88E5" (` + COLOR_FORMS + ").");
+    const text = value.trim();
+    if (/^rgba?\(/i.test(text)) return parseRgb(text, label2);
+    let hex = text.replace(/^#/, "");
     if (!/^[0-9a-fA-F]+$/.test(hex) || [3, 4, 6, 8].indexOf(hex.length) < 0) {
-      throw badParams(
-        "'" + label + "' is not a hex colour: " + JSON.stringify(value) + ". Use #RGB, #RGBA, #RRGGBB or #RRGGBBAA."
-      );
+      throw badParams("'" + label2 + "' is not a hex colour: " + JSON.stringify(value) + ". Use " + COLOR_FORMS + ".");
     }
     if (hex.length <= 4) {
       hex = hex.split("").map((c) => c + c).join("");
@@ -501,16 +596,36 @@
     const channel = (i) => parseInt(hex.slice(i, i + 2), 16) / 255;
     return { r: channel(0), g: channel(2), b: channel(4), a: hex.length === 8 ? channel(6) : 1 };
   }
+  function parseRgb(text, label2) {
+    const fail = () => badParams("'" + label2 + "' is not a valid rgb()/rgba() colour: " + JSON.stringify(text) + ". Use " + COLOR_FORMS + ".");
+    const m = /^rgba?\(\s*([^)]*?)\s*\)$/i.exec(text);
+    if (!m) throw fail();
+    const slash = m[1].split("/");
+    if (slash.length > 2) throw fail();
+    const parts = slash[0].trim().split(/\s*,\s*|\s+/).filter((p) => p !== "");
+    if (slash.length === 2) parts.push(slash[1].trim());
+    if (parts.length !== 3 && parts.length !== 4) throw fail();
+    const read = (part, scale) => {
+      const pct = /%$/.test(part);
+      const n = Number(pct ? part.slice(0, -1) : part);
+      if (part === "" || !isFinite(n)) throw fail();
+      const x = pct ? n / 100 : n / scale;
+      if (x < 0 || x > 1) throw fail();
+      return x;
+    };
+    return { r: read(parts[0], 255), g: read(parts[1], 255), b: read(parts[2], 255), a: parts.length === 4 ? read(parts[3], 1) : 1 };
+  }
   function parseColor(value, what) {
-    if (typeof value === "string") return parseHex(value, what);
+    if (typeof value === "string") return parseColorString(value, what);
     const v = (
       /** @type {any} */
       value
     );
-    if (v && typeof v === "object" && [v.r, v.g, v.b].every((c) => typeof c === "number" && c >= 0 && c <= 1)) {
+    const unit = (c) => typeof c === "number" && c >= 0 && c <= 1;
+    if (v && typeof v === "object" && [v.r, v.g, v.b].every(unit) && (v.a === void 0 || unit(v.a))) {
       return { r: v.r, g: v.g, b: v.b, a: typeof v.a === "number" ? v.a : 1 };
     }
-    throw badParams("'" + (what || "color") + `' must be a hex string ("#RRGGBB") or {r,g,b,a} with channels 0..1.`);
+    throw badParams("'" + (what || "color") + `' must be a hex colour string ("#RRGGBB"), rgb()/rgba(), or {r,g,b,a} with channels 0..1.`);
   }
   function toHex(c) {
     const part = (x) => ("0" + Math.round(Math.max(0, Math.min(1, x)) * 255).toString(16)).slice(-2);
@@ -609,21 +724,120 @@
     return typeof value === "object" && value !== null && !Array.isArray(value);
   }
 
-  // plugin/src/code/methods/variables.js
+  // plugin/src/code/variable-values.js
   var TYPES = (
     /** @type {const} */
     ["COLOR", "FLOAT", "STRING", "BOOLEAN"]
   );
-  async function getVariable(id) {
-    if (typeof id !== "string" || !id) throw badParams(`Parameter 'variableId' is required: an id such as "VariableID:1:2".`);
+  function referenceName(text) {
+    const m = /^\{\s*([^{}]+?)\s*\}$/.exec(text);
+    return m ? m[1].split(".").join("/") : null;
+  }
+  function referenceTo(name) {
+    return name.indexOf(".") < 0 && !/[{}]/.test(name) ? "{" + name.split("/").join(".") + "}" : null;
+  }
+  function parseValue(type, raw, where) {
+    if (typeof raw === "string") {
+      const text = raw.trim();
+      if (text.indexOf("VariableID:") === 0) return { aliasId: text };
+      const ref = referenceName(text);
+      if (ref !== null) return { aliasName: ref };
+    }
+    const v = (
+      /** @type {any} */
+      raw
+    );
+    if (v && typeof v === "object" && v.type === "VARIABLE_ALIAS") {
+      if (typeof v.id !== "string" || !v.id) throw badParams(where + `: an alias object needs an 'id' such as "VariableID:1:2".`);
+      return { aliasId: v.id };
+    }
+    const fail = (expected) => badParams(where + ": value " + JSON.stringify(raw) + " does not fit a " + type + " variable: expected " + expected + ".");
+    if (type === "COLOR") {
+      try {
+        return { value: parseColor(raw, "value") };
+      } catch (err) {
+        throw fail(
+          'a colour as hex ("#1E88E5", "#1E88E580", #RGB, #RGBA), rgb()/rgba(), or an alias ("VariableID:…" or "{group.name}")'
+        );
+      }
+    }
+    if (type === "FLOAT") {
+      const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
+      if (typeof n !== "number" || !isFinite(n)) throw fail("a number");
+      return { value: n };
+    }
+    if (type === "BOOLEAN") {
+      if (typeof raw === "boolean") return { value: raw };
+      if (raw === "true" || raw === "false") return { value: raw === "true" };
+      throw fail("true or false");
+    }
+    if (typeof raw !== "string") throw fail("a string");
+    return { value: raw };
+  }
+  function compactValue(value) {
+    const v = (
+      /** @type {any} */
+      value
+    );
+    if (v === void 0 || v === null) return null;
+    if (typeof v === "object" && v.type === "VARIABLE_ALIAS") return String(v.id);
+    if (typeof v === "object" && typeof v.r === "number") return toHex(v);
+    return v;
+  }
+  function aliasLoop(fromKey, modeId, toKey, lookup) {
+    if (toKey === fromKey) return [fromKey, fromKey];
+    const from = lookup(fromKey);
+    const to = lookup(toKey);
+    if (!to) return null;
+    const seen = /* @__PURE__ */ new Set();
+    const path = [fromKey];
+    function visit(key, node, modes) {
+      path.push(key);
+      for (const mode of modes) {
+        const state = key + "\0" + mode;
+        if (seen.has(state)) continue;
+        seen.add(state);
+        const next = node.alias(mode);
+        if (next === null) continue;
+        if (next === fromKey) {
+          path.push(next);
+          return true;
+        }
+        const nextNode = lookup(next);
+        if (nextNode && visit(next, nextNode, nextNode.collection === node.collection ? [mode] : nextNode.modes)) return true;
+      }
+      path.pop();
+      return false;
+    }
+    const startModes = from && from.collection === to.collection ? [modeId] : to.modes;
+    return visit(toKey, to, startModes) ? path : null;
+  }
+  function describeLoop(loop, label2) {
+    return loop.map((k) => label2 ? label2(k) : k).join(" → ");
+  }
+
+  // plugin/src/code/methods/variables.js
+  var MAX_SETUP_TOKENS = 500;
+  var LIST_HINT = "List them with design_get_variables and retry with a current id.";
+  async function getVariable(id, param) {
+    const key = param || "variableId";
+    if (typeof id !== "string" || !id) throw badParams("Parameter '" + key + `' is required: an id such as "VariableID:1:2".`);
     const v = await figma.variables.getVariableByIdAsync(id);
-    if (!v) throw notFound("Variable " + id + " does not exist in this file. List variables (design_get_variables) and retry with a current id.");
+    if (!v) throw notFound("Variable " + id + " (" + key + ") was not found in this file. " + LIST_HINT);
     return v;
   }
   async function getCollection(id) {
     if (typeof id !== "string" || !id) throw badParams(`Parameter 'collectionId' is required: an id such as "VariableCollectionId:1:0".`);
     const c = await figma.variables.getVariableCollectionByIdAsync(id);
-    if (!c) throw notFound("Variable collection " + id + " does not exist in this file. List collections (design_get_variables) and retry.");
+    if (!c) throw notFound("Variable collection " + id + " was not found in this file. " + LIST_HINT);
+    return c;
+  }
+  function editableVariable(v) {
+    if (v.remote) throw readOnly("Variable '" + v.name + "' (" + v.id + ")");
+    return v;
+  }
+  function editableCollection(c) {
+    if (c.remote) throw readOnly("Variable collection '" + c.name + "' (" + c.id + ")");
     return c;
   }
   function plainValue(value) {
@@ -678,104 +892,250 @@
       variableCollections: collections.map(describeCollection)
     };
   }
-  async function coerceValue(variable, value) {
-    return coerceForType(variable.resolvedType, value, variable.name);
+  async function variablesByName(collectionId) {
+    const all = await figma.variables.getLocalVariablesAsync();
+    const out = /* @__PURE__ */ new Map();
+    all.forEach((v) => {
+      if (v.variableCollectionId === collectionId) out.set(v.name, v);
+    });
+    return out;
   }
-  async function coerceForType(type, value, name) {
-    if (typeof value === "string" && value.indexOf("VariableID:") === 0) {
-      const target = await getVariable(value);
-      return figma.variables.createVariableAlias(target);
-    }
-    const v = (
-      /** @type {any} */
-      value
-    );
-    if (v && typeof v === "object" && v.type === "VARIABLE_ALIAS" && typeof v.id === "string") {
-      return figma.variables.createVariableAlias(await getVariable(v.id));
-    }
-    const fail = (expected) => badParams("Value " + JSON.stringify(value) + " does not fit " + type + " variable '" + name + "': expected " + expected + ".");
-    if (type === "COLOR") {
-      try {
-        return parseColor(value, "value");
-      } catch (err) {
-        throw fail('a hex colour like "#1E88E5" or "#1E88E580", or a "VariableID:…" alias');
+  async function aliasTarget(parsed, type, names, collectionName, where) {
+    let target;
+    if ("aliasId" in parsed) {
+      target = await figma.variables.getVariableByIdAsync(parsed.aliasId);
+      if (!target) throw notFound(where + ": the alias target " + parsed.aliasId + " was not found in this file. " + LIST_HINT);
+    } else {
+      target = names.get(parsed.aliasName);
+      if (!target) {
+        throw notFound(
+          where + ": no variable named '" + parsed.aliasName + "' in collection '" + collectionName + `' for the alias. References like {color.blue.500} name a variable of the same collection (color/blue/500); use "VariableID:…" for one in another collection.`
+        );
       }
     }
-    if (type === "FLOAT") {
-      const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-      if (typeof n !== "number" || !isFinite(n)) throw fail("a number");
-      return n;
+    if (target.resolvedType !== type) {
+      throw badParams(
+        where + ": the alias target '" + target.name + "' is a " + target.resolvedType + " variable; a " + type + " variable can only alias a " + type + " variable."
+      );
     }
-    if (type === "BOOLEAN") {
-      if (typeof value === "boolean") return value;
-      if (value === "true" || value === "false") return value === "true";
-      throw fail("true or false");
+    return target;
+  }
+  async function aliasGraph(pending) {
+    const variables = await figma.variables.getLocalVariablesAsync();
+    const collections = await figma.variables.getLocalVariableCollectionsAsync();
+    const modes = /* @__PURE__ */ new Map();
+    collections.forEach((c) => modes.set(c.id, c.modes.map((m) => m.modeId)));
+    const byId = /* @__PURE__ */ new Map();
+    variables.forEach((v) => byId.set(v.id, v));
+    return (key) => {
+      const v = byId.get(key);
+      if (!v) return null;
+      const values = v.valuesByMode;
+      const over = pending.get(key);
+      return {
+        collection: v.variableCollectionId,
+        modes: modes.get(v.variableCollectionId) || Object.keys(values),
+        alias: (modeId) => {
+          if (over && over.has(modeId)) return (
+            /** @type {string | null} */
+            over.get(modeId)
+          );
+          const value = (
+            /** @type {any} */
+            values[modeId]
+          );
+          return value && typeof value === "object" && value.type === "VARIABLE_ALIAS" ? value.id : null;
+        }
+      };
+    };
+  }
+  async function refuseAliasLoops(changes) {
+    if (!changes.some((c) => c[2] !== null)) return;
+    const pending = /* @__PURE__ */ new Map();
+    changes.forEach(([v, modeId, target]) => {
+      if (!pending.has(v.id)) pending.set(v.id, /* @__PURE__ */ new Map());
+      pending.get(v.id).set(modeId, target);
+    });
+    const lookup = await aliasGraph(pending);
+    const names = /* @__PURE__ */ new Map();
+    for (const [v, modeId, target, where] of changes) {
+      if (target === null) continue;
+      const loop = aliasLoop(v.id, modeId, target, lookup);
+      if (loop) {
+        for (const id of loop) {
+          if (!names.has(id)) {
+            const found = await figma.variables.getVariableByIdAsync(id);
+            names.set(id, found ? found.name : id);
+          }
+        }
+        throw badParams(where + ": the alias would make a loop (" + describeLoop(loop, (k) => names.get(k)) + "). Point it at a variable that does not lead back.");
+      }
     }
-    if (typeof value !== "string") throw fail("a string");
-    return value;
+  }
+  function findMode(collection, key, where) {
+    const mode = collection.modes.find((m) => m.modeId === key) || collection.modes.find((m) => m.name === key);
+    if (!mode) {
+      throw notFound(
+        where + ": mode " + JSON.stringify(key) + " is not a mode of collection '" + collection.name + "'. Its modes: " + collection.modes.map((m) => m.modeId + " (" + m.name + ")").join(", ") + "."
+      );
+    }
+    return mode;
+  }
+  async function resolveValue(type, raw, collection, names, where) {
+    const parsed = parseValue(type, raw, where);
+    if ("value" in parsed) return { value: parsed.value, target: null };
+    const target = await aliasTarget(parsed, type, names, collection.name, where);
+    return { value: figma.variables.createVariableAlias(target), target };
+  }
+  function label(v, where) {
+    return where + " ('" + v.name + "')";
   }
   async function getVariablesData() {
     return variablesSnapshot();
   }
   async function updateVariable(params) {
-    const variable = await getVariable(params.variableId);
-    if (!("value" in params)) throw badParams("Parameter 'value' is required.");
-    const collection = await getCollection(variable.variableCollectionId);
-    const modeId = optString(params, "modeId", collection.defaultModeId) || collection.defaultModeId;
-    if (!collection.modes.some((m) => m.modeId === modeId)) {
-      throw notFound(
-        "Mode " + modeId + " is not a mode of collection '" + collection.name + "'. Its modes: " + collection.modes.map((m) => m.modeId + " (" + m.name + ")").join(", ") + "."
-      );
+    const variable = editableVariable(await getVariable(params.variableId));
+    const hasValue = "value" in params;
+    const description = optString(params, "description");
+    if (!hasValue && description === void 0) throw badParams("Give 'value' (with 'modeId', default: the first mode), 'description', or both.");
+    let change = null;
+    if (hasValue) {
+      const collection = await getCollection(variable.variableCollectionId);
+      const mode = findMode(collection, optString(params, "modeId", collection.defaultModeId), "UPDATE_VARIABLE");
+      const where = label(variable, "value");
+      const resolved = await resolveValue(variable.resolvedType, params.value, collection, await variablesByName(collection.id), where);
+      await refuseAliasLoops([[variable, mode.modeId, resolved.target ? resolved.target.id : null, where]]);
+      change = { modeId: mode.modeId, value: resolved.value };
     }
-    variable.setValueForMode(modeId, await coerceValue(variable, params.value));
-    return { success: true, variable: describeVariable(variable), modeId };
+    const out = { success: true };
+    const previousDescription = variable.description;
+    try {
+      if (description !== void 0) {
+        variable.description = description;
+        out.previousDescription = previousDescription;
+      }
+      if (change) {
+        const previous = compactValue(variable.valuesByMode[change.modeId]);
+        variable.setValueForMode(change.modeId, change.value);
+        Object.assign(out, { modeId: change.modeId, previous, value: compactValue(variable.valuesByMode[change.modeId]) });
+      }
+    } catch (err) {
+      if (variable.description !== previousDescription) variable.description = previousDescription;
+      throw new PluginError("plugin_api_error", "UPDATE_VARIABLE failed: " + errorText(err) + ". Nothing was changed.", { rolledBack: true });
+    }
+    out.variable = describeVariable(variable);
+    return out;
+  }
+  function refuseTakenName(names, name, collectionName, where, exceptId) {
+    const taken = names.get(name);
+    if (taken && taken.id !== exceptId) {
+      throw conflict(where + ": collection '" + collectionName + "' already has a variable named '" + name + "' (" + taken.id + "). Pick another name or update that variable.");
+    }
+  }
+  function checkScopes(scopes, where) {
+    if (scopes === void 0 || scopes === null) return void 0;
+    if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== "string" || !s)) {
+      throw badParams(where + `: 'scopes' must be an array of scope names such as ["ALL_FILLS", "STROKE_COLOR"].`);
+    }
+    return (
+      /** @type {VariableScope[]} */
+      scopes
+    );
   }
   async function createVariable(params) {
     const name = reqString(params, "name");
-    const collection = await getCollection(params.collectionId);
+    const collection = editableCollection(await getCollection(params.collectionId));
     const type = optEnum(params, "resolvedType", TYPES, void 0);
     if (!type) throw badParams("Parameter 'resolvedType' is required: one of " + TYPES.join(", ") + ".");
-    const values = optObject(params, "valuesByMode") || {};
+    const description = optString(params, "description");
+    const scopes = checkScopes(params.scopes, "CREATE_VARIABLE");
+    const names = await variablesByName(collection.id);
+    refuseTakenName(names, name, collection.name, "CREATE_VARIABLE");
+    const given = optObject(params, "valuesByMode") || {};
+    const values = [];
+    for (const key of Object.keys(given)) {
+      const mode = findMode(collection, key, "valuesByMode");
+      const resolved = await resolveValue(type, given[key], collection, names, "valuesByMode['" + key + "'] of '" + name + "'");
+      values.push([mode.modeId, resolved.value]);
+    }
     const variable = figma.variables.createVariable(name, collection, type);
     try {
-      const description = optString(params, "description");
       if (description !== void 0) variable.description = description;
-      if (params.scopes !== void 0) variable.scopes = reqArray(params, "scopes");
-      for (const key of Object.keys(values)) {
-        const mode = collection.modes.find((m) => m.modeId === key || m.name === key);
-        if (!mode) throw notFound("Mode '" + key + "' is not in collection '" + collection.name + "'.");
-        variable.setValueForMode(mode.modeId, await coerceForType(type, values[key], name));
-      }
+      if (scopes) variable.scopes = scopes;
+      values.forEach(([modeId, value]) => variable.setValueForMode(modeId, value));
     } catch (err) {
       variable.remove();
-      throw err;
+      throw new PluginError("plugin_api_error", "CREATE_VARIABLE failed: " + errorText(err) + ". Nothing was created.", { rolledBack: true });
     }
     return { success: true, variable: describeVariable(variable) };
   }
+  function recreatable(v) {
+    const values = {};
+    const byMode = v.valuesByMode;
+    Object.keys(byMode).forEach((m) => values[m] = compactValue(byMode[m]));
+    const out = {
+      id: v.id,
+      name: v.name,
+      resolvedType: v.resolvedType,
+      description: v.description,
+      scopes: v.scopes.slice(),
+      hiddenFromPublishing: v.hiddenFromPublishing,
+      collectionId: v.variableCollectionId,
+      valuesByMode: values
+    };
+    const syntax = (
+      /** @type {any} */
+      v.codeSyntax
+    );
+    if (syntax && Object.keys(syntax).length) out.codeSyntax = Object.assign({}, syntax);
+    return out;
+  }
   async function deleteVariable(params) {
-    const variable = await getVariable(params.variableId);
-    const info = { id: variable.id, name: variable.name };
+    const variable = editableVariable(await getVariable(params.variableId));
+    const info = recreatable(variable);
     variable.remove();
     return { success: true, deleted: info };
   }
   async function renameVariable(params) {
-    const variable = await getVariable(params.variableId);
+    const variable = editableVariable(await getVariable(params.variableId));
     const newName = reqString(params, "newName");
+    const collection = await getCollection(variable.variableCollectionId);
+    refuseTakenName(await variablesByName(collection.id), newName, collection.name, "RENAME_VARIABLE", variable.id);
     const oldName = variable.name;
     variable.name = newName;
-    return { success: true, oldName, variable: describeVariable(variable) };
+    return { success: true, oldName, newName: variable.name, variable: describeVariable(variable) };
   }
   async function setVariableDescription(params) {
-    const variable = await getVariable(params.variableId);
+    const variable = editableVariable(await getVariable(params.variableId));
     if (typeof params.description !== "string") throw badParams("Parameter 'description' is required and must be a string.");
+    const previous = variable.description;
     variable.description = params.description;
-    return { success: true, variable: describeVariable(variable) };
+    return { success: true, previousDescription: previous, variable: describeVariable(variable) };
+  }
+  async function refuseTakenCollectionName(name, where) {
+    const existing = (await figma.variables.getLocalVariableCollectionsAsync()).find((c) => c.name === name);
+    if (existing) {
+      throw conflict(where + ": a variable collection named '" + name + "' already exists (" + existing.id + "). Pick another name, or add to that collection.");
+    }
+  }
+  function checkModeNames(names, where) {
+    const seen = {};
+    names.forEach((m, i) => {
+      if (typeof m !== "string" || !m.trim()) throw badParams(where + "[" + i + "] must be a non-empty mode name.");
+      if (seen[m]) throw conflict(where + ": mode name '" + m + "' is given twice; mode names must differ.");
+      seen[m] = true;
+    });
+    return (
+      /** @type {string[]} */
+      names
+    );
   }
   async function createCollection(params) {
     const name = reqString(params, "name");
     const initial = optString(params, "initialModeName");
     const extra = params.additionalModes === void 0 ? [] : reqArray(params, "additionalModes");
-    if (extra.some((m) => typeof m !== "string" || !m)) throw badParams("'additionalModes' must be an array of non-empty strings.");
+    checkModeNames([initial || "Mode 1"].concat(extra), "modes");
+    await refuseTakenCollectionName(name, "CREATE_VARIABLE_COLLECTION");
     const collection = figma.variables.createVariableCollection(name);
     try {
       if (initial) collection.renameMode(collection.defaultModeId, initial);
@@ -784,32 +1144,410 @@
       collection.remove();
       throw new PluginError(
         "plugin_api_error",
-        "Could not add the modes (" + (err instanceof Error ? err.message : String(err)) + "); the collection was not kept. Free plans allow few modes per collection: try fewer modes."
+        "Could not add the modes (" + errorText(err) + "); the collection was not kept. Free plans allow few modes per collection: try fewer modes.",
+        { rolledBack: true }
       );
     }
     return { success: true, collection: describeCollection(collection) };
   }
+  async function recreateCollection(collection) {
+    const all = (await figma.variables.getLocalVariablesAsync()).filter((v) => v.variableCollectionId === collection.id);
+    const inside = /* @__PURE__ */ new Map();
+    all.forEach((v) => inside.set(v.id, v.name));
+    const modeName = (id) => (collection.modes.find((m) => m.modeId === id) || { name: id }).name;
+    const tokens = all.slice(0, MAX_SETUP_TOKENS).map((v) => {
+      const values = {};
+      const byMode = v.valuesByMode;
+      Object.keys(byMode).forEach((m) => {
+        const value = (
+          /** @type {any} */
+          byMode[m]
+        );
+        const targetName = value && value.type === "VARIABLE_ALIAS" ? inside.get(value.id) : void 0;
+        const ref = targetName === void 0 ? null : referenceTo(targetName);
+        values[modeName(m)] = ref !== null ? ref : compactValue(value);
+      });
+      const token = { name: v.name, resolvedType: v.resolvedType, values };
+      if (v.description) token.description = v.description;
+      if (v.scopes.length !== 1 || v.scopes[0] !== "ALL_SCOPES") token.scopes = v.scopes.slice();
+      return token;
+    });
+    return {
+      collectionName: collection.name,
+      modes: collection.modes.map((m) => m.name),
+      tokens,
+      omitted: all.length - tokens.length
+    };
+  }
   async function deleteCollection(params) {
-    const collection = await getCollection(params.collectionId);
-    const info = { id: collection.id, name: collection.name, variableCount: collection.variableIds.length };
+    const collection = editableCollection(await getCollection(params.collectionId));
+    const info = {
+      id: collection.id,
+      name: collection.name,
+      variableCount: collection.variableIds.length,
+      modes: collection.modes.map((m) => ({ modeId: m.modeId, name: m.name })),
+      recreate: await recreateCollection(collection)
+    };
     collection.remove();
     return { success: true, deleted: info };
   }
+  function refuseTakenModeName(collection, name, where, exceptId) {
+    const taken = collection.modes.find((m) => m.name === name && m.modeId !== exceptId);
+    if (taken) throw conflict(where + ": collection '" + collection.name + "' already has a mode named '" + name + "' (" + taken.modeId + ").");
+  }
   async function addMode(params) {
-    const collection = await getCollection(params.collectionId);
+    const collection = editableCollection(await getCollection(params.collectionId));
     const modeName = reqString(params, "modeName");
-    const modeId = collection.addMode(modeName);
-    return { success: true, modeId, collection: describeCollection(collection) };
+    refuseTakenModeName(collection, modeName, "ADD_MODE");
+    let modeId;
+    try {
+      modeId = collection.addMode(modeName);
+    } catch (err) {
+      throw new PluginError(
+        "plugin_api_error",
+        "Could not add mode '" + modeName + "': " + errorText(err) + ". The plan of this file may limit modes per collection."
+      );
+    }
+    return { success: true, modeId, modeName, collection: describeCollection(collection) };
   }
   async function renameMode(params) {
-    const collection = await getCollection(params.collectionId);
+    const collection = editableCollection(await getCollection(params.collectionId));
     const modeId = reqString(params, "modeId");
     const newName = reqString(params, "newName");
-    if (!collection.modes.some((m) => m.modeId === modeId)) {
-      throw notFound("Mode " + modeId + " is not in collection '" + collection.name + "'.");
+    const mode = collection.modes.find((m) => m.modeId === modeId);
+    if (!mode) {
+      throw notFound(
+        "Mode " + modeId + " is not in collection '" + collection.name + "'. Its modes: " + collection.modes.map((m) => m.modeId + " (" + m.name + ")").join(", ") + "."
+      );
     }
+    refuseTakenModeName(collection, newName, "RENAME_MODE", modeId);
+    const oldName = mode.name;
     collection.renameMode(modeId, newName);
-    return { success: true, collection: describeCollection(collection) };
+    return { success: true, modeId, oldName, newName, collection: describeCollection(collection) };
+  }
+
+  // plugin/src/code/methods/tokens.js
+  var MAX_BATCH = 100;
+  function checkCount(items, list, max) {
+    if (!items.length) throw badParams("'" + list + "' is empty: give at least one item.");
+    if (items.length > max) {
+      throw badParams("'" + list + "' has " + items.length + " items; the limit is " + max + " per call. Split it into calls of at most " + max + ".");
+    }
+  }
+  async function planVariables(items, opts) {
+    const planned = [];
+    const seen = /* @__PURE__ */ new Map();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const at = opts.list + "[" + i + "]";
+      if (!isPlainObject(item)) throw badParams(at + " must be an object with 'name' and 'resolvedType'.");
+      if (typeof item.name !== "string" || !item.name.trim()) throw badParams(at + ": 'name' is required and must be a non-empty string.");
+      const name = item.name;
+      const where = at + " ('" + name + "')";
+      if (TYPES.indexOf(item.resolvedType) < 0) {
+        throw badParams(where + ": 'resolvedType' must be one of " + TYPES.join(", ") + " (got " + JSON.stringify(item.resolvedType) + ").");
+      }
+      const type = (
+        /** @type {VariableResolvedDataType} */
+        item.resolvedType
+      );
+      if (item.description !== void 0 && item.description !== null && typeof item.description !== "string") {
+        throw badParams(where + ": 'description' must be a string.");
+      }
+      const scopes = checkScopes(item.scopes, where);
+      const twin = seen.get(name);
+      if (twin !== void 0) throw conflict(where + ": the same name is used by " + opts.list + "[" + twin + "]; names in one collection must differ.");
+      seen.set(name, i);
+      refuseTakenName(opts.existing, name, opts.collectionName, where);
+      const given = item[opts.valuesKey];
+      if (given !== void 0 && given !== null && !isPlainObject(given)) {
+        throw badParams(where + ": '" + opts.valuesKey + "' must be an object of mode → value.");
+      }
+      const values = [];
+      Object.keys(given || {}).forEach((key) => {
+        const valueWhere = where + " in mode '" + key + "'";
+        values.push({ mode: opts.modeKey(key, valueWhere), parsed: parseValue(type, given[key], valueWhere), where: valueWhere });
+      });
+      if (opts.fillModes) {
+        if (!values.length) throw badParams(where + ": '" + opts.valuesKey + "' needs a value for at least one mode.");
+        const source = values.find((v) => v.mode === opts.allModes[0]) || values[0];
+        opts.allModes.forEach((mode) => {
+          if (!values.some((v) => v.mode === mode)) values.push({ mode, parsed: source.parsed, where: source.where });
+        });
+      }
+      const entry = { index: i, name, type, values };
+      if (typeof item.description === "string") entry.description = item.description;
+      if (scopes) entry.scopes = scopes;
+      planned.push(entry);
+    }
+    await resolveTargets(planned, opts.existing, opts.collectionName);
+    refuseLoops(planned, opts.allModes);
+    return planned;
+  }
+  async function resolveTargets(planned, existing, collectionName) {
+    const byName = /* @__PURE__ */ new Map();
+    planned.forEach((p) => byName.set(p.name, p));
+    for (const p of planned) {
+      for (const v of p.values) {
+        const parsed = v.parsed;
+        if ("value" in parsed) continue;
+        let targetType;
+        if ("aliasName" in parsed && byName.has(parsed.aliasName)) {
+          const target = (
+            /** @type {Planned} */
+            byName.get(parsed.aliasName)
+          );
+          v.target = { planned: target };
+          targetType = target.type;
+        } else if ("aliasName" in parsed && existing.has(parsed.aliasName)) {
+          const target = (
+            /** @type {Variable} */
+            existing.get(parsed.aliasName)
+          );
+          v.target = { variable: target };
+          targetType = target.resolvedType;
+        } else if ("aliasName" in parsed) {
+          throw notFound(
+            v.where + ": the reference {" + parsed.aliasName.split("/").join(".") + "} names no variable '" + parsed.aliasName + "' of this call or of collection '" + collectionName + `'. Check the name (dots stand for the slashes of groups), or use "VariableID:…" for a variable of another collection.`
+          );
+        } else {
+          const target = await figma.variables.getVariableByIdAsync(parsed.aliasId);
+          if (!target) throw notFound(v.where + ": the alias target " + parsed.aliasId + " was not found in this file. List variables with design_get_variables.");
+          v.target = { variable: target };
+          targetType = target.resolvedType;
+        }
+        if (targetType !== p.type) {
+          throw badParams(v.where + ": the alias target is a " + targetType + " variable; a " + p.type + " variable can only alias a " + p.type + " variable.");
+        }
+      }
+    }
+  }
+  function refuseLoops(planned, modes) {
+    const byName = /* @__PURE__ */ new Map();
+    planned.forEach((p) => byName.set(p.name, p));
+    const lookup = (key) => {
+      const p = byName.get(key);
+      if (!p) return null;
+      return {
+        collection: "new",
+        modes,
+        alias: (mode) => {
+          const v = p.values.find((x) => x.mode === mode);
+          return v && v.target && "planned" in v.target ? v.target.planned.name : null;
+        }
+      };
+    };
+    for (const p of planned) {
+      for (const v of p.values) {
+        if (!v.target || !("planned" in v.target)) continue;
+        const loop = aliasLoop(p.name, v.mode, v.target.planned.name, lookup);
+        if (loop) throw badParams(v.where + ": the aliases make a loop (" + describeLoop(loop) + "). Point one of them at a plain value.");
+      }
+    }
+  }
+  async function createPlanned(planned, collection, modeIdOf, ctx, created, current) {
+    const total = planned.length * 2;
+    for (let i = 0; i < planned.length; i++) {
+      const p = planned[i];
+      current.item = p;
+      const v = figma.variables.createVariable(p.name, collection, p.type);
+      created.push(v);
+      if (p.description !== void 0) v.description = p.description;
+      if (p.scopes) v.scopes = p.scopes;
+      await ctx.progress(i + 1, total, "Created " + (i + 1) + " of " + planned.length + " variables");
+    }
+    for (let i = 0; i < planned.length; i++) {
+      const p = planned[i];
+      current.item = p;
+      const v = created[i];
+      for (const value of p.values) {
+        v.setValueForMode(modeIdOf(value.mode), valueFor(value, planned, created));
+      }
+      await ctx.progress(planned.length + i + 1, total, "Set the values of " + (i + 1) + " of " + planned.length + " variables");
+    }
+  }
+  function valueFor(v, planned, created) {
+    const parsed = v.parsed;
+    if ("value" in parsed) return parsed.value;
+    const target = (
+      /** @type {{variable: Variable} | {planned: Planned}} */
+      v.target
+    );
+    const variable = "variable" in target ? target.variable : created[planned.indexOf(target.planned)];
+    return figma.variables.createVariableAlias(variable);
+  }
+  function failure(err, list, item, undone) {
+    if (err instanceof PluginError && err.code === "cancelled") {
+      return new PluginError("cancelled", err.message + " " + undone);
+    }
+    const which = item ? list + "[" + item.index + "] ('" + item.name + "')" : list;
+    return new PluginError("plugin_api_error", "The design tool refused " + which + ": " + errorText(err) + ". " + undone, {
+      rolledBack: true,
+      failedIndex: item ? item.index : null,
+      failedName: item ? item.name : null
+    });
+  }
+  function removeCreated(created) {
+    let left = 0;
+    created.slice().reverse().forEach((v) => {
+      try {
+        v.remove();
+      } catch (err) {
+        left++;
+      }
+    });
+    return left ? "Removing what this call made failed for " + left + " of " + created.length + " variables; check the collection." : "Nothing was kept: the " + created.length + " variables this call had made were removed.";
+  }
+  async function batchCreateVariables(params, ctx) {
+    const collection = editableCollection(await getCollection(params.collectionId));
+    const items = reqArray(params, "variables");
+    checkCount(items, "variables", MAX_BATCH);
+    const planned = await planVariables(items, {
+      list: "variables",
+      valuesKey: "valuesByMode",
+      existing: await variablesByName(collection.id),
+      collectionName: collection.name,
+      modeKey: (key, where) => findMode(collection, key, where).modeId,
+      allModes: collection.modes.map((m) => m.modeId),
+      fillModes: false
+    });
+    const created = [];
+    const current = { item: (
+      /** @type {Planned | null} */
+      null
+    ) };
+    try {
+      await createPlanned(planned, collection, (mode) => mode, ctx, created, current);
+    } catch (err) {
+      throw failure(err, "variables", current.item, removeCreated(created));
+    }
+    const ids = {};
+    created.forEach((v) => ids[v.name] = v.id);
+    return { success: true, collectionId: collection.id, count: created.length, created: ids };
+  }
+  async function batchUpdateVariables(params, ctx) {
+    const items = reqArray(params, "updates");
+    checkCount(items, "updates", MAX_BATCH);
+    const plan = [];
+    const links = [];
+    const collections = /* @__PURE__ */ new Map();
+    const names = /* @__PURE__ */ new Map();
+    const seen = /* @__PURE__ */ new Map();
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const at = "updates[" + i + "]";
+      if (!isPlainObject(item)) throw badParams(at + " must be an object with 'variableId', 'modeId' and 'value'.");
+      const variable = editableVariable(await getVariable(item.variableId, at + ".variableId"));
+      const where = at + " ('" + variable.name + "')";
+      if (!("value" in item)) throw badParams(where + ": 'value' is required.");
+      const cid = variable.variableCollectionId;
+      if (!collections.has(cid)) {
+        collections.set(cid, await getCollection(cid));
+        names.set(cid, await variablesByName(cid));
+      }
+      const collection = (
+        /** @type {VariableCollection} */
+        collections.get(cid)
+      );
+      const modeKey = item.modeId === void 0 || item.modeId === null ? collection.defaultModeId : item.modeId;
+      const mode = findMode(collection, modeKey, where);
+      const key = variable.id + "\0" + mode.modeId;
+      const twin = seen.get(key);
+      if (twin !== void 0) throw conflict(where + ": updates[" + twin + "] sets the same variable in the same mode; give each value once.");
+      seen.set(key, i);
+      const resolved = await resolveValue(
+        variable.resolvedType,
+        item.value,
+        collection,
+        /** @type {Map<string, Variable>} */
+        names.get(cid),
+        where
+      );
+      plan.push({ variable, modeId: mode.modeId, value: resolved.value, where, index: i });
+      links.push([variable, mode.modeId, resolved.target ? resolved.target.id : null, where]);
+    }
+    await refuseAliasLoops(links);
+    const done = [];
+    let current = plan[0];
+    try {
+      for (let i = 0; i < plan.length; i++) {
+        current = plan[i];
+        const before = current.variable.valuesByMode[current.modeId];
+        current.variable.setValueForMode(current.modeId, current.value);
+        done.push({ variable: current.variable, modeId: current.modeId, before });
+        await ctx.progress(i + 1, plan.length, "Updated " + (i + 1) + " of " + plan.length + " values");
+      }
+    } catch (err) {
+      let left = 0;
+      done.reverse().forEach((d) => {
+        try {
+          d.variable.setValueForMode(d.modeId, d.before);
+        } catch (restoreErr) {
+          left++;
+        }
+      });
+      const undone = left ? "Setting back the earlier values failed for " + left + " of " + done.length + "; check those variables." : "Nothing was kept: the " + done.length + " values already changed were set back.";
+      throw failure(err, "updates", { index: current.index, name: current.variable.name }, undone);
+    }
+    const changes = {};
+    done.forEach((d) => {
+      const byMode = changes[d.variable.id] || (changes[d.variable.id] = {});
+      byMode[d.modeId] = [compactValue(d.before), compactValue(d.variable.valuesByMode[d.modeId])];
+    });
+    return { success: true, count: done.length, changes };
+  }
+  async function setupDesignTokens(params, ctx) {
+    const collectionName = reqString(params, "collectionName");
+    const modes = checkModeNames(reqArray(params, "modes"), "modes");
+    if (!modes.length) throw badParams(`'modes' is empty: give at least one mode name, e.g. ["Light", "Dark"].`);
+    const tokens = reqArray(params, "tokens");
+    checkCount(tokens, "tokens", MAX_SETUP_TOKENS);
+    await refuseTakenCollectionName(collectionName, "SETUP_DESIGN_TOKENS");
+    const planned = await planVariables(tokens, {
+      list: "tokens",
+      valuesKey: "values",
+      existing: /* @__PURE__ */ new Map(),
+      collectionName,
+      modeKey: (key, where) => {
+        if (modes.indexOf(key) < 0) throw notFound(where + ": '" + key + "' is not one of the modes given (" + modes.join(", ") + ").");
+        return key;
+      },
+      allModes: modes,
+      fillModes: true
+    });
+    const collection = figma.variables.createVariableCollection(collectionName);
+    const modeIds = {};
+    const created = [];
+    const current = { item: (
+      /** @type {Planned | null} */
+      null
+    ) };
+    let phase = "modes";
+    try {
+      collection.renameMode(collection.defaultModeId, modes[0]);
+      modeIds[modes[0]] = collection.defaultModeId;
+      for (let i = 1; i < modes.length; i++) modeIds[modes[i]] = collection.addMode(modes[i]);
+      phase = "tokens";
+      await createPlanned(planned, collection, (mode) => modeIds[mode], ctx, created, current);
+    } catch (err) {
+      let undone = "Nothing was kept: the collection '" + collectionName + "' and its " + created.length + " variables were removed.";
+      try {
+        collection.remove();
+      } catch (removeErr) {
+        undone = removeCreated(created) + " Removing the collection failed (" + errorText(removeErr) + "); delete it by hand.";
+      }
+      if (phase === "modes" && !(err instanceof PluginError)) {
+        throw new PluginError(
+          "plugin_api_error",
+          "Could not make the modes " + modes.join(", ") + ": " + errorText(err) + ". " + undone + " The file's plan may allow fewer modes per collection: try fewer modes.",
+          { rolledBack: true, failedIndex: null, failedName: null }
+        );
+      }
+      throw failure(err, "tokens", current.item, undone);
+    }
+    const ids = {};
+    created.forEach((v) => ids[v.name] = v.id);
+    return { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length, created: ids };
   }
 
   // plugin/src/code/nodes.js
@@ -821,7 +1559,7 @@
     const node = await figma.getNodeByIdAsync(id);
     if (!node || node.removed) {
       throw notFound(
-        "Node " + id + " was not found in this file (" + figma.root.name + "). Node ids are specific to a file and session and go stale: look the node up again (design_get_selection, or design_execute with figma.currentPage.findAll) and retry with the new id."
+        "Node " + id + " was not found in this file (" + figma.root.name + "). Node ids are specific to a file and session and go stale: look the node up again (design_get_selection, design_get_file_data, or design_execute with figma.currentPage.findAll) and retry with the new id."
       );
     }
     return node;
@@ -855,6 +1593,24 @@
         "Cannot " + action + ": node " + node.id + " (" + node.name + ") is a " + node.type + ", expected " + types.join(" or ") + "."
       );
     }
+  }
+  async function mainComponentOnly(node, action) {
+    if (node.type === "INSTANCE") {
+      const main = await /** @type {InstanceNode} */
+      node.getMainComponentAsync();
+      const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
+      throw new PluginError(
+        "wrong_node_type",
+        "Cannot " + action + " on instance " + node.id + " (" + node.name + "): that belongs on its main component" + (owner ? " '" + owner.name + "' (" + owner.id + ")" + (owner.remote ? ", which comes from a library and is edited there" : ", so use that id") : "") + "."
+      );
+    }
+    requireType(node, ["COMPONENT", "COMPONENT_SET"], action);
+    const component = (
+      /** @type {ComponentNode | ComponentSetNode} */
+      node
+    );
+    if (component.remote) throw readOnly("Component '" + component.name + "' (" + component.id + ")");
+    return component;
   }
   function summarize(node) {
     const n = (
@@ -960,6 +1716,98 @@
     parent.appendChild(node);
   }
 
+  // plugin/src/code/variant-grid.js
+  var COLUMN_AXIS = /^(state|status|interaction)$/i;
+  function variantAxes(variants) {
+    const values = {};
+    const order = [];
+    variants.forEach((v) => {
+      Object.keys(v.props).forEach((axis) => {
+        if (!values[axis]) {
+          values[axis] = [];
+          order.push(axis);
+        }
+        if (values[axis].indexOf(v.props[axis]) < 0) values[axis].push(v.props[axis]);
+      });
+    });
+    return { order, values };
+  }
+  function defaultColumnProperty(axes) {
+    const state = axes.order.find((a) => COLUMN_AXIS.test(a));
+    if (state) return state;
+    let best = null;
+    for (const a of axes.order) if (best === null || axes.values[a].length > axes.values[best].length) best = a;
+    return best;
+  }
+  function variantGrid(variants, options) {
+    const axes = variantAxes(variants);
+    const column = options.columnProperty;
+    const rowAxes = axes.order.filter((a) => a !== column);
+    const columns = column ? axes.values[column] : [""];
+    const value = (v, axis) => axis in v.props ? v.props[axis] : "";
+    const rowKey = (v) => rowAxes.map((a) => value(v, a)).join("\0");
+    let combos = [[]];
+    rowAxes.forEach((a) => {
+      const next = [];
+      const vals = axes.values[a].concat(variants.some((v) => !(a in v.props)) ? [""] : []);
+      combos.forEach((prefix) => vals.forEach((x) => next.push(prefix.concat([x]))));
+      combos = next;
+    });
+    const present = new Set(variants.map(rowKey));
+    const rowKeys = combos.map((c) => c.join("\0")).filter((k) => present.has(k));
+    const rows = combos.filter((c) => present.has(c.join("\0"))).map((c) => c.join(" / "));
+    const cells = /* @__PURE__ */ new Map();
+    variants.forEach((v) => {
+      const key = rowKeys.indexOf(rowKey(v)) + ":" + (column ? columns.indexOf(value(v, column)) : 0);
+      const list = cells.get(key) || [];
+      list.push(v);
+      cells.set(key, list);
+    });
+    const colW = columns.map(() => 0);
+    const rowH = rowKeys.map(() => 0);
+    cells.forEach((list, key) => {
+      const [r, c] = key.split(":").map(Number);
+      colW[c] = Math.max(colW[c], ...list.map((v) => v.width));
+      rowH[r] = Math.max(rowH[r], list.reduce((sum, v) => sum + v.height, 0) + options.gap * (list.length - 1));
+    });
+    const colX = offsets(colW, options.padding, options.gap);
+    const rowY = offsets(rowH, options.padding, options.gap);
+    const positions = {};
+    cells.forEach((list, key) => {
+      const [r, c] = key.split(":").map(Number);
+      let y = rowY[r];
+      list.forEach((v) => {
+        positions[v.id] = { x: colX[c], y };
+        y += v.height + options.gap;
+      });
+    });
+    return {
+      columnProperty: column,
+      rowProperties: rowAxes,
+      columns,
+      rows,
+      colX,
+      colW,
+      rowY,
+      rowH,
+      width: span(colW, options.padding, options.gap),
+      height: span(rowH, options.padding, options.gap),
+      positions
+    };
+  }
+  function offsets(sizes, padding, gap) {
+    const out = [];
+    let at = padding;
+    for (const s of sizes) {
+      out.push(at);
+      at += s + gap;
+    }
+    return out;
+  }
+  function span(sizes, padding, gap) {
+    return padding * 2 + sizes.reduce((a, b) => a + b, 0) + gap * Math.max(0, sizes.length - 1);
+  }
+
   // plugin/src/code/methods/text.js
   var WEIGHT_STYLES = (
     /** @type {Record<number, string>} */
@@ -975,10 +1823,32 @@
       900: "Black"
     }
   );
+  var MAX_ECHO_CHARS = 200;
+  async function loadFont(font, node) {
+    try {
+      await figma.loadFontAsync(font);
+    } catch (err) {
+      const layer = node ? " used by text layer '" + node.name + "' (" + node.id + ")" : "";
+      throw new PluginError(
+        "font_unavailable",
+        "Font '" + font.family + " " + font.style + "'" + layer + " cannot be loaded in this editor (" + errorText(err) + "). Install or enable it, or give the layer another font first (design_set_text with fontFamily/fontStyle).",
+        { font: { family: font.family, style: font.style } }
+      );
+    }
+  }
   async function loadFontsOf(node) {
     const fonts = node.characters.length ? node.getRangeAllFontNames(0, node.characters.length) : [];
     if (node.fontName !== figma.mixed) fonts.push(node.fontName);
-    for (const font of fonts) await figma.loadFontAsync(font);
+    const seen = {};
+    for (const font of fonts) {
+      const key = font.family + "\0" + font.style;
+      if (seen[key]) continue;
+      seen[key] = true;
+      await loadFont(font, node);
+    }
+  }
+  function echoText(text) {
+    return text.length > MAX_ECHO_CHARS ? text.slice(0, MAX_ECHO_CHARS) + "… (" + text.length + " characters)" : text;
   }
   function normaliseStyle(style) {
     const key = style.replace(/[\s_-]+/g, "").toLowerCase();
@@ -1000,7 +1870,7 @@
     for (const candidate of candidates) {
       if (styles.indexOf(candidate) < 0) continue;
       const font = { family, style: candidate };
-      await figma.loadFontAsync(font);
+      await loadFont(font);
       return font;
     }
     throw new PluginError("font_unavailable", "Style '" + style + "' of " + family + " is not available. Its styles: " + styles.join(", ") + ".");
@@ -1018,15 +1888,214 @@
     let style = optString(params, "fontStyle");
     const weight = optNumber(params, "fontWeight", void 0, { min: 100, max: 900 });
     if (!style && weight !== void 0) style = WEIGHT_STYLES[Math.round(weight / 100) * 100];
-    await loadFontsOf(text);
+    const previous = {
+      characters: echoText(text.characters),
+      fontName: text.fontName === figma.mixed ? "mixed" : text.fontName,
+      fontSize: text.fontSize === figma.mixed ? "mixed" : text.fontSize
+    };
+    let font = null;
     if (family || style) {
       const current = text.fontName === figma.mixed ? { family: "Inter", style: "Regular" } : text.fontName;
-      const font = await resolveFont(family || current.family, style || current.style);
-      text.fontName = font;
+      font = await resolveFont(family || current.family, style || current.style);
+    } else {
+      await loadFontsOf(text);
     }
+    if (font) text.fontName = font;
     text.characters = params.text;
     if (fontSize !== void 0) text.fontSize = fontSize;
-    return { success: true, node: Object.assign(summarize(text), { characters: text.characters, fontName: text.fontName, fontSize: text.fontSize }) };
+    return {
+      success: true,
+      previous,
+      node: Object.assign(summarize(text), { characters: text.characters, fontName: text.fontName, fontSize: text.fontSize })
+    };
+  }
+
+  // plugin/src/code/methods/arrange.js
+  var DEFAULT_GAP = 24;
+  var DEFAULT_PADDING = 24;
+  var LABEL_GAP = 16;
+  var LABEL_FONT = { family: "Inter", style: "Regular" };
+  var LABEL_SIZE = 14;
+  var LABELS_KEY = "labelsForComponentSet";
+  async function findSet(params) {
+    let node;
+    if (params.componentSetId !== void 0 && params.componentSetId !== null) {
+      node = await getNode(params.componentSetId, "componentSetId");
+    } else {
+      const name = optString(params, "componentSetName");
+      if (!name) throw badParams(`Give 'componentSetId' (an id such as "12:34") or 'componentSetName'.`);
+      await figma.loadAllPagesAsync();
+      const sets = figma.root.findAllWithCriteria({ types: ["COMPONENT_SET"] }).filter((s) => s.name === name);
+      if (!sets.length) throw notFound("No component set named '" + name + "' in this file. Find it with design_search_components and retry with its id.");
+      if (sets.length > 1) {
+        throw badParams(sets.length + " component sets are named '" + name + "' (" + sets.map((s) => s.id).join(", ") + "); pass 'componentSetId' to choose one.");
+      }
+      node = sets[0];
+    }
+    const set = await mainComponentOnly(node, "arrange variants");
+    requireType(set, ["COMPONENT_SET"], "arrange variants");
+    return (
+      /** @type {ComponentSetNode} */
+      set
+    );
+  }
+  function arrangeOptions(options) {
+    return {
+      gap: (
+        /** @type {number} */
+        optNumber(options, "gap", DEFAULT_GAP, { min: 0, max: 1e4 })
+      ),
+      padding: (
+        /** @type {number} */
+        optNumber(options, "cellPadding", DEFAULT_PADDING, { min: 0, max: 1e4 })
+      ),
+      columnProperty: optString(options, "columnProperty") || null
+    };
+  }
+  async function arrangeComponentSet(params, ctx) {
+    const set = await findSet(params);
+    const options = arrangeOptions(optObject(params, "options") || {});
+    return Object.assign({ success: true }, await arrangeSet(set, options, ctx));
+  }
+  async function arrangeSet(set, options, ctx) {
+    const variants = (
+      /** @type {ComponentNode[]} */
+      set.children.filter((c) => c.type === "COMPONENT")
+    );
+    if (!variants.length) throw new PluginError("empty", "Component set " + set.name + " (" + set.id + ") has no variants to arrange.");
+    const items = variants.map((v) => ({ id: v.id, width: v.width, height: v.height, props: Object.assign({}, v.variantProperties || {}) }));
+    const axes = variantAxes(items);
+    let column = options.columnProperty;
+    if (column && axes.order.indexOf(column) < 0) {
+      throw badParams("'" + column + "' is not a variant property of " + set.name + ". Its properties: " + (axes.order.join(", ") || "none") + ".");
+    }
+    if (!column) column = defaultColumnProperty(axes);
+    const grid = variantGrid(items, { columnProperty: column, gap: options.gap, padding: options.padding });
+    const parent = set.parent;
+    if (!parent || !("insertChild" in parent)) throw new PluginError("wrong_node_type", "Component set " + set.name + " has no parent to hold its labels.");
+    await loadFont(LABEL_FONT);
+    const previous = {
+      width: set.width,
+      height: set.height,
+      layoutMode: set.layoutMode,
+      /** @type {Record<string, number[]>} */
+      positions: {}
+    };
+    variants.forEach((v) => previous.positions[v.id] = [v.x, v.y]);
+    const oldLabels = (
+      /** @type {SceneNode[]} */
+      /** @type {any} */
+      parent.children.filter((n) => n.getPluginData(LABELS_KEY) === set.id)
+    );
+    let labels = null;
+    try {
+      if (set.layoutMode !== "NONE") set.layoutMode = "NONE";
+      for (let i = 0; i < variants.length; i++) {
+        const at = grid.positions[variants[i].id];
+        variants[i].x = at.x;
+        variants[i].y = at.y;
+        await ctx.progress(i + 1, variants.length, "Placed " + (i + 1) + " of " + variants.length + " variants");
+      }
+      set.resizeWithoutConstraints(grid.width, grid.height);
+      labels = makeLabels(
+        set,
+        grid,
+        /** @type {BaseNode & ChildrenMixin} */
+        parent
+      );
+      oldLabels.forEach((n) => n.remove());
+    } catch (err) {
+      const undone = putBack(set, variants, previous, labels);
+      if (err instanceof PluginError && err.code === "cancelled") throw new PluginError("cancelled", err.message + " " + undone);
+      throw new PluginError("plugin_api_error", "Arranging " + set.name + " failed: " + errorText(err) + ". " + undone, { rolledBack: true });
+    }
+    return {
+      componentSet: { id: set.id, name: set.name, x: set.x, y: set.y, width: set.width, height: set.height },
+      previous,
+      grid: { columnProperty: grid.columnProperty, rowProperties: grid.rowProperties, columns: grid.columns, rows: grid.rows },
+      variantCount: variants.length,
+      labelsFrameId: labels ? labels.id : null,
+      replacedLabelFrames: oldLabels.map((n) => n.id)
+    };
+  }
+  function putBack(set, variants, previous, labels) {
+    const failed = [];
+    const attempt = (what, fn) => {
+      try {
+        fn();
+      } catch (err) {
+        failed.push(what + " (" + errorText(err) + ")");
+      }
+    };
+    if (labels) attempt("removing the new labels", () => (
+      /** @type {FrameNode} */
+      labels.remove()
+    ));
+    variants.forEach(
+      (v) => attempt("moving " + v.name + " back", () => {
+        if (v.x !== previous.positions[v.id][0]) v.x = previous.positions[v.id][0];
+        if (v.y !== previous.positions[v.id][1]) v.y = previous.positions[v.id][1];
+      })
+    );
+    if (set.width !== previous.width || set.height !== previous.height) {
+      attempt("restoring the set's size", () => set.resizeWithoutConstraints(previous.width, previous.height));
+    }
+    if (set.layoutMode !== previous.layoutMode) {
+      attempt("restoring the set's layout", () => set.layoutMode = /** @type {any} */
+      previous.layoutMode);
+    }
+    return failed.length ? "Putting the set back failed at: " + failed.join("; ") + "." : "The set was put back as it was.";
+  }
+  function makeLabels(set, grid, parent) {
+    const frame = figma.createFrame();
+    try {
+      parent.insertChild(parent.children.indexOf(set), frame);
+      frame.name = set.name + " labels";
+      frame.fills = [];
+      frame.clipsContent = false;
+      frame.setPluginData(LABELS_KEY, set.id);
+      const p = (
+        /** @type {any} */
+        parent
+      );
+      if (p.layoutMode && p.layoutMode !== "NONE") frame.layoutPositioning = "ABSOLUTE";
+      const placed = [];
+      const text = (characters) => {
+        const t = figma.createText();
+        frame.appendChild(t);
+        t.fontName = LABEL_FONT;
+        t.fontSize = LABEL_SIZE;
+        t.characters = characters;
+        return t;
+      };
+      if (grid.columnProperty) {
+        grid.columns.forEach((value, c) => {
+          const t = text(value || "(no " + grid.columnProperty + ")");
+          t.name = grid.columnProperty + "=" + value;
+          placed.push({ node: t, x: set.x + grid.colX[c], y: set.y - LABEL_GAP - t.height });
+        });
+      }
+      if (grid.rowProperties.length) {
+        grid.rows.forEach((label2, r) => {
+          const t = text(label2);
+          t.name = grid.rowProperties.join(" / ") + ": " + label2;
+          placed.push({ node: t, x: set.x - LABEL_GAP - t.width, y: set.y + grid.rowY[r] + (grid.rowH[r] - t.height) / 2 });
+        });
+      }
+      const minX = Math.min(set.x, ...placed.map((l) => l.x));
+      const minY = Math.min(set.y, ...placed.map((l) => l.y));
+      frame.x = minX;
+      frame.y = minY;
+      frame.resizeWithoutConstraints(Math.max(1, set.x + set.width - minX), Math.max(1, set.y + set.height - minY));
+      placed.forEach((l) => {
+        l.node.x = l.x - minX;
+        l.node.y = l.y - minY;
+      });
+      return frame;
+    } catch (err) {
+      frame.remove();
+      throw err;
+    }
   }
 
   // plugin/src/code/methods/components.js
@@ -1056,6 +2125,14 @@
   }
   async function getComponentLike(id) {
     const node = await getNode(id);
+    if (node.type === "INSTANCE") {
+      const main = await /** @type {InstanceNode} */
+      node.getMainComponentAsync();
+      throw new PluginError(
+        "wrong_node_type",
+        "Node " + node.id + " (" + node.name + ") is an instance, not a component" + (main ? "; its main component is " + main.id + " (" + main.name + ")" : "") + "."
+      );
+    }
     requireType(node, ["COMPONENT", "COMPONENT_SET"], "use it as a component");
     return (
       /** @type {ComponentNode | ComponentSetNode} */
@@ -1195,17 +2272,18 @@
     let target;
     if (id.indexOf("S:") === 0) {
       target = await figma.getStyleByIdAsync(id);
-      if (!target) throw notFound("Style " + id + " does not exist in this file.");
+      if (!target) throw notFound("Style " + id + " was not found in this file. List styles with design_get_styles and retry.");
+      if (target.remote) throw readOnly("Style '" + target.name + "' (" + target.id + ")");
     } else {
-      target = await getNode(id);
-      requireType(target, ["COMPONENT", "COMPONENT_SET"], "set a description");
+      target = await mainComponentOnly(await getNode(id), "set a description");
     }
+    const previous = { description: target.description, descriptionMarkdown: target.descriptionMarkdown || "" };
     target.description = params.description;
     if (markdown !== void 0) target.descriptionMarkdown = markdown;
-    return { success: true, node: { id: target.id, name: target.name, description: target.description } };
+    return { success: true, previous, node: { id: target.id, name: target.name, description: target.description } };
   }
   async function definitionsOwner(params) {
-    const node = await getComponentLike(params.nodeId);
+    const node = await mainComponentOnly(await getNode(params.nodeId), "change component properties");
     if (node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET") {
       throw new PluginError(
         "wrong_node_type",
@@ -1213,6 +2291,18 @@
       );
     }
     return node;
+  }
+  function checkPreferredValues(value, where) {
+    if (value === void 0 || value === null) return void 0;
+    const ok = Array.isArray(value) && value.every((v) => isPlainObject(v) && (v.type === "COMPONENT" || v.type === "COMPONENT_SET") && typeof v.key === "string" && v.key);
+    if (!ok) throw badParams(where + `: 'preferredValues' must be an array of {type: "COMPONENT" | "COMPONENT_SET", key: "<component key>"}.`);
+    return (
+      /** @type {InstanceSwapPreferredValue[]} */
+      value.map((v) => ({ type: v.type, key: v.key }))
+    );
+  }
+  function plainDefinition(def) {
+    return def ? JSON.parse(JSON.stringify(def)) : null;
   }
   async function addComponentProperty(params) {
     const node = await definitionsOwner(params);
@@ -1224,10 +2314,20 @@
     if (type !== "BOOLEAN" && type !== "SLOT" && typeof defaultValue !== "string") {
       throw badParams("A " + type + " property needs a string 'defaultValue'" + (type === "INSTANCE_SWAP" ? " (a component id)." : "."));
     }
+    if (type === "VARIANT" && node.type !== "COMPONENT_SET") {
+      throw new PluginError("wrong_node_type", "VARIANT properties belong to component sets; " + node.name + " is a single component. Combine variants first (design_create_component_set).");
+    }
     const options = {};
-    if (Array.isArray(params.preferredValues)) options.preferredValues = params.preferredValues;
+    const preferred = checkPreferredValues(params.preferredValues, "ADD_COMPONENT_PROPERTY");
+    if (preferred) {
+      if (type !== "INSTANCE_SWAP" && type !== "SLOT") throw badParams("'preferredValues' apply only to INSTANCE_SWAP and SLOT properties.");
+      options.preferredValues = preferred;
+    }
     const description = optString(params, "description");
-    if (description !== void 0) options.description = description;
+    if (description !== void 0) {
+      if (type !== "SLOT") throw badParams("'description' applies only to SLOT properties.");
+      options.description = description;
+    }
     const fullName = node.addComponentProperty(name, type, type === "SLOT" ? "" : defaultValue, Object.keys(options).length ? options : void 0);
     return { success: true, propertyName: fullName, componentPropertyDefinitions: node.componentPropertyDefinitions };
   }
@@ -1244,18 +2344,33 @@
     const node = await definitionsOwner(params);
     const name = resolvePropertyName(node, reqString(params, "propertyName"));
     const newValue = reqObject(params, "newValue");
+    const unknown = Object.keys(newValue).filter((k) => ["name", "defaultValue", "preferredValues", "description"].indexOf(k) < 0);
+    if (unknown.length) throw badParams("'newValue' may hold name, defaultValue, preferredValues and description; not " + unknown.join(", ") + ".");
+    const previous = plainDefinition(node.componentPropertyDefinitions[name]);
     const fullName = node.editComponentProperty(
       name,
       /** @type {any} */
       newValue
     );
-    return { success: true, propertyName: fullName, componentPropertyDefinitions: node.componentPropertyDefinitions };
+    const defs = node.componentPropertyDefinitions;
+    return {
+      success: true,
+      propertyName: fullName,
+      previousName: name,
+      previous,
+      definition: plainDefinition(defs[fullName]),
+      componentPropertyDefinitions: defs
+    };
   }
   async function deleteComponentProperty(params) {
     const node = await definitionsOwner(params);
     const name = resolvePropertyName(node, reqString(params, "propertyName"));
+    const def = plainDefinition(node.componentPropertyDefinitions[name]);
+    if (def && def.type === "VARIANT") {
+      throw badParams("'" + name + "' is a VARIANT property: it comes from the variants' names. Rename or remove the variants instead.");
+    }
     node.deleteComponentProperty(name);
-    return { success: true, deleted: name, componentPropertyDefinitions: node.componentPropertyDefinitions };
+    return { success: true, deleted: name, deletedDefinition: def, componentPropertyDefinitions: node.componentPropertyDefinitions };
   }
   function pickVariant(set, variant) {
     const variants = (
@@ -1333,14 +2448,45 @@
       applied.push(key);
     }
     if (Object.keys(byProperty).length) {
-      await loadInstanceFonts(instance);
+      await loadInstanceFonts(instance, Object.keys(byProperty).filter((k) => props[k].type === "TEXT"));
       instance.setProperties(byProperty);
     }
     return applied;
   }
-  async function loadInstanceFonts(instance) {
-    const texts = instance.findAllWithCriteria({ types: ["TEXT"] });
-    for (const t of texts) await loadFontsOf(t);
+  async function loadInstanceFonts(instance, textProperties) {
+    if (textProperties && !textProperties.length) return;
+    const texts = (
+      /** @type {TextNode[]} */
+      instance.findAllWithCriteria({ types: ["TEXT"] })
+    );
+    const bound = textProperties ? texts.filter((t) => {
+      const refs = (
+        /** @type {any} */
+        t.componentPropertyReferences
+      );
+      return refs && textProperties.indexOf(refs.characters) >= 0;
+    }) : [];
+    for (const t of bound.length ? bound : texts) await loadFontsOf(t);
+  }
+  async function checkPropertyValue(name, def, value) {
+    const type = def ? def.type : void 0;
+    if (type === "SLOT") {
+      throw badParams("'" + name + "' is a SLOT property: slot content is not set through properties. Use design_append_to_slot or design_reset_slot.");
+    }
+    if (type === "BOOLEAN" && typeof value !== "boolean") throw badParams("'" + name + "' is a BOOLEAN property: give true or false.");
+    if (type === "TEXT" && typeof value !== "string") throw badParams("'" + name + "' is a TEXT property: give a string.");
+    if (type === "VARIANT") {
+      const options = def && def.variantOptions || [];
+      if (typeof value !== "string" || options.length && options.indexOf(value) < 0) {
+        throw badParams("'" + name + "' is a VARIANT property: give one of " + options.map((o) => JSON.stringify(o)).join(", ") + ".");
+      }
+    }
+    if (type === "INSTANCE_SWAP") {
+      const swap = await figma.getNodeByIdAsync(typeof value === "string" ? value : "");
+      if (!swap || swap.type !== "COMPONENT") {
+        throw badParams("'" + name + "' is an INSTANCE_SWAP property: give the id of a component (got " + JSON.stringify(value) + ").");
+      }
+    }
   }
   async function setInstanceProperties(params) {
     const node = await getNode(params.nodeId);
@@ -1351,17 +2497,30 @@
     );
     const properties = reqObject(params, "properties");
     const props = instance.componentProperties;
+    const main = await instance.getMainComponentAsync();
+    const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
+    const defs = owner ? (
+      /** @type {ComponentNode | ComponentSetNode} */
+      owner.componentPropertyDefinitions
+    ) : {};
     const resolved = {};
-    Object.keys(properties).forEach((key) => {
+    const previous = {};
+    const texts = [];
+    for (const key of Object.keys(properties)) {
       const full = props[key] ? key : Object.keys(props).find((k) => k.split("#")[0] === key);
-      if (!full) throw notFound("Property '" + key + "' is not on this instance. Its properties: " + Object.keys(props).join(", ") + ".");
+      if (!full) throw notFound("Property '" + key + "' is not on this instance. Its properties: " + (Object.keys(props).join(", ") || "none") + ".");
+      await checkPropertyValue(key, defs[full] || props[full], properties[key]);
       resolved[full] = properties[key];
-    });
-    await loadInstanceFonts(instance);
+      previous[full] = props[full].value;
+      if (props[full].type === "TEXT") texts.push(full);
+    }
+    if (texts.length) await loadInstanceFonts(instance, texts);
     instance.setProperties(resolved);
-    return { success: true, instance: summarize(instance), componentProperties: instance.componentProperties };
+    return { success: true, previous, instance: summarize(instance), componentProperties: instance.componentProperties };
   }
-  async function createComponentSet(params) {
+  async function createComponentSet(params, ctx) {
+    const autoArrange = optBool(params, "autoArrange", false);
+    const arrangement = arrangeOptions(optObject(params, "arrangeOptions") || {});
     let components = [];
     const created = [];
     if (Array.isArray(params.componentIds) && params.componentIds.length) {
@@ -1376,7 +2535,7 @@
     } else {
       const base = await getNode(params.baseComponentId, "baseComponentId");
       requireType(base, ["COMPONENT"], "use it as the base of variants");
-      const axes = variantAxes(params);
+      const axes = variantAxes2(params);
       const combos = combinations(axes);
       if (combos.length > MAX_VARIANTS) throw badParams(combos.length + " variants requested; the limit is " + MAX_VARIANTS + ".");
       const b = (
@@ -1410,9 +2569,22 @@
       if (typeof position.x === "number") set.x = position.x;
       if (typeof position.y === "number") set.y = position.y;
     }
-    return { success: true, componentSet: describeComponent(set) };
+    const out = { success: true };
+    if (autoArrange) {
+      try {
+        out.arranged = await arrangeSet(set, arrangement, ctx);
+      } catch (err) {
+        if (err instanceof PluginError && err.code === "cancelled") throw err;
+        out.arrangeError = errorSummary(err);
+      }
+    }
+    out.componentSet = describeComponent(set);
+    return out;
   }
-  function variantAxes(params) {
+  function errorSummary(err) {
+    return err instanceof PluginError ? { error: err.message, code: err.code } : { error: errorText(err), code: "plugin_api_error" };
+  }
+  function variantAxes2(params) {
     const axes = [];
     if (Array.isArray(params.variantProperties)) {
       params.variantProperties.forEach((p) => {
@@ -1469,6 +2641,14 @@
       ["replace", "append"],
       "replace"
     );
+    const wanted = list.filter((a) => a && typeof a.categoryId === "string").map((a) => a.categoryId);
+    if (wanted.length) {
+      const known = (await figma.annotations.getAnnotationCategoriesAsync()).map((c) => c.id);
+      const missing = wanted.filter((id) => known.indexOf(id) < 0);
+      if (missing.length) {
+        throw notFound("Annotation categor" + (missing.length > 1 ? "ies " : "y ") + missing.join(", ") + " not found in this file. List them with design_get_annotation_categories.");
+      }
+    }
     const clean = list.map((a, i) => {
       if (!a || typeof a !== "object") throw badParams("annotations[" + i + "] must be an object with 'label' or 'labelMarkdown'.");
       const out = {};
@@ -1479,8 +2659,9 @@
       if (!out.label && !out.labelMarkdown && !out.properties) throw badParams("annotations[" + i + "] needs 'label', 'labelMarkdown' or 'properties'.");
       return out;
     });
+    const previous = node.annotations.map((a) => Object.assign({}, a));
     node.annotations = mode === "append" ? node.annotations.concat(clean) : clean;
-    return { success: true, nodeId: node.id, annotations: node.annotations.map((a) => Object.assign({}, a)) };
+    return { success: true, nodeId: node.id, previous, annotations: node.annotations.map((a) => Object.assign({}, a)) };
   }
   async function getAnnotationCategories() {
     const categories = await figma.annotations.getAnnotationCategoriesAsync();
@@ -1489,19 +2670,16 @@
 
   // plugin/src/code/methods/slots.js
   async function createSlot(params) {
-    const node = await getNode(params.nodeId);
-    requireType(node, ["COMPONENT"], "create a slot");
+    const node = await mainComponentOnly(await getNode(params.nodeId), "create a slot");
+    requireType(node, ["COMPONENT"], "create a slot (slots go into a component or one variant of a set)");
     const component = (
       /** @type {ComponentNode} */
       node
     );
     if (typeof component.createSlot !== "function") throw new PluginError("unsupported", "This editor's plugin API has no slots yet; update the desktop app.");
-    const slot = component.createSlot();
     const name = optString(params, "name");
-    if (name) slot.name = name;
     const width = optNumber(params, "width", void 0, { min: 0.01 });
     const height = optNumber(params, "height", void 0, { min: 0.01 });
-    if (width !== void 0 || height !== void 0) slot.resize(width || slot.width, height || slot.height);
     const layout = optEnum(
       params,
       "layoutMode",
@@ -1509,8 +2687,65 @@
       ["NONE", "HORIZONTAL", "VERTICAL"],
       void 0
     );
-    if (layout) slot.layoutMode = layout;
+    const slot = component.createSlot();
+    try {
+      if (name) slot.name = name;
+      if (width !== void 0 || height !== void 0) slot.resize(width || slot.width, height || slot.height);
+      if (layout) slot.layoutMode = layout;
+    } catch (err) {
+      slot.remove();
+      throw new PluginError("plugin_api_error", "CREATE_SLOT failed: " + errorText(err) + ". The slot was removed again.", { rolledBack: true });
+    }
     return { success: true, slot: summarize(slot), componentId: component.id };
+  }
+  async function addSlotProperty(params) {
+    const node = await mainComponentOnly(await getNode(params.nodeId), "add a slot property");
+    const owner = node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET" ? node.parent : node;
+    const propertyName = reqString(params, "propertyName");
+    const description = optString(params, "description");
+    const preferred = checkPreferredValues(params.preferredValues, "ADD_SLOT_PROPERTY");
+    const frame = await getNode(params.frameNodeId, "frameNodeId");
+    const parent = frame.parent;
+    const direct = node.type === "COMPONENT_SET" ? !!parent && parent.type === "COMPONENT" && parent.parent === node : parent === node;
+    if (!direct) {
+      throw badParams(
+        "Node " + frame.id + " (" + frame.name + ") is not a direct child of " + node.name + (node.type === "COMPONENT_SET" ? "'s variants" : "") + ". A slot binds a frame placed directly in the component: move it there first, or use design_create_slot."
+      );
+    }
+    requireType(frame, ["FRAME"], "bind a slot property (it needs a frame)");
+    const f = (
+      /** @type {any} */
+      frame
+    );
+    if (f.layoutMode === "GRID") {
+      throw badParams("Frame " + frame.id + " (" + frame.name + ") uses GRID layout, which slots do not allow: set it to NONE, HORIZONTAL or VERTICAL first.");
+    }
+    const refs = f.componentPropertyReferences;
+    if (refs && refs.slotContentId) {
+      throw conflict("Frame " + frame.id + " (" + frame.name + ") is already the content of slot property '" + refs.slotContentId + "'.");
+    }
+    const options = {};
+    if (description !== void 0) options.description = description;
+    if (preferred) options.preferredValues = preferred;
+    const fullName = owner.addComponentProperty(propertyName, "SLOT", "", Object.keys(options).length ? options : void 0);
+    try {
+      f.componentPropertyReferences = Object.assign({}, refs || {}, { slotContentId: fullName });
+    } catch (err) {
+      owner.deleteComponentProperty(fullName);
+      throw new PluginError(
+        "plugin_api_error",
+        "The design tool refused to bind frame " + frame.id + " (" + frame.name + ") to the slot property: " + errorText(err) + ". The property was removed again.",
+        { rolledBack: true }
+      );
+    }
+    const def = owner.componentPropertyDefinitions[fullName];
+    return {
+      success: true,
+      propertyName: fullName,
+      componentId: owner.id,
+      frameId: frame.id,
+      definition: def ? JSON.parse(JSON.stringify(def)) : null
+    };
   }
   function slotsIn(root) {
     return (
@@ -1555,11 +2790,23 @@
   );
   async function appendToSlot(params) {
     const slot = await findSlot(params);
-    if (optBool(params, "clearExisting", false)) slot.children.slice().forEach((c) => c.remove());
+    const clear = optBool(params, "clearExisting", false);
     let child;
+    let movedFrom;
+    let made = false;
     if (params.sourceNodeId) {
       const source = await getSceneNode(params.sourceNodeId, "sourceNodeId");
-      child = optBool(params, "clone", true) ? source.clone() : source;
+      if (optBool(params, "clone", true)) {
+        child = source.clone();
+        made = true;
+      } else {
+        child = source;
+        const from = source.parent;
+        movedFrom = from ? { parentId: from.id, index: (
+          /** @type {any} */
+          from.children.indexOf(source)
+        ) } : void 0;
+      }
     } else {
       const type = optEnum(params, "nodeType", SLOT_CHILD_TYPES, "FRAME");
       const create = {
@@ -1572,21 +2819,40 @@
         STAR: () => figma.createStar(),
         VECTOR: () => figma.createVector()
       };
+      const props = optObject(params, "properties") || {};
+      const name = optString(props, "name");
+      const width = optNumber(props, "width", void 0, { min: 0.01, max: 1e5 });
+      const height = optNumber(props, "height", void 0, { min: 0.01, max: 1e5 });
       child = create[
         /** @type {keyof typeof create} */
         type
       ]();
-      const props = optObject(params, "properties") || {};
-      if (typeof props.name === "string") child.name = props.name;
-      if (typeof props.width === "number" && typeof props.height === "number" && "resize" in child) child.resize(props.width, props.height);
+      made = true;
+      try {
+        if (name !== void 0) child.name = name;
+        if ((width !== void 0 || height !== void 0) && "resize" in child) child.resize(width || child.width, height || child.height);
+      } catch (err) {
+        child.remove();
+        throw err;
+      }
     }
-    slot.appendChild(child);
-    return { success: true, slot: summarize(slot), appended: summarize(child) };
+    const removed = clear ? slot.children.length : 0;
+    try {
+      if (clear) slot.children.slice().forEach((c) => c.remove());
+      slot.appendChild(child);
+    } catch (err) {
+      if (made) child.remove();
+      throw err;
+    }
+    const out = { success: true, slot: summarize(slot), appended: summarize(child), removedChildren: removed };
+    if (movedFrom) out.movedFrom = movedFrom;
+    return out;
   }
   async function resetSlot(params) {
     const slot = await findSlot(params);
+    const before = slot.children.length;
     slot.resetSlot();
-    return { success: true, slot: Object.assign(summarize(slot), { childCount: slot.children.length }) };
+    return { success: true, previousChildCount: before, slot: Object.assign(summarize(slot), { childCount: slot.children.length }) };
   }
 
   // plugin/src/code/methods/edit.js
@@ -1595,15 +2861,19 @@
     const node = requireProp(await getSceneNode(params.nodeId), "resize", "resize");
     const width = reqNumber(params, "width", { min: 0.01, max: 1e5 });
     const height = reqNumber(params, "height", { min: 0.01, max: 1e5 });
+    const previous = { width: node.width, height: node.height };
     if (optBool(params, "withConstraints", true)) node.resize(width, height);
     else node.resizeWithoutConstraints(width, height);
-    return { success: true, node: summarize(node) };
+    return { success: true, previous, node: summarize(node) };
   }
   async function moveNode(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "x", "move");
-    node.x = reqNumber(params, "x");
-    node.y = reqNumber(params, "y");
-    return { success: true, node: summarize(node) };
+    const x = reqNumber(params, "x");
+    const y = reqNumber(params, "y");
+    const previous = { x: node.x, y: node.y };
+    node.x = x;
+    node.y = y;
+    return { success: true, previous, node: summarize(node) };
   }
   async function buildPaints(list, what) {
     const out = [];
@@ -1631,25 +2901,33 @@
   }
   async function setFills(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "fills", "set fills");
-    node.fills = await buildPaints(reqArray(params, "fills"), "fills");
-    return { success: true, node: summarize(node), fills: describePaints(node.fills) };
+    const paints = await buildPaints(reqArray(params, "fills"), "fills");
+    const previous = describePaints(node.fills);
+    node.fills = paints;
+    return { success: true, previous: { fills: previous }, node: summarize(node), fills: describePaints(node.fills) };
   }
   async function setStrokes(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "strokes", "set strokes");
-    node.strokes = await buildPaints(reqArray(params, "strokes"), "strokes");
+    const paints = await buildPaints(reqArray(params, "strokes"), "strokes");
     const weight = optNumber(params, "strokeWeight", void 0, { min: 0, max: 1e3 });
+    const previous = { strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight === figma.mixed ? "mixed" : node.strokeWeight };
+    node.strokes = paints;
     if (weight !== void 0) node.strokeWeight = weight;
-    return { success: true, node: summarize(node), strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight };
+    return { success: true, previous, node: summarize(node), strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight };
   }
   async function setOpacity(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "opacity", "set opacity");
-    node.opacity = reqNumber(params, "opacity", { min: 0, max: 1 });
-    return { success: true, node: summarize(node), opacity: node.opacity };
+    const opacity = reqNumber(params, "opacity", { min: 0, max: 1 });
+    const previous = { opacity: node.opacity };
+    node.opacity = opacity;
+    return { success: true, previous, node: summarize(node), opacity: node.opacity };
   }
   async function setCornerRadius(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "cornerRadius", "set the corner radius");
-    node.cornerRadius = reqNumber(params, "radius", { min: 0, max: 1e5 });
-    return { success: true, node: summarize(node), cornerRadius: node.cornerRadius };
+    const radius = reqNumber(params, "radius", { min: 0, max: 1e5 });
+    const previous = { cornerRadius: node.cornerRadius === figma.mixed ? "mixed" : node.cornerRadius };
+    node.cornerRadius = radius;
+    return { success: true, previous, node: summarize(node), cornerRadius: node.cornerRadius };
   }
   function imageKind(b) {
     if (b.length > 8 && b[0] === 137 && b[1] === 80 && b[2] === 78 && b[3] === 71) return "PNG";
@@ -1681,21 +2959,59 @@
     const nodes = [];
     for (const id of ids) nodes.push(requireProp(await getSceneNode(id, "nodeIds[]"), "fills", "set an image fill"));
     const image = figma.createImage(bytes);
+    const previous = {};
     nodes.forEach((n) => {
-      n.fills = [{ type: "IMAGE", imageHash: image.hash, scaleMode }];
+      previous[n.id] = describePaints(n.fills);
     });
-    return { success: true, imageHash: image.hash, format: kind, byteLength: bytes.length, nodes: nodes.map(summarize) };
+    const done = [];
+    try {
+      nodes.forEach((n) => {
+        const before = n.fills;
+        n.fills = [{ type: "IMAGE", imageHash: image.hash, scaleMode }];
+        done.push([n, before]);
+      });
+    } catch (err) {
+      done.reverse().forEach(([n, before]) => n.fills = before);
+      throw new PluginError("plugin_api_error", "SET_IMAGE_FILL failed: " + errorText(err) + ". The fills already changed were set back.", { rolledBack: true });
+    }
+    return { success: true, imageHash: image.hash, format: kind, byteLength: bytes.length, previous: { fills: previous }, nodes: nodes.map(summarize) };
   }
   async function cloneNode(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "clone", "clone");
     const copy = node.clone();
     return { success: true, node: summarize(copy), sourceId: node.id };
   }
+  async function deletedInfo(node) {
+    const n = (
+      /** @type {any} */
+      node
+    );
+    const parent = node.parent;
+    const info = summarize(node);
+    info.index = parent ? (
+      /** @type {any} */
+      parent.children.indexOf(node)
+    ) : null;
+    if (parent) info.parentName = parent.name;
+    if ("fills" in n && n.fills !== figma.mixed && n.fills.length) info.fills = describePaints(n.fills);
+    if ("strokes" in n && n.strokes.length) info.strokes = describePaints(n.strokes);
+    if (typeof n.opacity === "number" && n.opacity !== 1) info.opacity = n.opacity;
+    if (typeof n.cornerRadius === "number" && n.cornerRadius) info.cornerRadius = n.cornerRadius;
+    if (node.type === "TEXT") info.characters = echoText(n.characters);
+    if ("children" in n) info.childCount = n.children.length;
+    if (node.type === "COMPONENT" || node.type === "COMPONENT_SET") info.key = n.key;
+    if (node.type === "INSTANCE") {
+      const main = await /** @type {InstanceNode} */
+      node.getMainComponentAsync();
+      info.mainComponent = main ? { id: main.id, key: main.key, name: main.name } : null;
+    }
+    return info;
+  }
   async function deleteNode(params) {
     const node = await getNode(params.nodeId);
     if (node.type === "DOCUMENT") throw badParams("The document itself cannot be deleted.");
     if (node.type === "PAGE" && figma.root.children.length <= 1) throw badParams("The only page of a file cannot be deleted.");
-    const info = { id: node.id, name: node.name, type: node.type };
+    const info = await deletedInfo(node);
     node.remove();
     return { success: true, deleted: info };
   }
@@ -1704,7 +3020,7 @@
     const newName = reqString(params, "newName");
     const oldName = node.name;
     node.name = newName;
-    return { success: true, oldName, node: summarize(node) };
+    return { success: true, oldName, newName: node.name, node: summarize(node) };
   }
   var CHILD_TYPES = (
     /** @type {const} */
@@ -1716,6 +3032,12 @@
     const parent = await getNode(params.parentId, "parentId");
     if (!("appendChild" in parent)) throw new PluginError("wrong_node_type", "Parent " + parent.id + " is a " + parent.type + " and cannot hold children.");
     const props = optObject(params, "properties") || {};
+    let paints;
+    if (props.fills !== void 0) {
+      paints = await buildPaints(Array.isArray(props.fills) ? props.fills : [typeof props.fills === "string" ? { type: "SOLID", color: props.fills } : props.fills], "properties.fills");
+    } else if (typeof props.color === "string") {
+      paints = [solidPaint(props.color, void 0, "properties.color")];
+    }
     let node;
     if (type === "RECTANGLE") node = figma.createRectangle();
     else if (type === "ELLIPSE") node = figma.createEllipse();
@@ -1741,11 +3063,7 @@
         const h = typeof props.height === "number" ? props.height : n.height;
         n.resize(Math.max(w, 0.01), type === "LINE" ? 0 : Math.max(h, 0.01));
       }
-      if (props.fills !== void 0) {
-        n.fills = await buildPaints(Array.isArray(props.fills) ? props.fills : [typeof props.fills === "string" ? { type: "SOLID", color: props.fills } : props.fills], "properties.fills");
-      } else if (typeof props.color === "string") {
-        n.fills = [solidPaint(props.color, void 0, "properties.color")];
-      }
+      if (paints) n.fills = paints;
     } catch (err) {
       node.remove();
       throw err;
@@ -2078,13 +3396,13 @@
       /** @type {any} */
       optEnum(params, "endMagnet", MAGNETS, "AUTO")
     ) };
-    const label = optString(params, "label");
-    if (label) {
+    const label2 = optString(params, "label");
+    if (label2) {
       await figma.loadFontAsync(
         /** @type {FontName} */
         connector.text.fontName
       );
-      connector.text.characters = label;
+      connector.text.characters = label2;
     }
     return { success: true, node: summarize(connector), startNodeId: start.id, endNodeId: end.id };
   }
@@ -2459,6 +3777,9 @@
     DELETE_VARIABLE_COLLECTION: deleteCollection,
     ADD_MODE: addMode,
     RENAME_MODE: renameMode,
+    BATCH_CREATE_VARIABLES: batchCreateVariables,
+    BATCH_UPDATE_VARIABLES: batchUpdateVariables,
+    SETUP_DESIGN_TOKENS: setupDesignTokens,
     GET_COMPONENT: getComponent,
     GET_LOCAL_COMPONENTS: getLocalComponents,
     DEEP_GET_COMPONENT: deepGetComponent,
@@ -2470,6 +3791,7 @@
     INSTANTIATE_COMPONENT: instantiateComponent,
     CREATE_COMPONENT_SET: createComponentSet,
     SET_INSTANCE_PROPERTIES: setInstanceProperties,
+    ARRANGE_COMPONENT_SET: arrangeComponentSet,
     GET_ANNOTATIONS: getAnnotations,
     SET_ANNOTATIONS: setAnnotations,
     GET_ANNOTATION_CATEGORIES: getAnnotationCategories,
@@ -2477,6 +3799,7 @@
     GET_SLOTS: getSlots,
     APPEND_TO_SLOT: appendToSlot,
     RESET_SLOT: resetSlot,
+    ADD_SLOT_PROPERTY: addSlotProperty,
     RESIZE_NODE: resizeNode,
     MOVE_NODE: moveNode,
     SET_NODE_FILLS: setFills,
@@ -2519,7 +3842,73 @@
     SET_SLIDE_BACKGROUND: setSlideBackground,
     GET_TEXT_STYLES: getTextStyles
   };
-  var dispatcher = new Dispatcher(handlers);
+  var WRITE_METHODS = [
+    "EXECUTE_CODE",
+    "UPDATE_VARIABLE",
+    "CREATE_VARIABLE",
+    "DELETE_VARIABLE",
+    "RENAME_VARIABLE",
+    "SET_VARIABLE_DESCRIPTION",
+    "CREATE_VARIABLE_COLLECTION",
+    "DELETE_VARIABLE_COLLECTION",
+    "ADD_MODE",
+    "RENAME_MODE",
+    "BATCH_CREATE_VARIABLES",
+    "BATCH_UPDATE_VARIABLES",
+    "SETUP_DESIGN_TOKENS",
+    "SET_NODE_DESCRIPTION",
+    "ADD_COMPONENT_PROPERTY",
+    "EDIT_COMPONENT_PROPERTY",
+    "DELETE_COMPONENT_PROPERTY",
+    "INSTANTIATE_COMPONENT",
+    "CREATE_COMPONENT_SET",
+    "SET_INSTANCE_PROPERTIES",
+    "ARRANGE_COMPONENT_SET",
+    "SET_ANNOTATIONS",
+    "CREATE_SLOT",
+    "APPEND_TO_SLOT",
+    "RESET_SLOT",
+    "ADD_SLOT_PROPERTY",
+    "RESIZE_NODE",
+    "MOVE_NODE",
+    "SET_NODE_FILLS",
+    "SET_NODE_STROKES",
+    "SET_NODE_OPACITY",
+    "SET_NODE_CORNER_RADIUS",
+    "SET_IMAGE_FILL",
+    "CLONE_NODE",
+    "DELETE_NODE",
+    "RENAME_NODE",
+    "CREATE_CHILD_NODE",
+    "SET_TEXT_CONTENT",
+    "CREATE_STICKY",
+    "CREATE_STICKIES",
+    "CREATE_CONNECTOR",
+    "CREATE_SHAPE_WITH_TEXT",
+    "CREATE_SECTION",
+    "CREATE_TABLE",
+    "CREATE_CODE_BLOCK",
+    "CREATE_SLIDE",
+    "DELETE_SLIDE",
+    "DUPLICATE_SLIDE",
+    "REORDER_SLIDES",
+    "SET_SLIDE_TRANSITION",
+    "SKIP_SLIDE",
+    "ADD_TEXT_TO_SLIDE",
+    "ADD_SHAPE_TO_SLIDE",
+    "SET_SLIDE_BACKGROUND"
+  ];
+  function sendProgress(route, progress) {
+    figma.ui.postMessage({ kind: "event", route, event: { type: "PROGRESS", data: progress } });
+  }
+  function commitUndo() {
+    try {
+      figma.commitUndo();
+    } catch (err) {
+      diag.warn("[design bridge] commitUndo failed:", err);
+    }
+  }
+  var dispatcher = new Dispatcher(handlers, { writes: WRITE_METHODS, commitUndo, onProgress: sendProgress });
   var watching = false;
   function onUiReady() {
     figma.ui.postMessage({ kind: "init", pluginVersion: PLUGIN_VERSION, fileInfo: fileInfo() });

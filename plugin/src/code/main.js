@@ -6,6 +6,8 @@ import { PLUGIN_VERSION } from "./version.js";
 import { executeCode } from "./methods/execute.js";
 import { getFileInfo } from "./methods/file.js";
 import * as variables from "./methods/variables.js";
+import * as tokens from "./methods/tokens.js";
+import { arrangeComponentSet } from "./methods/arrange.js";
 import * as components from "./methods/components.js";
 import * as annotations from "./methods/annotations.js";
 import * as slots from "./methods/slots.js";
@@ -53,6 +55,9 @@ const handlers = {
   DELETE_VARIABLE_COLLECTION: variables.deleteCollection,
   ADD_MODE: variables.addMode,
   RENAME_MODE: variables.renameMode,
+  BATCH_CREATE_VARIABLES: tokens.batchCreateVariables,
+  BATCH_UPDATE_VARIABLES: tokens.batchUpdateVariables,
+  SETUP_DESIGN_TOKENS: tokens.setupDesignTokens,
   GET_COMPONENT: components.getComponent,
   GET_LOCAL_COMPONENTS: components.getLocalComponents,
   DEEP_GET_COMPONENT: components.deepGetComponent,
@@ -64,6 +69,7 @@ const handlers = {
   INSTANTIATE_COMPONENT: components.instantiateComponent,
   CREATE_COMPONENT_SET: components.createComponentSet,
   SET_INSTANCE_PROPERTIES: components.setInstanceProperties,
+  ARRANGE_COMPONENT_SET: arrangeComponentSet,
   GET_ANNOTATIONS: annotations.getAnnotations,
   SET_ANNOTATIONS: annotations.setAnnotations,
   GET_ANNOTATION_CATEGORIES: annotations.getAnnotationCategories,
@@ -71,6 +77,7 @@ const handlers = {
   GET_SLOTS: slots.getSlots,
   APPEND_TO_SLOT: slots.appendToSlot,
   RESET_SLOT: slots.resetSlot,
+  ADD_SLOT_PROPERTY: slots.addSlotProperty,
   RESIZE_NODE: edit.resizeNode,
   MOVE_NODE: edit.moveNode,
   SET_NODE_FILLS: edit.setFills,
@@ -114,7 +121,85 @@ const handlers = {
   GET_TEXT_STYLES: slides.getTextStyles,
 };
 
-const dispatcher = new Dispatcher(handlers);
+/**
+ * The methods that may change the document. Each runs alone and ends with one commitUndo, so one command is one
+ * undo step; every other method is a read and commits nothing. EXECUTE_CODE counts as a write: its code may edit.
+ */
+const WRITE_METHODS = [
+  "EXECUTE_CODE",
+  "UPDATE_VARIABLE",
+  "CREATE_VARIABLE",
+  "DELETE_VARIABLE",
+  "RENAME_VARIABLE",
+  "SET_VARIABLE_DESCRIPTION",
+  "CREATE_VARIABLE_COLLECTION",
+  "DELETE_VARIABLE_COLLECTION",
+  "ADD_MODE",
+  "RENAME_MODE",
+  "BATCH_CREATE_VARIABLES",
+  "BATCH_UPDATE_VARIABLES",
+  "SETUP_DESIGN_TOKENS",
+  "SET_NODE_DESCRIPTION",
+  "ADD_COMPONENT_PROPERTY",
+  "EDIT_COMPONENT_PROPERTY",
+  "DELETE_COMPONENT_PROPERTY",
+  "INSTANTIATE_COMPONENT",
+  "CREATE_COMPONENT_SET",
+  "SET_INSTANCE_PROPERTIES",
+  "ARRANGE_COMPONENT_SET",
+  "SET_ANNOTATIONS",
+  "CREATE_SLOT",
+  "APPEND_TO_SLOT",
+  "RESET_SLOT",
+  "ADD_SLOT_PROPERTY",
+  "RESIZE_NODE",
+  "MOVE_NODE",
+  "SET_NODE_FILLS",
+  "SET_NODE_STROKES",
+  "SET_NODE_OPACITY",
+  "SET_NODE_CORNER_RADIUS",
+  "SET_IMAGE_FILL",
+  "CLONE_NODE",
+  "DELETE_NODE",
+  "RENAME_NODE",
+  "CREATE_CHILD_NODE",
+  "SET_TEXT_CONTENT",
+  "CREATE_STICKY",
+  "CREATE_STICKIES",
+  "CREATE_CONNECTOR",
+  "CREATE_SHAPE_WITH_TEXT",
+  "CREATE_SECTION",
+  "CREATE_TABLE",
+  "CREATE_CODE_BLOCK",
+  "CREATE_SLIDE",
+  "DELETE_SLIDE",
+  "DUPLICATE_SLIDE",
+  "REORDER_SLIDES",
+  "SET_SLIDE_TRANSITION",
+  "SKIP_SLIDE",
+  "ADD_TEXT_TO_SLIDE",
+  "ADD_SHAPE_TO_SLIDE",
+  "SET_SLIDE_BACKGROUND",
+];
+
+/**
+ * PROGRESS (ours) travels like an event, tagged with the route of the command it belongs to:
+ * {"type":"PROGRESS","data":{"id":<command id>,"progress":n,"total":m,"message":"…"}}.
+ * @param {string} route @param {import("./dispatch.js").Progress} progress
+ */
+function sendProgress(route, progress) {
+  figma.ui.postMessage({ kind: "event", route: route, event: { type: "PROGRESS", data: progress } });
+}
+
+function commitUndo() {
+  try {
+    figma.commitUndo();
+  } catch (err) {
+    diag.warn("[design bridge] commitUndo failed:", err);
+  }
+}
+
+const dispatcher = new Dispatcher(handlers, { writes: WRITE_METHODS, commitUndo: commitUndo, onProgress: sendProgress });
 let watching = false;
 
 /** Called when ui.html has loaded (again): it needs the file's identity before it can say HELLO. */

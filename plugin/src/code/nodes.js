@@ -1,4 +1,4 @@
-import { notFound, badParams, PluginError } from "./errors.js";
+import { notFound, badParams, readOnly, PluginError } from "./errors.js";
 import { toHex } from "./colors.js";
 
 /**
@@ -16,7 +16,7 @@ export async function getNode(id, param) {
   if (!node || node.removed) {
     throw notFound(
       "Node " + id + " was not found in this file (" + figma.root.name + "). Node ids are specific to a file and " +
-        "session and go stale: look the node up again (design_get_selection, or design_execute with " +
+        "session and go stale: look the node up again (design_get_selection, design_get_file_data, or design_execute with " +
         "figma.currentPage.findAll) and retry with the new id.",
     );
   }
@@ -61,6 +61,29 @@ export function requireType(node, types, action) {
         types.join(" or ") + ".",
     );
   }
+}
+
+/**
+ * A local main component or component set to change. An instance is refused with its main component's id, a
+ * library component as read-only.
+ * @param {BaseNode} node @param {string} action e.g. "set a description"
+ * @returns {Promise<ComponentNode | ComponentSetNode>}
+ */
+export async function mainComponentOnly(node, action) {
+  if (node.type === "INSTANCE") {
+    const main = await /** @type {InstanceNode} */ (node).getMainComponentAsync();
+    const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
+    throw new PluginError(
+      "wrong_node_type",
+      "Cannot " + action + " on instance " + node.id + " (" + node.name + "): that belongs on its main component" +
+        (owner ? " '" + owner.name + "' (" + owner.id + ")" + (owner.remote ? ", which comes from a library and is edited there" : ", so use that id") : "") +
+        ".",
+    );
+  }
+  requireType(node, ["COMPONENT", "COMPONENT_SET"], action);
+  const component = /** @type {ComponentNode | ComponentSetNode} */ (node);
+  if (component.remote) throw readOnly("Component '" + component.name + "' (" + component.id + ")");
+  return component;
 }
 
 /** A short description of a node, safe for any node type. @param {BaseNode} node */

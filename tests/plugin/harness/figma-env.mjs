@@ -1,6 +1,8 @@
-// The stand-in editor: figma-api-stub's `figma`, extended with what the stub lacks (async getters, variables,
-// component sets and properties, clone, exports that return real PNGs, document changes, whiteboard and slides
-// nodes, annotations, slots, node defaults). Used in node:vm and, bundled, in a browser Web Worker.
+// The stand-in editor: figma-api-stub's `figma`, extended with what the stub lacks (async getters, variables with
+// modes, aliases and the real API's value checks, component sets and properties, instances whose text follows their
+// properties, fonts that fail to load when not installed, clone, exports that return real PNGs, document changes,
+// whiteboard and slides nodes, annotations, slots, undo commits, node defaults). Used in node:vm and, bundled, in a
+// browser Web Worker. Test controls (control.*) inject faults and library items the way a real file would have them.
 import { createFigma } from "figma-api-stub";
 import { Fonts } from "figma-api-stub/dist/fonts.js";
 import { solidPng } from "./png.mjs";
@@ -34,6 +36,52 @@ export function createDesignEnv(options = {}) {
   figma.currentPage.name = "Page 1";
   figma.mixed = Symbol("mixed");
 
+  // ---- faults a test asks for: the n-th call of an API throws, as a design tool failing midway would -----------
+  const faults = new Map();
+  function fault(name) {
+    const f = faults.get(name);
+    if (!f) return;
+    f.left -= 1;
+    if (f.left === 0) {
+      faults.delete(name);
+      throw new Error(f.message);
+    }
+  }
+
+  // ---- undo: the editor keeps one step per commit -------------------------------------------------------------
+  let undoCommits = 0;
+  figma.commitUndo = () => {
+    undoCommits += 1;
+  };
+
+  // ---- fonts: only installed fonts load, as in the editor ------------------------------------------------------
+  const installedFonts = () => figma.listAvailableFontsAsync().then((list) => list.map((f) => f.fontName));
+  const stubLoadFont = figma.loadFontAsync.bind(figma);
+  figma.loadFontAsync = async (font) => {
+    const installed = await installedFonts();
+    if (!font || !installed.some((f) => f.family === font.family && f.style === font.style)) {
+      throw new Error("in loadFontAsync: The font \"" + (font && font.family) + " " + (font && font.style) + "\" could not be loaded");
+    }
+    return stubLoadFont(font);
+  };
+
+  // insertChild of a node already in the parent moves it (the stub refuses).
+  function allowReorder(parent) {
+    const insert = parent.insertChild;
+    parent.insertChild = function (index, child) {
+      if (child && child.parent === this) {
+        this.children = this.children.filter((c) => c !== child);
+        child.parent = null;
+      }
+      return insert.call(this, Math.min(index, this.children ? this.children.length : 0), child);
+    };
+  }
+  allowReorder(figma.currentPage);
+
+  const annotationCategories = [
+    { id: "cat:1", label: "Interaction", color: "BLUE", isPreset: true },
+    { id: "cat:2", label: "Accessibility", color: "GREEN", isPreset: true },
+  ];
   let nextId = 100;
   const newId = () => "9:" + nextId++;
   const listeners = { documentchange: [], selectionchange: [], currentpagechange: [] };
@@ -57,7 +105,8 @@ export function createDesignEnv(options = {}) {
     if (node.height === undefined) node.height = defaults.height || 100;
     if (node.visible === undefined) node.visible = true;
     if (node.opacity === undefined) node.opacity = 1;
-    if (node.annotations === undefined) node.annotations = [];
+    if (!Object.getOwnPropertyDescriptor(node, "annotations")) defineAnnotations(node);
+    if (!Object.getOwnPropertyDescriptor(node, "componentPropertyReferences")) defineReferences(node);
     if (node.removed === undefined) node.removed = false;
     if (!("strokes" in node)) node.strokes = [];
     if (node.strokeWeight === undefined) node.strokeWeight = 1;
@@ -65,6 +114,7 @@ export function createDesignEnv(options = {}) {
     if (["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "SECTION", "SLOT", "SLIDE"].includes(node.type)) {
       if (!node.children) node.children = [];
       if (node.layoutMode === undefined) node.layoutMode = "NONE";
+      if (typeof node.insertChild === "function" && !Object.prototype.hasOwnProperty.call(node, "insertChild")) allowReorder(node);
     }
     if (!("cornerRadius" in node) && ["RECTANGLE", "FRAME", "COMPONENT", "INSTANCE"].includes(node.type)) node.cornerRadius = 0;
     if (typeof node.resize !== "function") {
@@ -103,10 +153,70 @@ export function createDesignEnv(options = {}) {
     }
     const originalRemove = node.remove;
     node.remove = function () {
-      originalRemove.call(this);
+      // Inside an instance only a slot's content may be removed (the stub refuses all of it).
+      if (inSlotContent(this)) {
+        this.parent.children = this.parent.children.filter((c) => c !== this);
+      } else {
+        originalRemove.call(this);
+      }
       this.removed = true;
     };
     return node;
+  }
+
+  function inSlotContent(node) {
+    for (let cur = node.parent; cur; cur = cur.parent) {
+      if (cur.type === "SLOT") return true;
+      if (cur.type === "INSTANCE") return false;
+    }
+    return false;
+  }
+
+  // Annotations are checked like the editor checks them: a known category, label or markdown (not both).
+  function defineAnnotations(node) {
+    if (!Array.isArray(node._annotations)) node._annotations = [];
+    Object.defineProperty(node, "annotations", {
+      configurable: true,
+      get() {
+        return this._annotations.map((a) => Object.assign({}, a));
+      },
+      set(list) {
+        list.forEach((a) => {
+          if (a.label !== undefined && a.labelMarkdown !== undefined) throw new Error("in set_annotations: Cannot set both label and labelMarkdown");
+          if (a.categoryId !== undefined && !annotationCategories.some((c) => c.id === a.categoryId)) throw new Error("in set_annotations: Invalid category id");
+        });
+        this._annotations = list.map((a) => Object.assign({}, a));
+      },
+    });
+  }
+
+  // The component that holds the definitions a sublayer refers to: its component, or that component's set.
+  function definitionsOwnerOf(node) {
+    let cur = node.parent;
+    while (cur && cur.type !== "COMPONENT" && cur.type !== "INSTANCE") cur = cur.parent;
+    if (!cur || cur.type !== "COMPONENT") return null;
+    return cur.parent && cur.parent.type === "COMPONENT_SET" ? cur.parent : cur;
+  }
+
+  // A slot property binds a frame placed directly in a component; the editor refuses other nodes.
+  function defineReferences(node) {
+    if (node._componentPropertyReferences === undefined) node._componentPropertyReferences = null;
+    Object.defineProperty(node, "componentPropertyReferences", {
+      configurable: true,
+      get() {
+        return this._componentPropertyReferences ? Object.assign({}, this._componentPropertyReferences) : null;
+      },
+      set(refs) {
+        if (refs && refs.slotContentId !== undefined) {
+          if (this.type !== "FRAME") throw new Error("cannotApplySlotPropertyToNonFrameNode");
+          if (this.layoutMode === "GRID") throw new Error("cannotApplySlotPropertyToFrameWithGrid");
+          const owner = definitionsOwnerOf(this);
+          const def = owner && owner.componentPropertyDefinitions[refs.slotContentId];
+          if (!def || def.type !== "SLOT" || !this.parent || this.parent.type !== "COMPONENT") throw new Error("cannotApplySlotPropertyToFrame");
+        }
+        this._componentPropertyReferences = refs ? Object.assign({}, refs) : null;
+      },
+    });
   }
 
   function titleCase(type) {
@@ -298,6 +408,7 @@ export function createDesignEnv(options = {}) {
     node.key = "key" + keyCounter++;
     node.description = "";
     node.descriptionMarkdown = "";
+    node.remote = false;
     const defs = {};
     let propCounter = 1;
     Object.defineProperty(node, "componentPropertyDefinitions", {
@@ -318,8 +429,13 @@ export function createDesignEnv(options = {}) {
     });
     node.addComponentProperty = (name, type, defaultValue, opts) => {
       if (!["BOOLEAN", "TEXT", "INSTANCE_SWAP", "VARIANT", "SLOT"].includes(type)) throw new Error("Invalid property type");
+      if (opts && opts.preferredValues && !["INSTANCE_SWAP", "SLOT"].includes(type)) throw new Error("in addComponentProperty: preferredValues are only supported for INSTANCE_SWAP and SLOT properties");
+      if (opts && opts.description !== undefined && type !== "SLOT") throw new Error("in addComponentProperty: description is only supported for SLOT properties");
       const full = type === "VARIANT" ? name : name + "#" + propCounter++ + ":0";
-      defs[full] = Object.assign({ type: type, defaultValue: defaultValue }, opts && opts.preferredValues ? { preferredValues: opts.preferredValues } : {});
+      const def = { type: type, defaultValue: defaultValue };
+      if (type === "SLOT") Object.assign(def, { description: (opts && opts.description) || "", slotSettings: {}, preferredValues: [] });
+      if (opts && opts.preferredValues) def.preferredValues = opts.preferredValues.map((v) => Object.assign({}, v));
+      defs[full] = def;
       return full;
     };
     node.editComponentProperty = (name, value) => {
@@ -329,6 +445,8 @@ export function createDesignEnv(options = {}) {
       const base = value.name || name.split("#")[0];
       const full = name.includes("#") ? base + "#" + name.split("#")[1] : base;
       defs[full] = Object.assign(def, value.defaultValue !== undefined ? { defaultValue: value.defaultValue } : {});
+      if (value.description !== undefined) def.description = value.description;
+      if (value.preferredValues !== undefined) def.preferredValues = value.preferredValues;
       return full;
     };
     node.deleteComponentProperty = (name) => {
@@ -365,20 +483,41 @@ export function createDesignEnv(options = {}) {
           return out;
         },
       });
+      // Text layers bound to a TEXT property take its value (their font must be loaded); BOOLEAN ones show or hide.
       inst.setProperties = (props) => {
         const defs = defsOwner.componentPropertyDefinitions;
         Object.keys(props).forEach((k) => {
           if (!defs[k]) throw new Error("Could not find a component property with name: '" + k + "'");
+          if (defs[k].type === "SLOT") throw new Error("cannotSetSlotProperty");
+        });
+        Object.keys(props).forEach((k) => {
+          inst.findAll((n) => n._componentPropertyReferences && n._componentPropertyReferences.characters === k).forEach((t) => (t.characters = String(props[k])));
+          inst.findAll((n) => n._componentPropertyReferences && n._componentPropertyReferences.visible === k).forEach((n) => (n.visible = !!props[k]));
           values[k] = props[k];
         });
       };
       inst.getMainComponentAsync = async () => main;
       return inst;
     };
+    // A new slot comes with its SLOT property, which follows the slot's name.
     node.createSlot = function () {
       const slot = decorate(figma.createFrame());
       slot.type = "SLOT";
       slot.limitViolations = [];
+      const owner = this.parent && this.parent.type === "COMPONENT_SET" ? this.parent : this;
+      let property = owner.addComponentProperty("Slot", "SLOT", "");
+      slot._componentPropertyReferences = { slotContentId: property };
+      let slotName = "Slot";
+      Object.defineProperty(slot, "name", {
+        configurable: true,
+        enumerable: true,
+        get: () => slotName,
+        set(value) {
+          slotName = value;
+          if (owner.componentPropertyDefinitions[property]) property = owner.editComponentProperty(property, { name: value });
+          slot._componentPropertyReferences = { slotContentId: property };
+        },
+      });
       const initial = [];
       // Slot content of an instance is the one part of an instance that may be removed and replaced.
       slot.resetSlot = function () {
@@ -445,83 +584,233 @@ export function createDesignEnv(options = {}) {
   figma.getStyleByIdAsync = async (id) => styles.get(id) || null;
   figma.getLocalTextStylesAsync = async () => [...styles.values()].filter((s) => s.type === "TEXT");
   figma.annotations = {
-    getAnnotationCategoriesAsync: async () => [
-      { id: "cat:1", label: "Interaction", color: "BLUE", isPreset: true },
-      { id: "cat:2", label: "Accessibility", color: "GREEN", isPreset: true },
-    ],
+    getAnnotationCategoriesAsync: async () => annotationCategories.map((c) => Object.assign({}, c)),
   };
   figma.ui.onmessage = undefined;
 
-  // ---- variables -------------------------------------------------------------------------------------------
+  // ---- variables: modes, typed values, aliases and their checks, library (remote) items, plan mode limit --------
+  const VARIABLE_TYPES = ["COLOR", "FLOAT", "STRING", "BOOLEAN"];
+  // What a new variable holds in every mode until a value is set.
+  const DEFAULT_VALUES = { COLOR: { r: 0, g: 0, b: 0, a: 1 }, FLOAT: 0, STRING: "", BOOLEAN: false };
   const variables = new Map();
   const collections = new Map();
+  const internals = new Map();
   let varCounter = 1;
+  let modeCounter = 1;
+  let modeLimit = 4;
+  const copy = (value) => (value && typeof value === "object" ? Object.assign({}, value) : value);
+
+  function isAlias(value) {
+    return !!value && typeof value === "object" && value.type === "VARIABLE_ALIAS";
+  }
+
+  // Whether aliasing `variable` in `modeId` to `target` closes a loop: same-collection aliases resolve in the same
+  // mode, aliases into another collection in any of its modes.
+  function closesLoop(variable, modeId, target) {
+    const seen = new Set();
+    const walk = (v, modes) => {
+      if (v.id === variable.id) return true;
+      for (const m of modes) {
+        const key = v.id + "/" + m;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const value = internals.get(v.id).values[m];
+        if (!isAlias(value)) continue;
+        const next = variables.get(value.id);
+        if (!next) continue;
+        const sameCollection = next.variableCollectionId === v.variableCollectionId;
+        if (walk(next, sameCollection ? [m] : collections.get(next.variableCollectionId).modes.map((x) => x.modeId))) return true;
+      }
+      return false;
+    };
+    const same = target.variableCollectionId === variable.variableCollectionId;
+    return walk(target, same ? [modeId] : collections.get(target.variableCollectionId).modes.map((x) => x.modeId));
+  }
+
+  function checkValue(variable, modeId, value) {
+    const type = variable.resolvedType;
+    if (isAlias(value)) {
+      const target = variables.get(value.id);
+      if (!target) throw new Error("in setValueForMode: Could not find variable with id " + value.id);
+      if (target.resolvedType !== type) throw new Error("in setValueForMode: Cannot alias a " + type + " variable to a " + target.resolvedType + " variable");
+      if (closesLoop(variable, modeId, target)) throw new Error("in setValueForMode: Alias would create a cycle");
+      return { type: "VARIABLE_ALIAS", id: value.id };
+    }
+    const unit = (c) => typeof c === "number" && c >= 0 && c <= 1;
+    const ok =
+      type === "COLOR"
+        ? !!value && typeof value === "object" && unit(value.r) && unit(value.g) && unit(value.b) && (value.a === undefined || unit(value.a))
+        : type === "FLOAT"
+          ? typeof value === "number" && isFinite(value)
+          : type === "STRING"
+            ? typeof value === "string"
+            : typeof value === "boolean";
+    if (!ok) throw new Error("in setValueForMode: Expected a value of type " + type + ", got " + JSON.stringify(value));
+    return type === "COLOR" ? { r: value.r, g: value.g, b: value.b, a: value.a === undefined ? 1 : value.a } : value;
+  }
+
+  function checkVariableName(name, collectionId, exceptId) {
+    if (typeof name !== "string" || !name.trim()) throw new Error("in createVariable: Variable name cannot be empty");
+    for (const v of variables.values()) {
+      if (v.variableCollectionId === collectionId && v.name === name && v.id !== exceptId) {
+        throw new Error("in createVariable: A variable named \"" + name + "\" already exists in this collection");
+      }
+    }
+  }
+
+  function newCollection(name, remote) {
+    const id = "VariableCollectionId:" + varCounter++ + ":0";
+    let collectionName = name;
+    const modes = [{ modeId: modeCounter++ + ":0", name: "Mode 1" }];
+    const ownVariables = () => [...variables.values()].filter((v) => v.variableCollectionId === id);
+    const local = (what) => {
+      if (remote) throw new Error("in " + what + ": Cannot edit a remote variable collection");
+    };
+    const c = {
+      id: id,
+      key: "ck" + id,
+      remote: remote,
+      isExtension: false,
+      hiddenFromPublishing: false,
+      get name() {
+        return collectionName;
+      },
+      set name(value) {
+        local("name");
+        collectionName = value;
+      },
+      get modes() {
+        return modes.map((m) => Object.assign({}, m));
+      },
+      get defaultModeId() {
+        return modes[0].modeId;
+      },
+      get variableIds() {
+        return ownVariables().map((v) => v.id);
+      },
+      addMode(modeName) {
+        local("addMode");
+        fault("addMode");
+        if (modes.length >= modeLimit) throw new Error("in addMode: Limited to " + modeLimit + " modes only");
+        const modeId = modeCounter++ + ":0";
+        // A new mode starts with the default mode's values.
+        ownVariables().forEach((v) => {
+          const values = internals.get(v.id).values;
+          values[modeId] = copy(values[modes[0].modeId]);
+        });
+        modes.push({ modeId: modeId, name: modeName });
+        return modeId;
+      },
+      removeMode(modeId) {
+        local("removeMode");
+        const i = modes.findIndex((m) => m.modeId === modeId);
+        if (i < 0) throw new Error("in removeMode: Mode not found");
+        if (modes.length === 1) throw new Error("in removeMode: Cannot remove the last mode of a collection");
+        modes.splice(i, 1);
+        ownVariables().forEach((v) => delete internals.get(v.id).values[modeId]);
+      },
+      renameMode(modeId, newName) {
+        local("renameMode");
+        const mode = modes.find((m) => m.modeId === modeId);
+        if (!mode) throw new Error("in renameMode: Mode not found");
+        mode.name = newName;
+      },
+      remove() {
+        local("remove");
+        ownVariables().forEach((v) => v.remove());
+        collections.delete(id);
+      },
+    };
+    collections.set(id, c);
+    return c;
+  }
+
+  function newVariable(name, collection, resolvedType) {
+    const id = "VariableID:" + varCounter++ + ":1";
+    let variableName = name;
+    let description = "";
+    let scopes = ["ALL_SCOPES"];
+    const values = {};
+    collection.modes.forEach((m) => (values[m.modeId] = copy(DEFAULT_VALUES[resolvedType])));
+    const local = (what) => {
+      if (v.remote) throw new Error("in " + what + ": Cannot edit a remote variable");
+    };
+    const v = {
+      id: id,
+      key: "vk" + id,
+      remote: collection.remote,
+      hiddenFromPublishing: false,
+      resolvedType: resolvedType,
+      variableCollectionId: collection.id,
+      codeSyntax: {},
+      get name() {
+        return variableName;
+      },
+      set name(value) {
+        local("name");
+        checkVariableName(value, collection.id, id);
+        variableName = value;
+      },
+      get description() {
+        return description;
+      },
+      set description(value) {
+        local("description");
+        description = value;
+      },
+      get scopes() {
+        return scopes.slice();
+      },
+      set scopes(value) {
+        local("scopes");
+        if (!Array.isArray(value) || value.some((x) => typeof x !== "string")) throw new Error("in scopes: Expected an array of scopes");
+        scopes = value.slice();
+      },
+      get valuesByMode() {
+        const out = {};
+        Object.keys(values).forEach((m) => (out[m] = copy(values[m])));
+        return out;
+      },
+      setValueForMode(modeId, value) {
+        fault("setValueForMode");
+        local("setValueForMode");
+        if (!collections.get(this.variableCollectionId).modes.some((m) => m.modeId === modeId)) throw new Error("in setValueForMode: Invalid mode id " + modeId);
+        values[modeId] = checkValue(this, modeId, value);
+      },
+      remove() {
+        variables.delete(id);
+        internals.delete(id);
+      },
+    };
+    variables.set(id, v);
+    internals.set(id, { values: values });
+    return v;
+  }
+
   figma.variables = {
-    getLocalVariablesAsync: async () => [...variables.values()],
-    getLocalVariableCollectionsAsync: async () => [...collections.values()],
+    getLocalVariablesAsync: async (type) => [...variables.values()].filter((v) => !v.remote && (!type || v.resolvedType === type)),
+    getLocalVariableCollectionsAsync: async () => [...collections.values()].filter((c) => !c.remote),
     getVariableByIdAsync: async (id) => variables.get(id) || null,
     getVariableCollectionByIdAsync: async (id) => collections.get(id) || null,
     createVariableCollection(name) {
-      const id = "VariableCollectionId:" + varCounter++ + ":0";
-      let modeCounter = 1;
-      const c = {
-        id: id,
-        name: name,
-        key: "ck" + id,
-        remote: false,
-        hiddenFromPublishing: false,
-        modes: [{ modeId: id + ":m0", name: "Mode 1" }],
-        get defaultModeId() {
-          return this.modes[0].modeId;
-        },
-        get variableIds() {
-          return [...variables.values()].filter((v) => v.variableCollectionId === id).map((v) => v.id);
-        },
-        addMode(modeName) {
-          if (this.modes.length >= 4) throw new Error("Limited to 4 modes only");
-          const modeId = id + ":m" + modeCounter++;
-          this.modes.push({ modeId: modeId, name: modeName });
-          return modeId;
-        },
-        renameMode(modeId, newName) {
-          const mode = this.modes.find((m) => m.modeId === modeId);
-          if (!mode) throw new Error("Mode not found");
-          mode.name = newName;
-        },
-        remove() {
-          this.variableIds.forEach((v) => variables.delete(v));
-          collections.delete(id);
-        },
-      };
-      collections.set(id, c);
-      return c;
+      fault("createVariableCollection");
+      if (typeof name !== "string" || !name.trim()) throw new Error("in createVariableCollection: Collection name cannot be empty");
+      return newCollection(name, false);
     },
     createVariable(name, collection, resolvedType) {
+      fault("createVariable");
       if (typeof collection === "string") throw new Error("Passing a collection id is not supported under dynamic-page");
-      const id = "VariableID:" + varCounter++ + ":1";
-      const v = {
-        id: id,
-        name: name,
-        key: "vk" + id,
-        description: "",
-        remote: false,
-        hiddenFromPublishing: false,
-        resolvedType: resolvedType,
-        variableCollectionId: collection.id,
-        valuesByMode: {},
-        scopes: ["ALL_SCOPES"],
-        setValueForMode(modeId, value) {
-          if (!collections.get(this.variableCollectionId).modes.some((m) => m.modeId === modeId)) throw new Error("Invalid mode");
-          this.valuesByMode[modeId] = value;
-        },
-        remove() {
-          variables.delete(id);
-        },
-      };
-      variables.set(id, v);
-      return v;
+      const c = collection && collections.get(collection.id);
+      if (!c) throw new Error("in createVariable: Collection not found");
+      if (c.remote) throw new Error("in createVariable: Cannot add variables to a remote collection");
+      if (!VARIABLE_TYPES.includes(resolvedType)) throw new Error("in createVariable: Invalid resolved type " + resolvedType);
+      checkVariableName(name, c.id, null);
+      return newVariable(name, c, resolvedType);
     },
-    createVariableAlias: (variable) => ({ type: "VARIABLE_ALIAS", id: variable.id }),
+    createVariableAlias: (variable) => {
+      if (!variable || !variables.has(variable.id)) throw new Error("in createVariableAlias: Variable not found");
+      return { type: "VARIABLE_ALIAS", id: variable.id };
+    },
     setBoundVariableForPaint: (paint, field, variable) =>
       Object.assign({}, paint, { boundVariables: { [field]: { type: "VARIABLE_ALIAS", id: variable.id } } }),
   };
@@ -529,6 +818,35 @@ export function createDesignEnv(options = {}) {
   // ---- test controls ---------------------------------------------------------------------------------------
   const control = {
     decorate,
+    /** How many undo steps the plugin has committed so far. */
+    get undoCommits() {
+      return undoCommits;
+    },
+    /** The n-th call (from now, 1-based) of `api` throws: createVariable, setValueForMode, addMode, createVariableCollection. */
+    failOn(api, n, message) {
+      faults.set(api, { left: n, message: message || "Simulated failure of " + api });
+    },
+    /** The file's plan allows this many modes per collection (the stand-in starts at 4). */
+    setModeLimit(n) {
+      modeLimit = n;
+    },
+    /**
+     * A library collection as a file sees it after importing: remote, readable, not editable, not listed as local.
+     * @param {string} name @param {Array<{name: string, resolvedType: string, value: any}>} items
+     */
+    addLibraryCollection(name, items) {
+      const c = newCollection(name, true);
+      const made = items.map((item) => {
+        const v = newVariable(item.name, c, item.resolvedType);
+        internals.get(v.id).values[c.defaultModeId] = checkValue(v, c.defaultModeId, item.value);
+        return v;
+      });
+      return { collection: c, variables: made };
+    },
+    /** Marks a component or set as coming from a library. */
+    makeRemote(node) {
+      node.remote = true;
+    },
     publish(node) {
       published.set(node.key, node);
     },

@@ -1,4 +1,4 @@
-import { badParams } from "../errors.js";
+import { badParams, notFound } from "../errors.js";
 import { getNode, requireProp } from "../nodes.js";
 import { reqArray, optBool, optNumber, optEnum } from "../params.js";
 
@@ -21,11 +21,19 @@ export async function getAnnotations(/** @type {any} */ params) {
   return { success: true, nodeId: node.id, annotations: node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)), nodes: found };
 }
 
-/** SET_ANNOTATIONS */
+/** SET_ANNOTATIONS: every annotation is checked (category ids too) first; `previous` holds the ones replaced. */
 export async function setAnnotations(/** @type {any} */ params) {
   const node = requireProp(await getNode(params.nodeId), "annotations", "set annotations");
   const list = reqArray(params, "annotations");
   const mode = optEnum(params, "mode", /** @type {const} */ (["replace", "append"]), "replace");
+  const wanted = list.filter((a) => a && typeof a.categoryId === "string").map((a) => a.categoryId);
+  if (wanted.length) {
+    const known = (await figma.annotations.getAnnotationCategoriesAsync()).map((c) => c.id);
+    const missing = wanted.filter((id) => known.indexOf(id) < 0);
+    if (missing.length) {
+      throw notFound("Annotation categor" + (missing.length > 1 ? "ies " : "y ") + missing.join(", ") + " not found in this file. List them with design_get_annotation_categories.");
+    }
+  }
   const clean = list.map((/** @type {any} */ a, /** @type {number} */ i) => {
     if (!a || typeof a !== "object") throw badParams("annotations[" + i + "] must be an object with 'label' or 'labelMarkdown'.");
     /** @type {Record<string, any>} */
@@ -37,8 +45,9 @@ export async function setAnnotations(/** @type {any} */ params) {
     if (!out.label && !out.labelMarkdown && !out.properties) throw badParams("annotations[" + i + "] needs 'label', 'labelMarkdown' or 'properties'.");
     return out;
   });
+  const previous = node.annotations.map((/** @type {any} */ a) => Object.assign({}, a));
   node.annotations = mode === "append" ? node.annotations.concat(clean) : clean;
-  return { success: true, nodeId: node.id, annotations: node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)) };
+  return { success: true, nodeId: node.id, previous: previous, annotations: node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)) };
 }
 
 /** GET_ANNOTATION_CATEGORIES */

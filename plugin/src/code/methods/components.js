@@ -1,7 +1,8 @@
-import { PluginError, badParams, notFound } from "../errors.js";
-import { getNode, requireType, summarize, describeTree, describePaints, placeUnder } from "../nodes.js";
-import { reqString, optString, optNumber, optObject, reqObject, optEnum, isPlainObject } from "../params.js";
+import { PluginError, badParams, notFound, readOnly, errorText } from "../errors.js";
+import { getNode, requireType, mainComponentOnly, summarize, describeTree, describePaints, placeUnder } from "../nodes.js";
+import { reqString, optString, optNumber, optObject, reqObject, optEnum, optBool, isPlainObject } from "../params.js";
 import { loadFontsOf } from "./text.js";
+import { arrangeOptions, arrangeSet } from "./arrange.js";
 
 const PROPERTY_TYPES = /** @type {const} */ (["BOOLEAN", "TEXT", "INSTANCE_SWAP", "VARIANT", "SLOT"]);
 export const MAX_VARIANTS = 500;
@@ -32,6 +33,13 @@ function describeComponent(node) {
 /** @param {unknown} id */
 async function getComponentLike(id) {
   const node = await getNode(id);
+  if (node.type === "INSTANCE") {
+    const main = await /** @type {InstanceNode} */ (node).getMainComponentAsync();
+    throw new PluginError(
+      "wrong_node_type",
+      "Node " + node.id + " (" + node.name + ") is an instance, not a component" + (main ? "; its main component is " + main.id + " (" + main.name + ")" : "") + ".",
+    );
+  }
   requireType(node, ["COMPONENT", "COMPONENT_SET"], "use it as a component");
   return /** @type {ComponentNode | ComponentSetNode} */ (node);
 }
@@ -178,19 +186,20 @@ export async function setNodeDescription(/** @type {any} */ params) {
   let target;
   if (id.indexOf("S:") === 0) {
     target = await figma.getStyleByIdAsync(id);
-    if (!target) throw notFound("Style " + id + " does not exist in this file.");
+    if (!target) throw notFound("Style " + id + " was not found in this file. List styles with design_get_styles and retry.");
+    if (target.remote) throw readOnly("Style '" + target.name + "' (" + target.id + ")");
   } else {
-    target = await getNode(id);
-    requireType(target, ["COMPONENT", "COMPONENT_SET"], "set a description");
+    target = await mainComponentOnly(await getNode(id), "set a description");
   }
+  const previous = { description: target.description, descriptionMarkdown: target.descriptionMarkdown || "" };
   target.description = params.description;
   if (markdown !== undefined) target.descriptionMarkdown = markdown;
-  return { success: true, node: { id: target.id, name: target.name, description: target.description } };
+  return { success: true, previous: previous, node: { id: target.id, name: target.name, description: target.description } };
 }
 
-/** @param {any} params */
+/** The component or set that holds the property definitions: a variant's live on its set. @param {any} params */
 async function definitionsOwner(params) {
-  const node = await getComponentLike(params.nodeId);
+  const node = await mainComponentOnly(await getNode(params.nodeId), "change component properties");
   if (node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET") {
     throw new PluginError(
       "wrong_node_type",
@@ -198,6 +207,19 @@ async function definitionsOwner(params) {
     );
   }
   return node;
+}
+
+/** @param {unknown} value @param {string} where @returns {InstanceSwapPreferredValue[] | undefined} */
+export function checkPreferredValues(value, where) {
+  if (value === undefined || value === null) return undefined;
+  const ok = Array.isArray(value) && value.every((v) => isPlainObject(v) && (v.type === "COMPONENT" || v.type === "COMPONENT_SET") && typeof v.key === "string" && v.key);
+  if (!ok) throw badParams(where + ": 'preferredValues' must be an array of {type: \"COMPONENT\" | \"COMPONENT_SET\", key: \"<component key>\"}.");
+  return /** @type {InstanceSwapPreferredValue[]} */ (value).map((v) => ({ type: v.type, key: v.key }));
+}
+
+/** @param {ComponentPropertyDefinitions[string] | undefined} def */
+function plainDefinition(def) {
+  return def ? JSON.parse(JSON.stringify(def)) : null;
 }
 
 /** ADD_COMPONENT_PROPERTY */
@@ -211,11 +233,21 @@ export async function addComponentProperty(/** @type {any} */ params) {
   if (type !== "BOOLEAN" && type !== "SLOT" && typeof defaultValue !== "string") {
     throw badParams("A " + type + " property needs a string 'defaultValue'" + (type === "INSTANCE_SWAP" ? " (a component id)." : "."));
   }
-  /** @type {any} */
+  if (type === "VARIANT" && node.type !== "COMPONENT_SET") {
+    throw new PluginError("wrong_node_type", "VARIANT properties belong to component sets; " + node.name + " is a single component. Combine variants first (design_create_component_set).");
+  }
+  /** @type {ComponentPropertyOptions} */
   const options = {};
-  if (Array.isArray(params.preferredValues)) options.preferredValues = params.preferredValues;
+  const preferred = checkPreferredValues(params.preferredValues, "ADD_COMPONENT_PROPERTY");
+  if (preferred) {
+    if (type !== "INSTANCE_SWAP" && type !== "SLOT") throw badParams("'preferredValues' apply only to INSTANCE_SWAP and SLOT properties.");
+    options.preferredValues = preferred;
+  }
   const description = optString(params, "description");
-  if (description !== undefined) options.description = description;
+  if (description !== undefined) {
+    if (type !== "SLOT") throw badParams("'description' applies only to SLOT properties.");
+    options.description = description;
+  }
   const fullName = node.addComponentProperty(name, type, type === "SLOT" ? "" : defaultValue, Object.keys(options).length ? options : undefined);
   return { success: true, propertyName: fullName, componentPropertyDefinitions: node.componentPropertyDefinitions };
 }
@@ -231,21 +263,36 @@ function resolvePropertyName(node, name) {
   );
 }
 
-/** EDIT_COMPONENT_PROPERTY */
+/** EDIT_COMPONENT_PROPERTY: `previous` and `definition` are the property before and after. */
 export async function editComponentProperty(/** @type {any} */ params) {
   const node = await definitionsOwner(params);
   const name = resolvePropertyName(node, reqString(params, "propertyName"));
   const newValue = reqObject(params, "newValue");
+  const unknown = Object.keys(newValue).filter((k) => ["name", "defaultValue", "preferredValues", "description"].indexOf(k) < 0);
+  if (unknown.length) throw badParams("'newValue' may hold name, defaultValue, preferredValues and description; not " + unknown.join(", ") + ".");
+  const previous = plainDefinition(node.componentPropertyDefinitions[name]);
   const fullName = node.editComponentProperty(name, /** @type {any} */ (newValue));
-  return { success: true, propertyName: fullName, componentPropertyDefinitions: node.componentPropertyDefinitions };
+  const defs = node.componentPropertyDefinitions;
+  return {
+    success: true,
+    propertyName: fullName,
+    previousName: name,
+    previous: previous,
+    definition: plainDefinition(defs[fullName]),
+    componentPropertyDefinitions: defs,
+  };
 }
 
-/** DELETE_COMPONENT_PROPERTY */
+/** DELETE_COMPONENT_PROPERTY: `deletedDefinition` is what ADD_COMPONENT_PROPERTY would need to add it back. */
 export async function deleteComponentProperty(/** @type {any} */ params) {
   const node = await definitionsOwner(params);
   const name = resolvePropertyName(node, reqString(params, "propertyName"));
+  const def = plainDefinition(node.componentPropertyDefinitions[name]);
+  if (def && def.type === "VARIANT") {
+    throw badParams("'" + name + "' is a VARIANT property: it comes from the variants' names. Rename or remove the variants instead.");
+  }
   node.deleteComponentProperty(name);
-  return { success: true, deleted: name, componentPropertyDefinitions: node.componentPropertyDefinitions };
+  return { success: true, deleted: name, deletedDefinition: def, componentPropertyDefinitions: node.componentPropertyDefinitions };
 }
 
 /** @param {ComponentSetNode} set @param {Record<string, any> | undefined} variant */
@@ -329,39 +376,92 @@ async function applyOverrides(instance, overrides) {
     applied.push(key);
   }
   if (Object.keys(byProperty).length) {
-    await loadInstanceFonts(instance);
+    await loadInstanceFonts(instance, Object.keys(byProperty).filter((k) => props[k].type === "TEXT"));
     instance.setProperties(byProperty);
   }
   return applied;
 }
 
-/** @param {InstanceNode} instance */
-async function loadInstanceFonts(instance) {
-  const texts = instance.findAllWithCriteria({ types: ["TEXT"] });
-  for (const t of texts) await loadFontsOf(t);
+/**
+ * Loads the fonts of the instance's text layers that the given TEXT properties drive (all text layers when none
+ * is known to be bound), so that setting the properties can change their characters.
+ * @param {InstanceNode} instance @param {string[]} [textProperties]
+ */
+async function loadInstanceFonts(instance, textProperties) {
+  if (textProperties && !textProperties.length) return;
+  const texts = /** @type {TextNode[]} */ (instance.findAllWithCriteria({ types: ["TEXT"] }));
+  const bound = textProperties
+    ? texts.filter((t) => {
+        const refs = /** @type {any} */ (t).componentPropertyReferences;
+        return refs && textProperties.indexOf(refs.characters) >= 0;
+      })
+    : [];
+  for (const t of bound.length ? bound : texts) await loadFontsOf(t);
 }
 
-/** SET_INSTANCE_PROPERTIES */
+/**
+ * Checks a value for an instance property of its definition's type.
+ * @param {string} name @param {{type: ComponentPropertyType, variantOptions?: string[]} | undefined} def @param {unknown} value
+ */
+async function checkPropertyValue(name, def, value) {
+  const type = def ? def.type : undefined;
+  if (type === "SLOT") {
+    throw badParams("'" + name + "' is a SLOT property: slot content is not set through properties. Use design_append_to_slot or design_reset_slot.");
+  }
+  if (type === "BOOLEAN" && typeof value !== "boolean") throw badParams("'" + name + "' is a BOOLEAN property: give true or false.");
+  if (type === "TEXT" && typeof value !== "string") throw badParams("'" + name + "' is a TEXT property: give a string.");
+  if (type === "VARIANT") {
+    const options = (def && def.variantOptions) || [];
+    if (typeof value !== "string" || (options.length && options.indexOf(value) < 0)) {
+      throw badParams("'" + name + "' is a VARIANT property: give one of " + options.map((o) => JSON.stringify(o)).join(", ") + ".");
+    }
+  }
+  if (type === "INSTANCE_SWAP") {
+    const swap = await figma.getNodeByIdAsync(typeof value === "string" ? value : "");
+    if (!swap || swap.type !== "COMPONENT") {
+      throw badParams("'" + name + "' is an INSTANCE_SWAP property: give the id of a component (got " + JSON.stringify(value) + ").");
+    }
+  }
+}
+
+/** SET_INSTANCE_PROPERTIES: values are checked against each property's type first; `previous` holds the old ones. */
 export async function setInstanceProperties(/** @type {any} */ params) {
   const node = await getNode(params.nodeId);
   requireType(node, ["INSTANCE"], "set instance properties");
   const instance = /** @type {InstanceNode} */ (node);
   const properties = reqObject(params, "properties");
   const props = instance.componentProperties;
+  const main = await instance.getMainComponentAsync();
+  const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
+  /** @type {Record<string, any>} */
+  const defs = owner ? /** @type {ComponentNode | ComponentSetNode} */ (owner).componentPropertyDefinitions : {};
   /** @type {Record<string, any>} */
   const resolved = {};
-  Object.keys(properties).forEach((key) => {
+  /** @type {Record<string, any>} */
+  const previous = {};
+  const texts = [];
+  for (const key of Object.keys(properties)) {
     const full = props[key] ? key : Object.keys(props).find((k) => k.split("#")[0] === key);
-    if (!full) throw notFound("Property '" + key + "' is not on this instance. Its properties: " + Object.keys(props).join(", ") + ".");
+    if (!full) throw notFound("Property '" + key + "' is not on this instance. Its properties: " + (Object.keys(props).join(", ") || "none") + ".");
+    await checkPropertyValue(key, defs[full] || props[full], properties[key]);
     resolved[full] = properties[key];
-  });
-  await loadInstanceFonts(instance);
+    previous[full] = props[full].value;
+    if (props[full].type === "TEXT") texts.push(full);
+  }
+  if (texts.length) await loadInstanceFonts(instance, texts);
   instance.setProperties(resolved);
-  return { success: true, instance: summarize(instance), componentProperties: instance.componentProperties };
+  return { success: true, previous: previous, instance: summarize(instance), componentProperties: instance.componentProperties };
 }
 
-/** CREATE_COMPONENT_SET: combine existing components, or clone a base component for every combination of axes. */
-export async function createComponentSet(/** @type {any} */ params) {
+/**
+ * CREATE_COMPONENT_SET: combine existing components, or clone a base component for every combination of axes; with
+ * autoArrange, also lay the variants out in a labelled grid (arrangeOptions as ARRANGE_COMPONENT_SET's options), in
+ * the same undo step. If only the arranging fails, the set stays as combined and `arrangeError` says why.
+ * @param {any} params @param {import("../dispatch.js").CommandContext} ctx
+ */
+export async function createComponentSet(params, ctx) {
+  const autoArrange = optBool(params, "autoArrange", false);
+  const arrangement = arrangeOptions(optObject(params, "arrangeOptions") || {});
   /** @type {ComponentNode[]} */
   let components = [];
   /** @type {ComponentNode[]} */
@@ -402,7 +502,23 @@ export async function createComponentSet(/** @type {any} */ params) {
     if (typeof position.x === "number") set.x = position.x;
     if (typeof position.y === "number") set.y = position.y;
   }
-  return { success: true, componentSet: describeComponent(set) };
+  /** @type {Record<string, any>} */
+  const out = { success: true };
+  if (autoArrange) {
+    try {
+      out.arranged = await arrangeSet(set, arrangement, ctx);
+    } catch (err) {
+      if (err instanceof PluginError && err.code === "cancelled") throw err;
+      out.arrangeError = errorSummary(err);
+    }
+  }
+  out.componentSet = describeComponent(set);
+  return out;
+}
+
+/** @param {unknown} err */
+function errorSummary(err) {
+  return err instanceof PluginError ? { error: err.message, code: err.code } : { error: errorText(err), code: "plugin_api_error" };
 }
 
 /** @param {any} params @returns {Array<[string, string[]]>} */

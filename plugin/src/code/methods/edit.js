@@ -1,8 +1,8 @@
-import { PluginError, badParams } from "../errors.js";
+import { PluginError, badParams, errorText } from "../errors.js";
 import { getNode, getSceneNode, requireProp, summarize, describePaints, placeUnder } from "../nodes.js";
 import { reqString, reqNumber, optNumber, optBool, reqArray, optEnum, optObject } from "../params.js";
 import { solidPaint } from "../colors.js";
-import { loadFontsOf } from "./text.js";
+import { loadFontsOf, echoText } from "./text.js";
 
 export const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 
@@ -11,17 +11,21 @@ export async function resizeNode(/** @type {any} */ params) {
   const node = requireProp(await getSceneNode(params.nodeId), "resize", "resize");
   const width = reqNumber(params, "width", { min: 0.01, max: 100000 });
   const height = reqNumber(params, "height", { min: 0.01, max: 100000 });
+  const previous = { width: node.width, height: node.height };
   if (optBool(params, "withConstraints", true)) node.resize(width, height);
   else node.resizeWithoutConstraints(width, height);
-  return { success: true, node: summarize(node) };
+  return { success: true, previous: previous, node: summarize(node) };
 }
 
 /** MOVE_NODE */
 export async function moveNode(/** @type {any} */ params) {
   const node = requireProp(await getSceneNode(params.nodeId), "x", "move");
-  node.x = reqNumber(params, "x");
-  node.y = reqNumber(params, "y");
-  return { success: true, node: summarize(node) };
+  const x = reqNumber(params, "x");
+  const y = reqNumber(params, "y");
+  const previous = { x: node.x, y: node.y };
+  node.x = x;
+  node.y = y;
+  return { success: true, previous: previous, node: summarize(node) };
 }
 
 /**
@@ -55,31 +59,39 @@ async function buildPaints(list, what) {
 /** SET_NODE_FILLS */
 export async function setFills(/** @type {any} */ params) {
   const node = requireProp(await getSceneNode(params.nodeId), "fills", "set fills");
-  node.fills = await buildPaints(reqArray(params, "fills"), "fills");
-  return { success: true, node: summarize(node), fills: describePaints(node.fills) };
+  const paints = await buildPaints(reqArray(params, "fills"), "fills");
+  const previous = describePaints(node.fills);
+  node.fills = paints;
+  return { success: true, previous: { fills: previous }, node: summarize(node), fills: describePaints(node.fills) };
 }
 
 /** SET_NODE_STROKES */
 export async function setStrokes(/** @type {any} */ params) {
   const node = requireProp(await getSceneNode(params.nodeId), "strokes", "set strokes");
-  node.strokes = await buildPaints(reqArray(params, "strokes"), "strokes");
+  const paints = await buildPaints(reqArray(params, "strokes"), "strokes");
   const weight = optNumber(params, "strokeWeight", undefined, { min: 0, max: 1000 });
+  const previous = { strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight === figma.mixed ? "mixed" : node.strokeWeight };
+  node.strokes = paints;
   if (weight !== undefined) node.strokeWeight = weight;
-  return { success: true, node: summarize(node), strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight };
+  return { success: true, previous: previous, node: summarize(node), strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight };
 }
 
 /** SET_NODE_OPACITY */
 export async function setOpacity(/** @type {any} */ params) {
   const node = requireProp(await getSceneNode(params.nodeId), "opacity", "set opacity");
-  node.opacity = reqNumber(params, "opacity", { min: 0, max: 1 });
-  return { success: true, node: summarize(node), opacity: node.opacity };
+  const opacity = reqNumber(params, "opacity", { min: 0, max: 1 });
+  const previous = { opacity: node.opacity };
+  node.opacity = opacity;
+  return { success: true, previous: previous, node: summarize(node), opacity: node.opacity };
 }
 
 /** SET_NODE_CORNER_RADIUS */
 export async function setCornerRadius(/** @type {any} */ params) {
   const node = requireProp(await getSceneNode(params.nodeId), "cornerRadius", "set the corner radius");
-  node.cornerRadius = reqNumber(params, "radius", { min: 0, max: 100000 });
-  return { success: true, node: summarize(node), cornerRadius: node.cornerRadius };
+  const radius = reqNumber(params, "radius", { min: 0, max: 100000 });
+  const previous = { cornerRadius: node.cornerRadius === figma.mixed ? "mixed" : node.cornerRadius };
+  node.cornerRadius = radius;
+  return { success: true, previous: previous, node: summarize(node), cornerRadius: node.cornerRadius };
 }
 
 /** @param {Uint8Array} b */
@@ -109,10 +121,24 @@ export async function setImageFill(/** @type {any} */ params) {
   const nodes = [];
   for (const id of ids) nodes.push(requireProp(await getSceneNode(id, "nodeIds[]"), "fills", "set an image fill"));
   const image = figma.createImage(bytes);
+  /** @type {Record<string, any>} */
+  const previous = {};
   nodes.forEach((n) => {
-    n.fills = [{ type: "IMAGE", imageHash: image.hash, scaleMode: scaleMode }];
+    previous[n.id] = describePaints(n.fills);
   });
-  return { success: true, imageHash: image.hash, format: kind, byteLength: bytes.length, nodes: nodes.map(summarize) };
+  /** @type {Array<[any, any]>} */
+  const done = [];
+  try {
+    nodes.forEach((n) => {
+      const before = n.fills;
+      n.fills = [{ type: "IMAGE", imageHash: image.hash, scaleMode: scaleMode }];
+      done.push([n, before]);
+    });
+  } catch (err) {
+    done.reverse().forEach(([n, before]) => (n.fills = before));
+    throw new PluginError("plugin_api_error", "SET_IMAGE_FILL failed: " + errorText(err) + ". The fills already changed were set back.", { rolledBack: true });
+  }
+  return { success: true, imageHash: image.hash, format: kind, byteLength: bytes.length, previous: { fills: previous }, nodes: nodes.map(summarize) };
 }
 
 /** CLONE_NODE */
@@ -122,12 +148,38 @@ export async function cloneNode(/** @type {any} */ params) {
   return { success: true, node: summarize(copy), sourceId: node.id };
 }
 
-/** DELETE_NODE */
+/**
+ * What a deleted node was and where it sat, enough to rebuild it: type, name, parent and index, box, fills and
+ * strokes, text, and its component (for an instance).
+ * @param {BaseNode} node
+ */
+async function deletedInfo(node) {
+  const n = /** @type {any} */ (node);
+  const parent = node.parent;
+  /** @type {Record<string, any>} */
+  const info = summarize(node);
+  info.index = parent ? /** @type {any} */ (parent).children.indexOf(node) : null;
+  if (parent) info.parentName = parent.name;
+  if ("fills" in n && n.fills !== figma.mixed && n.fills.length) info.fills = describePaints(n.fills);
+  if ("strokes" in n && n.strokes.length) info.strokes = describePaints(n.strokes);
+  if (typeof n.opacity === "number" && n.opacity !== 1) info.opacity = n.opacity;
+  if (typeof n.cornerRadius === "number" && n.cornerRadius) info.cornerRadius = n.cornerRadius;
+  if (node.type === "TEXT") info.characters = echoText(n.characters);
+  if ("children" in n) info.childCount = n.children.length;
+  if (node.type === "COMPONENT" || node.type === "COMPONENT_SET") info.key = n.key;
+  if (node.type === "INSTANCE") {
+    const main = await /** @type {InstanceNode} */ (node).getMainComponentAsync();
+    info.mainComponent = main ? { id: main.id, key: main.key, name: main.name } : null;
+  }
+  return info;
+}
+
+/** DELETE_NODE: `deleted` says what the node was and where it sat. */
 export async function deleteNode(/** @type {any} */ params) {
   const node = await getNode(params.nodeId);
   if (node.type === "DOCUMENT") throw badParams("The document itself cannot be deleted.");
   if (node.type === "PAGE" && figma.root.children.length <= 1) throw badParams("The only page of a file cannot be deleted.");
-  const info = { id: node.id, name: node.name, type: node.type };
+  const info = await deletedInfo(node);
   node.remove();
   return { success: true, deleted: info };
 }
@@ -138,18 +190,25 @@ export async function renameNode(/** @type {any} */ params) {
   const newName = reqString(params, "newName");
   const oldName = node.name;
   node.name = newName;
-  return { success: true, oldName: oldName, node: summarize(node) };
+  return { success: true, oldName: oldName, newName: node.name, node: summarize(node) };
 }
 
 const CHILD_TYPES = /** @type {const} */ (["RECTANGLE", "ELLIPSE", "FRAME", "TEXT", "LINE"]);
 
-/** CREATE_CHILD_NODE */
+/** CREATE_CHILD_NODE: paints are checked before the node is made; a failure later removes it again. */
 export async function createChildNode(/** @type {any} */ params) {
   const type = optEnum(params, "nodeType", CHILD_TYPES, undefined);
   if (!type) throw badParams("Parameter 'nodeType' is required: one of " + CHILD_TYPES.join(", ") + ".");
   const parent = await getNode(params.parentId, "parentId");
   if (!("appendChild" in parent)) throw new PluginError("wrong_node_type", "Parent " + parent.id + " is a " + parent.type + " and cannot hold children.");
   const props = optObject(params, "properties") || {};
+  /** @type {Paint[] | undefined} */
+  let paints;
+  if (props.fills !== undefined) {
+    paints = await buildPaints(Array.isArray(props.fills) ? props.fills : [typeof props.fills === "string" ? { type: "SOLID", color: props.fills } : props.fills], "properties.fills");
+  } else if (typeof props.color === "string") {
+    paints = [solidPaint(props.color, undefined, "properties.color")];
+  }
   /** @type {SceneNode} */
   let node;
   if (type === "RECTANGLE") node = figma.createRectangle();
@@ -173,11 +232,7 @@ export async function createChildNode(/** @type {any} */ params) {
       const h = typeof props.height === "number" ? props.height : n.height;
       n.resize(Math.max(w, 0.01), type === "LINE" ? 0 : Math.max(h, 0.01));
     }
-    if (props.fills !== undefined) {
-      n.fills = await buildPaints(Array.isArray(props.fills) ? props.fills : [typeof props.fills === "string" ? { type: "SOLID", color: props.fills } : props.fills], "properties.fills");
-    } else if (typeof props.color === "string") {
-      n.fills = [solidPaint(props.color, undefined, "properties.color")];
-    }
+    if (paints) n.fills = paints;
   } catch (err) {
     node.remove();
     throw err;

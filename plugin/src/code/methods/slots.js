@@ -1,22 +1,82 @@
-import { PluginError, badParams, notFound } from "../errors.js";
-import { getNode, getSceneNode, requireType, summarize } from "../nodes.js";
-import { optString, optNumber, optEnum, optBool, optObject } from "../params.js";
+import { PluginError, badParams, notFound, conflict, errorText } from "../errors.js";
+import { getNode, getSceneNode, requireType, mainComponentOnly, summarize } from "../nodes.js";
+import { reqString, optString, optNumber, optEnum, optBool, optObject } from "../params.js";
+import { checkPreferredValues } from "./components.js";
 
 /** CREATE_SLOT */
 export async function createSlot(/** @type {any} */ params) {
-  const node = await getNode(params.nodeId);
-  requireType(node, ["COMPONENT"], "create a slot");
+  const node = await mainComponentOnly(await getNode(params.nodeId), "create a slot");
+  requireType(node, ["COMPONENT"], "create a slot (slots go into a component or one variant of a set)");
   const component = /** @type {ComponentNode} */ (node);
   if (typeof component.createSlot !== "function") throw new PluginError("unsupported", "This editor's plugin API has no slots yet; update the desktop app.");
-  const slot = component.createSlot();
   const name = optString(params, "name");
-  if (name) slot.name = name;
   const width = optNumber(params, "width", undefined, { min: 0.01 });
   const height = optNumber(params, "height", undefined, { min: 0.01 });
-  if (width !== undefined || height !== undefined) slot.resize(width || slot.width, height || slot.height);
   const layout = optEnum(params, "layoutMode", /** @type {const} */ (["NONE", "HORIZONTAL", "VERTICAL"]), undefined);
-  if (layout) slot.layoutMode = layout;
+  const slot = component.createSlot();
+  try {
+    if (name) slot.name = name;
+    if (width !== undefined || height !== undefined) slot.resize(width || slot.width, height || slot.height);
+    if (layout) slot.layoutMode = layout;
+  } catch (err) {
+    slot.remove();
+    throw new PluginError("plugin_api_error", "CREATE_SLOT failed: " + errorText(err) + ". The slot was removed again.", { rolledBack: true });
+  }
   return { success: true, slot: summarize(slot), componentId: component.id };
+}
+
+/**
+ * ADD_SLOT_PROPERTY: a SLOT component property bound to an existing frame that is a direct child of the component
+ * (for a set: of one of its variants). The property lives on the component, or on the set of a variant.
+ */
+export async function addSlotProperty(/** @type {any} */ params) {
+  const node = await mainComponentOnly(await getNode(params.nodeId), "add a slot property");
+  const owner = node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET" ? node.parent : node;
+  const propertyName = reqString(params, "propertyName");
+  const description = optString(params, "description");
+  const preferred = checkPreferredValues(params.preferredValues, "ADD_SLOT_PROPERTY");
+  const frame = await getNode(params.frameNodeId, "frameNodeId");
+  const parent = frame.parent;
+  const direct = node.type === "COMPONENT_SET" ? !!parent && parent.type === "COMPONENT" && parent.parent === node : parent === node;
+  if (!direct) {
+    throw badParams(
+      "Node " + frame.id + " (" + frame.name + ") is not a direct child of " + node.name + (node.type === "COMPONENT_SET" ? "'s variants" : "") +
+        ". A slot binds a frame placed directly in the component: move it there first, or use design_create_slot.",
+    );
+  }
+  requireType(frame, ["FRAME"], "bind a slot property (it needs a frame)");
+  const f = /** @type {any} */ (frame);
+  if (f.layoutMode === "GRID") {
+    throw badParams("Frame " + frame.id + " (" + frame.name + ") uses GRID layout, which slots do not allow: set it to NONE, HORIZONTAL or VERTICAL first.");
+  }
+  const refs = f.componentPropertyReferences;
+  if (refs && refs.slotContentId) {
+    throw conflict("Frame " + frame.id + " (" + frame.name + ") is already the content of slot property '" + refs.slotContentId + "'.");
+  }
+  /** @type {ComponentPropertyOptions} */
+  const options = {};
+  if (description !== undefined) options.description = description;
+  if (preferred) options.preferredValues = preferred;
+  const fullName = owner.addComponentProperty(propertyName, "SLOT", "", Object.keys(options).length ? options : undefined);
+  try {
+    f.componentPropertyReferences = Object.assign({}, refs || {}, { slotContentId: fullName });
+  } catch (err) {
+    owner.deleteComponentProperty(fullName);
+    throw new PluginError(
+      "plugin_api_error",
+      "The design tool refused to bind frame " + frame.id + " (" + frame.name + ") to the slot property: " + errorText(err) +
+        ". The property was removed again.",
+      { rolledBack: true },
+    );
+  }
+  const def = owner.componentPropertyDefinitions[fullName];
+  return {
+    success: true,
+    propertyName: fullName,
+    componentId: owner.id,
+    frameId: frame.id,
+    definition: def ? JSON.parse(JSON.stringify(def)) : null,
+  };
 }
 
 /** @param {BaseNode} root */
@@ -56,15 +116,28 @@ async function findSlot(params) {
 
 const SLOT_CHILD_TYPES = /** @type {const} */ (["FRAME", "RECTANGLE", "ELLIPSE", "TEXT", "LINE", "POLYGON", "STAR", "VECTOR"]);
 
-/** APPEND_TO_SLOT */
+/**
+ * APPEND_TO_SLOT: the new content is made before anything is cleared, so a failure leaves the slot as it was.
+ * A node moved in (clone: false) reports where it came from.
+ */
 export async function appendToSlot(/** @type {any} */ params) {
   const slot = await findSlot(params);
-  if (optBool(params, "clearExisting", false)) slot.children.slice().forEach((c) => c.remove());
+  const clear = optBool(params, "clearExisting", false);
   /** @type {SceneNode} */
   let child;
+  /** @type {Record<string, any> | undefined} */
+  let movedFrom;
+  let made = false;
   if (params.sourceNodeId) {
     const source = await getSceneNode(params.sourceNodeId, "sourceNodeId");
-    child = optBool(params, "clone", true) ? source.clone() : source;
+    if (optBool(params, "clone", true)) {
+      child = source.clone();
+      made = true;
+    } else {
+      child = source;
+      const from = source.parent;
+      movedFrom = from ? { parentId: from.id, index: /** @type {any} */ (from).children.indexOf(source) } : undefined;
+    }
   } else {
     const type = optEnum(params, "nodeType", SLOT_CHILD_TYPES, "FRAME");
     const create = {
@@ -77,18 +150,38 @@ export async function appendToSlot(/** @type {any} */ params) {
       STAR: () => figma.createStar(),
       VECTOR: () => figma.createVector(),
     };
-    child = create[/** @type {keyof typeof create} */ (type)]();
     const props = optObject(params, "properties") || {};
-    if (typeof props.name === "string") child.name = props.name;
-    if (typeof props.width === "number" && typeof props.height === "number" && "resize" in child) child.resize(props.width, props.height);
+    const name = optString(props, "name");
+    const width = optNumber(props, "width", undefined, { min: 0.01, max: 100000 });
+    const height = optNumber(props, "height", undefined, { min: 0.01, max: 100000 });
+    child = create[/** @type {keyof typeof create} */ (type)]();
+    made = true;
+    try {
+      if (name !== undefined) child.name = name;
+      if ((width !== undefined || height !== undefined) && "resize" in child) child.resize(width || child.width, height || child.height);
+    } catch (err) {
+      child.remove();
+      throw err;
+    }
   }
-  slot.appendChild(child);
-  return { success: true, slot: summarize(slot), appended: summarize(child) };
+  const removed = clear ? slot.children.length : 0;
+  try {
+    if (clear) slot.children.slice().forEach((c) => c.remove());
+    slot.appendChild(child);
+  } catch (err) {
+    if (made) child.remove();
+    throw err;
+  }
+  /** @type {Record<string, any>} */
+  const out = { success: true, slot: summarize(slot), appended: summarize(child), removedChildren: removed };
+  if (movedFrom) out.movedFrom = movedFrom;
+  return out;
 }
 
 /** RESET_SLOT */
 export async function resetSlot(/** @type {any} */ params) {
   const slot = await findSlot(params);
+  const before = slot.children.length;
   slot.resetSlot();
-  return { success: true, slot: Object.assign(summarize(slot), { childCount: slot.children.length }) };
+  return { success: true, previousChildCount: before, slot: Object.assign(summarize(slot), { childCount: slot.children.length }) };
 }

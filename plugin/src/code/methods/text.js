@@ -1,4 +1,4 @@
-import { PluginError, badParams } from "../errors.js";
+import { PluginError, badParams, errorText } from "../errors.js";
 import { getNode, requireType, summarize } from "../nodes.js";
 import { optNumber, optString } from "../params.js";
 
@@ -14,11 +14,44 @@ const WEIGHT_STYLES = /** @type {Record<number, string>} */ ({
   900: "Black",
 });
 
+/** Longest text a result repeats back (a previous text, for instance). */
+const MAX_ECHO_CHARS = 200;
+
+/**
+ * Loads one font, or fails naming it (and the layer that needs it).
+ * @param {FontName} font @param {BaseNode} [node]
+ */
+export async function loadFont(font, node) {
+  try {
+    await figma.loadFontAsync(font);
+  } catch (err) {
+    const layer = node ? " used by text layer '" + node.name + "' (" + node.id + ")" : "";
+    throw new PluginError(
+      "font_unavailable",
+      "Font '" + font.family + " " + font.style + "'" + layer + " cannot be loaded in this editor (" + errorText(err) + "). " +
+        "Install or enable it, or give the layer another font first (design_set_text with fontFamily/fontStyle).",
+      { font: { family: font.family, style: font.style } },
+    );
+  }
+}
+
 /** Loads every font a text node uses; text cannot change before its fonts are loaded. @param {TextNode} node */
 export async function loadFontsOf(node) {
   const fonts = node.characters.length ? node.getRangeAllFontNames(0, node.characters.length) : [];
   if (node.fontName !== figma.mixed) fonts.push(node.fontName);
-  for (const font of fonts) await figma.loadFontAsync(font);
+  /** @type {Record<string, boolean>} */
+  const seen = {};
+  for (const font of fonts) {
+    const key = font.family + "\u0000" + font.style;
+    if (seen[key]) continue;
+    seen[key] = true;
+    await loadFont(font, node);
+  }
+}
+
+/** A text's characters, shortened for a result. @param {string} text */
+export function echoText(text) {
+  return text.length > MAX_ECHO_CHARS ? text.slice(0, MAX_ECHO_CHARS) + "… (" + text.length + " characters)" : text;
 }
 
 /** "semibold", "SemiBold", "semi-bold" → "Semi Bold". @param {string} style */
@@ -49,7 +82,7 @@ export async function resolveFont(family, style) {
   for (const candidate of candidates) {
     if (styles.indexOf(candidate) < 0) continue;
     const font = { family: family, style: candidate };
-    await figma.loadFontAsync(font);
+    await loadFont(font);
     return font;
   }
   throw new PluginError("font_unavailable", "Style '" + style + "' of " + family + " is not available. Its styles: " + styles.join(", ") + ".");
@@ -66,13 +99,26 @@ export async function setTextContent(/** @type {any} */ params) {
   let style = optString(params, "fontStyle");
   const weight = optNumber(params, "fontWeight", undefined, { min: 100, max: 900 });
   if (!style && weight !== undefined) style = WEIGHT_STYLES[Math.round(weight / 100) * 100];
-  await loadFontsOf(text);
+  const previous = {
+    characters: echoText(text.characters),
+    fontName: text.fontName === figma.mixed ? "mixed" : text.fontName,
+    fontSize: text.fontSize === figma.mixed ? "mixed" : text.fontSize,
+  };
+  // A new font for the whole layer needs only itself loaded, so a layer whose font is missing can be repaired.
+  /** @type {FontName | null} */
+  let font = null;
   if (family || style) {
     const current = text.fontName === figma.mixed ? { family: "Inter", style: "Regular" } : text.fontName;
-    const font = await resolveFont(family || current.family, style || current.style);
-    text.fontName = font;
+    font = await resolveFont(family || current.family, style || current.style);
+  } else {
+    await loadFontsOf(text);
   }
+  if (font) text.fontName = font;
   text.characters = params.text;
   if (fontSize !== undefined) text.fontSize = fontSize;
-  return { success: true, node: Object.assign(summarize(text), { characters: text.characters, fontName: text.fontName, fontSize: text.fontSize }) };
+  return {
+    success: true,
+    previous: previous,
+    node: Object.assign(summarize(text), { characters: text.characters, fontName: text.fontName, fontSize: text.fontSize }),
+  };
 }

@@ -1,0 +1,412 @@
+import { PluginError, badParams, notFound, conflict, errorText } from "../errors.js";
+import { reqString, reqArray, isPlainObject } from "../params.js";
+import { TYPES, parseValue, compactValue, aliasLoop, describeLoop } from "../variable-values.js";
+import {
+  MAX_SETUP_TOKENS,
+  getVariable,
+  getCollection,
+  editableVariable,
+  editableCollection,
+  variablesByName,
+  findMode,
+  resolveValue,
+  refuseAliasLoops,
+  refuseTakenName,
+  refuseTakenCollectionName,
+  checkModeNames,
+  checkScopes,
+} from "./variables.js";
+
+/**
+ * The all-or-nothing variable writes: BATCH_CREATE_VARIABLES, BATCH_UPDATE_VARIABLES and SETUP_DESIGN_TOKENS. Each
+ * checks every item before it changes anything; if the design tool still fails midway, what the call made is
+ * removed again and what it changed is set back, and the error names the item.
+ */
+
+/** Items per batch: one round trip stays well under a command timeout and its answer under ~8 KB. */
+export const MAX_BATCH = 100;
+
+/**
+ * @typedef {import("../variable-values.js").ParsedValue} ParsedValue
+ * @typedef {{mode: string, parsed: ParsedValue, where: string, target?: {variable: Variable} | {planned: Planned}}} PlannedValue
+ * @typedef {{index: number, name: string, type: VariableResolvedDataType, description?: string,
+ *            scopes?: VariableScope[], values: PlannedValue[]}} Planned
+ * @typedef {import("../dispatch.js").CommandContext} CommandContext
+ */
+
+/** @param {any[]} items @param {string} list @param {number} max */
+function checkCount(items, list, max) {
+  if (!items.length) throw badParams("'" + list + "' is empty: give at least one item.");
+  if (items.length > max) {
+    throw badParams("'" + list + "' has " + items.length + " items; the limit is " + max + " per call. Split it into calls of at most " + max + ".");
+  }
+}
+
+/**
+ * Checks every variable of a batch: names, types, values, duplicates, alias targets and loops.
+ * @param {any[]} items
+ * @param {{list: string, valuesKey: string, existing: Map<string, Variable>, collectionName: string,
+ *          modeKey: (key: string, where: string) => string, allModes: string[], fillModes: boolean}} opts
+ *   `modeKey` names the mode a values key means; with `fillModes` every mode gets a value (missing ones take the
+ *   first mode's value, or else the first value given)
+ * @returns {Promise<Planned[]>}
+ */
+async function planVariables(items, opts) {
+  /** @type {Planned[]} */
+  const planned = [];
+  /** @type {Map<string, number>} */
+  const seen = new Map();
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const at = opts.list + "[" + i + "]";
+    if (!isPlainObject(item)) throw badParams(at + " must be an object with 'name' and 'resolvedType'.");
+    if (typeof item.name !== "string" || !item.name.trim()) throw badParams(at + ": 'name' is required and must be a non-empty string.");
+    const name = item.name;
+    const where = at + " ('" + name + "')";
+    if (TYPES.indexOf(item.resolvedType) < 0) {
+      throw badParams(where + ": 'resolvedType' must be one of " + TYPES.join(", ") + " (got " + JSON.stringify(item.resolvedType) + ").");
+    }
+    const type = /** @type {VariableResolvedDataType} */ (item.resolvedType);
+    if (item.description !== undefined && item.description !== null && typeof item.description !== "string") {
+      throw badParams(where + ": 'description' must be a string.");
+    }
+    const scopes = checkScopes(item.scopes, where);
+    const twin = seen.get(name);
+    if (twin !== undefined) throw conflict(where + ": the same name is used by " + opts.list + "[" + twin + "]; names in one collection must differ.");
+    seen.set(name, i);
+    refuseTakenName(opts.existing, name, opts.collectionName, where);
+    const given = item[opts.valuesKey];
+    if (given !== undefined && given !== null && !isPlainObject(given)) {
+      throw badParams(where + ": '" + opts.valuesKey + "' must be an object of mode → value.");
+    }
+    /** @type {PlannedValue[]} */
+    const values = [];
+    Object.keys(given || {}).forEach((key) => {
+      const valueWhere = where + " in mode '" + key + "'";
+      values.push({ mode: opts.modeKey(key, valueWhere), parsed: parseValue(type, given[key], valueWhere), where: valueWhere });
+    });
+    if (opts.fillModes) {
+      if (!values.length) throw badParams(where + ": '" + opts.valuesKey + "' needs a value for at least one mode.");
+      const source = values.find((v) => v.mode === opts.allModes[0]) || values[0];
+      opts.allModes.forEach((mode) => {
+        if (!values.some((v) => v.mode === mode)) values.push({ mode: mode, parsed: source.parsed, where: source.where });
+      });
+    }
+    /** @type {Planned} */
+    const entry = { index: i, name: name, type: type, values: values };
+    if (typeof item.description === "string") entry.description = item.description;
+    if (scopes) entry.scopes = scopes;
+    planned.push(entry);
+  }
+  await resolveTargets(planned, opts.existing, opts.collectionName);
+  refuseLoops(planned, opts.allModes);
+  return planned;
+}
+
+/**
+ * Finds each alias's target: an item of this call or an existing variable, by name; any variable, by id.
+ * @param {Planned[]} planned @param {Map<string, Variable>} existing @param {string} collectionName
+ */
+async function resolveTargets(planned, existing, collectionName) {
+  /** @type {Map<string, Planned>} */
+  const byName = new Map();
+  planned.forEach((p) => byName.set(p.name, p));
+  for (const p of planned) {
+    for (const v of p.values) {
+      const parsed = v.parsed;
+      if ("value" in parsed) continue;
+      /** @type {string} */
+      let targetType;
+      if ("aliasName" in parsed && byName.has(parsed.aliasName)) {
+        const target = /** @type {Planned} */ (byName.get(parsed.aliasName));
+        v.target = { planned: target };
+        targetType = target.type;
+      } else if ("aliasName" in parsed && existing.has(parsed.aliasName)) {
+        const target = /** @type {Variable} */ (existing.get(parsed.aliasName));
+        v.target = { variable: target };
+        targetType = target.resolvedType;
+      } else if ("aliasName" in parsed) {
+        throw notFound(
+          v.where + ": the reference {" + parsed.aliasName.split("/").join(".") + "} names no variable '" + parsed.aliasName +
+            "' of this call or of collection '" + collectionName + "'. Check the name (dots stand for the slashes of " +
+            "groups), or use \"VariableID:…\" for a variable of another collection.",
+        );
+      } else {
+        const target = await figma.variables.getVariableByIdAsync(parsed.aliasId);
+        if (!target) throw notFound(v.where + ": the alias target " + parsed.aliasId + " was not found in this file. List variables with design_get_variables.");
+        v.target = { variable: target };
+        targetType = target.resolvedType;
+      }
+      if (targetType !== p.type) {
+        throw badParams(v.where + ": the alias target is a " + targetType + " variable; a " + p.type + " variable can only alias a " + p.type + " variable.");
+      }
+    }
+  }
+}
+
+/**
+ * Aliases among the items of one call stay in one collection, so they resolve mode by mode; existing variables
+ * cannot point back at items not made yet, so only these links can loop.
+ * @param {Planned[]} planned @param {string[]} modes
+ */
+function refuseLoops(planned, modes) {
+  /** @type {Map<string, Planned>} */
+  const byName = new Map();
+  planned.forEach((p) => byName.set(p.name, p));
+  /** @param {string} key */
+  const lookup = (key) => {
+    const p = byName.get(key);
+    if (!p) return null;
+    return {
+      collection: "new",
+      modes: modes,
+      alias: (/** @type {string} */ mode) => {
+        const v = p.values.find((x) => x.mode === mode);
+        return v && v.target && "planned" in v.target ? v.target.planned.name : null;
+      },
+    };
+  };
+  for (const p of planned) {
+    for (const v of p.values) {
+      if (!v.target || !("planned" in v.target)) continue;
+      const loop = aliasLoop(p.name, v.mode, v.target.planned.name, lookup);
+      if (loop) throw badParams(v.where + ": the aliases make a loop (" + describeLoop(loop) + "). Point one of them at a plain value.");
+    }
+  }
+}
+
+/**
+ * Creates the planned variables, then sets their values (so aliases may point forwards). Every variable made is
+ * pushed to `created` as it is made, for the caller's rollback.
+ * @param {Planned[]} planned @param {VariableCollection} collection @param {(mode: string) => string} modeIdOf
+ * @param {CommandContext} ctx @param {Variable[]} created @param {{item: Planned | null}} current
+ */
+async function createPlanned(planned, collection, modeIdOf, ctx, created, current) {
+  const total = planned.length * 2;
+  for (let i = 0; i < planned.length; i++) {
+    const p = planned[i];
+    current.item = p;
+    const v = figma.variables.createVariable(p.name, collection, p.type);
+    created.push(v);
+    if (p.description !== undefined) v.description = p.description;
+    if (p.scopes) v.scopes = p.scopes;
+    await ctx.progress(i + 1, total, "Created " + (i + 1) + " of " + planned.length + " variables");
+  }
+  for (let i = 0; i < planned.length; i++) {
+    const p = planned[i];
+    current.item = p;
+    const v = created[i];
+    for (const value of p.values) {
+      v.setValueForMode(modeIdOf(value.mode), valueFor(value, planned, created));
+    }
+    await ctx.progress(planned.length + i + 1, total, "Set the values of " + (i + 1) + " of " + planned.length + " variables");
+  }
+}
+
+/** @param {PlannedValue} v @param {Planned[]} planned @param {Variable[]} created @returns {VariableValue} */
+function valueFor(v, planned, created) {
+  const parsed = v.parsed;
+  if ("value" in parsed) return parsed.value;
+  const target = /** @type {{variable: Variable} | {planned: Planned}} */ (v.target);
+  const variable = "variable" in target ? target.variable : created[planned.indexOf(target.planned)];
+  return figma.variables.createVariableAlias(variable);
+}
+
+/**
+ * The error for a failure after changes began. A cancel stays a cancel; anything else names the item.
+ * @param {unknown} err @param {string} list @param {{index: number, name: string} | null} item
+ * @param {string} undone what was undone
+ */
+function failure(err, list, item, undone) {
+  if (err instanceof PluginError && err.code === "cancelled") {
+    return new PluginError("cancelled", err.message + " " + undone);
+  }
+  const which = item ? list + "[" + item.index + "] ('" + item.name + "')" : list;
+  return new PluginError("plugin_api_error", "The design tool refused " + which + ": " + errorText(err) + ". " + undone, {
+    rolledBack: true,
+    failedIndex: item ? item.index : null,
+    failedName: item ? item.name : null,
+  });
+}
+
+/** Removes what a failed call made; returns the sentence that says so. @param {Variable[]} created */
+function removeCreated(created) {
+  let left = 0;
+  created
+    .slice()
+    .reverse()
+    .forEach((v) => {
+      try {
+        v.remove();
+      } catch (err) {
+        left++;
+      }
+    });
+  return left
+    ? "Removing what this call made failed for " + left + " of " + created.length + " variables; check the collection."
+    : "Nothing was kept: the " + created.length + " variables this call had made were removed.";
+}
+
+/** BATCH_CREATE_VARIABLES: up to 100 variables in one existing collection, all or none. */
+export async function batchCreateVariables(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
+  const collection = editableCollection(await getCollection(params.collectionId));
+  const items = reqArray(params, "variables");
+  checkCount(items, "variables", MAX_BATCH);
+  const planned = await planVariables(items, {
+    list: "variables",
+    valuesKey: "valuesByMode",
+    existing: await variablesByName(collection.id),
+    collectionName: collection.name,
+    modeKey: (key, where) => findMode(collection, key, where).modeId,
+    allModes: collection.modes.map((m) => m.modeId),
+    fillModes: false,
+  });
+  /** @type {Variable[]} */
+  const created = [];
+  const current = { item: /** @type {Planned | null} */ (null) };
+  try {
+    await createPlanned(planned, collection, (mode) => mode, ctx, created, current);
+  } catch (err) {
+    throw failure(err, "variables", current.item, removeCreated(created));
+  }
+  /** @type {Record<string, string>} */
+  const ids = {};
+  created.forEach((v) => (ids[v.name] = v.id));
+  return { success: true, collectionId: collection.id, count: created.length, created: ids };
+}
+
+/**
+ * BATCH_UPDATE_VARIABLES: up to 100 values, all or none. `changes` maps variable id → mode id → [before, after],
+ * values as callers write them.
+ */
+export async function batchUpdateVariables(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
+  const items = reqArray(params, "updates");
+  checkCount(items, "updates", MAX_BATCH);
+  /** @type {Array<{variable: Variable, modeId: string, value: VariableValue, where: string, index: number}>} */
+  const plan = [];
+  /** @type {Array<[Variable, string, string | null, string]>} */
+  const links = [];
+  /** @type {Map<string, VariableCollection>} */
+  const collections = new Map();
+  /** @type {Map<string, Map<string, Variable>>} */
+  const names = new Map();
+  /** @type {Map<string, number>} */
+  const seen = new Map();
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const at = "updates[" + i + "]";
+    if (!isPlainObject(item)) throw badParams(at + " must be an object with 'variableId', 'modeId' and 'value'.");
+    const variable = editableVariable(await getVariable(item.variableId, at + ".variableId"));
+    const where = at + " ('" + variable.name + "')";
+    if (!("value" in item)) throw badParams(where + ": 'value' is required.");
+    const cid = variable.variableCollectionId;
+    if (!collections.has(cid)) {
+      collections.set(cid, await getCollection(cid));
+      names.set(cid, await variablesByName(cid));
+    }
+    const collection = /** @type {VariableCollection} */ (collections.get(cid));
+    const modeKey = item.modeId === undefined || item.modeId === null ? collection.defaultModeId : item.modeId;
+    const mode = findMode(collection, modeKey, where);
+    const key = variable.id + "\u0000" + mode.modeId;
+    const twin = seen.get(key);
+    if (twin !== undefined) throw conflict(where + ": updates[" + twin + "] sets the same variable in the same mode; give each value once.");
+    seen.set(key, i);
+    const resolved = await resolveValue(variable.resolvedType, item.value, collection, /** @type {Map<string, Variable>} */ (names.get(cid)), where);
+    plan.push({ variable: variable, modeId: mode.modeId, value: resolved.value, where: where, index: i });
+    links.push([variable, mode.modeId, resolved.target ? resolved.target.id : null, where]);
+  }
+  await refuseAliasLoops(links);
+
+  /** @type {Array<{variable: Variable, modeId: string, before: VariableValue}>} */
+  const done = [];
+  let current = plan[0];
+  try {
+    for (let i = 0; i < plan.length; i++) {
+      current = plan[i];
+      const before = current.variable.valuesByMode[current.modeId];
+      current.variable.setValueForMode(current.modeId, current.value);
+      done.push({ variable: current.variable, modeId: current.modeId, before: before });
+      await ctx.progress(i + 1, plan.length, "Updated " + (i + 1) + " of " + plan.length + " values");
+    }
+  } catch (err) {
+    let left = 0;
+    done.reverse().forEach((d) => {
+      try {
+        d.variable.setValueForMode(d.modeId, d.before);
+      } catch (restoreErr) {
+        left++;
+      }
+    });
+    const undone = left
+      ? "Setting back the earlier values failed for " + left + " of " + done.length + "; check those variables."
+      : "Nothing was kept: the " + done.length + " values already changed were set back.";
+    throw failure(err, "updates", { index: current.index, name: current.variable.name }, undone);
+  }
+  /** @type {Record<string, Record<string, Array<string | number | boolean | null>>>} */
+  const changes = {};
+  done.forEach((d) => {
+    const byMode = changes[d.variable.id] || (changes[d.variable.id] = {});
+    byMode[d.modeId] = [compactValue(d.before), compactValue(d.variable.valuesByMode[d.modeId])];
+  });
+  return { success: true, count: done.length, changes: changes };
+}
+
+/**
+ * SETUP_DESIGN_TOKENS: a new collection with its modes and every token, aliases by DTCG reference to tokens of the
+ * same call ("{color.blue.500}" → "color/blue/500") in any order. All or none: on a failure the collection goes.
+ */
+export async function setupDesignTokens(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
+  const collectionName = reqString(params, "collectionName");
+  const modes = checkModeNames(reqArray(params, "modes"), "modes");
+  if (!modes.length) throw badParams("'modes' is empty: give at least one mode name, e.g. [\"Light\", \"Dark\"].");
+  const tokens = reqArray(params, "tokens");
+  checkCount(tokens, "tokens", MAX_SETUP_TOKENS);
+  await refuseTakenCollectionName(collectionName, "SETUP_DESIGN_TOKENS");
+  const planned = await planVariables(tokens, {
+    list: "tokens",
+    valuesKey: "values",
+    existing: new Map(),
+    collectionName: collectionName,
+    modeKey: (key, where) => {
+      if (modes.indexOf(key) < 0) throw notFound(where + ": '" + key + "' is not one of the modes given (" + modes.join(", ") + ").");
+      return key;
+    },
+    allModes: modes,
+    fillModes: true,
+  });
+
+  const collection = figma.variables.createVariableCollection(collectionName);
+  /** @type {Record<string, string>} */
+  const modeIds = {};
+  /** @type {Variable[]} */
+  const created = [];
+  const current = { item: /** @type {Planned | null} */ (null) };
+  let phase = "modes";
+  try {
+    collection.renameMode(collection.defaultModeId, modes[0]);
+    modeIds[modes[0]] = collection.defaultModeId;
+    for (let i = 1; i < modes.length; i++) modeIds[modes[i]] = collection.addMode(modes[i]);
+    phase = "tokens";
+    await createPlanned(planned, collection, (mode) => modeIds[mode], ctx, created, current);
+  } catch (err) {
+    let undone = "Nothing was kept: the collection '" + collectionName + "' and its " + created.length + " variables were removed.";
+    try {
+      collection.remove();
+    } catch (removeErr) {
+      undone = removeCreated(created) + " Removing the collection failed (" + errorText(removeErr) + "); delete it by hand.";
+    }
+    if (phase === "modes" && !(err instanceof PluginError)) {
+      throw new PluginError(
+        "plugin_api_error",
+        "Could not make the modes " + modes.join(", ") + ": " + errorText(err) + ". " + undone +
+          " The file's plan may allow fewer modes per collection: try fewer modes.",
+        { rolledBack: true, failedIndex: null, failedName: null },
+      );
+    }
+    throw failure(err, "tokens", current.item, undone);
+  }
+  /** @type {Record<string, string>} */
+  const ids = {};
+  created.forEach((v) => (ids[v.name] = v.id));
+  return { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length, created: ids };
+}
