@@ -32,6 +32,10 @@ COMPONENT_SET_SECONDS_PER_VARIANT: Final = 1.2
 COMPONENT_SET_MIN_SECONDS: Final = 30.0
 COMPONENT_SET_MAX_SECONDS: Final = 120.0
 COMPONENT_SET_MARGIN_SECONDS: Final = 5.0
+#: SETUP_DESIGN_TOKENS validates, then creates and sets every token: 30 s plus 0.2 s a token, at most 300 s.
+TOKEN_SETUP_MIN_SECONDS: Final = 30.0
+TOKEN_SETUP_SECONDS_PER_TOKEN: Final = 0.2
+TOKEN_SETUP_MAX_SECONDS: Final = 300.0
 
 
 class Method(StrEnum):
@@ -66,6 +70,9 @@ class Method(StrEnum):
     DELETE_VARIABLE_COLLECTION = "DELETE_VARIABLE_COLLECTION", 15
     ADD_MODE = "ADD_MODE", 15
     RENAME_MODE = "RENAME_MODE", 15
+    BATCH_CREATE_VARIABLES = "BATCH_CREATE_VARIABLES", 60
+    BATCH_UPDATE_VARIABLES = "BATCH_UPDATE_VARIABLES", 60
+    SETUP_DESIGN_TOKENS = "SETUP_DESIGN_TOKENS", TOKEN_SETUP_MIN_SECONDS
     # components
     GET_COMPONENT = "GET_COMPONENT", 10
     GET_LOCAL_COMPONENTS = "GET_LOCAL_COMPONENTS", 300
@@ -78,6 +85,7 @@ class Method(StrEnum):
     INSTANTIATE_COMPONENT = "INSTANTIATE_COMPONENT", 15
     CREATE_COMPONENT_SET = "CREATE_COMPONENT_SET", COMPONENT_SET_MIN_SECONDS + COMPONENT_SET_MARGIN_SECONDS
     SET_INSTANCE_PROPERTIES = "SET_INSTANCE_PROPERTIES", 15
+    ARRANGE_COMPONENT_SET = "ARRANGE_COMPONENT_SET", 120
     # annotations and slots
     GET_ANNOTATIONS = "GET_ANNOTATIONS", 10
     SET_ANNOTATIONS = "SET_ANNOTATIONS", 15
@@ -86,6 +94,7 @@ class Method(StrEnum):
     GET_SLOTS = "GET_SLOTS", 15
     APPEND_TO_SLOT = "APPEND_TO_SLOT", 15
     RESET_SLOT = "RESET_SLOT", 15
+    ADD_SLOT_PROPERTY = "ADD_SLOT_PROPERTY", 15
     # node edits
     RESIZE_NODE = "RESIZE_NODE", 15
     MOVE_NODE = "MOVE_NODE", 15
@@ -137,7 +146,7 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
     """How long designd waits for the reply to one command, in seconds.
 
     EXECUTE_CODE waits for the code's own limit (``params.timeout`` ms, default and cap above) plus a margin;
-    CREATE_COMPONENT_SET scales with its variant count; a method the table does not know gets the default.
+    CREATE_COMPONENT_SET scales with its variant count, SETUP_DESIGN_TOKENS with its token count; a method the table does not know gets the default.
     """
     params = params or {}
     if method == Method.EXECUTE_CODE:
@@ -148,6 +157,10 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
     if method == Method.CREATE_COMPONENT_SET:
         scaled = COMPONENT_SET_SECONDS_PER_VARIANT * _variant_count(params)
         return min(COMPONENT_SET_MAX_SECONDS, max(COMPONENT_SET_MIN_SECONDS, scaled)) + COMPONENT_SET_MARGIN_SECONDS
+    if method == Method.SETUP_DESIGN_TOKENS:
+        tokens = params.get("tokens")
+        count = len(tokens) if isinstance(tokens, list) else 0
+        return min(TOKEN_SETUP_MAX_SECONDS, TOKEN_SETUP_MIN_SECONDS + TOKEN_SETUP_SECONDS_PER_TOKEN * count)
     try:
         return Method(method).timeout
     except ValueError:

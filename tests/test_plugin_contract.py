@@ -25,6 +25,9 @@ from design_console.plugin_contract import (
     EXECUTE_MARGIN_SECONDS,
     EXECUTE_MAX_MS,
     MAX_CODE_CHARS,
+    TOKEN_SETUP_MAX_SECONDS,
+    TOKEN_SETUP_MIN_SECONDS,
+    TOKEN_SETUP_SECONDS_PER_TOKEN,
     Method,
     command_timeout,
 )
@@ -153,6 +156,11 @@ def _expected_timeout_cell(method: Method) -> str:
             f"min({COMPONENT_SET_MAX_SECONDS:g}, max({COMPONENT_SET_MIN_SECONDS:g}, "
             f"{COMPONENT_SET_SECONDS_PER_VARIANT:g} × variants)) + {COMPONENT_SET_MARGIN_SECONDS:g} s"
         )
+    if method is Method.SETUP_DESIGN_TOKENS:
+        return (
+            f"min({TOKEN_SETUP_MAX_SECONDS:g}, {TOKEN_SETUP_MIN_SECONDS:g} + "
+            f"{TOKEN_SETUP_SECONDS_PER_TOKEN:g} × tokens) s"
+        )
     return f"{method.timeout:g} s"
 
 
@@ -206,3 +214,9 @@ def test_designd_sends_only_methods_of_the_contract() -> None:
                 if name not in Method.__members__:
                     unknown.append(f"{path.relative_to(package.parent)}:{node.lineno}: {name}")
     assert unknown == []
+
+
+def test_token_setup_waits_longer_for_more_tokens() -> None:
+    assert command_timeout(Method.SETUP_DESIGN_TOKENS, {"tokens": [{}] * 300}) == 30 + 0.2 * 300
+    assert command_timeout(Method.SETUP_DESIGN_TOKENS, {"tokens": [{}] * 5000}) == 300
+    assert command_timeout(Method.SETUP_DESIGN_TOKENS, {}) == Method.SETUP_DESIGN_TOKENS.timeout

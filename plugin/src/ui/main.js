@@ -230,6 +230,12 @@ window.addEventListener("message", (event) => {
     openServers().forEach(handshake);
     render();
   } else if (msg.kind === "event" && msg.event) {
+    if (msg.route) {
+      // Progress of a command belongs to the server that sent it, not to every server.
+      const target = routes[msg.route];
+      if (target) send(target, msg.event);
+      return;
+    }
     if (msg.event.type === "FILE_INFO") {
       fileInfo = msg.event.data;
       render();

@@ -62,15 +62,22 @@ export function loadPlugin(options = {}) {
       const already = toUi.find(match);
       if (already) return Promise.resolve(already);
       return new Promise((resolve, reject) => {
-        const w = { match, resolve };
-        waiters.push(w);
-        setTimeout(() => {
+        // The timer is cleared once the message comes, or the test process would linger until it fires.
+        const timer = setTimeout(() => {
           const i = waiters.indexOf(w);
           if (i >= 0) {
             waiters.splice(i, 1);
             reject(new Error("no matching message to the UI within " + ms + " ms"));
           }
         }, ms);
+        const w = {
+          match,
+          resolve: (/** @type {any} */ value) => {
+            clearTimeout(timer);
+            resolve(value);
+          },
+        };
+        waiters.push(w);
       });
     },
     /** Sends one command as designd would and resolves with the reply object. */
