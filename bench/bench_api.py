@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakes.design_api import HUGE_KEY  # noqa: E402
 from workers.conftest import ToolContext, _start_fake, _stop, make_config  # noqa: E402
 
-import design_console.tools.design_data  # noqa: E402, F401
 from design_console.clients.design_api import DesignApi  # noqa: E402
+from design_console.tools import catalog  # noqa: E402
 
 
 async def run(mb: float) -> None:
@@ -32,6 +32,7 @@ async def run(mb: float) -> None:
     try:
         with tempfile.TemporaryDirectory() as home:
             api = DesignApi(make_config(server.url, Path(home)))
+            catalog()  # registers the tools
             ctx = ToolContext(config=api.config, api=api)
             raw = await api.request_bytes("GET", f"/v1/files/{HUGE_KEY}", params={"depth": 4})
             print(f"raw response: {len(raw) / 1e6:.1f} MB")

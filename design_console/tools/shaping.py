@@ -22,8 +22,12 @@ Verbosity = Literal["summary", "standard", "full", "plugin"]
 
 #: Room kept for the envelope around the items (file metadata, cursor, counts).
 ENVELOPE_CHARS = 1_500
+#: What fit_items already keeps back for the envelope, of which the result built so far is a part.
+ENVELOPE_ROOM = ENVELOPE_CHARS // 2
 MIN_RESULT_TOKENS = 500
 MAX_TEXT_CHARS = 200
+#: Values of each variant axis shown when a component set's axes alone would take half the budget.
+AXIS_VALUES_SHOWN = 20
 
 _fields = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _raw_list = msgspec.json.Decoder(list[msgspec.Raw])
@@ -101,6 +105,16 @@ def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = No
             "Call again without cursor to read the current version from the start.",
         )
     return position
+
+
+def paged(result: dict[str, Any], cursor: str | None) -> dict[str, Any]:
+    """``result`` with the paging fields: the cursor of the next part when there is one."""
+    if cursor:
+        result["cursor"] = cursor
+        result["hasMore"] = True
+    else:
+        result["hasMore"] = False
+    return result
 
 
 _CURSOR_HINT = "Repeat the call with the same arguments plus the cursor of its last answer, or drop the cursor."

@@ -22,7 +22,7 @@ from design_console.daemon.bridge import Bridge
 from design_console.daemon.state import State
 from design_console.errors import PREFIX, DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools import design_system
+from design_console.tools import manifest
 from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY, failure, parse_args
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -484,12 +484,12 @@ async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     config = make_config(tmp_path, free_port_range(10))
     bridge = Bridge(config, token=TOKEN, server_version=__version__, plugin_version=PLUGIN_VERSION, state=State(config))
     await bridge.start()
-    design_system.MANIFESTS.clear()
+    manifest.MANIFESTS.clear()
     h = Harness(config, bridge)
     try:
         yield h
     finally:
-        design_system.MANIFESTS.clear()
+        manifest.MANIFESTS.clear()
         if h.plugin is not None:
             await h.plugin.close()
         await bridge.close()
@@ -550,11 +550,11 @@ async def test_summary_is_cached_per_file_until_force_refresh(harness: Harness) 
 
 def test_manifest_cache_expires_after_its_ttl() -> None:
     now = [1000.0]
-    cache = design_system.ManifestCache(ttl=300, clock=lambda: now[0])
-    manifest = design_system.Manifest("k", [], [], None, "v1", 0.0, [])
-    cache.put("k", manifest)
+    cache = manifest.ManifestCache(ttl=300, clock=lambda: now[0])
+    entry = manifest.Manifest("k", [], [], None, "v1", 0.0, [])
+    cache.put("k", entry)
     now[0] += 299
-    assert cache.get("k") is manifest
+    assert cache.get("k") is entry
     assert cache.get("other") is None
     now[0] += 1
     assert cache.get("k") is None

@@ -19,6 +19,7 @@ from design_console.clients.design_api import DesignApi
 from design_console.config import Config, load_config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.tools import catalog
 from design_console.tools.base import REGISTRY, failure, parse_args
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,6 +162,5 @@ class ToolContext:
 @pytest.fixture
 async def ctx(api: DesignApi) -> ToolContext:
     """A tool context with no plugin connected and no active file."""
-    import design_console.tools.design_data  # noqa: F401  (registers the tools)
-
+    catalog()  # registers the tools
     return ToolContext(config=api.config, api=api)
