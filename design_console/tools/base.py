@@ -6,9 +6,21 @@ A tool module declares each tool once with :func:`tool`. The daemon and the work
 
 from __future__ import annotations
 
+import types
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    Protocol,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import msgspec
 
@@ -26,8 +38,58 @@ DEFAULT_RESULT_TOKENS = 8_000
 MAX_RESULT_TOKENS = 20_000
 
 
+#: Key of ``msgspec.Meta(extra=...)`` naming the function that checks and normalises a string argument of that type
+#: when arguments are parsed (``str -> str``; it raises ValueError saying what is wrong). See tools/args.py.
+NORMALIZE = "normalize"
+
+Normalizer = Callable[[str], str]
+
+
 class Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Base of every tool's argument struct: unknown fields are refused so that typos surface."""
+    """Base of every tool's argument struct: unknown fields are refused so that typos surface, and arguments of a
+    normalised type (file URLs, node ids, colours) are checked and normalised as they are parsed."""
+
+    def __post_init__(self) -> None:
+        for name, normalize, many in _normalized_fields(type(self)):
+            value = getattr(self, name)
+            if not value:
+                continue
+            try:
+                setattr(self, name, [normalize(v) for v in value] if many else normalize(value))
+            except ValueError as exc:
+                raise ValueError(f"`{name}`: {exc}") from None
+
+
+_NORMALIZED: dict[type[Args], list[tuple[str, Normalizer, bool]]] = {}
+
+
+def _normalized_fields(cls: type[Args]) -> list[tuple[str, Normalizer, bool]]:
+    """The fields of ``cls`` whose type names a normaliser: (name, normaliser, whether it is a list of them)."""
+    found = _NORMALIZED.get(cls)
+    if found is None:
+        found = []
+        for name, hint in get_type_hints(cls, include_extras=True).items():
+            normalizer = _normalizer_of(hint)
+            if normalizer is not None:
+                found.append((name, *normalizer))
+        _NORMALIZED[cls] = found
+    return found
+
+
+def _normalizer_of(hint: Any) -> tuple[Normalizer, bool] | None:
+    origin = get_origin(hint)
+    if origin is Annotated:
+        for meta in hint.__metadata__:
+            if isinstance(meta, msgspec.Meta) and meta.extra and NORMALIZE in meta.extra:
+                return meta.extra[NORMALIZE], False
+        return _normalizer_of(get_args(hint)[0])
+    if origin in (Union, types.UnionType):
+        for option in get_args(hint):
+            if (found := _normalizer_of(option)) is not None:
+                return found
+    if origin is list and (found := _normalizer_of(get_args(hint)[0])) is not None:
+        return found[0], True
+    return None
 
 
 class NoArgs(Args):
@@ -117,9 +179,11 @@ def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
     try:
         return msgspec.convert(arguments or {}, spec.args, strict=False)
     except msgspec.ValidationError as exc:
+        # A normaliser's error already names its field; the path of the whole struct adds nothing.
+        reason = str(exc).removesuffix(" - at `$`").rstrip(".")
         raise DesignError(
             "bad_argument",
-            f"Invalid arguments for {spec.name}: {exc}.",
+            f"Invalid arguments for {spec.name}: {reason}.",
             "Fix the argument and call again; the tool's input schema lists every field.",
         ) from None
 

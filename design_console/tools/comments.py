@@ -9,9 +9,10 @@ from msgspec import Meta
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
+from design_console.tools.args import Cursor, FileUrl, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext, FileUrl, NodeId
+from design_console.tools.history import ApiContext
 from design_console.tools.history_diff import page_by_budget
 
 #: Longest comment we send; longer text is almost certainly a mistake (a pasted file), not a comment.
@@ -76,7 +77,7 @@ class GetCommentsArgs(Args, kw_only=True):
     fileUrl: FileUrl | None = None
     as_md: bool = False
     include_resolved: bool = False
-    cursor: Annotated[str, Meta(description="nextCursor of the previous result, to read on")] | None = None
+    cursor: Cursor | None = None
 
 
 @tool(

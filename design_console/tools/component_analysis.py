@@ -10,7 +10,7 @@ from msgspec import Meta
 
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
-from design_console.tools.args import Cursor, MaxTokens, node_id
+from design_console.tools.args import Cursor, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.plugin_replies import parse_reply
 
@@ -30,9 +30,9 @@ class _SetAnalysis(msgspec.Struct):
 
 
 class DeepComponentArgs(Args):
-    nodeId: Annotated[str, Meta(min_length=1, max_length=200)]
+    nodeId: NodeId
     depth: Annotated[int, Meta(ge=0, le=30)] = 10
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
     cursor: Cursor | None = None
 
 
@@ -49,7 +49,7 @@ class DeepComponentArgs(Args):
 )
 async def design_get_component_for_development_deep(ctx: Any, args: DeepComponentArgs) -> ToolOutput:
     """DEEP_GET_COMPONENT, walked in budget-sized parts."""
-    nid = node_id(args.nodeId)
+    nid = args.nodeId
     params = {"nodeId": nid, "depth": args.depth}
     reply = await ctx.bridge("DEEP_GET_COMPONENT", params, file_key=ctx.active_file_key or "")
     deep = parse_reply(ctx, reply, _DeepComponent, "DEEP_GET_COMPONENT")
@@ -81,8 +81,8 @@ def _drop_parent_id(record: dict[str, Any]) -> None:
 
 
 class AnalyzeSetArgs(Args):
-    nodeId: Annotated[str, Meta(min_length=1, max_length=200)]
-    maxTokens: MaxTokens = None
+    nodeId: NodeId
+    maxTokens: MaxTokens | None = None
     cursor: Cursor | None = None
 
 
@@ -99,7 +99,7 @@ class AnalyzeSetArgs(Args):
 )
 async def design_analyze_component_set(ctx: Any, args: AnalyzeSetArgs) -> ToolOutput:
     """ANALYZE_COMPONENT_SET, with the variants paged."""
-    nid = node_id(args.nodeId)
+    nid = args.nodeId
     reply = await ctx.bridge("ANALYZE_COMPONENT_SET", {"nodeId": nid}, file_key=ctx.active_file_key or "")
     analysis = parse_reply(ctx, reply, _SetAnalysis, "ANALYZE_COMPONENT_SET")
     varying: Counter[str] = Counter()

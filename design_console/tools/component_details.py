@@ -21,7 +21,7 @@ class ComponentDetailsArgs(Args):
     componentKey: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
     componentName: Annotated[str, Meta(min_length=1, max_length=500)] | None = None
     forceRefresh: bool = False
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
     cursor: Cursor | None = None
 
 

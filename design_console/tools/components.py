@@ -10,7 +10,7 @@ import msgspec
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import codebase
-from design_console.tools.args import MaxTokens, node_id
+from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import component_metadata, fetch_node, render_url
 from design_console.tools.file_tree import walk_file
@@ -18,12 +18,12 @@ from design_console.tools.files import file_key_for
 
 
 class ComponentArgs(Args):
-    nodeId: str
-    fileUrl: str | None = None
+    nodeId: NodeId
+    fileUrl: FileUrl | None = None
     format: Literal["metadata", "reconstruction"] = "metadata"
     enrich: bool = False
-    maxTokens: MaxTokens = None
-    cursor: str | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 @tool(
@@ -39,7 +39,7 @@ class ComponentArgs(Args):
 async def design_get_component(ctx: Any, args: ComponentArgs) -> ToolOutput:
     """Component metadata or reconstruction spec."""
     key = file_key_for(ctx, args.fileUrl)
-    nid = node_id(args.nodeId)
+    nid = args.nodeId
     if args.format == "reconstruction":
         return ok(
             await walk_file(
@@ -71,12 +71,12 @@ async def _plugin_extra(ctx: Any, method: str, params: dict[str, Any], key: str)
 
 
 class DevArgs(Args):
-    nodeId: str
-    fileUrl: str | None = None
+    nodeId: NodeId
+    fileUrl: FileUrl | None = None
     includeImage: bool = True
     codebasePath: str | None = None
-    maxTokens: MaxTokens = None
-    cursor: str | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 @tool(
@@ -93,7 +93,7 @@ class DevArgs(Args):
 async def design_get_component_for_development(ctx: Any, args: DevArgs) -> ToolOutput:
     """Node tree + annotations + render for implementing a component."""
     key = file_key_for(ctx, args.fileUrl)
-    nid = node_id(args.nodeId)
+    nid = args.nodeId
     result = await walk_file(
         ctx,
         key,
@@ -117,8 +117,8 @@ async def design_get_component_for_development(ctx: Any, args: DevArgs) -> ToolO
 
 
 class ImageArgs(Args):
-    nodeId: str
-    fileUrl: str | None = None
+    nodeId: NodeId
+    fileUrl: FileUrl | None = None
     scale: Annotated[float, msgspec.Meta(ge=0.01, le=4)] = 2
     format: Literal["png", "jpg", "svg", "pdf"] = "png"
 
@@ -135,4 +135,4 @@ class ImageArgs(Args):
 async def design_get_component_image(ctx: Any, args: ImageArgs) -> ToolOutput:
     """Rendered image URL of a node."""
     key = file_key_for(ctx, args.fileUrl)
-    return ok(await render_url(ctx, key, node_id(args.nodeId), args.scale, args.format))
+    return ok(await render_url(ctx, key, args.nodeId, args.scale, args.format))

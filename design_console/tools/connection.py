@@ -8,19 +8,17 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
 
 from design_console import PLUGIN_VERSION, __version__
-from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.tools.args import ConsoleLevelFilter, FileKey, FileRef
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
 
-ConsoleLevel = Literal["all", "log", "info", "warn", "error", "debug"]
-FileKey = Annotated[str, Meta(description="Target this connected file instead of the active one.")]
 MAX_CODE_CHARS = 200_000
 RECONNECT_WAIT = 5.0
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
@@ -180,7 +178,7 @@ async def list_open_files(ctx: Any, args: NoArgs) -> ToolOutput:
 
 
 class NavigateArgs(Args):
-    url: Annotated[str, Meta(description="File URL or file key of an already-connected file.", max_length=2048)]
+    url: Annotated[FileRef, Meta(description="URL or key of a connected file")]
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
@@ -191,7 +189,7 @@ class NavigateArgs(Args):
     needs_bridge=True,
 )
 async def navigate(ctx: Any, args: NavigateArgs) -> ToolOutput:
-    key = parse_file_key(args.url)
+    key = args.url
     state = ctx.daemon.bridge.navigate(key, args.lock)
     return ok({"activeFile": {"fileKey": state.file_key, "fileName": state.file_name}, "locked": args.lock})
 
@@ -201,9 +199,9 @@ async def navigate(ctx: Any, args: NavigateArgs) -> ToolOutput:
 
 class ConsoleArgs(Args):
     count: Annotated[int, Meta(ge=1, le=1000, description="Newest N entries.")] = 100
-    level: ConsoleLevel = "all"
+    level: ConsoleLevelFilter = "all"
     since: Annotated[int, Meta(ge=0, description="Only entries after this time (ms since epoch).")] = 0
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> ToolOutput:
@@ -229,15 +227,15 @@ def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> T
     needs_bridge=True,
 )
 async def get_console_logs(ctx: Any, args: ConsoleArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
     return _console_result(entries, ctx.state.console_size(key), key)
 
 
 class WatchArgs(Args):
     duration: Annotated[float, Meta(ge=1, le=300, description="Seconds to watch.")] = 30
-    level: ConsoleLevel = "all"
-    fileKey: FileKey = ""
+    level: ConsoleLevelFilter = "all"
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -247,7 +245,7 @@ class WatchArgs(Args):
     needs_bridge=True,
 )
 async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     started_ms = int(time.time() * 1000) - 1
     deadline = time.monotonic() + args.duration
     while (left := deadline - time.monotonic()) > 0:
@@ -258,7 +256,7 @@ async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
 
 
 class FileArgs(Args):
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -270,7 +268,7 @@ class FileArgs(Args):
     idempotent=True,
 )
 async def clear_console(ctx: Any, args: FileArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     return ok({"fileKey": key, "cleared": ctx.state.clear_console(key)})
 
 
@@ -287,7 +285,7 @@ async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -
 
 class ReloadArgs(Args):
     clearConsole: Annotated[bool, Meta(description="Empty the console buffer first.")] = True
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -298,7 +296,7 @@ class ReloadArgs(Args):
     read_only=False,
 )
 async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     cleared = ctx.state.clear_console(key) if args.clearConsole else 0
     since = int(time.time() * 1000)
     await ctx.bridge("RELOAD_UI", file_key=key)
@@ -317,7 +315,7 @@ async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
     read_only=False,
 )
 async def reconnect(ctx: Any, args: FileArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     probe = {"code": 'return "ok"', "timeout": 3000}
     started = time.perf_counter()
     try:
@@ -347,7 +345,7 @@ class ExecuteArgs(Args):
         str, Meta(min_length=1, max_length=MAX_CODE_CHARS, description="Plugin API JavaScript; `return` a value.")
     ]
     timeout: Annotated[int, Meta(ge=100, le=30_000, description="Milliseconds (cap 30000).")] = 5000
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
@@ -375,13 +373,13 @@ def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
     destructive=True,
 )
 async def execute(ctx: Any, args: ExecuteArgs) -> ToolOutput:
-    reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=args.fileKey)
+    reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=args.fileKey or "")
     return ok(_shape_execution(reply))
 
 
 class ExecuteAcrossArgs(Args):
     code: Annotated[str, Meta(min_length=1, max_length=MAX_CODE_CHARS)]
-    fileKeys: Annotated[list[str], Meta(max_length=50)] = msgspec.field(default_factory=list)
+    fileKeys: Annotated[list[FileRef], Meta(max_length=50)] = msgspec.field(default_factory=list)
     allFiles: bool = False
     timeout: Annotated[int, Meta(ge=100, le=30_000, description="Per-file milliseconds.")] = 10_000
 
@@ -421,7 +419,7 @@ class SelectionArgs(Args):
     verbose: Annotated[bool, Meta(description="Also read fills, strokes and more of each node (live round trip).")] = (
         False
     )
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 _VERBOSE_SELECTION = """
@@ -448,7 +446,7 @@ return out;
     needs_bridge=True,
 )
 async def get_selection(ctx: Any, args: SelectionArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     selection = ctx.state.selection(key)
     if selection is None:
         return ok({"fileKey": key, "count": 0, "nodes": [], "note": "Nothing selected since the plugin connected."})
@@ -466,7 +464,7 @@ class ChangesArgs(Args):
     since: Annotated[int, Meta(ge=0, description="Only changes with seq greater than this.")] = 0
     count: Annotated[int, Meta(ge=1, le=200)] = 50
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -476,7 +474,7 @@ class ChangesArgs(Args):
     needs_bridge=True,
 )
 async def get_design_changes(ctx: Any, args: ChangesArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+    key = _file_key(ctx, args.fileKey or "")
     changes = ctx.state.changes(key, since=args.since, count=args.count)
     metadata = ctx.state.metadata_changes(key, since=args.since, count=args.count)
     changes, omitted_changes = _fit(changes, RESULT_CHARS // 2)

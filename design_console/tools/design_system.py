@@ -11,7 +11,7 @@ import msgspec
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
-from design_console.tools.args import MaxTokens, node_id
+from design_console.tools.args import FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import library_components
 from design_console.tools.files import file_key_for
@@ -24,7 +24,7 @@ SUMMARY_EXAMPLES = 3
 
 class SummaryArgs(Args):
     forceRefresh: bool = False
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
 
 
 def _category(name: str) -> str:
@@ -116,14 +116,14 @@ async def design_get_design_system_summary(ctx: Any, args: SummaryArgs) -> ToolO
 
 
 class KitArgs(Args):
-    fileKey: str | None = None
+    fileKey: FileUrl | None = None
     include: list[Literal["tokens", "components", "styles"]] = msgspec.field(
         default_factory=lambda: ["tokens", "components", "styles"]
     )
-    componentIds: list[str] | None = None
+    componentIds: list[NodeId] | None = None
     includeImages: bool = False
     format: Literal["full", "summary", "compact"] = "full"
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
 
 
 _SPEC_KEYS = (
@@ -284,7 +284,7 @@ async def design_get_design_system_kit(ctx: Any, args: KitArgs) -> ToolOutput:
     if "components" in args.include:
         items = await library_components(ctx, key, None, args.format == "full")
         if args.componentIds:
-            wanted = {node_id(i) for i in args.componentIds}
+            wanted = set(args.componentIds)
             items = [i for i in items if i["nodeId"] in wanted]
         chosen, rest = shaping.fit_items(items, 0, share)
         if args.format == "full":

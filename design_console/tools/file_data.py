@@ -7,20 +7,20 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from design_console.protocol import ToolOutput
-from design_console.tools.args import MaxTokens
+from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.file_tree import walk_file
 from design_console.tools.files import file_key_for
 
 
 class FileDataArgs(Args):
-    fileUrl: str | None = None
+    fileUrl: FileUrl | None = None
     depth: Annotated[int, msgspec.Meta(ge=0, le=3)] = 1
     verbosity: Literal["summary", "standard", "full"] = "summary"
-    nodeIds: list[str] | None = None
+    nodeIds: list[NodeId] | None = None
     enrich: bool = False
-    maxTokens: MaxTokens = None
-    cursor: str | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 @tool(
@@ -52,11 +52,11 @@ async def design_get_file_data(ctx: Any, args: FileDataArgs) -> ToolOutput:
 
 
 class FileForPluginArgs(Args):
-    fileUrl: str | None = None
+    fileUrl: FileUrl | None = None
     depth: Annotated[int, msgspec.Meta(ge=0, le=5)] = 2
-    nodeIds: list[str] | None = None
-    maxTokens: MaxTokens = None
-    cursor: str | None = None
+    nodeIds: list[NodeId] | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 @tool(

@@ -9,7 +9,6 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.tools import shaping
-from design_console.tools.args import node_id
 
 
 def _file_info(key: str, head: Any) -> dict[str, Any]:
@@ -33,7 +32,7 @@ async def walk_file(
     extra_params: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Fetch a file (or some of its nodes) and return one part of its shaped tree with a cursor to the next."""
-    ids = [node_id(n) for n in node_ids] if node_ids else None
+    ids = node_ids or None
     if ids:
         params = {"ids": ",".join(ids), "depth": depth or None, **(extra_params or {})}
         data = await ctx.api.request_bytes("GET", f"/v1/files/{key}/nodes", params=params)

@@ -17,6 +17,7 @@ from msgspec import Meta
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
+from design_console.tools.args import Cursor, FileUrl, NodeId
 from design_console.tools.base import Args, Context, ok, text, tool
 from design_console.tools.files import file_key_for
 from design_console.tools.history_diff import (
@@ -57,10 +58,7 @@ VersionId = Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="A version
 VersionOrCurrent = Annotated[
     str, Meta(pattern=r"^([0-9]{1,24}|current)$", description='A version id, or "current" for the file as it is now')
 ]
-NodeId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9:;_-]{1,200}$", description="A node id such as 1:23")]
-FileUrl = Annotated[str, Meta(description="File URL or key; default: the file the plugin is active in")]
 DiffMode = Annotated[Mode, Meta(description="summary: counts and titles; standard: values cut short; detailed")]
-Cursor = Annotated[str, Meta(description="nextCursor of the previous result, to read on")]
 
 
 class ApiContext(Context, Protocol):
@@ -184,7 +182,7 @@ class GetFileVersionsArgs(Args, kw_only=True):
     fileUrl: FileUrl | None = None
     include_autosaves: bool = False
     max_versions: Annotated[int, Meta(ge=1, le=200)] = 50
-    cursor: Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="nextCursor of the previous page")] | None = None
+    cursor: Cursor | None = None
 
 
 @tool(

@@ -6,29 +6,28 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
-from design_console.tools.args import MaxTokens
+from design_console.tools.args import FileRef, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import component_metadata, fetch_node, library_components
 
 
 class LibraryArgs(Args):
-    libraryFileUrl: str | None = None
-    libraryFileKey: str | None = None
+    libraryFileUrl: FileRef | None = None
+    libraryFileKey: FileRef | None = None
     query: str | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=200)] = 25
     offset: Annotated[int, msgspec.Meta(ge=0)] = 0
     includeVariants: bool = False
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
 
 
 def _library_key(url: str | None, key: str | None) -> str:
     if not url and not key:
         raise DesignError("bad_argument", "No library given.", "Pass libraryFileUrl or libraryFileKey.")
-    return parse_file_key(url or key or "")
+    return url or key or ""
 
 
 def _list_result(key: str, items: list[dict[str, Any]], offset: int, limit: int, max_tokens: int | None) -> dict:
@@ -63,11 +62,11 @@ async def design_get_library_components(ctx: Any, args: LibraryArgs) -> ToolOutp
 class SearchArgs(Args):
     query: str = ""
     category: str | None = None
-    libraryFileKey: str | None = None
-    libraryFileUrl: str | None = None
+    libraryFileKey: FileRef | None = None
+    libraryFileUrl: FileRef | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 10
     offset: Annotated[int, msgspec.Meta(ge=0)] = 0
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
 
 
 @tool(

@@ -147,7 +147,7 @@ class LibraryVariablesArgs(Args):
     libraryName: Annotated[str, Meta(max_length=500)] | None = None
     collectionName: Annotated[str, Meta(max_length=500)] | None = None
     resolvedType: VariableType | None = None
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
     cursor: Cursor | None = None
 
 

@@ -22,9 +22,10 @@ from design_console.clients.media import (
 )
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.tools.args import FileUrl, NodeId
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
 from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext, FileUrl, NodeId
+from design_console.tools.history import ApiContext
 
 #: The plugin's export scale range; the design API's render range is wider (0.01..4).
 BRIDGE_SCALE = (0.5, 4.0)

@@ -6,22 +6,22 @@ from typing import Any, Literal
 
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping, token_code, token_sources
-from design_console.tools.args import MaxTokens
+from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.files import file_key_for
 from design_console.tools.style_data import file_styles
-from design_console.tools.token_reads import ExportFormats, export_block, file_usage
+from design_console.tools.token_reads import export_block, file_usage
 
 
 class StylesArgs(Args):
-    fileUrl: str | None = None
+    fileUrl: FileUrl | None = None
     verbosity: Literal["summary", "standard", "full"] = "standard"
     enrich: bool = False
     include_usage: bool = False
     include_exports: bool = False
     export_formats: ExportFormats | None = None
-    maxTokens: MaxTokens = None
-    cursor: str | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 def _style_value(node: dict[str, Any], kind: str | None) -> Any:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-import msgspec
+from typing import Any, get_args
 
 from design_console.tools import token_code, token_sources
 
-ExportFormats = Annotated[list[token_code.ExportFormat], msgspec.Meta(min_length=1, max_length=5)]
-
-
-ALL_EXPORTS: list[token_code.ExportFormat] = ["css", "sass", "tailwind", "typescript", "json"]
+ALL_EXPORTS: list[token_code.ExportFormat] = list(get_args(token_code.ExportFormat))
 
 
 async def file_usage(ctx: Any, key: str) -> token_sources.Usage:

@@ -31,7 +31,7 @@ class TokenValuesArgs(Args):
     limit: Annotated[int, Meta(ge=1, le=500)] = 50
     resolveAliases: bool = True
     forceRefresh: bool = False
-    maxTokens: MaxTokens = None
+    maxTokens: MaxTokens | None = None
     cursor: Cursor | None = None
 
 

@@ -10,11 +10,11 @@ import msgspec
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping, token_code, token_sources
-from design_console.tools.args import MaxTokens
+from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.files import file_key_for
 from design_console.tools.style_data import file_styles
-from design_console.tools.token_reads import ExportFormats, export_block, file_usage
+from design_console.tools.token_reads import export_block, file_usage
 from design_console.tools.variable_data import (
     Selection,
     VariablesVerbosity,
@@ -26,7 +26,7 @@ from design_console.tools.variable_data import (
 
 
 class VariablesArgs(Args):
-    fileUrl: str | None = None
+    fileUrl: FileUrl | None = None
     includePublished: bool = True
     verbosity: VariablesVerbosity = "standard"
     enrich: bool = False
@@ -45,8 +45,8 @@ class VariablesArgs(Args):
     resolveAliases: bool = False
     page: Annotated[int, msgspec.Meta(ge=1)] = 1
     pageSize: Annotated[int, msgspec.Meta(ge=1, le=100)] = 50
-    maxTokens: MaxTokens = None
-    cursor: str | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
     def view(self) -> VariableView:
         """The listing these arguments ask for."""
