@@ -33,7 +33,8 @@ ToolCaller = Callable[
 
 INSTRUCTIONS = (
     "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
-    "if no plugin is connected, every bridge tool returns the setup steps."
+    "if no plugin is connected, every bridge tool returns the setup steps. A read that has more to give answers with "
+    "nextCursor: pass it back as cursor for the next part."
 )
 
 

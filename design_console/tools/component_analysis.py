@@ -39,8 +39,7 @@ class DeepComponentArgs(Args):
 @tool(
     "design_get_component_for_development_deep",
     "A node's whole tree from the Desktop Bridge plugin (default depth 10): layout, fills, text, bound variables "
-    "with their token names, reactions, variant and instance properties; pre-order records within maxTokens, "
-    "`cursor` to continue.",
+    "with their token names, reactions, variant and instance properties; pre-order records within maxTokens.",
     args=DeepComponentArgs,
     runs_in="api",
     toolset="read",
@@ -89,8 +88,8 @@ class AnalyzeSetArgs(Args):
 @tool(
     "design_analyze_component_set",
     "Variant analysis of a component set through the Desktop Bridge plugin: axes and values, default variant, the "
-    "state axis, which visual properties vary, and each variant's changes against the default; within maxTokens, "
-    "`cursor` pages the variants.",
+    "state axis, which visual properties vary, and each variant's changes against the default; variants paged within "
+    "maxTokens.",
     args=AnalyzeSetArgs,
     runs_in="api",
     toolset="read",

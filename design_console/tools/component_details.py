@@ -75,7 +75,7 @@ def _variant_axes(entry: ComponentEntry) -> dict[str, list[str]]:
 @tool(
     "design_get_component_details",
     "One component or component set of the open file (by componentKey or componentName): key, description, page, "
-    "property definitions, variant axes and variants with keys, within maxTokens; `cursor` pages the variants.",
+    "property definitions, variant axes and variants with keys; variants paged within maxTokens.",
     args=ComponentDetailsArgs,
     runs_in="api",
     toolset="read",

@@ -82,8 +82,8 @@ class DevArgs(Args):
 @tool(
     "design_get_component_for_development",
     "A component's node tree (depth 4) with layout, colours, bound variables, plus plugin annotations when connected "
-    "and a 2x render URL; within maxTokens, `cursor` to continue. codebasePath (a local source folder) adds the files "
-    "and exports that already implement the component.",
+    "and a 2x render URL, within maxTokens. codebasePath (a local source folder) adds the files and exports that "
+    "already implement the component.",
     args=DevArgs,
     runs_in="api",
     toolset="read",

@@ -26,7 +26,7 @@ class FileDataArgs(Args):
 @tool(
     "design_get_file_data",
     "File structure from the design API: pages and nodes to `depth` (0-3 below pages), in summary/standard/full "
-    "verbosity, within maxTokens; pass `cursor` from the answer to read the next part.",
+    "verbosity, within maxTokens.",
     args=FileDataArgs,
     runs_in="api",
     toolset="read",
@@ -61,8 +61,7 @@ class FileForPluginArgs(Args):
 
 @tool(
     "design_get_file_for_plugin",
-    "File tree reduced to ids, names, types, structure and shared plugin data (depth ≤5), within maxTokens; "
-    "pass `cursor` to continue.",
+    "File tree reduced to ids, names, types, structure and shared plugin data (depth ≤5), within maxTokens.",
     args=FileForPluginArgs,
     runs_in="api",
     toolset="read",

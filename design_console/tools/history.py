@@ -188,7 +188,7 @@ class GetFileVersionsArgs(Args, kw_only=True):
 @tool(
     "design_get_file_versions",
     "List a file's saved versions, newest first (named ones only unless include_autosaves). "
-    "Use the ids with the other version tools; pass nextCursor as cursor for older ones.",
+    "Use the ids with the other version tools.",
     args=GetFileVersionsArgs,
     runs_in="api",
     toolset="read",
@@ -196,24 +196,28 @@ class GetFileVersionsArgs(Args, kw_only=True):
 )
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
-    versions, cursor = await list_versions(
+    digest = shaping.request_digest(key, args.include_autosaves)
+    # The cursor holds the id of the last version handed out: the next page lists the ones older than it.
+    before = shaping.decode_cursor(args.cursor, "file_versions", digest) if args.cursor else None
+    if before is not None and not isinstance(before, str):
+        raise DesignError("bad_argument", "The cursor is not one this tool handed out.", "Call again without cursor.")
+    versions, last = await list_versions(
         ctx,
         key,
         limit=args.max_versions,
         include_autosaves=args.include_autosaves,
-        before=args.cursor,
+        before=before,
         max_pages=0 if args.include_autosaves else MAX_VERSION_PAGES,
     )
     entries = [compact_version(v) for v in versions]
     page, rest = shaping.fit_items(entries, 0, DEFAULT_BUDGET_CHARS)
     if rest is not None:
-        cursor = page[-1]["id"]
+        last = page[-1]["id"]
     result: dict[str, Any] = {"fileKey": key, "count": len(page), "versions": page}
-    if cursor is not None:
-        result["nextCursor"] = cursor
-    if not page and cursor is not None:
+    if not page and last is not None:
         result["note"] = "No named versions in this stretch of history; call again with cursor to look further back."
-    return ok(result)
+    next_cursor = shaping.encode_cursor("file_versions", digest, last) if last is not None else None
+    return ok(shaping.paged(result, next_cursor))
 
 
 class GetFileAtVersionArgs(Args, kw_only=True):

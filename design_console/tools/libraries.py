@@ -9,7 +9,7 @@ import msgspec
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
-from design_console.tools.args import FileRef, MaxTokens
+from design_console.tools.args import Cursor, FileRef, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import component_metadata, fetch_node, library_components
 
@@ -22,6 +22,7 @@ class LibraryArgs(Args):
     offset: Annotated[int, msgspec.Meta(ge=0)] = 0
     includeVariants: bool = False
     maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 def _library_key(url: str | None, key: str | None) -> str:
@@ -30,22 +31,19 @@ def _library_key(url: str | None, key: str | None) -> str:
     return url or key or ""
 
 
-def _list_result(key: str, items: list[dict[str, Any]], offset: int, limit: int, max_tokens: int | None) -> dict:
-    chosen, _ = shaping.fit_items(items, offset, shaping.budget_chars(max_tokens), limit=limit)
-    end = offset + len(chosen)
-    return {
-        "fileKey": key,
-        "total": len(items),
-        "offset": offset,
-        "components": chosen,
-        "hasMore": end < len(items),
-        **({"nextOffset": end} if end < len(items) else {}),
-    }
+def _listing(scope: str, digest: str, key: str, items: list[dict[str, Any]], args: LibraryArgs | SearchArgs) -> dict:
+    """One part of a component listing: from ``offset``, or from where the cursor of the previous part points."""
+    version = shaping.request_digest(items)
+    start = shaping.decode_cursor(args.cursor, scope, digest, version) if args.cursor else args.offset
+    chosen, next_index = shaping.fit_items(items, start, shaping.budget_chars(args.maxTokens), limit=args.limit)
+    result = {"fileKey": key, "total": len(items), "offset": start, "components": chosen}
+    next_cursor = shaping.encode_cursor(scope, digest, next_index, version) if next_index is not None else None
+    return shaping.paged(result, next_cursor)
 
 
 @tool(
     "design_get_library_components",
-    "Published components and component sets of a library file (query filters names); limit/offset paging.",
+    "Published components and component sets of a library file (query filters names).",
     args=LibraryArgs,
     runs_in="api",
     toolset="read",
@@ -56,7 +54,8 @@ async def design_get_library_components(ctx: Any, args: LibraryArgs) -> ToolOutp
     """Library listing."""
     key = _library_key(args.libraryFileUrl, args.libraryFileKey)
     items = await library_components(ctx, key, args.query, args.includeVariants)
-    return ok(_list_result(key, items, args.offset, args.limit, args.maxTokens))
+    digest = shaping.request_digest(key, args.query, args.includeVariants, args.limit)
+    return ok(_listing("library_components", digest, key, items, args))
 
 
 class SearchArgs(Args):
@@ -67,12 +66,13 @@ class SearchArgs(Args):
     limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 10
     offset: Annotated[int, msgspec.Meta(ge=0)] = 0
     maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 @tool(
     "design_search_components",
     "Search components by name: the open file's through the Desktop Bridge plugin, or a library's through the "
-    "design API when libraryFileKey/libraryFileUrl is given; limit/offset paging.",
+    "design API when libraryFileKey/libraryFileUrl is given.",
     args=SearchArgs,
     runs_in="api",
     toolset="read",
@@ -96,7 +96,8 @@ async def design_search_components(ctx: Any, args: SearchArgs) -> ToolOutput:
     if args.category:
         prefix = args.category.lower()
         items = [i for i in items if i["name"].lower().startswith(prefix)]
-    return ok(_list_result(key, items, args.offset, args.limit, args.maxTokens))
+    digest = shaping.request_digest(key, args.query, args.category, args.limit)
+    return ok(_listing("search_components", digest, key, items, args))
 
 
 class ByKeyArgs(Args):

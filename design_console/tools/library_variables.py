@@ -155,7 +155,7 @@ class LibraryVariablesArgs(Args):
     "design_get_library_variables",
     "Variables of the team libraries enabled for the open file (through the Desktop Bridge plugin): name, key, "
     "type, collection, library. libraryName/collectionName match part of a name; resolvedType filters; keys go to "
-    "design_import_library_variable. Within maxTokens, `cursor` to continue.",
+    "design_import_library_variable. Within maxTokens.",
     args=LibraryVariablesArgs,
     runs_in="api",
     toolset="read",

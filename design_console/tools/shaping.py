@@ -107,13 +107,11 @@ def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = No
     return position
 
 
-def paged(result: dict[str, Any], cursor: str | None) -> dict[str, Any]:
-    """``result`` with the paging fields: the cursor of the next part when there is one."""
-    if cursor:
-        result["cursor"] = cursor
-        result["hasMore"] = True
-    else:
-        result["hasMore"] = False
+def paged(result: dict[str, Any], next_cursor: str | None) -> dict[str, Any]:
+    """``result`` in the one paging shape of every read: ``nextCursor`` is there exactly when there is more, and the
+    tool takes it back as ``cursor``."""
+    if next_cursor:
+        result["nextCursor"] = next_cursor
     return result
 
 

@@ -68,8 +68,8 @@ def _style_css(token: token_code.Token | None) -> dict[str, str] | None:
 @tool(
     "design_get_styles",
     "Colour, text, effect and grid styles of a file (with their values in standard/full verbosity), within "
-    "maxTokens; `cursor` continues. enrich adds CSS declarations, include_usage how many nodes use each style, "
-    "include_exports code (export_formats css|sass|tailwind|typescript|json).",
+    "maxTokens. enrich adds CSS declarations, include_usage how many nodes use each style, include_exports code "
+    "(export_formats css|sass|tailwind|typescript|json).",
     args=StylesArgs,
     runs_in="api",
     toolset="read",

@@ -45,8 +45,7 @@ def _is_spacing(var: dict[str, Any]) -> bool:
 @tool(
     "design_get_token_values",
     "Values of the open file's variables per mode, through the Desktop Bridge plugin: type colors (hex), spacing "
-    "(numbers scoped to gaps or named spacing/gap/padding/margin) or all; filter matches names; limit, maxTokens, "
-    "`cursor` to continue.",
+    "(numbers scoped to gaps or named spacing/gap/padding/margin) or all; filter matches names; limit, maxTokens.",
     args=TokenValuesArgs,
     runs_in="api",
     toolset="read",

@@ -249,13 +249,7 @@ async def design_get_variables(ctx: Any, args: VariablesArgs) -> ToolOutput:
 async def _styles_instead(ctx: Any, key: str, args: VariablesArgs, why: DesignError) -> ToolOutput:
     styles = await file_styles(ctx, key)
     chosen, next_index = shaping.fit_items(styles, 0, shaping.budget_chars(args.maxTokens), limit=args.pageSize)
-    return ok(
-        {
-            "source": "styles",
-            "fileKey": key,
-            "note": f"{why.message} {why.hint} Showing the file's styles instead.",
-            "totalStyles": len(styles),
-            "styles": chosen,
-            "hasMore": next_index is not None,
-        }
-    )
+    note = f"{why.message} {why.hint} Showing the file's styles instead"
+    if next_index is not None:
+        note += f" (the first {len(chosen)}; design_get_styles pages through all of them)"
+    return ok({"source": "styles", "fileKey": key, "note": note + ".", "totalStyles": len(styles), "styles": chosen})

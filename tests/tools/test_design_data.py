@@ -47,7 +47,7 @@ async def test_file_data_summary(ctx: ToolContext) -> None:
     assert result["file"]["name"] == "Design System"
     assert result["counts"]["components"] == 4
     assert [n["name"] for n in result["nodes"] if n["depth"] == 0] == ["Components", "Screens"]
-    assert result["hasMore"] is False
+    assert "nextCursor" not in result
 
 
 async def test_file_data_uses_the_active_file_and_enriches(ctx: ToolContext) -> None:
@@ -181,7 +181,11 @@ async def test_library_components_and_search(ctx: ToolContext) -> None:
     assert [c["name"] for c in lib["components"]] == ["Button", "Icon/Star"]
     assert lib["components"][0]["variantCount"] == 3
     page = data(await ctx.call("design_get_library_components", {"libraryFileKey": ENTERPRISE_KEY, "limit": 1}))
-    assert page["hasMore"] and page["nextOffset"] == 1
+    assert [c["name"] for c in page["components"]] == ["Button"] and page["total"] == 2
+    rest = {"libraryFileKey": ENTERPRISE_KEY, "limit": 1, "cursor": page["nextCursor"]}
+    last = data(await ctx.call("design_get_library_components", rest))
+    assert [c["name"] for c in last["components"]] == ["Icon/Star"] and "nextCursor" not in last
+    assert data(await ctx.call("design_get_library_components", {**rest, "cursor": None, "offset": 1})) == last
     found = data(await ctx.call("design_search_components", {"query": "star", "libraryFileKey": ENTERPRISE_KEY}))
     assert [c["name"] for c in found["components"]] == ["Icon/Star"]
     assert "No library" in error_text(await ctx.call("design_get_library_components", {}))
@@ -237,9 +241,9 @@ async def test_a_50_mb_file_is_walked_whole_within_the_budget(huge_server: FakeS
             result = data(out)
             seen += len(result["nodes"])
             parts += 1
-            if not result["hasMore"]:
+            if "nextCursor" not in result:
                 break
-            args["cursor"] = result["cursor"]
+            args["cursor"] = result["nextCursor"]
         stats = client.stats()
     finally:
         await client.aclose()
@@ -322,7 +326,7 @@ async def test_variables_exports_stay_within_the_budget(ctx: ToolContext) -> Non
     out = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "maxTokens": 500})
     assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
     result = data(out)
-    assert "cut to fit maxTokens" in result["exportsNote"] and result["hasMore"]
+    assert "cut to fit maxTokens" in result["exportsNote"] and "nextCursor" in result
 
 
 async def test_variables_usage_dependencies_enrich_and_published(ctx: ToolContext) -> None:

@@ -640,7 +640,7 @@ async def test_component_details_by_name(harness: Harness) -> None:
         "key": "k-button-v1",
         "variantProperties": {"Size": "S", "State": "Hover"},
     }
-    assert result["hasMore"] is False
+    assert "nextCursor" not in result
 
 
 async def test_component_details_by_key_of_a_component_or_a_variant(harness: Harness) -> None:
@@ -683,20 +683,20 @@ async def test_component_details_pages_many_variants(harness: Harness) -> None:
         assert size(out) <= 800 * CHARS_PER_TOKEN
         result = data(out)
         seen += [v["key"] for v in result["variants"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert seen == [f"k-icons-v{i}" for i in range(300)]
     first = data(await harness.call("design_get_component_details", args))
     # A cursor belongs to the component it pages, however it was named.
-    by_key = {"componentKey": "k-icons", "cursor": first["cursor"], "maxTokens": 800}
+    by_key = {"componentKey": "k-icons", "cursor": first["nextCursor"], "maxTokens": 800}
     assert (
         data(await harness.call("design_get_component_details", by_key))["variants"][0]["key"]
         == seen[len(first["variants"])]
     )
     assert first["variantAxes"]["Name"] == [f"icon-{i}" for i in range(20)]
     assert "first 20 values" in first["notes"][0]
-    other = {"componentKey": "k-tag", "cursor": first["cursor"]}
+    other = {"componentKey": "k-tag", "cursor": first["nextCursor"]}
     assert "other arguments" in error_text(await harness.call("design_get_component_details", other))
     bogus = {"componentName": "Icon set", "cursor": "not-a-cursor"}
     assert "not one this tool handed out" in error_text(await harness.call("design_get_component_details", bogus))
@@ -738,12 +738,12 @@ async def test_token_values_limit_and_cursor(harness: Harness) -> None:
         result = data(await harness.call("design_get_token_values", args))
         assert len(result["tokens"]) <= 3
         names += [t["name"] for t in result["tokens"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert len(names) == 7 == len(set(names))
     first = data(await harness.call("design_get_token_values", {"limit": 3}))
-    text = error_text(await harness.call("design_get_token_values", {"type": "colors", "cursor": first["cursor"]}))
+    text = error_text(await harness.call("design_get_token_values", {"type": "colors", "cursor": first["nextCursor"]}))
     assert "other arguments" in text
     text = error_text(await harness.call("design_get_token_values", {"limit": 0}))
     assert "limit" in text
@@ -793,8 +793,8 @@ async def test_library_variables_beyond_the_plugins_array_cap(harness: Harness) 
         )
         keys += [v["key"] for v in result["variables"]]
         assert "notes" not in result
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert result["total"] == 450
     assert keys == [f"lv-g{i}" for i in range(450)]
@@ -870,7 +870,7 @@ async def test_deep_component_walks_the_plugin_tree(harness: Harness) -> None:
     assert actions["layout"]["itemSpacing"] == 8 and actions["parent"] == "5:1" and "parentId" not in actions
     assert button["boundVariables"] == {"fills": [{"id": "VariableID:1:1", "name": "blue/500"}]}
     assert label["depth"] == 3 and label["characters"] == "Save"
-    assert result["nodeCount"] == 6 and result["hasMore"] is False
+    assert result["nodeCount"] == 6 and "nextCursor" not in result
 
 
 async def test_deep_component_pages_with_a_cursor(harness: Harness) -> None:
@@ -885,8 +885,8 @@ async def test_deep_component_pages_with_a_cursor(harness: Harness) -> None:
         assert size(out) <= 500 * CHARS_PER_TOKEN
         result = data(out)
         names += [n["name"] for n in result["nodes"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert names == ["Card", "Title", "Actions", "Button", "Label"]
     assert {p["depth"] for p in harness.sent("DEEP_GET_COMPONENT")} == {4}
@@ -950,8 +950,8 @@ async def test_analyze_component_set_pages_variants(harness: Harness) -> None:
         assert size(out) <= 1000 * CHARS_PER_TOKEN
         result = data(out)
         ids += [v["id"] for v in result["variants"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert ids == [f"7:{i}" for i in range(200)]
 
@@ -961,13 +961,13 @@ async def test_analyze_component_set_errors(harness: Harness) -> None:
     text = error_text(await harness.call("design_analyze_component_set", {"nodeId": "5:1"}))
     assert "expected COMPONENT_SET" in text and "(code wrong_node_type)" in text
     first = data(await harness.call("design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500}))
-    assert first["hasMore"] is True
+    assert "nextCursor" in first
     changed = analysis()
     changed["variants"] = changed["variants"][::-1]
     plugin.handlers["ANALYZE_COMPONENT_SET"] = lambda p, params: changed
     text = error_text(
         await harness.call(
-            "design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500, "cursor": first["cursor"]}
+            "design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500, "cursor": first["nextCursor"]}
         )
     )
     assert "changed since this cursor" in text
