@@ -41,12 +41,21 @@ def node_id_of(value: str) -> str:
     return text.replace("-", ":") if ":" not in text else text
 
 
+def connected_file_key_of(value: str) -> str:
+    """A connected file's key: a file URL gives its key; other text is taken as the key the plugin reported, which
+    designd checks against the connected files."""
+    text = value.strip()
+    return file_key_of(text) if "/" in text else text
+
+
 #: A design file by URL or key; its key after parsing.
 FileRef = Annotated[str, Meta(extra={NORMALIZE: file_key_of})]
 #: The file a design API read is about.
 FileUrl = Annotated[FileRef, Meta(description="URL or key; default: active file")]
-#: A file the plugin is connected in.
-FileKey = Annotated[FileRef, Meta(description="A connected file; default: active file")]
+#: A file the plugin is connected in, by URL or the key the plugin reported.
+ConnectedFile = Annotated[str, Meta(extra={NORMALIZE: connected_file_key_of})]
+#: The connected file a designd tool targets.
+FileKey = Annotated[ConnectedFile, Meta(description="A connected file; default: active file")]
 NodeId = Annotated[str, Meta(extra={NORMALIZE: node_id_of})]
 #: The ``nextCursor`` of a paged read's previous answer; every paged read takes it as ``cursor``.
 Cursor = str

@@ -16,7 +16,7 @@ from msgspec import Meta
 from design_console import PLUGIN_VERSION, __version__
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools.args import ConsoleLevelFilter, FileKey, FileRef
+from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
 
 MAX_CODE_CHARS = 200_000
@@ -178,7 +178,7 @@ async def list_open_files(ctx: Any, args: NoArgs) -> ToolOutput:
 
 
 class NavigateArgs(Args):
-    url: Annotated[FileRef, Meta(description="URL or key of a connected file")]
+    url: Annotated[ConnectedFile, Meta(description="URL or key of a connected file")]
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
@@ -379,7 +379,7 @@ async def execute(ctx: Any, args: ExecuteArgs) -> ToolOutput:
 
 class ExecuteAcrossArgs(Args):
     code: Annotated[str, Meta(min_length=1, max_length=MAX_CODE_CHARS)]
-    fileKeys: Annotated[list[FileRef], Meta(max_length=50)] = msgspec.field(default_factory=list)
+    fileKeys: Annotated[list[ConnectedFile], Meta(max_length=50)] = msgspec.field(default_factory=list)
     allFiles: bool = False
     timeout: Annotated[int, Meta(ge=100, le=30_000, description="Per-file milliseconds.")] = 10_000
 

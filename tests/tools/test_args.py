@@ -64,6 +64,10 @@ def test_arguments_are_normalised_as_they_are_parsed() -> None:
     assert (args.fileUrl, args.fileKey, args.nodeId) == ("AbCdEf123456", "AbCdEf123456", "1:2")
     assert args.nodeIds == ["3:4", "I5:6;7:8"]
     assert args.fill == "#fff" and parse_color(args.fill) == Rgba(1, 1, 1)
+    # A connected file is named by the key its plugin reported, whatever it looks like, or by its URL.
+    assert parse_args(SAMPLE, {"nodeId": "1:2", "fileKey": "fileA"}).fileKey == "fileA"
+    connected = parse_args(SAMPLE, {"nodeId": "1:2", "fileKey": "https://www.figma.com/design/fileA/A"})
+    assert connected.fileKey == "fileA"
 
 
 @pytest.mark.parametrize(
