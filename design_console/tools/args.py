@@ -106,7 +106,7 @@ def parse_color(text: str) -> Rgba:
         if len(digits) <= 4:
             digits = "".join(d * 2 for d in digits)
         channels = [int(digits[i : i + 2], 16) / 255 for i in range(0, len(digits), 2)]
-        return Rgba(*channels)
+        return Rgba(channels[0], channels[1], channels[2], channels[3] if len(channels) == 4 else 1.0)
     if match := _FUNCTION.match(value):
         body = match.group(1).strip()
         if "," in body:
@@ -120,7 +120,7 @@ def parse_color(text: str) -> Rgba:
                 alpha_value = _channel(parts[3], 1) if len(parts) == 4 else 1.0
             except ValueError as exc:
                 raise ValueError(f"{text.strip()[:80]!r} is not a colour: {exc}") from None
-            return Rgba(*channels, alpha_value)
+            return Rgba(channels[0], channels[1], channels[2], alpha_value)
     raise ValueError(f"{text.strip()[:80]!r} is not a colour; use {_COLOR_FORMS}")
 
 

@@ -1,7 +1,8 @@
-"""The building blocks of the tool catalog: argument structs, the tool record, the context handlers get, outputs.
+"""The building blocks of the tool catalog: argument structs, the tool record, its declaration, outputs.
 
 A tool module declares each tool once with :func:`tool`. The daemon and the workers import the same catalog;
-``runs_in`` says which process runs the handler. Handlers never import the ``mcp`` SDK.
+``runs_in`` says which process runs the handler, and :mod:`design_console.tools.context` says how to choose it and
+what the handler gets there. Handlers never import the ``mcp`` SDK.
 """
 
 from __future__ import annotations
@@ -14,21 +15,22 @@ from typing import (
     Annotated,
     Any,
     Literal,
-    Protocol,
     TypeVar,
     Union,
     get_args,
     get_origin,
     get_type_hints,
+    overload,
 )
 
 import msgspec
 
 from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
+from design_console.tools.context import ApiContext, DaemonContext, MediaContext
 
 if TYPE_CHECKING:
-    from design_console.config import Config
+    pass
 
 RunsIn = Literal["daemon", "api", "media"]
 
@@ -96,23 +98,11 @@ class NoArgs(Args):
     """Arguments of a tool that takes none."""
 
 
-class Context(Protocol):
-    """What a handler may use, wherever it runs."""
-
-    config: Config
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        """Send one command to the plugin and return its result object; raises DesignError."""
-        ...
-
-    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
-        """Report progress of a long call (a no-op when the caller did not ask for it)."""
-        ...
-
-
 A = TypeVar("A", bound=Args)
+DaemonHandler = Callable[[DaemonContext, A], Awaitable[ToolOutput]]
+ApiHandler = Callable[[ApiContext, A], Awaitable[ToolOutput]]
+MediaHandler = Callable[[MediaContext, A], Awaitable[ToolOutput]]
+#: A handler as the catalog keeps it: :func:`tool` has already checked it against the context of its ``runs_in``.
 Handler = Callable[[Any, Any], Awaitable[ToolOutput]]
 
 
@@ -138,6 +128,54 @@ class ToolSpec:
 REGISTRY: dict[str, ToolSpec] = {}
 
 
+@overload
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: Literal["daemon"] = "daemon",
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]: ...
+
+
+@overload
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: Literal["api"],
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]: ...
+
+
+@overload
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: Literal["media"],
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[MediaHandler[A]], MediaHandler[A]]: ...
+
+
 def tool(
     name: str,
     description: str,
@@ -150,28 +188,35 @@ def tool(
     idempotent: bool = False,
     open_world: bool = False,
     needs_bridge: bool = False,
-) -> Callable[[Callable[[Any, A], Awaitable[ToolOutput]]], Callable[[Any, A], Awaitable[ToolOutput]]]:
-    """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``."""
+) -> Callable[[Handler], Handler]:
+    """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``, typed with the context
+    of the process ``runs_in`` names (see :mod:`design_console.tools.context` for the rule)."""
 
-    def register(handler: Callable[[Any, A], Awaitable[ToolOutput]]) -> Callable[[Any, A], Awaitable[ToolOutput]]:
-        if name in REGISTRY:
-            raise RuntimeError(f"tool {name} declared twice")
-        REGISTRY[name] = ToolSpec(
-            name=name,
-            description=description,
-            args=args,
-            handler=handler,
-            runs_in=runs_in,
-            toolset=toolset,
-            read_only=read_only,
-            destructive=destructive,
-            idempotent=idempotent,
-            open_world=open_world,
-            needs_bridge=needs_bridge,
+    def register(handler: Handler) -> Handler:
+        _register(
+            ToolSpec(
+                name=name,
+                description=description,
+                args=args,
+                handler=handler,
+                runs_in=runs_in,
+                toolset=toolset,
+                read_only=read_only,
+                destructive=destructive,
+                idempotent=idempotent,
+                open_world=open_world,
+                needs_bridge=needs_bridge,
+            )
         )
         return handler
 
     return register
+
+
+def _register(spec: ToolSpec) -> None:
+    if spec.name in REGISTRY:
+        raise RuntimeError(f"tool {spec.name} declared twice")
+    REGISTRY[spec.name] = spec
 
 
 def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:

@@ -11,8 +11,8 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, FileUrl, NodeId
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext
 from design_console.tools.history_diff import page_by_budget
 
 #: Longest comment we send; longer text is almost certainly a mistake (a pasted file), not a comment.

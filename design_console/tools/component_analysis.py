@@ -12,6 +12,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.plugin_replies import parse_reply
 
 
@@ -46,7 +47,7 @@ class DeepComponentArgs(Args):
     idempotent=True,
     needs_bridge=True,
 )
-async def design_get_component_for_development_deep(ctx: Any, args: DeepComponentArgs) -> ToolOutput:
+async def design_get_component_for_development_deep(ctx: ApiContext, args: DeepComponentArgs) -> ToolOutput:
     """DEEP_GET_COMPONENT, walked in budget-sized parts."""
     nid = args.nodeId
     params = {"nodeId": nid, "depth": args.depth}
@@ -96,7 +97,7 @@ class AnalyzeSetArgs(Args):
     idempotent=True,
     needs_bridge=True,
 )
-async def design_analyze_component_set(ctx: Any, args: AnalyzeSetArgs) -> ToolOutput:
+async def design_analyze_component_set(ctx: ApiContext, args: AnalyzeSetArgs) -> ToolOutput:
     """ANALYZE_COMPONENT_SET, with the variants paged."""
     nid = args.nodeId
     reply = await ctx.bridge("ANALYZE_COMPONENT_SET", {"nodeId": nid}, file_key=ctx.active_file_key or "")

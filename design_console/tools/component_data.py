@@ -6,9 +6,10 @@ from typing import Any
 
 from design_console.errors import DesignError
 from design_console.tools import shaping
+from design_console.tools.context import ApiContext
 
 
-async def fetch_node(ctx: Any, key: str, nid: str, depth: int | None) -> dict[str, Any]:
+async def fetch_node(ctx: ApiContext, key: str, nid: str, depth: int | None) -> dict[str, Any]:
     body = await ctx.api.request("GET", f"/v1/files/{key}/nodes", params={"ids": nid, "depth": depth})
     entry = (body.get("nodes") or {}).get(nid)
     if not entry:
@@ -34,7 +35,7 @@ def component_metadata(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def render_url(ctx: Any, key: str, nid: str, scale: float, fmt: str) -> dict[str, Any]:
+async def render_url(ctx: ApiContext, key: str, nid: str, scale: float, fmt: str) -> dict[str, Any]:
     version = await ctx.api.file_version(key)
     params = {"ids": nid, "scale": scale, "format": fmt, "version": version}
     body = await ctx.api.request("GET", f"/v1/images/{key}", params=params, cache="pinned")
@@ -50,7 +51,9 @@ async def render_url(ctx: Any, key: str, nid: str, scale: float, fmt: str) -> di
     return {"nodeId": nid, "imageUrl": url, "format": fmt, "scale": scale, "version": version, "expiresInDays": 30}
 
 
-async def library_components(ctx: Any, key: str, query: str | None, include_variants: bool) -> list[dict[str, Any]]:
+async def library_components(
+    ctx: ApiContext, key: str, query: str | None, include_variants: bool
+) -> list[dict[str, Any]]:
     """Published components and component sets of a library file, matching ``query``."""
     comps = (await ctx.api.request("GET", f"/v1/files/{key}/components")).get("meta", {}).get("components", [])
     sets = (await ctx.api.request("GET", f"/v1/files/{key}/component_sets")).get("meta", {}).get("component_sets", [])

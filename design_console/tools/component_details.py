@@ -12,6 +12,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.manifest import ComponentEntry, Manifest, VariantEntry, freshness, load_manifest
 
 AMBIGUOUS_SHOWN = 10
@@ -82,7 +83,7 @@ def _variant_axes(entry: ComponentEntry) -> dict[str, list[str]]:
     idempotent=True,
     needs_bridge=True,
 )
-async def design_get_component_details(ctx: Any, args: ComponentDetailsArgs) -> ToolOutput:
+async def design_get_component_details(ctx: ApiContext, args: ComponentDetailsArgs) -> ToolOutput:
     """Details of one entry of the manifest."""
     if not args.componentKey and not args.componentName:
         raise DesignError(

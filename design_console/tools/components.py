@@ -13,6 +13,7 @@ from design_console.tools import codebase
 from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import component_metadata, fetch_node, render_url
+from design_console.tools.context import ApiContext
 from design_console.tools.file_tree import walk_file
 from design_console.tools.files import file_key_for
 
@@ -36,7 +37,7 @@ class ComponentArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_get_component(ctx: Any, args: ComponentArgs) -> ToolOutput:
+async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutput:
     """Component metadata or reconstruction spec."""
     key = file_key_for(ctx, args.fileUrl)
     nid = args.nodeId
@@ -59,7 +60,7 @@ async def design_get_component(ctx: Any, args: ComponentArgs) -> ToolOutput:
     return ok(result)
 
 
-async def _plugin_extra(ctx: Any, method: str, params: dict[str, Any], key: str) -> Any:
+async def _plugin_extra(ctx: ApiContext, method: str, params: dict[str, Any], key: str) -> Any:
     """What the plugin adds, or a note saying why it could not."""
     try:
         reply = await ctx.bridge(method, params, file_key=key)
@@ -90,7 +91,7 @@ class DevArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_get_component_for_development(ctx: Any, args: DevArgs) -> ToolOutput:
+async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -> ToolOutput:
     """Node tree + annotations + render for implementing a component."""
     key = file_key_for(ctx, args.fileUrl)
     nid = args.nodeId
@@ -132,7 +133,7 @@ class ImageArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_get_component_image(ctx: Any, args: ImageArgs) -> ToolOutput:
+async def design_get_component_image(ctx: ApiContext, args: ImageArgs) -> ToolOutput:
     """Rendered image URL of a node."""
     key = file_key_for(ctx, args.fileUrl)
     return ok(await render_url(ctx, key, args.nodeId, args.scale, args.format))

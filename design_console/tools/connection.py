@@ -1,6 +1,6 @@
 """Connection, files, console, code execution and the change feed: the tools answered by designd itself.
 
-Their handlers run inside designd and get a ``DaemonContext`` (``ctx.daemon``, ``ctx.state``, ``ctx.bridge``).
+Their handlers run inside designd and get a :class:`~design_console.tools.context.DaemonContext`.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 import msgspec
@@ -18,23 +19,23 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
+from design_console.tools.context import DaemonContext, FileInfo, Timestamped
 
 MAX_CODE_CHARS = 200_000
 RECONNECT_WAIT = 5.0
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
 
 
-def _file_key(ctx: Any, requested: str = "") -> str:
+def _file_key(ctx: DaemonContext, requested: str = "") -> str:
     """The file a state read is about: the requested one (checked) or the active one."""
-    bridge = ctx.daemon.bridge
     if requested:
         if ctx.state.get(requested) is None:
-            known = ", ".join(f"{f.file_name} ({f.file_key})" for f in bridge.files()) or "none"
+            known = ", ".join(f"{f.file_name} ({f.file_key})" for f in ctx.files()) or "none"
             raise DesignError(
                 "unknown_file", f"No plugin is connected in file {requested!r}.", f"Connected files: {known}."
             )
         return requested
-    key = bridge.active_file_key()
+    key = ctx.active_file_key
     if key is None:
         from design_console.runtime.setup_text import not_connected_error
 
@@ -42,7 +43,7 @@ def _file_key(ctx: Any, requested: str = "") -> str:
     return key
 
 
-def _fit(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
+def _fit(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
     """Keep the newest items (oldest first in the list) whose JSON fits the budget; also returns how many fell off."""
     kept: list[Any] = []
     used = 0
@@ -56,7 +57,7 @@ def _fit(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any],
     return kept, len(items) - len(kept)
 
 
-def _file_summary(f: Any, active: str | None) -> dict[str, Any]:
+def _file_summary(f: FileInfo, active: str | None) -> dict[str, Any]:
     return {
         "fileKey": f.file_key,
         "fileName": f.file_name,
@@ -81,15 +82,14 @@ class StatusArgs(Args):
     "probe:true measures a live round trip.",
     args=StatusArgs,
 )
-async def get_status(ctx: Any, args: StatusArgs) -> ToolOutput:
-    daemon = ctx.daemon
-    report = daemon.setup_report()
-    active = daemon.bridge.active_file_key()
-    report["transport"] = {"mode": "local", "port": daemon.bridge.port, "host": ctx.config.ws_host}
-    report["files"] = [_file_summary(f, active) for f in daemon.bridge.files()]
-    report["locked"] = daemon.bridge.locked
+async def get_status(ctx: DaemonContext, args: StatusArgs) -> ToolOutput:
+    report = ctx.setup_report()
+    active = ctx.active_file_key
+    report["transport"] = {"mode": "local", "port": ctx.port, "host": ctx.config.ws_host}
+    report["files"] = [_file_summary(f, active) for f in ctx.files()]
+    report["locked"] = ctx.locked
     report["server"] = {"version": __version__, "bundledPluginVersion": PLUGIN_VERSION}
-    if args.probe and daemon.bridge.is_connected():
+    if args.probe and ctx.is_connected():
         started = time.perf_counter()
         try:
             info = await ctx.bridge("GET_FILE_INFO")
@@ -110,11 +110,9 @@ class DiagnoseArgs(Args):
     "Health report: server version, mode, plugin connection, auth, access token and likely causes of problems.",
     args=DiagnoseArgs,
 )
-async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
-    daemon = ctx.daemon
-    bridge = daemon.bridge
-    stats = bridge.stats()
-    files = bridge.files()
+async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
+    stats = ctx.bridge_stats()
+    files = ctx.files()
     causes: list[str] = []
     if not files:
         causes.append(
@@ -134,7 +132,7 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
         )
     if not ctx.config.access_token:
         causes.append("DESIGN_ACCESS_TOKEN is not set: tools that read through the design API will not work.")
-    if len(files) > 1 and not bridge.locked:
+    if len(files) > 1 and not ctx.locked:
         causes.append("Several files are connected; commands go to the active one (see design_list_open_files).")
     report: dict[str, Any] = {
         "server": {
@@ -144,11 +142,11 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
             "environment": ctx.config.node_env or None,
         },
         "bridge": {
-            "port": bridge.port,
+            "port": ctx.port,
             "host": ctx.config.ws_host,
             "auth": ctx.config.bridge_auth,
             "connectedFiles": len([f for f in files if f.connected]),
-            "activeFile": bridge.active_file_key(),
+            "activeFile": ctx.active_file_key,
         },
         "designApi": {"tokenPresent": bool(ctx.config.access_token), "baseUrl": ctx.config.api_url},
         "likelyCauses": causes or ["No problem found."],
@@ -157,8 +155,8 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
     }
     if args.verbose:
         report["bridgeStats"] = stats
-        report["workers"] = daemon.supervisor.status()
-        report["sessions"] = len(daemon.sessions)
+        report["workers"] = ctx.worker_status()
+        report["sessions"] = ctx.session_count()
     return ok(report)
 
 
@@ -171,10 +169,9 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
     args=NoArgs,
     needs_bridge=True,
 )
-async def list_open_files(ctx: Any, args: NoArgs) -> ToolOutput:
-    bridge = ctx.daemon.bridge
-    active = bridge.active_file_key()
-    return ok({"files": [_file_summary(f, active) for f in bridge.files()], "locked": bridge.locked})
+async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
+    active = ctx.active_file_key
+    return ok({"files": [_file_summary(f, active) for f in ctx.files()], "locked": ctx.locked})
 
 
 class NavigateArgs(Args):
@@ -188,9 +185,9 @@ class NavigateArgs(Args):
     args=NavigateArgs,
     needs_bridge=True,
 )
-async def navigate(ctx: Any, args: NavigateArgs) -> ToolOutput:
+async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
     key = args.url
-    state = ctx.daemon.bridge.navigate(key, args.lock)
+    state = ctx.navigate(key, args.lock)
     return ok({"activeFile": {"fileKey": state.file_key, "fileName": state.file_name}, "locked": args.lock})
 
 
@@ -204,7 +201,7 @@ class ConsoleArgs(Args):
     fileKey: FileKey | None = None
 
 
-def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> ToolOutput:
+def _console_result(entries: Sequence[Timestamped], total_buffered: int, file_key: str) -> ToolOutput:
     kept, omitted = _fit(entries)
     data: dict[str, Any] = {
         "fileKey": file_key,
@@ -226,7 +223,7 @@ def _console_result(entries: list[Any], total_buffered: int, file_key: str) -> T
     args=ConsoleArgs,
     needs_bridge=True,
 )
-async def get_console_logs(ctx: Any, args: ConsoleArgs) -> ToolOutput:
+async def get_console_logs(ctx: DaemonContext, args: ConsoleArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
     return _console_result(entries, ctx.state.console_size(key), key)
@@ -244,7 +241,7 @@ class WatchArgs(Args):
     args=WatchArgs,
     needs_bridge=True,
 )
-async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
+async def watch_console(ctx: DaemonContext, args: WatchArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     started_ms = int(time.time() * 1000) - 1
     deadline = time.monotonic() + args.duration
@@ -267,12 +264,12 @@ class FileArgs(Args):
     read_only=False,
     idempotent=True,
 )
-async def clear_console(ctx: Any, args: FileArgs) -> ToolOutput:
+async def clear_console(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     return ok({"fileKey": key, "cleared": ctx.state.clear_console(key)})
 
 
-async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -> bool:
+async def _wait_reconnected(ctx: DaemonContext, key: str, since_ms: int, timeout: float) -> bool:
     """Wait for file ``key`` to identify again after ``since_ms`` (the plugin UI reloads and reconnects)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -295,7 +292,7 @@ class ReloadArgs(Args):
     needs_bridge=True,
     read_only=False,
 )
-async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
+async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     cleared = ctx.state.clear_console(key) if args.clearConsole else 0
     since = int(time.time() * 1000)
@@ -314,7 +311,7 @@ async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
     needs_bridge=True,
     read_only=False,
 )
-async def reconnect(ctx: Any, args: FileArgs) -> ToolOutput:
+async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     probe = {"code": 'return "ok"', "timeout": 3000}
     started = time.perf_counter()
@@ -372,7 +369,7 @@ def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
     read_only=False,
     destructive=True,
 )
-async def execute(ctx: Any, args: ExecuteArgs) -> ToolOutput:
+async def execute(ctx: DaemonContext, args: ExecuteArgs) -> ToolOutput:
     reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=args.fileKey or "")
     return ok(_shape_execution(reply))
 
@@ -392,8 +389,8 @@ class ExecuteAcrossArgs(Args):
     read_only=False,
     destructive=True,
 )
-async def execute_across_files(ctx: Any, args: ExecuteAcrossArgs) -> ToolOutput:
-    connected = [f.file_key for f in ctx.daemon.bridge.files() if f.connected]
+async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:
+    connected = [f.file_key for f in ctx.files() if f.connected]
     if args.allFiles:
         keys = connected
     elif args.fileKeys:
@@ -445,7 +442,7 @@ return out;
     args=SelectionArgs,
     needs_bridge=True,
 )
-async def get_selection(ctx: Any, args: SelectionArgs) -> ToolOutput:
+async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     selection = ctx.state.selection(key)
     if selection is None:
@@ -473,7 +470,7 @@ class ChangesArgs(Args):
     args=ChangesArgs,
     needs_bridge=True,
 )
-async def get_design_changes(ctx: Any, args: ChangesArgs) -> ToolOutput:
+async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
     changes = ctx.state.changes(key, since=args.since, count=args.count)
     metadata = ctx.state.metadata_changes(key, since=args.since, count=args.count)

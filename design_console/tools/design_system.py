@@ -14,6 +14,7 @@ from design_console.tools import shaping
 from design_console.tools.args import FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import library_components
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import Manifest, freshness, load_manifest, variable_lists
 from design_console.tools.style_data import file_styles
@@ -97,7 +98,7 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
     idempotent=True,
     needs_bridge=True,
 )
-async def design_get_design_system_summary(ctx: Any, args: SummaryArgs) -> ToolOutput:
+async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -> ToolOutput:
     """Counts and categories from the file's manifest."""
     manifest, cached = await load_manifest(ctx, args.forceRefresh)
     body, notes = _summary(manifest, shaping.budget_chars(args.maxTokens))
@@ -208,7 +209,7 @@ def _default_variant(component_set: dict[str, Any]) -> dict[str, Any] | None:
     return variants[0] if variants else None
 
 
-async def _add_variant_specs(ctx: Any, key: str, items: list[dict[str, Any]]) -> None:
+async def _add_variant_specs(ctx: ApiContext, key: str, items: list[dict[str, Any]]) -> None:
     """Give each component set its default variant's visual spec and, per other variant, only what differs."""
     sets = [i for i in items if i.get("type") == "COMPONENT_SET"]
     if not sets:
@@ -233,7 +234,7 @@ async def _add_variant_specs(ctx: Any, key: str, items: list[dict[str, Any]]) ->
         }
 
 
-async def _add_images(ctx: Any, key: str, items: list[dict[str, Any]]) -> None:
+async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) -> None:
     """A rendered PNG URL (valid 30 days) for each component, from one render request."""
     ids = [i["nodeId"] for i in items if i.get("nodeId")]
     if not ids:
@@ -259,7 +260,7 @@ async def _add_images(ctx: Any, key: str, items: list[dict[str, Any]]) -> None:
     idempotent=True,
     open_world=True,
 )
-async def design_get_design_system_kit(ctx: Any, args: KitArgs) -> ToolOutput:
+async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:
     """Design system in one payload; each section gets a share of the budget."""
     key = file_key_for(ctx, args.fileKey, argument="fileKey")
     share = shaping.budget_chars(args.maxTokens) // max(1, len(args.include))

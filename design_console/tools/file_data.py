@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from design_console.protocol import ToolOutput
 from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.file_tree import walk_file
 from design_console.tools.files import file_key_for
 
@@ -33,7 +34,7 @@ class FileDataArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_get_file_data(ctx: Any, args: FileDataArgs) -> ToolOutput:
+async def design_get_file_data(ctx: ApiContext, args: FileDataArgs) -> ToolOutput:
     """Shaped file tree, one budget-sized part at a time."""
     key = file_key_for(ctx, args.fileUrl)
     return ok(
@@ -68,7 +69,7 @@ class FileForPluginArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_get_file_for_plugin(ctx: Any, args: FileForPluginArgs) -> ToolOutput:
+async def design_get_file_for_plugin(ctx: ApiContext, args: FileForPluginArgs) -> ToolOutput:
     """Structure and plugin data of a file."""
     key = file_key_for(ctx, args.fileUrl)
     return ok(

@@ -9,6 +9,7 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.tools import shaping
+from design_console.tools.context import ApiContext
 
 
 def _file_info(key: str, head: Any) -> dict[str, Any]:
@@ -19,7 +20,7 @@ def _file_info(key: str, head: Any) -> dict[str, Any]:
 
 
 async def walk_file(
-    ctx: Any,
+    ctx: ApiContext,
     key: str,
     scope: str,
     *,

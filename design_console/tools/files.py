@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from design_console.errors import DesignError
+from design_console.tools.context import Context
 
 
-def file_key_for(ctx: Any, file_key: str | None, *, argument: str = "fileUrl") -> str:
+def file_key_for(ctx: Context, file_key: str | None, *, argument: str = "fileUrl") -> str:
     """``file_key`` (a file argument, already parsed to its key), or the active file's key when none is given.
 
     ``argument`` is the name the tool gives that parameter, for the error's hint. Raises ``DesignError("no_file")``
@@ -15,9 +14,8 @@ def file_key_for(ctx: Any, file_key: str | None, *, argument: str = "fileUrl") -
     """
     if file_key:
         return file_key
-    active = getattr(ctx, "active_file_key", None)
-    if active:
-        return str(active)
+    if ctx.active_file_key:
+        return ctx.active_file_key
     raise DesignError(
         "no_file",
         "No file was given and there is no active file.",

@@ -9,7 +9,7 @@ and carry a cursor when there is more.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Protocol
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -18,7 +18,8 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, FileUrl, NodeId
-from design_console.tools.base import Args, Context, ok, text, tool
+from design_console.tools.base import Args, ok, text, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.history_diff import (
     DEFAULT_BUDGET_CHARS,
@@ -39,9 +40,6 @@ from design_console.tools.history_diff import (
     version_label,
 )
 
-if TYPE_CHECKING:
-    from design_console.clients.design_api import DesignApi
-
 #: The design API's largest version page.
 VERSIONS_PAGE_SIZE = 50
 #: Version pages read per call when autosaves are skipped, so a long run of autosaves cannot eat the rate limit.
@@ -59,17 +57,6 @@ VersionOrCurrent = Annotated[
     str, Meta(pattern=r"^([0-9]{1,24}|current)$", description='A version id, or "current" for the file as it is now')
 ]
 DiffMode = Annotated[Mode, Meta(description="summary: counts and titles; standard: values cut short; detailed")]
-
-
-class ApiContext(Context, Protocol):
-    """The context handlers of the api worker get: the design API client, the active file, designd's state."""
-
-    api: DesignApi
-    active_file_key: str | None
-
-    async def state(self, what: str, file_key: str = "") -> Any:
-        """State the plugin pushed to designd (``metadata_changes`` of a file)."""
-        ...
 
 
 def is_autosave(version: dict[str, Any]) -> bool:

@@ -12,6 +12,7 @@ from design_console.tools import shaping
 from design_console.tools.args import Cursor, FileRef, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.component_data import component_metadata, fetch_node, library_components
+from design_console.tools.context import ApiContext
 
 
 class LibraryArgs(Args):
@@ -50,7 +51,7 @@ def _listing(scope: str, digest: str, key: str, items: list[dict[str, Any]], arg
     idempotent=True,
     open_world=True,
 )
-async def design_get_library_components(ctx: Any, args: LibraryArgs) -> ToolOutput:
+async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> ToolOutput:
     """Library listing."""
     key = _library_key(args.libraryFileUrl, args.libraryFileKey)
     items = await library_components(ctx, key, args.query, args.includeVariants)
@@ -79,13 +80,13 @@ class SearchArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_search_components(ctx: Any, args: SearchArgs) -> ToolOutput:
+async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOutput:
     """Component search over a library (design API) or the open file (plugin)."""
     if args.libraryFileKey or args.libraryFileUrl:
         key = _library_key(args.libraryFileUrl, args.libraryFileKey)
         items = await library_components(ctx, key, args.query, False)
     else:
-        key = getattr(ctx, "active_file_key", None) or ""
+        key = ctx.active_file_key or ""
         reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
         matcher = shaping.name_matcher(args.query)
         items = [
@@ -115,7 +116,7 @@ class ByKeyArgs(Args):
     idempotent=True,
     open_world=True,
 )
-async def design_get_library_component_by_key(ctx: Any, args: ByKeyArgs) -> ToolOutput:
+async def design_get_library_component_by_key(ctx: ApiContext, args: ByKeyArgs) -> ToolOutput:
     """Published component (or set) by key."""
     try:
         body = await ctx.api.request("GET", f"/v1/components/{args.componentKey}")

@@ -16,6 +16,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext, Context
 from design_console.tools.plugin_replies import PLUGIN_ARRAY_ITEMS, parse_reply, run_script, script, unchunk
 
 LIBRARY_TIMEOUT_MS = 30_000
@@ -135,7 +136,7 @@ return {
 """
 
 
-def _library_hint(ctx: Any) -> str:
+def _library_hint(ctx: Context) -> str:
     manifest = ctx.config.plugin_dir / "manifest.json"
     return (
         "Enable the libraries for this file (Assets > Libraries) and make sure the plugin was imported from "
@@ -162,7 +163,7 @@ class LibraryVariablesArgs(Args):
     idempotent=True,
     needs_bridge=True,
 )
-async def design_get_library_variables(ctx: Any, args: LibraryVariablesArgs) -> ToolOutput:
+async def design_get_library_variables(ctx: ApiContext, args: LibraryVariablesArgs) -> ToolOutput:
     """Library variables listed by figma.teamLibrary in the plugin."""
     want = {"libraryName": args.libraryName, "collectionName": args.collectionName, "resolvedType": args.resolvedType}
     code = script(_LIBRARY_SCRIPT, want=want, rows=PLUGIN_ARRAY_ITEMS)
@@ -232,7 +233,7 @@ class ImportLibraryVariableArgs(Args):
     idempotent=True,
     needs_bridge=True,
 )
-async def design_import_library_variable(ctx: Any, args: ImportLibraryVariableArgs) -> ToolOutput:
+async def design_import_library_variable(ctx: ApiContext, args: ImportLibraryVariableArgs) -> ToolOutput:
     """figma.variables.importVariableByKeyAsync in the plugin."""
     code = script(_IMPORT_SCRIPT, key=args.variableKey)
     answer = parse_reply(ctx, await run_script(ctx, code, IMPORT_TIMEOUT_MS), _Import, "EXECUTE_CODE")

@@ -17,6 +17,7 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.tools import shaping
+from design_console.tools.context import Context
 from design_console.tools.plugin_replies import parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin
 
@@ -110,7 +111,7 @@ class ManifestCache:
 MANIFESTS = ManifestCache()
 
 
-async def load_manifest(ctx: Any, force: bool) -> tuple[Manifest, bool]:
+async def load_manifest(ctx: Context, force: bool) -> tuple[Manifest, bool]:
     """The active file's manifest and whether it came from the cache; ``force`` rebuilds it."""
     key = ctx.active_file_key or ""
     async with MANIFESTS.lock(key):
@@ -123,7 +124,7 @@ async def load_manifest(ctx: Any, force: bool) -> tuple[Manifest, bool]:
         return manifest, False
 
 
-async def _build_manifest(ctx: Any, key: str) -> Manifest:
+async def _build_manifest(ctx: Context, key: str) -> Manifest:
     await ctx.progress(0, 2, "Reading the file's components (the plugin loads every page)")
     reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
     local = parse_reply(ctx, reply, LocalComponents, "GET_LOCAL_COMPONENTS")

@@ -8,13 +8,14 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.tools.base import to_json
+from design_console.tools.context import Context
 
 #: The plugin serialises at most this many items of one array (its LIMITS.arrayItems): scripts send longer lists
 #: as lists of chunks of this size.
 PLUGIN_ARRAY_ITEMS = 200
 
 
-def parse_reply(ctx: Any, reply: Any, kind: type[Any], method: str) -> Any:
+def parse_reply(ctx: Context, reply: Any, kind: type[Any], method: str) -> Any:
     """A plugin result checked against the shape the plugin sends; another shape is a clear error."""
     try:
         return msgspec.convert(reply, kind, strict=False)
@@ -48,6 +49,6 @@ def script(template: str, **values: Any) -> str:
     return code
 
 
-async def run_script(ctx: Any, code: str, timeout_ms: int) -> Any:
+async def run_script(ctx: Context, code: str, timeout_ms: int) -> Any:
     reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": timeout_ms}, file_key=ctx.active_file_key or "")
     return reply.get("result")

@@ -24,8 +24,8 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileUrl, NodeId
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
+from design_console.tools.context import MediaContext
 from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext
 
 #: The plugin's export scale range; the design API's render range is wider (0.01..4).
 BRIDGE_SCALE = (0.5, 4.0)
@@ -58,7 +58,7 @@ class _Capture(msgspec.Struct, kw_only=True):
 
 
 async def _from_bridge(
-    ctx: ApiContext, node_id: str | None, plugin_format: str, scale: float, file_key: str
+    ctx: MediaContext, node_id: str | None, plugin_format: str, scale: float, file_key: str
 ) -> _Capture:
     params: dict[str, Any] = {"format": plugin_format, "scale": scale}
     if node_id:
@@ -82,7 +82,7 @@ async def _from_bridge(
     return _Capture(data=data, format=fmt, source="bridge", node_id=node_id or "current page")
 
 
-async def _from_api(ctx: ApiContext, file_key: str, node_id: str, api_format: str, scale: float) -> _Capture:
+async def _from_api(ctx: MediaContext, file_key: str, node_id: str, api_format: str, scale: float) -> _Capture:
     body = await ctx.api.request(
         "GET",
         f"/v1/images/{file_key}",
@@ -116,7 +116,7 @@ def _check_vector(capture: _Capture) -> None:
 
 
 async def _deliver(
-    ctx: ApiContext, capture: _Capture, *, output: ImageFormat | None, quality: int | None, scale: float
+    ctx: MediaContext, capture: _Capture, *, output: ImageFormat | None, quality: int | None, scale: float
 ) -> ToolOutput:
     """Process a capture (raster: cap and re-encode; vector: check), save it, and build the tool result."""
     directory = ctx.config.media_dir
@@ -164,7 +164,7 @@ class TakeScreenshotArgs(Args, kw_only=True):
     toolset="read",
     open_world=True,
 )
-async def take_screenshot(ctx: ApiContext, args: TakeScreenshotArgs) -> ToolOutput:
+async def take_screenshot(ctx: MediaContext, args: TakeScreenshotArgs) -> ToolOutput:
     explicit_key = file_key_for(ctx, args.fileUrl) if args.fileUrl else ""
     # A JPEG is encoded here from a lossless capture, so quality applies once and exactly.
     wire = {"png": "png", "jpg": "png", "svg": "svg", "pdf": "pdf"}[args.format]
@@ -216,7 +216,7 @@ class CaptureScreenshotArgs(Args, kw_only=True):
     toolset="read",
     needs_bridge=True,
 )
-async def capture_screenshot(ctx: ApiContext, args: CaptureScreenshotArgs) -> ToolOutput:
+async def capture_screenshot(ctx: MediaContext, args: CaptureScreenshotArgs) -> ToolOutput:
     capture = await _from_bridge(ctx, args.nodeId, args.format, args.scale, "")
     output: ImageFormat | None = {"PNG": "png", "JPG": "jpeg", "SVG": None}[args.format]
     return await _deliver(ctx, capture, output=output, quality=None, scale=args.scale)

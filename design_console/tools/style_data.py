@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from design_console.tools import shaping
+from design_console.tools.context import ApiContext
 
 
-async def file_styles(ctx: Any, key: str) -> list[dict[str, Any]]:
+async def file_styles(ctx: ApiContext, key: str) -> list[dict[str, Any]]:
     """The file's styles: published ones from /styles, else the local ones named in the file JSON."""
     body = await ctx.api.request("GET", f"/v1/files/{key}/styles")
     published = body.get("meta", {}).get("styles", [])

@@ -8,6 +8,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping, token_code, token_sources
 from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.style_data import file_styles
 from design_console.tools.token_reads import export_block, file_usage
@@ -39,7 +40,7 @@ def _style_value(node: dict[str, Any], kind: str | None) -> Any:
     return None
 
 
-async def _style_nodes(ctx: Any, key: str, styles: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+async def _style_nodes(ctx: ApiContext, key: str, styles: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The definition node of each style (one request for all of them), by style node id."""
     ids = [i for i in dict.fromkeys(_style_node_id(s) for s in styles) if i]
     if not ids:
@@ -76,7 +77,7 @@ def _style_css(token: token_code.Token | None) -> dict[str, str] | None:
     idempotent=True,
     open_world=True,
 )
-async def design_get_styles(ctx: Any, args: StylesArgs) -> ToolOutput:
+async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:
     """Styles with values, CSS, usage and code exports."""
     key = file_key_for(ctx, args.fileUrl)
     styles = await file_styles(ctx, key)

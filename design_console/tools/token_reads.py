@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, get_args
 
 from design_console.tools import token_code, token_sources
+from design_console.tools.context import ApiContext
 
 ALL_EXPORTS: list[token_code.ExportFormat] = list(get_args(token_code.ExportFormat))
 
 
-async def file_usage(ctx: Any, key: str) -> token_sources.Usage:
+async def file_usage(ctx: ApiContext, key: str) -> token_sources.Usage:
     """Which variables and styles the nodes of the file use (one read of the whole file, cached)."""
     await ctx.progress(0, 1, "reading the file to count usage")
     data = await ctx.api.request_bytes("GET", f"/v1/files/{key}")

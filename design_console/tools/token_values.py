@@ -12,6 +12,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.manifest import freshness, load_manifest, variable_lists
 from design_console.tools.variable_data import VariableView, shape_variables
 
@@ -52,7 +53,7 @@ def _is_spacing(var: dict[str, Any]) -> bool:
     idempotent=True,
     needs_bridge=True,
 )
-async def design_get_token_values(ctx: Any, args: TokenValuesArgs) -> ToolOutput:
+async def design_get_token_values(ctx: ApiContext, args: TokenValuesArgs) -> ToolOutput:
     """Token values from the manifest's variables."""
     manifest, cached = await load_manifest(ctx, args.forceRefresh)
     if manifest.variables is None:

@@ -13,6 +13,7 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.tools import shaping
+from design_console.tools.context import Context
 
 VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]
 
@@ -36,7 +37,7 @@ return {
 """
 
 
-async def variables_by_pages(ctx: Any, key: str) -> dict[str, Any] | None:
+async def variables_by_pages(ctx: Context, key: str) -> dict[str, Any] | None:
     """Every local variable and collection through EXECUTE_CODE, page by page; None on an unexpected reply."""
     collections: list[Any] = []
     variables: list[Any] = []
@@ -55,7 +56,7 @@ async def variables_by_pages(ctx: Any, key: str) -> dict[str, Any] | None:
             return {"variableCollections": collections, "variables": variables}
 
 
-async def variables_from_plugin(ctx: Any, key: str, refresh: bool) -> tuple[dict[str, Any], str] | None:
+async def variables_from_plugin(ctx: Context, key: str, refresh: bool) -> tuple[dict[str, Any], str] | None:
     """Variables from the plugin (its snapshot, or a fresh read); None when no plugin is connected. Other plugin
     failures raise."""
     try:
@@ -72,7 +73,7 @@ async def variables_from_plugin(ctx: Any, key: str, refresh: bool) -> tuple[dict
     return None
 
 
-async def plugin_snapshot(ctx: Any, key: str) -> dict[str, Any] | None:
+async def plugin_snapshot(ctx: Context, key: str) -> dict[str, Any] | None:
     """The plugin's last VARIABLES_DATA snapshot of the file (GET_VARIABLES_DATA); None when it has none.
     Raises ``not_connected`` when no plugin is connected."""
     try:

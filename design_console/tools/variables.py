@@ -12,6 +12,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools import shaping, token_code, token_sources
 from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.style_data import file_styles
 from design_console.tools.token_reads import export_block, file_usage
@@ -69,7 +70,7 @@ def _snapshot_note(snapshot: dict[str, Any], why: str) -> str:
     return f"{why} Answered from the plugin's last variables snapshot{age}; it may be out of date."
 
 
-async def _load_variables(ctx: Any, key: str, args: VariablesArgs) -> tuple[dict[str, Any], str, list[str]]:
+async def _load_variables(ctx: ApiContext, key: str, args: VariablesArgs) -> tuple[dict[str, Any], str, list[str]]:
     """The raw variables and where they came from: plugin, design API, or (when neither can answer and
     useConsoleFallback) the plugin's last snapshot. A design API refusal on plan grounds raises ``forbidden``."""
     if args.parseFromConsole:
@@ -123,7 +124,7 @@ def _overview(selection: Selection) -> dict[str, Any]:
     return {"byType": by_type, "groups": dict(sorted(groups.items(), key=lambda g: -g[1])[:50])}
 
 
-async def _published_ids(ctx: Any, key: str) -> tuple[set[str] | None, str]:
+async def _published_ids(ctx: ApiContext, key: str) -> tuple[set[str] | None, str]:
     """Ids of the file's variables published to its team library, or None and why they are not known."""
     try:
         body = await ctx.api.request("GET", f"/v1/files/{key}/variables/published")
@@ -132,7 +133,9 @@ async def _published_ids(ctx: Any, key: str) -> tuple[set[str] | None, str]:
     return set((body.get("meta", {}).get("variables") or {}).keys()), ""
 
 
-async def _annotate_variables(ctx: Any, key: str, args: VariablesArgs, selection: Selection, source: str) -> dict:
+async def _annotate_variables(
+    ctx: ApiContext, key: str, args: VariablesArgs, selection: Selection, source: str
+) -> dict:
     """Adds to each shaped item what enrich / include_usage / include_dependencies / includePublished ask for;
     returns the result-level facts that go with them."""
     extra: dict[str, Any] = {}
@@ -186,7 +189,7 @@ async def _annotate_variables(ctx: Any, key: str, args: VariablesArgs, selection
     idempotent=True,
     open_world=True,
 )
-async def design_get_variables(ctx: Any, args: VariablesArgs) -> ToolOutput:
+async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutput:
     """Variables through the plugin, the design API, or a styles fallback."""
     if args.format == "full" and (args.collection or args.namePattern or args.mode):
         raise DesignError(
@@ -246,7 +249,7 @@ async def design_get_variables(ctx: Any, args: VariablesArgs) -> ToolOutput:
     return ok(shaping.paged(result, cursor))
 
 
-async def _styles_instead(ctx: Any, key: str, args: VariablesArgs, why: DesignError) -> ToolOutput:
+async def _styles_instead(ctx: ApiContext, key: str, args: VariablesArgs, why: DesignError) -> ToolOutput:
     styles = await file_styles(ctx, key)
     chosen, next_index = shaping.fit_items(styles, 0, shaping.budget_chars(args.maxTokens), limit=args.pageSize)
     note = f"{why.message} {why.hint} Showing the file's styles instead"
