@@ -8,7 +8,7 @@ what the handler gets there. Handlers never import the ``mcp`` SDK.
 from __future__ import annotations
 
 import types
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -27,7 +27,7 @@ import msgspec
 
 from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
-from design_console.tools.context import ApiContext, DaemonContext, MediaContext
+from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext
 
 if TYPE_CHECKING:
     pass
@@ -217,6 +217,65 @@ def _register(spec: ToolSpec) -> None:
     if spec.name in REGISTRY:
         raise RuntimeError(f"tool {spec.name} declared twice")
     REGISTRY[spec.name] = spec
+
+
+#: The argument of a forwarded tool that picks the connected file; it is not sent to the plugin.
+TARGET_FILE_FIELD = "fileKey"
+
+
+def bridge_tool(
+    name: str,
+    description: str,
+    args: type[A],
+    *,
+    method: str,
+    runs_in: RunsIn = "daemon",
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    params: Callable[[A], dict[str, Any]] | None = None,
+    rename: Mapping[str, str] | None = None,
+    shape: Callable[[Context, A, dict[str, Any]], Any] | None = None,
+) -> ToolSpec:
+    """Declare a tool that forwards its arguments to one plugin method and answers with what the method returns.
+
+    The plugin gets every argument that is set (None means not given), with the names ``rename`` maps, or what
+    ``params(args)`` builds instead; a ``fileKey`` argument picks the connected file and is not sent. The reply goes
+    through ``shape(ctx, args, reply)`` when given (to cut, page or check it). The method's timeout comes from the
+    plugin methods table. Use :func:`tool` when a tool does more than one command.
+    """
+
+    async def forward(ctx: Context, arguments: A) -> ToolOutput:
+        if params is not None:
+            payload = params(arguments)
+        else:
+            fields = msgspec.structs.asdict(arguments)
+            payload = {
+                (rename or {}).get(key, key): value
+                for key, value in fields.items()
+                if value is not None and key != TARGET_FILE_FIELD
+            }
+        target = getattr(arguments, TARGET_FILE_FIELD, None) or ctx.active_file_key or ""
+        reply = await ctx.bridge(method, msgspec.to_builtins(payload), file_key=target)
+        return ok(shape(ctx, arguments, reply) if shape is not None else reply)
+
+    spec = ToolSpec(
+        name=name,
+        description=description,
+        args=args,
+        handler=forward,
+        runs_in=runs_in,
+        toolset=toolset,
+        read_only=read_only,
+        destructive=destructive,
+        idempotent=idempotent,
+        open_world=open_world,
+        needs_bridge=True,
+    )
+    _register(spec)
+    return spec
 
 
 def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:

@@ -1,4 +1,5 @@
-"""Component trees and variant analyses through dedicated plugin methods (DEEP_GET_COMPONENT, ANALYZE_COMPONENT_SET)."""
+"""Component trees and variant analyses: forwards to DEEP_GET_COMPONENT and ANALYZE_COMPONENT_SET whose answers are
+paged within the caller's budget."""
 
 from __future__ import annotations
 
@@ -8,11 +9,10 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, tool
-from design_console.tools.context import ApiContext
+from design_console.tools.base import Args, bridge_tool
+from design_console.tools.context import Context
 from design_console.tools.plugin_replies import parse_reply
 
 
@@ -37,21 +37,9 @@ class DeepComponentArgs(Args):
     cursor: Cursor | None = None
 
 
-@tool(
-    "design_get_component_for_development_deep",
-    "A node's whole tree from the Desktop Bridge plugin (default depth 10): layout, fills, text, bound variables "
-    "with their token names, reactions, variant and instance properties; pre-order records within maxTokens.",
-    args=DeepComponentArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
-)
-async def design_get_component_for_development_deep(ctx: ApiContext, args: DeepComponentArgs) -> ToolOutput:
-    """DEEP_GET_COMPONENT, walked in budget-sized parts."""
+def _deep_part(ctx: Context, args: DeepComponentArgs, reply: dict[str, Any]) -> dict[str, Any]:
+    """DEEP_GET_COMPONENT's tree, walked in budget-sized parts."""
     nid = args.nodeId
-    params = {"nodeId": nid, "depth": args.depth}
-    reply = await ctx.bridge("DEEP_GET_COMPONENT", params, file_key=ctx.active_file_key or "")
     deep = parse_reply(ctx, reply, _DeepComponent, "DEEP_GET_COMPONENT")
     root = msgspec.json.encode(deep.component)
     version = shaping.request_digest(deep.component)
@@ -71,7 +59,21 @@ async def design_get_component_for_development_deep(ctx: ApiContext, args: DeepC
             f"The plugin stopped at {deep.nodeCount} nodes; ask for a smaller depth or for a child node's id."
         )
     cursor = shaping.encode_cursor("component_deep", digest, part.next_path, version) if part.next_path else None
-    return ok(shaping.paged(result, cursor))
+    return shaping.paged(result, cursor)
+
+
+bridge_tool(
+    "design_get_component_for_development_deep",
+    "A node's whole tree from the Desktop Bridge plugin (default depth 10): layout, fills, text, bound variables "
+    "with their token names, reactions, variant and instance properties; pre-order records within maxTokens.",
+    DeepComponentArgs,
+    method="DEEP_GET_COMPONENT",
+    runs_in="api",
+    toolset="read",
+    idempotent=True,
+    params=lambda args: {"nodeId": args.nodeId, "depth": args.depth},
+    shape=_deep_part,
+)
 
 
 def _drop_parent_id(record: dict[str, Any]) -> None:
@@ -86,21 +88,9 @@ class AnalyzeSetArgs(Args):
     cursor: Cursor | None = None
 
 
-@tool(
-    "design_analyze_component_set",
-    "Variant analysis of a component set through the Desktop Bridge plugin: axes and values, default variant, the "
-    "state axis, which visual properties vary, and each variant's changes against the default; variants paged within "
-    "maxTokens.",
-    args=AnalyzeSetArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
-)
-async def design_analyze_component_set(ctx: ApiContext, args: AnalyzeSetArgs) -> ToolOutput:
-    """ANALYZE_COMPONENT_SET, with the variants paged."""
+def _analysis_part(ctx: Context, args: AnalyzeSetArgs, reply: dict[str, Any]) -> dict[str, Any]:
+    """ANALYZE_COMPONENT_SET's answer, with the variants paged."""
     nid = args.nodeId
-    reply = await ctx.bridge("ANALYZE_COMPONENT_SET", {"nodeId": nid}, file_key=ctx.active_file_key or "")
     analysis = parse_reply(ctx, reply, _SetAnalysis, "ANALYZE_COMPONENT_SET")
     varying: Counter[str] = Counter()
     variants = []
@@ -133,4 +123,19 @@ async def design_analyze_component_set(ctx: ApiContext, args: AnalyzeSetArgs) ->
     chosen, next_index = shaping.fit_items(variants, start, budget - shaping.size_of(result))
     result["variants"] = chosen
     cursor = shaping.encode_cursor("component_set", digest, next_index, version) if next_index is not None else None
-    return ok(shaping.paged(result, cursor))
+    return shaping.paged(result, cursor)
+
+
+bridge_tool(
+    "design_analyze_component_set",
+    "Variant analysis of a component set through the Desktop Bridge plugin: axes and values, default variant, the "
+    "state axis, which visual properties vary, and each variant's changes against the default; variants paged within "
+    "maxTokens.",
+    AnalyzeSetArgs,
+    method="ANALYZE_COMPONENT_SET",
+    runs_in="api",
+    toolset="read",
+    idempotent=True,
+    params=lambda args: {"nodeId": args.nodeId},
+    shape=_analysis_part,
+)

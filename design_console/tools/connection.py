@@ -18,7 +18,16 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
+from design_console.tools.base import (
+    CHARS_PER_TOKEN,
+    DEFAULT_RESULT_TOKENS,
+    Args,
+    NoArgs,
+    bridge_tool,
+    ok,
+    to_json,
+    tool,
+)
 from design_console.tools.context import DaemonContext, FileInfo, Timestamped
 
 MAX_CODE_CHARS = 200_000
@@ -360,18 +369,16 @@ def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-@tool(
+bridge_tool(
     "design_execute",
     "Run Plugin API JavaScript in the design file (async function body; `return` the result). "
     "Default timeout 5000 ms, cap 30000.",
-    args=ExecuteArgs,
-    needs_bridge=True,
+    ExecuteArgs,
+    method="EXECUTE_CODE",
     read_only=False,
     destructive=True,
+    shape=lambda ctx, args, reply: _shape_execution(reply),
 )
-async def execute(ctx: DaemonContext, args: ExecuteArgs) -> ToolOutput:
-    reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=args.fileKey or "")
-    return ok(_shape_execution(reply))
 
 
 class ExecuteAcrossArgs(Args):
