@@ -18,7 +18,7 @@ from design_console.daemon.control import ControlServer, Peer
 from design_console.daemon.mcp_host import McpSession, build_server
 from design_console.daemon.state import FileState, State
 from design_console.daemon.supervisor import Supervisor
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import (
     PEER_CTL,
     PEER_SHIM,
@@ -132,7 +132,9 @@ class Daemon:
         spec = self.tools.get(name)
         if spec is None:
             return failure(
-                DesignError("unknown_tool", f"There is no tool named {name!r}.", "List the tools with tools/list.")
+                DesignError(
+                    ErrorCode.UNKNOWN_TOOL, f"There is no tool named {name!r}.", "List the tools with tools/list."
+                )
             )
         try:
             args = parse_args(spec, arguments)
@@ -247,7 +249,11 @@ class Daemon:
         else:
             await self.control.send(
                 peer.identity,
-                Error(id=frame.id, code="bad_request", message=f"{type(frame).__name__} is not valid from {peer.kind}"),
+                Error(
+                    id=frame.id,
+                    code=ErrorCode.BAD_REQUEST,
+                    message=f"{type(frame).__name__} is not valid from {peer.kind}",
+                ),
             )
 
     async def _on_worker_frame(self, peer: Peer, frame: AnyFrame) -> None:
@@ -266,7 +272,7 @@ class Daemon:
             await self.control.send(peer.identity, Result(id=frame.id, data=data))
         else:
             await self.control.send(
-                peer.identity, Error(id=frame.id, code="bad_request", message=f"unknown state {frame.what!r}")
+                peer.identity, Error(id=frame.id, code=ErrorCode.BAD_REQUEST, message=f"unknown state {frame.what!r}")
             )
 
     async def _worker_bridge_call(self, peer: Peer, frame: BridgeCall) -> None:
@@ -293,7 +299,8 @@ class Daemon:
             self.stopping.set()
         else:
             await self.control.send(
-                peer.identity, Error(id=frame.id, code="unknown_command", message=f"unknown command {frame.name!r}")
+                peer.identity,
+                Error(id=frame.id, code=ErrorCode.UNKNOWN_COMMAND, message=f"unknown command {frame.name!r}"),
             )
             return
         await self.control.send(peer.identity, Result(id=frame.id, data=data))

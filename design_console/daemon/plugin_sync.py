@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.dirs import ensure_private_dir
 from design_console.runtime.files import write_private
 
@@ -37,7 +37,7 @@ def plugin_source_dir() -> Path:
         if (candidate / "manifest.json").is_file():
             return candidate
     raise DesignError(
-        "plugin_missing",
+        ErrorCode.PLUGIN_MISSING,
         "The Desktop Bridge plugin files are not part of this installation.",
         "Reinstall design-console-mcp or set DESIGN_PLUGIN_SOURCE to a folder with manifest.json, code.js, ui.html.",
     )
@@ -100,7 +100,7 @@ def sync_plugin(config: Config, token: str, source: Path | None = None) -> list[
     for name in PLUGIN_FILES:
         src = source / name
         if not src.is_file():
-            raise DesignError("plugin_missing", f"{src} is missing from the plugin files of this build.")
+            raise DesignError(ErrorCode.PLUGIN_MISSING, f"{src} is missing from the plugin files of this build.")
         wanted = render_plugin_file(
             name, src.read_text(encoding="utf-8"), token=token, relay_url=config.relay_url, ports=config.ports
         )

@@ -25,7 +25,7 @@ from typing import (
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext
 
@@ -286,7 +286,7 @@ def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
         # A normaliser's error already names its field; the path of the whole struct adds nothing.
         reason = str(exc).removesuffix(" - at `$`").rstrip(".")
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             f"Invalid arguments for {spec.name}: {reason}.",
             "Fix the argument and call again; the tool's input schema lists every field.",
         ) from None

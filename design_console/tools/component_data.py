@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools import shaping
 from design_console.tools.context import ApiContext
 
@@ -13,7 +13,7 @@ async def fetch_node(ctx: ApiContext, key: str, nid: str, depth: int | None) -> 
     body = await ctx.api.request("GET", f"/v1/files/{key}/nodes", params={"ids": nid, "depth": depth})
     entry = (body.get("nodes") or {}).get(nid)
     if not entry:
-        raise DesignError("not_found", f"No node {nid} in file {key}.", "Check the node id (1:2) and the file.")
+        raise DesignError(ErrorCode.NOT_FOUND, f"No node {nid} in file {key}.", "Check the node id (1:2) and the file.")
     return entry
 
 
@@ -40,11 +40,13 @@ async def render_url(ctx: ApiContext, key: str, nid: str, scale: float, fmt: str
     params = {"ids": nid, "scale": scale, "format": fmt, "version": version}
     body = await ctx.api.request("GET", f"/v1/images/{key}", params=params, cache="pinned")
     if body.get("err"):
-        raise DesignError("upstream_error", f"The design API could not render {nid}: {body['err']}.", "Try again.")
+        raise DesignError(
+            ErrorCode.UPSTREAM_ERROR, f"The design API could not render {nid}: {body['err']}.", "Try again."
+        )
     url = (body.get("images") or {}).get(nid)
     if not url:
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"The design API rendered nothing for node {nid} (it does not exist or has nothing visible).",
             "Check the node id with design_get_file_data.",
         )

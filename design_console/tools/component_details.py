@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens
@@ -38,7 +38,7 @@ def _find_component(
                 if variant.key == key:
                     return entry, variant
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"No component, component set or variant of this file has key {key!r}.",
             "design_search_components lists the file's components; for a published library component use "
             "design_get_library_component_by_key.",
@@ -50,14 +50,14 @@ def _find_component(
         return found[0], None
     if not found:
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"No component or component set of this file is named like {name!r}.",
             "design_search_components finds components by part of their name.",
         )
     shown = ", ".join(repr(e.name) for e in found[:AMBIGUOUS_SHOWN])
     more = f" and {len(found) - AMBIGUOUS_SHOWN} more" if len(found) > AMBIGUOUS_SHOWN else ""
     raise DesignError(
-        "ambiguous",
+        ErrorCode.AMBIGUOUS,
         f"{len(found)} components match {name!r}: {shown}{more}.",
         "Call again with the full name or the componentKey of one of them.",
     )
@@ -87,7 +87,7 @@ async def design_get_component_details(ctx: ApiContext, args: ComponentDetailsAr
     """Details of one entry of the manifest."""
     if not args.componentKey and not args.componentName:
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "Neither componentKey nor componentName was given.",
             "Pass one of them; design_get_design_system_summary and design_search_components show both.",
         )

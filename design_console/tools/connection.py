@@ -15,7 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from design_console import PLUGIN_VERSION, __version__
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
 from design_console.tools.base import (
@@ -41,7 +41,7 @@ def _file_key(ctx: DaemonContext, requested: str = "") -> str:
         if ctx.state.get(requested) is None:
             known = ", ".join(f"{f.file_name} ({f.file_key})" for f in ctx.files()) or "none"
             raise DesignError(
-                "unknown_file", f"No plugin is connected in file {requested!r}.", f"Connected files: {known}."
+                ErrorCode.UNKNOWN_FILE, f"No plugin is connected in file {requested!r}.", f"Connected files: {known}."
             )
         return requested
     key = ctx.active_file_key
@@ -335,7 +335,7 @@ async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
             pass
         if not await _wait_reconnected(ctx, key, since, RECONNECT_WAIT):
             raise DesignError(
-                "reconnect_failed",
+                ErrorCode.RECONNECT_FAILED,
                 f"The plugin did not answer ({first.message}) and did not come back after a reload.",
                 "Close and reopen the Desktop Bridge plugin in the design tool, then call design_get_status.",
             ) from None
@@ -403,7 +403,7 @@ async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> T
     elif args.fileKeys:
         keys = list(dict.fromkeys(args.fileKeys))
     else:
-        raise DesignError("bad_argument", "Name the files with fileKeys, or pass allFiles:true.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "Name the files with fileKeys, or pass allFiles:true.")
 
     async def run(key: str) -> dict[str, Any]:
         try:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import FileUrl, MaxTokens, NodeId
@@ -273,7 +273,7 @@ async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOu
             try:
                 found = ((await ctx.api.request("GET", f"/v1/files/{key}/variables/local")).get("meta", {}), "api")
             except DesignError as exc:
-                if exc.code != "forbidden":
+                if exc.code != ErrorCode.FORBIDDEN:
                     raise
                 notes.append(f"tokens: {exc.message} {exc.hint}")
         if found is not None:

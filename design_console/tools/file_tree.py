@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools import shaping
 from design_console.tools.context import ApiContext
 
@@ -40,7 +40,7 @@ async def walk_file(
         head = shaping.decode_head(data, shaping.NodesHead)
         missing = [i for i in ids if i not in head.nodes or bytes(head.nodes[i]).strip() == b"null"]
         if missing:
-            raise DesignError("not_found", f"No node {', '.join(missing)} in this file.", "Check the node ids.")
+            raise DesignError(ErrorCode.NOT_FOUND, f"No node {', '.join(missing)} in this file.", "Check the node ids.")
         roots = [msgspec.json.decode(head.nodes[i], type=dict[str, msgspec.Raw])["document"] for i in ids]
         lookup: dict[str, msgspec.Raw] = {}
     else:

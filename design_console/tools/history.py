@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, FileUrl, NodeId
@@ -87,7 +87,7 @@ async def _version_page(ctx: ApiContext, key: str, before: str | None) -> list[d
     )
     versions = body.get("versions") if isinstance(body, dict) else None
     if not isinstance(versions, list):
-        raise DesignError("bad_response", "The design API's version list has no versions array.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's version list has no versions array.", "Try again.")
     return [v for v in versions if isinstance(v, dict) and v.get("id") is not None]
 
 
@@ -124,7 +124,7 @@ async def _file_at(ctx: ApiContext, key: str, version: str | None, depth: int | 
         "GET", f"/v1/files/{key}", params=params, cache="pinned" if "version" in params else "short"
     )
     if not isinstance(body, dict) or not isinstance(body.get("document"), dict):
-        raise DesignError("bad_response", "The design API's file has no document.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's file has no document.", "Try again.")
     return body
 
 
@@ -138,7 +138,7 @@ async def _nodes_at(
         "GET", f"/v1/files/{key}/nodes", params=params, cache="pinned" if "version" in params else "short"
     )
     if not isinstance(body, dict) or not isinstance(body.get("nodes"), dict):
-        raise DesignError("bad_response", "The design API's node answer has no nodes map.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's node answer has no nodes map.", "Try again.")
     return body
 
 
@@ -187,7 +187,9 @@ async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolO
     # The cursor holds the id of the last version handed out: the next page lists the ones older than it.
     before = shaping.decode_cursor(args.cursor, "file_versions", digest) if args.cursor else None
     if before is not None and not isinstance(before, str):
-        raise DesignError("bad_argument", "The cursor is not one this tool handed out.", "Call again without cursor.")
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, "The cursor is not one this tool handed out.", "Call again without cursor."
+        )
     versions, last = await list_versions(
         ctx,
         key,
@@ -267,7 +269,7 @@ async def _diff(
 ) -> _Diff:
     if old_version == new_version:
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "from and to are the same version.",
             "Pick two different versions (design_get_file_versions).",
         )
@@ -284,7 +286,7 @@ async def _diff(
             doc = after[node_id] or before[node_id]
             if doc is None:
                 raise DesignError(
-                    "not_found",
+                    ErrorCode.NOT_FOUND,
                     f"Node {node_id} exists in neither version.",
                     "Check the id with design_get_file_at_version or design_search_components.",
                 )
@@ -491,7 +493,9 @@ class BlameNodeArgs(Args, kw_only=True):
 async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     node_id = args.node_id or args.target_child_node_id
     if not node_id:
-        raise DesignError("bad_argument", "design_blame_node needs node_id.", "Pass the id of the node to trace.")
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, "design_blame_node needs node_id.", "Pass the id of the node to trace."
+        )
     child = args.target_child_node_id if args.target_child_node_id != node_id else None
     prop = args.target_component_property or ""
     key = file_key_for(ctx, args.fileUrl)
@@ -519,7 +523,7 @@ async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     if target is None:
         what = f"component property {prop!r} of node {node_id}" if prop else f"node {child or node_id}"
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"The {what} does not exist at {args.start_version}.",
             "Check the ids at that version with design_get_file_at_version.",
         )

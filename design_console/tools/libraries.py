@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, FileRef, MaxTokens
@@ -28,7 +28,7 @@ class LibraryArgs(Args):
 
 def _library_key(url: str | None, key: str | None) -> str:
     if not url and not key:
-        raise DesignError("bad_argument", "No library given.", "Pass libraryFileUrl or libraryFileKey.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "No library given.", "Pass libraryFileUrl or libraryFileKey.")
     return url or key or ""
 
 
@@ -121,7 +121,7 @@ async def design_get_library_component_by_key(ctx: ApiContext, args: ByKeyArgs) 
     try:
         body = await ctx.api.request("GET", f"/v1/components/{args.componentKey}")
     except DesignError as exc:
-        if exc.code != "not_found":
+        if exc.code != ErrorCode.NOT_FOUND:
             raise
         body = await ctx.api.request("GET", f"/v1/component_sets/{args.componentKey}")
     meta = body.get("meta", {})

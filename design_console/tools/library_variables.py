@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens
@@ -170,7 +170,7 @@ async def design_get_library_variables(ctx: ApiContext, args: LibraryVariablesAr
     scan = parse_reply(ctx, await run_script(ctx, code, LIBRARY_TIMEOUT_MS), _LibraryScan, "EXECUTE_CODE")
     if scan.unavailable is not None:
         raise DesignError(
-            "unavailable", f"The plugin cannot read team libraries: {scan.unavailable}.", _library_hint(ctx)
+            ErrorCode.UNAVAILABLE, f"The plugin cannot read team libraries: {scan.unavailable}.", _library_hint(ctx)
         )
     collections, cut_collections = unchunk(scan.collections)
     variables, cut_variables = unchunk(scan.variables)
@@ -239,7 +239,7 @@ async def design_import_library_variable(ctx: ApiContext, args: ImportLibraryVar
     answer = parse_reply(ctx, await run_script(ctx, code, IMPORT_TIMEOUT_MS), _Import, "EXECUTE_CODE")
     if not answer.imported or answer.variable is None:
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"Variable {args.variableKey!r} could not be imported: {answer.error or 'the plugin gave no reason'}.",
             "Check the key with design_get_library_variables; its library must be published and enabled for this "
             "file (Assets > Libraries).",

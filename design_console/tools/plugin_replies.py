@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools.base import to_json
 from design_console.tools.context import Context
 
@@ -22,7 +22,7 @@ def parse_reply(ctx: Context, reply: Any, kind: type[Any], method: str) -> Any:
     except msgspec.ValidationError as exc:
         manifest = ctx.config.plugin_dir / "manifest.json"
         raise DesignError(
-            "bad_reply",
+            ErrorCode.BAD_REPLY,
             f"The plugin answered {method} in an unexpected shape ({exc}).",
             f"Update the plugin: re-import {manifest} (Plugins > Development > Import plugin from manifest…), "
             "run it again and retry.",

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS
 
 Verbosity = Literal["summary", "standard", "full", "plugin"]
@@ -95,12 +95,12 @@ def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = No
         position = payload["p"]
         same = payload.get("s") == scope and payload.get("d") == digest
     except (ValueError, msgspec.DecodeError, KeyError, TypeError):
-        raise DesignError("bad_argument", "The cursor is not one this tool handed out.", _CURSOR_HINT) from None
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor is not one this tool handed out.", _CURSOR_HINT) from None
     if not same:
-        raise DesignError("bad_argument", "The cursor belongs to a call with other arguments.", _CURSOR_HINT)
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor belongs to a call with other arguments.", _CURSOR_HINT)
     if version is not None and payload.get("v") and payload["v"] != version:
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "The file changed since this cursor was handed out.",
             "Call again without cursor to read the current version from the start.",
         )
@@ -261,7 +261,7 @@ def walk_tree(
             stack.append((siblings, index, depth, parent))
             break
         if index >= len(siblings):
-            raise DesignError("bad_argument", "The cursor points past the end of the tree.", _CURSOR_HINT)
+            raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor points past the end of the tree.", _CURSOR_HINT)
         stack.append((siblings, index + 1, depth, parent))
         fields, children = open_node(siblings[index])
         parent = _any.decode(fields["id"]) if "id" in fields else None
@@ -327,7 +327,7 @@ def decode_head(data: bytes, kind: type[FileHead] | type[NodesHead]) -> Any:
         return msgspec.json.decode(data, type=kind)
     except msgspec.DecodeError as exc:
         raise DesignError(
-            "bad_response", f"The design API answer could not be read ({exc}).", "Try again in a moment."
+            ErrorCode.BAD_RESPONSE, f"The design API answer could not be read ({exc}).", "Try again in a moment."
         ) from None
 
 

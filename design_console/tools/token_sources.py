@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools import shaping
 from design_console.tools.token_code import Kind, Ref, Token, split_name
 
@@ -136,7 +136,7 @@ def scan_usage(data: bytes) -> Usage:
         root = msgspec.json.decode(data, type=_ScanFile).document
     except msgspec.DecodeError as exc:
         raise DesignError(
-            "bad_response", f"The design API's file could not be read ({exc}).", "Try again in a moment."
+            ErrorCode.BAD_RESPONSE, f"The design API's file could not be read ({exc}).", "Try again in a moment."
         ) from None
     variables: dict[str, Counter[str]] = {}
     styles: Counter[str] = Counter()

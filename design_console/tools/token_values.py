@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from msgspec import Meta
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import Cursor, MaxTokens
@@ -58,7 +58,7 @@ async def design_get_token_values(ctx: ApiContext, args: TokenValuesArgs) -> Too
     manifest, cached = await load_manifest(ctx, args.forceRefresh)
     if manifest.variables is None:
         raise DesignError(
-            "unavailable",
+            ErrorCode.UNAVAILABLE,
             "The plugin could not read this file's variables. " + " ".join(manifest.notes),
             "Check the plugin's console (design_get_console_logs), then retry with forceRefresh: true.",
         )

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools import shaping
 from design_console.tools.context import Context
 
@@ -68,7 +68,7 @@ async def variables_from_plugin(ctx: Context, key: str, refresh: bool) -> tuple[
         if data is not None:
             return data, "plugin"
     except DesignError as exc:
-        if exc.code != "not_connected":
+        if exc.code != ErrorCode.NOT_CONNECTED:
             raise
     return None
 
@@ -79,7 +79,7 @@ async def plugin_snapshot(ctx: Context, key: str) -> dict[str, Any] | None:
     try:
         reply = await ctx.bridge("GET_VARIABLES_DATA", {}, file_key=key)
     except DesignError as exc:
-        if exc.code == "not_connected":
+        if exc.code == ErrorCode.NOT_CONNECTED:
             raise
         return None
     return reply if isinstance(reply, dict) and reply.get("variables") is not None else None

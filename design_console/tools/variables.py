@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping, token_code, token_sources
 from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
@@ -78,14 +78,14 @@ async def _load_variables(ctx: ApiContext, key: str, args: VariablesArgs) -> tup
             snapshot = await plugin_snapshot(ctx, key)
         except DesignError as exc:
             raise DesignError(
-                "not_connected",
+                ErrorCode.NOT_CONNECTED,
                 "parseFromConsole reads the Desktop Bridge plugin's variables snapshot, and no plugin is connected "
                 f"({exc.message}).",
                 "Run the Desktop Bridge plugin in the file, or call without parseFromConsole to use the design API.",
             ) from None
         if snapshot is None:
             raise DesignError(
-                "not_found",
+                ErrorCode.NOT_FOUND,
                 "The Desktop Bridge plugin has no variables snapshot of this file.",
                 "Call again with refreshCache=true (without parseFromConsole) for a fresh read.",
             )
@@ -193,7 +193,7 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
     """Variables through the plugin, the design API, or a styles fallback."""
     if args.format == "full" and (args.collection or args.namePattern or args.mode):
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "format=full lists every variable, but collection/namePattern/mode narrow the list.",
             "Drop the filters, or use format=filtered (the default) to apply them.",
         )
@@ -201,7 +201,7 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
     try:
         raw, source, notes = await _load_variables(ctx, key, args)
     except DesignError as exc:
-        if exc.code != "forbidden":
+        if exc.code != ErrorCode.FORBIDDEN:
             raise
         return await _styles_instead(ctx, key, args, exc)
     selection = select_variables(raw, args.view())

@@ -20,7 +20,7 @@ import zmq
 import zmq.asyncio
 
 from design_console.config import Config, load_config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import (
     PROTOCOL_VERSION,
     WORKER_PREFIX,
@@ -166,7 +166,7 @@ class WorkerProcess:
                     if isinstance(frame, Result):
                         future.set_result(frame.data)
                     else:
-                        future.set_exception(DesignError(frame.code, frame.message))
+                        future.set_exception(DesignError(ErrorCode.of(frame.code), frame.message))
             elif isinstance(frame, Bye):
                 self._done.set()
 
@@ -174,7 +174,9 @@ class WorkerProcess:
         try:
             spec = self.tools.get(call.tool)
             if spec is None:
-                output = failure(DesignError("unknown_tool", f"The {self.kind} worker has no tool {call.tool!r}."))
+                output = failure(
+                    DesignError(ErrorCode.UNKNOWN_TOOL, f"The {self.kind} worker has no tool {call.tool!r}.")
+                )
             else:
                 # One context serves both kinds of worker: an ApiContext has all a MediaContext has.
                 context: ApiContext = WorkerCallContext(self, call)
@@ -184,7 +186,9 @@ class WorkerProcess:
                     output = failure(err)
                 except Exception as exc:
                     log.exception("tool %s failed", call.tool)
-                    output = failure(DesignError("internal", f"{call.tool} failed: {type(exc).__name__}: {exc}."))
+                    output = failure(
+                        DesignError(ErrorCode.INTERNAL, f"{call.tool} failed: {type(exc).__name__}: {exc}.")
+                    )
             await self.send(ToolResult(id=call.id, output=output))
         finally:
             self._tasks.pop(call.id, None)
