@@ -124,7 +124,7 @@ def _is_blank(img: Image.Image) -> bool:
     bands = extrema if isinstance(extrema[0], tuple) else (extrema,)
     if "A" in img.getbands() and bands[img.getbands().index("A")][1] == 0:
         return True
-    return all(low == high for low, high in bands)  # type: ignore[misc]
+    return all(low == high for low, high in bands)
 
 
 def _flatten(img: Image.Image) -> Image.Image:

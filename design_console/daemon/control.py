@@ -142,14 +142,14 @@ class ControlServer:
                 return
             if identity in self.peers:
                 await self.drop(identity, "said hello again")
-            peer = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session)
-            self.peers[identity] = peer
+            joined = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session)
+            self.peers[identity] = joined
             await self.send(
                 identity,
                 Welcome(id=frame.id, version=PROTOCOL_VERSION, server_version=self.server_version, pid=os.getpid()),
             )
             if self.on_join is not None:
-                await self.on_join(peer)
+                await self.on_join(joined)
             return
         peer = self.peers.get(identity)
         if peer is None:

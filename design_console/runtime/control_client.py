@@ -50,7 +50,7 @@ class DaemonLink:
         self.config = config
         self.peer = peer
         self.session = session or uuid.uuid4().hex
-        self.ctx = zmq.Context.instance()
+        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
         self.sock: zmq.Socket | None = None  # type: ignore[type-arg]
         self.welcome: Welcome | None = None
 

@@ -76,7 +76,8 @@ class InstanceLock:
     def holder(self) -> dict[str, Any]:
         """What the current holder wrote, or {} when unreadable."""
         try:
-            return json.loads(self.path.read_text() or "{}")
+            held = json.loads(self.path.read_text() or "{}")
+            return held if isinstance(held, dict) else {}
         except (OSError, ValueError):
             return {}
 

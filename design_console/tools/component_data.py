@@ -10,9 +10,10 @@ from design_console.tools.context import ApiContext
 
 
 async def fetch_node(ctx: ApiContext, key: str, nid: str, depth: int | None) -> dict[str, Any]:
+    """The design API's entry for one node (its ``document`` to ``depth``, plus components and styles it uses)."""
     body = await ctx.api.request("GET", f"/v1/files/{key}/nodes", params={"ids": nid, "depth": depth})
     entry = (body.get("nodes") or {}).get(nid)
-    if not entry:
+    if not isinstance(entry, dict) or not entry:
         raise DesignError(ErrorCode.NOT_FOUND, f"No node {nid} in file {key}.", "Check the node id (1:2) and the file.")
     return entry
 
@@ -36,6 +37,7 @@ def component_metadata(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 async def render_url(ctx: ApiContext, key: str, nid: str, scale: float, fmt: str) -> dict[str, Any]:
+    """A render of one node by the design API, pinned to the file's current version: its URL, valid 30 days."""
     version = await ctx.api.file_version(key)
     params = {"ids": nid, "scale": scale, "format": fmt, "version": version}
     body = await ctx.api.request("GET", f"/v1/images/{key}", params=params, cache="pinned")

@@ -18,7 +18,7 @@ from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import Manifest, freshness, load_manifest, variable_lists
 from design_console.tools.style_data import file_styles
-from design_console.tools.variable_data import VariableView, shape_variables, variables_from_plugin
+from design_console.tools.variable_data import VariablesVerbosity, VariableView, shape_variables, variables_from_plugin
 
 SUMMARY_EXAMPLES = 3
 
@@ -56,7 +56,7 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
         }
         for c in collections
     ]
-    components = {
+    components: dict[str, Any] = {
         "componentSets": len(manifest.component_sets),
         "standaloneComponents": len(manifest.components),
         "variants": sum(len(s.variants) for s in manifest.component_sets),
@@ -114,6 +114,10 @@ async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -
 
 
 # design_get_design_system_kit -------------------------------------------------------------------------------------
+
+
+#: The variables' verbosity in each kit format.
+_KIT_VERBOSITY: dict[str, VariablesVerbosity] = {"full": "standard", "summary": "summary", "compact": "inventory"}
 
 
 class KitArgs(Args):
@@ -196,7 +200,7 @@ def _delta(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
 
 def _default_variant(component_set: dict[str, Any]) -> dict[str, Any] | None:
     """The set's default variant: the one whose name carries every variant property's default value."""
-    variants = [c for c in component_set.get("children", []) if c.get("type") == "COMPONENT"]
+    variants: list[dict[str, Any]] = [c for c in component_set.get("children", []) if c.get("type") == "COMPONENT"]
     defaults = {
         name.split("#", 1)[0]: str(spec.get("defaultValue"))
         for name, spec in (component_set.get("componentPropertyDefinitions") or {}).items()
@@ -220,7 +224,7 @@ async def _add_variant_specs(ctx: ApiContext, key: str, items: list[dict[str, An
         entry = (body.get("nodes") or {}).get(item["nodeId"])
         node = entry.get("document") if isinstance(entry, dict) else None
         default = _default_variant(node) if isinstance(node, dict) else None
-        if default is None:
+        if default is None or not isinstance(node, dict):
             continue
         base = _visual_spec(default)
         item["variantSpecs"] = {
@@ -266,7 +270,7 @@ async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOu
     share = shaping.budget_chars(args.maxTokens) // max(1, len(args.include))
     result: dict[str, Any] = {"fileKey": key}
     notes: list[str] = []
-    verbosity = {"full": "standard", "summary": "summary", "compact": "inventory"}[args.format]
+    verbosity = _KIT_VERBOSITY[args.format]
     if "tokens" in args.include:
         found = await variables_from_plugin(ctx, key, False)
         if found is None:

@@ -32,7 +32,9 @@ def _library_key(url: str | None, key: str | None) -> str:
     return url or key or ""
 
 
-def _listing(scope: str, digest: str, key: str, items: list[dict[str, Any]], args: LibraryArgs | SearchArgs) -> dict:
+def _listing(
+    scope: str, digest: str, key: str, items: list[dict[str, Any]], args: LibraryArgs | SearchArgs
+) -> dict[str, Any]:
     """One part of a component listing: from ``offset``, or from where the cursor of the previous part points."""
     version = shaping.request_digest(items)
     start = shaping.decode_cursor(args.cursor, scope, digest, version) if args.cursor else args.offset
@@ -137,7 +139,7 @@ async def design_get_library_component_by_key(ctx: ApiContext, args: ByKeyArgs) 
     entry = await fetch_node(ctx, meta["file_key"], meta["node_id"], 2)
     result.update({k: v for k, v in component_metadata(entry).items() if k not in result})
     result["visual"] = shaping.walk_tree(
-        [msgspec.json.encode(entry["document"])],
+        [msgspec.Raw(msgspec.json.encode(entry["document"]))],
         max_depth=2,
         verbosity="standard",
         budget=shaping.budget_chars(None) // 2,

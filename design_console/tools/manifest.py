@@ -151,6 +151,7 @@ async def _build_manifest(ctx: Context, key: str) -> Manifest:
 
 
 def freshness(manifest: Manifest, cached: bool) -> dict[str, Any]:
+    """Which file a manifest answer is about, and how old the manifest is."""
     return {
         "fileKey": manifest.file_key,
         "fromCache": cached,
@@ -159,5 +160,6 @@ def freshness(manifest: Manifest, cached: bool) -> dict[str, Any]:
 
 
 def variable_lists(manifest: Manifest) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The manifest's variables and variable collections (empty when the plugin could not read them)."""
     raw = manifest.variables or {}
     return as_list(raw.get("variables")), as_list(raw.get("variableCollections"))

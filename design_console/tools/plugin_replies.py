@@ -50,5 +50,6 @@ def script(template: str, **values: Any) -> str:
 
 
 async def run_script(ctx: Context, code: str, timeout_ms: int) -> Any:
+    """Run a script in the active file through EXECUTE_CODE and return what it returned."""
     reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": timeout_ms}, file_key=ctx.active_file_key or "")
     return reply.get("result")

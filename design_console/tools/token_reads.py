@@ -19,7 +19,11 @@ async def file_usage(ctx: ApiContext, key: str) -> token_sources.Usage:
     return usage
 
 
-def export_block(tokens: list[token_code.Token], formats: list[token_code.ExportFormat] | None, budget: int) -> dict:
+def export_block(
+    tokens: list[token_code.Token], formats: list[token_code.ExportFormat] | None, budget: int
+) -> dict[str, Any]:
+    """The code exports of ``tokens`` in ``formats`` (default: all), cut to ``budget`` characters, with a note
+    saying which were cut."""
     exports, cut = token_code.fit_exports(token_code.export(tokens, formats or ALL_EXPORTS), budget)
     block: dict[str, Any] = {"exports": exports}
     if cut:

@@ -86,6 +86,7 @@ async def plugin_snapshot(ctx: Context, key: str) -> dict[str, Any] | None:
 
 
 def as_list(value: Any) -> list[dict[str, Any]]:
+    """A list of records from a plugin or design API answer that gives them as a list or as a map by id."""
     return list(value.values()) if isinstance(value, dict) else list(value or [])
 
 

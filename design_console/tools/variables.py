@@ -135,7 +135,7 @@ async def _published_ids(ctx: ApiContext, key: str) -> tuple[set[str] | None, st
 
 async def _annotate_variables(
     ctx: ApiContext, key: str, args: VariablesArgs, selection: Selection, source: str
-) -> dict:
+) -> dict[str, Any]:
     """Adds to each shaped item what enrich / include_usage / include_dependencies / includePublished ask for;
     returns the result-level facts that go with them."""
     extra: dict[str, Any] = {}
