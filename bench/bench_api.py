@@ -48,8 +48,8 @@ async def run(mb: float) -> None:
             )
             parts, total_chars, started = 1, size, time.perf_counter()
             result = msgspec.json.decode(out.content[0].text)
-            while result["hasMore"]:
-                args["cursor"] = result["cursor"]
+            while "nextCursor" in result:
+                args["cursor"] = result["nextCursor"]
                 out = await ctx.call("design_get_file_data", args)
                 result = msgspec.json.decode(out.content[0].text)
                 parts += 1

@@ -22,7 +22,7 @@ import psutil
 from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config, load_config
 from design_console.daemon.plugin_sync import PLUGIN_FILES, plugin_source_dir, render_plugin_file
-from design_console.errors import PREFIX, DesignError
+from design_console.errors import PREFIX, DesignError, ErrorCode
 from design_console.protocol import (
     PEER_CTL,
     Bye,
@@ -72,10 +72,10 @@ def _request(
                     on_progress(reply)
                 continue
             if isinstance(reply, Error):
-                raise DesignError(reply.code, reply.message)
+                raise DesignError(ErrorCode.of(reply.code), reply.message)
             if isinstance(reply, Result | ToolResult):
                 return reply
-        raise DesignError("timeout", f"designd did not answer within {timeout:.0f} s.", "See `designctl logs`.")
+        raise DesignError(ErrorCode.TIMEOUT, f"designd did not answer within {timeout:.0f} s.", "See `designctl logs`.")
     finally:
         if link.sock is not None:
             link.send(Bye(reason="done"))
@@ -346,7 +346,7 @@ def _unit_source(name: str) -> Path:
     folder = bundled_dir("systemd")
     if folder is None or not (folder / name).is_file():
         raise DesignError(
-            "service_files_missing",
+            ErrorCode.SERVICE_FILES_MISSING,
             f"The service file {name} is not part of this installation.",
             "Reinstall design-console-mcp.",
         )

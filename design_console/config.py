@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 LogLevel = Literal["trace", "debug", "info", "warn", "error", "fatal"]
 BridgeAuth = Literal["required", "off"]
@@ -109,9 +109,11 @@ def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -
     try:
         value = int(raw)
     except ValueError:
-        raise DesignError("bad_config", f"{name}={raw!r} is not a whole number.", f"Set it to {low}..{high}.") from None
+        raise DesignError(
+            ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not a whole number.", f"Set it to {low}..{high}."
+        ) from None
     if not low <= value <= high:
-        raise DesignError("bad_config", f"{name}={value} is out of range.", f"Set it to {low}..{high}.")
+        raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={value} is out of range.", f"Set it to {low}..{high}.")
     return value
 
 
@@ -122,7 +124,7 @@ def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str,
     if raw == "warning":
         raw = "warn"
     if raw not in allowed:
-        raise DesignError("bad_config", f"{name}={raw!r} is not one of {', '.join(allowed)}.")
+        raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not one of {', '.join(allowed)}.")
     return raw
 
 
@@ -138,7 +140,7 @@ def _runtime_dir(env: Mapping[str, str], home: Path) -> Path:
 def _relay_url(env: Mapping[str, str]) -> str:
     raw = env.get("DESIGN_RELAY_URL", "").strip().rstrip("/")
     if raw and not raw.startswith(("wss://", "ws://")):
-        raise DesignError("bad_config", f"DESIGN_RELAY_URL={raw!r} is not a ws(s):// URL.")
+        raise DesignError(ErrorCode.BAD_CONFIG, f"DESIGN_RELAY_URL={raw!r} is not a ws(s):// URL.")
     return raw
 
 
@@ -154,13 +156,13 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     unknown = [t for t in toolsets_raw if t not in TOOLSETS]
     if unknown:
         raise DesignError(
-            "bad_config",
+            ErrorCode.BAD_CONFIG,
             f"DESIGN_TOOLSETS names unknown toolsets: {', '.join(unknown)}.",
             f"Use {', '.join(TOOLSETS)}.",
         )
     api_url = (env.get("DESIGN_API_URL") or DEFAULT_API_URL).rstrip("/")
     if not api_url.startswith(("http://", "https://")):
-        raise DesignError("bad_config", f"DESIGN_API_URL={api_url!r} is not an http(s) URL.")
+        raise DesignError(ErrorCode.BAD_CONFIG, f"DESIGN_API_URL={api_url!r} is not an http(s) URL.")
     return Config(
         access_token=env.get("DESIGN_ACCESS_TOKEN", "").strip(),
         log_level=_choice(env, "LOG_LEVEL", "info", ("trace", "debug", "info", "warn", "error", "fatal")),  # type: ignore[arg-type]

@@ -146,14 +146,15 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
     """How long designd waits for the reply to one command, in seconds.
 
     EXECUTE_CODE waits for the code's own limit (``params.timeout`` ms, default and cap above) plus a margin;
-    CREATE_COMPONENT_SET scales with its variant count, SETUP_DESIGN_TOKENS with its token count; a method the table does not know gets the default.
+    CREATE_COMPONENT_SET scales with its variant count, SETUP_DESIGN_TOKENS with its token count; a method the
+    table does not know gets the default.
     """
     params = params or {}
     if method == Method.EXECUTE_CODE:
         raw = params.get("timeout")
         valid = isinstance(raw, int | float) and not isinstance(raw, bool) and raw > 0
-        ms = raw if valid else EXECUTE_DEFAULT_MS
-        return min(float(ms), EXECUTE_MAX_MS) / 1000 + EXECUTE_MARGIN_SECONDS
+        ms = float(raw) if valid and raw is not None else float(EXECUTE_DEFAULT_MS)
+        return min(ms, EXECUTE_MAX_MS) / 1000 + EXECUTE_MARGIN_SECONDS
     if method == Method.CREATE_COMPONENT_SET:
         scaled = COMPONENT_SET_SECONDS_PER_VARIANT * _variant_count(params)
         return min(COMPONENT_SET_MAX_SECONDS, max(COMPONENT_SET_MIN_SECONDS, scaled)) + COMPONENT_SET_MARGIN_SECONDS
@@ -161,10 +162,8 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
         tokens = params.get("tokens")
         count = len(tokens) if isinstance(tokens, list) else 0
         return min(TOKEN_SETUP_MAX_SECONDS, TOKEN_SETUP_MIN_SECONDS + TOKEN_SETUP_SECONDS_PER_TOKEN * count)
-    try:
-        return Method(method).timeout
-    except ValueError:
-        return DEFAULT_TIMEOUT
+    known = Method.__members__.get(method)
+    return known.timeout if known is not None else DEFAULT_TIMEOUT
 
 
 def _variant_count(params: Mapping[str, Any]) -> int:

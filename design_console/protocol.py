@@ -173,4 +173,5 @@ def encode(frame: Frame) -> bytes:
 
 def decode(data: bytes) -> AnyFrame:
     """Decode one frame; raises ``msgspec.DecodeError`` (with a path for validation errors) on bad input."""
-    return _decoder.decode(data)
+    frame: AnyFrame = _decoder.decode(data)
+    return frame

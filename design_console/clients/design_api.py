@@ -21,7 +21,7 @@ import msgspec
 from design_console import __version__
 from design_console.clients.api_cache import ApiCache, cache_key
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class _ErrorBody(msgspec.Struct):
 
 def parse_file_key(url_or_key: str) -> str:
     """The file key of a design file URL (``/file/``, ``/design/``, ``/board/``, ``/slides/``, ``/proto/``…; a
-    branch URL gives the branch key) or of a bare key; anything else raises ``DesignError("bad_argument")``."""
+    branch URL gives the branch key) or of a bare key; anything else raises ``DesignError(ErrorCode.BAD_ARGUMENT)``."""
     text = (url_or_key or "").strip()
     if _BARE_KEY.match(text):
         return text
@@ -75,19 +75,19 @@ def parse_file_key(url_or_key: str) -> str:
         if match:
             return match.group(2) or match.group(1)
     raise DesignError(
-        "bad_argument",
+        ErrorCode.BAD_ARGUMENT,
         f"{text[:120]!r} is not a design file URL or file key.",
         "Pass the file's URL (https://www.figma.com/design/<key>/<name>, from Share → Copy link) or its bare key.",
     )
 
 
 def decode_json(data: bytes) -> Any:
-    """Parse a design API body; a body that is not JSON raises ``DesignError("bad_response")``."""
+    """Parse a design API body; a body that is not JSON raises ``DesignError(ErrorCode.BAD_RESPONSE)``."""
     try:
         return msgspec.json.decode(data)
     except msgspec.DecodeError:
         raise DesignError(
-            "bad_response",
+            ErrorCode.BAD_RESPONSE,
             "The design API answered with something that is not JSON.",
             "Check DESIGN_API_URL points at the design API, then try again.",
         ) from None
@@ -170,7 +170,7 @@ class DesignApi:
     ) -> bytes:
         """Like :meth:`request` but return the raw JSON body, for callers that parse large files their own way."""
         if not path.startswith("/v1/"):
-            raise DesignError("bad_argument", f"Design API paths start with /v1/, not {path[:60]!r}.")
+            raise DesignError(ErrorCode.BAD_ARGUMENT, f"Design API paths start with /v1/, not {path[:60]!r}.")
         method = method.upper()
         query = _query(params)
         if method != "GET" or cache == "none":
@@ -201,13 +201,13 @@ class DesignApi:
         """Download a rendered image (or any URL the design API handed out); the token goes only to the API."""
         parsed = urlparse(url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise DesignError("bad_argument", "The image URL is not an http(s) URL.")
+            raise DesignError(ErrorCode.BAD_ARGUMENT, "The image URL is not an http(s) URL.")
         headers = self._auth_headers() if url.startswith(self._config.api_url + "/") else {}
         try:
             async with self._client.stream("GET", url, headers=headers) as response:
                 if response.status_code >= 300:
                     raise DesignError(
-                        "upstream_error",
+                        ErrorCode.UPSTREAM_ERROR,
                         f"Downloading the rendered image failed with HTTP {response.status_code}.",
                         "Render it again; rendered image URLs expire after 30 days.",
                     )
@@ -217,17 +217,17 @@ class DesignApi:
                     size += len(chunk)
                     if size > MAX_IMAGE_BYTES:
                         raise DesignError(
-                            "bad_response",
+                            ErrorCode.BAD_RESPONSE,
                             f"The rendered image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB.",
                             "Render it at a smaller scale.",
                         )
                     chunks.append(chunk)
                 return b"".join(chunks)
         except httpx.TimeoutException:
-            raise DesignError("timeout", "Downloading the rendered image timed out.", "Try again.") from None
+            raise DesignError(ErrorCode.TIMEOUT, "Downloading the rendered image timed out.", "Try again.") from None
         except httpx.HTTPError as exc:
             raise DesignError(
-                "upstream_error", f"Downloading the rendered image failed ({type(exc).__name__})."
+                ErrorCode.UPSTREAM_ERROR, f"Downloading the rendered image failed ({type(exc).__name__})."
             ) from None
 
     def stats(self) -> dict[str, Any]:
@@ -288,7 +288,9 @@ class DesignApi:
 
     def _auth_headers(self) -> dict[str, str]:
         if not self._token:
-            raise DesignError("no_token", "No design API token is set (DESIGN_ACCESS_TOKEN is empty).", _TOKEN_HINT)
+            raise DesignError(
+                ErrorCode.NO_TOKEN, "No design API token is set (DESIGN_ACCESS_TOKEN is empty).", _TOKEN_HINT
+            )
         if self._token.startswith(OAUTH_TOKEN_PREFIX):
             return {"Authorization": f"Bearer {self._token}"}
         return {"X-Figma-Token": self._token}
@@ -301,13 +303,13 @@ class DesignApi:
                 response = await self._client.request(method, path, params=query, json=json, headers=headers)
             except httpx.TimeoutException:
                 raise DesignError(
-                    "timeout",
+                    ErrorCode.TIMEOUT,
                     f"The design API did not answer {method} {path} in time.",
                     "Try again; for a large file ask for less (nodeIds, a smaller depth).",
                 ) from None
             except httpx.HTTPError as exc:
                 raise DesignError(
-                    "upstream_error",
+                    ErrorCode.UPSTREAM_ERROR,
                     f"Could not reach the design API at {self._config.api_url} ({type(exc).__name__}).",
                     "Check the network connection and DESIGN_API_URL, then try again.",
                 ) from None
@@ -347,12 +349,12 @@ class DesignApi:
             why += f" (plan tier {tier or 'unknown'}, {kind or 'unknown'} limit)"
         if wait is None:
             return DesignError(
-                "rate_limited",
+                ErrorCode.RATE_LIMITED,
                 f"Too many requests: {why}.",
                 "Wait a minute before calling again; repeated reads of the same file are answered from the cache.",
             )
         return DesignError(
-            "rate_limited",
+            ErrorCode.RATE_LIMITED,
             f"Too many requests: {why}; it asks to wait {_human(wait)} before the next request.",
             f"Wait {_human(wait)} and call again; repeated reads of the same file are answered from the cache.",
         )
@@ -362,33 +364,35 @@ class DesignApi:
         upstream = self._upstream_message(response)
         said = f" (HTTP {status}: {upstream})" if upstream else f" (HTTP {status})"
         if status == 401 or (status == 403 and "token" in upstream.lower()):
-            return DesignError("unauthorized", f"The design API refused DESIGN_ACCESS_TOKEN{said}.", _TOKEN_HINT)
+            return DesignError(
+                ErrorCode.UNAUTHORIZED, f"The design API refused DESIGN_ACCESS_TOKEN{said}.", _TOKEN_HINT
+            )
         if status == 403 and "/variables/" in path:
             return DesignError(
-                "forbidden",
+                ErrorCode.FORBIDDEN,
                 f"The design API refused to read variables{said}: variables need an Enterprise plan over the API.",
                 "Open the Desktop Bridge plugin in this file instead: it reads variables on every plan.",
             )
         if status == 403:
             return DesignError(
-                "forbidden",
+                ErrorCode.FORBIDDEN,
                 f"The design API refused access to {path}{said}.",
                 "Check that the file is shared with the token's account and that the token may read file content.",
             )
         if status == 404:
             return DesignError(
-                "not_found",
+                ErrorCode.NOT_FOUND,
                 f"The design API found nothing at {path}{said}.",
                 "Check the file URL or key (Share → Copy link) and the node ids; a branch has its own key.",
             )
         if status == 400:
             return DesignError(
-                "bad_argument",
+                ErrorCode.BAD_ARGUMENT,
                 f"The design API rejected {method} {path}{said}.",
                 "Fix the arguments (node ids look like 1:2) and call again.",
             )
         return DesignError(
-            "upstream_error",
+            ErrorCode.UPSTREAM_ERROR,
             f"The design API failed on {method} {path}{said}.",
             "This is usually temporary: try again in a minute.",
         )

@@ -19,7 +19,7 @@ import httpx
 from PIL import Image, UnidentifiedImageError
 
 from design_console import __version__
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 
 #: The design tool's own limit for an image fill is 20 MB; larger ones are refused before they travel.
@@ -47,7 +47,7 @@ def check_image(data: bytes, source: str) -> LoadedImage:
     """Prove ``data`` is a PNG, JPEG or GIF within the limits, by decoding its header, whatever it was called."""
     if len(data) > MAX_IMAGE_BYTES:
         raise DesignError(
-            "too_large",
+            ErrorCode.TOO_LARGE,
             f"The image from {source} is {len(data):,} bytes; the limit is {MAX_IMAGE_BYTES:,}.",
             "Use a smaller or more compressed image.",
         )
@@ -63,11 +63,13 @@ def check_image(data: bytes, source: str) -> LoadedImage:
         width = height = 0
     if kind is None:
         raise DesignError(
-            "bad_image", f"The data from {source} is not a PNG, JPEG or GIF image.", "Give a PNG, JPEG or GIF."
+            ErrorCode.BAD_IMAGE, f"The data from {source} is not a PNG, JPEG or GIF image.", "Give a PNG, JPEG or GIF."
         )
     if width * height > MAX_PIXELS:
         raise DesignError(
-            "bad_image", f"The image from {source} is {width}×{height} px, too large to place.", "Scale it down first."
+            ErrorCode.BAD_IMAGE,
+            f"The image from {source} is {width}×{height} px, too large to place.",
+            "Scale it down first.",
         )
     return LoadedImage(data=data, format=kind, width=width, height=height, source=source)
 
@@ -77,7 +79,9 @@ def _base64_payload(text: str) -> bytes | None:
     if text.startswith("data:"):
         header, _, body = text.partition(",")
         if ";base64" not in header:
-            raise DesignError("bad_image", "Only base64 data URLs are supported.", "Encode the image as base64.")
+            raise DesignError(
+                ErrorCode.BAD_IMAGE, "Only base64 data URLs are supported.", "Encode the image as base64."
+            )
         text = body
     elif len(text) < 64 or not _BASE64.match(text):
         return None
@@ -90,12 +94,14 @@ def _base64_payload(text: str) -> bytes | None:
 async def fetch_image(url: str) -> bytes:
     """GET an https image, following at most :data:`MAX_REDIRECTS` redirects, reading at most the size cap."""
     if urlsplit(url).scheme != "https":
-        raise DesignError("bad_argument", f"{url} is not an https URL.", "Give an https URL, a file path or base64.")
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, f"{url} is not an https URL.", "Give an https URL, a file path or base64."
+        )
 
     async def https_only(request: httpx.Request) -> None:
         # Runs before every hop, so a redirect to plain http is refused before it is requested.
         if request.url.scheme != "https":
-            raise DesignError("bad_argument", f"{url} redirected to a non-https address.", "Use an https URL.")
+            raise DesignError(ErrorCode.BAD_ARGUMENT, f"{url} redirected to a non-https address.", "Use an https URL.")
 
     try:
         async with (
@@ -110,12 +116,14 @@ async def fetch_image(url: str) -> bytes:
         ):
             if response.status_code != 200:
                 raise DesignError(
-                    "fetch_failed", f"{url} answered HTTP {response.status_code}.", "Check the URL in a browser."
+                    ErrorCode.FETCH_FAILED,
+                    f"{url} answered HTTP {response.status_code}.",
+                    "Check the URL in a browser.",
                 )
             declared = response.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > MAX_IMAGE_BYTES:
                 raise DesignError(
-                    "too_large",
+                    ErrorCode.TOO_LARGE,
                     f"{url} is {int(declared):,} bytes; the limit is {MAX_IMAGE_BYTES:,}.",
                     "Use a smaller image.",
                 )
@@ -125,16 +133,18 @@ async def fetch_image(url: str) -> bytes:
                 size += len(chunk)
                 if size > MAX_IMAGE_BYTES:
                     raise DesignError(
-                        "too_large", f"{url} sent more than {MAX_IMAGE_BYTES:,} bytes.", "Use a smaller image."
+                        ErrorCode.TOO_LARGE, f"{url} sent more than {MAX_IMAGE_BYTES:,} bytes.", "Use a smaller image."
                     )
                 chunks.append(chunk)
             return b"".join(chunks)
     except httpx.TooManyRedirects:
         raise DesignError(
-            "fetch_failed", f"{url} redirected more than {MAX_REDIRECTS} times.", "Give the image's final URL."
+            ErrorCode.FETCH_FAILED, f"{url} redirected more than {MAX_REDIRECTS} times.", "Give the image's final URL."
         ) from None
     except httpx.HTTPError as exc:
-        raise DesignError("fetch_failed", f"{url} could not be fetched: {exc}.", "Check the URL and network.") from None
+        raise DesignError(
+            ErrorCode.FETCH_FAILED, f"{url} could not be fetched: {exc}.", "Check the URL and network."
+        ) from None
 
 
 async def load_image(source: str, scope: FileScope) -> LoadedImage:

@@ -27,7 +27,7 @@ from typing import Literal
 import msgspec
 from PIL import Image, UnidentifiedImageError
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -80,19 +80,23 @@ def decode_base64(text: str) -> bytes:
         _, _, text = text.partition(",")
     compact = "".join(text.split())
     if len(compact) > MAX_INPUT_BYTES * 4 // 3 + 4:
-        raise DesignError("bad_image", "The image data is larger than 64 MiB.", "Capture a smaller node or scale.")
+        raise DesignError(
+            ErrorCode.BAD_IMAGE, "The image data is larger than 64 MiB.", "Capture a smaller node or scale."
+        )
     try:
         return base64.b64decode(compact, validate=True)
     except (binascii.Error, ValueError):
         raise DesignError(
-            "bad_image",
+            ErrorCode.BAD_IMAGE,
             "The image data is not valid base64.",
             "Capture the screenshot again; if it repeats, reload the plugin with design_reload_plugin.",
         ) from None
 
 
 def _too_large(detail: str) -> DesignError:
-    return DesignError("bad_image", f"The image is too large ({detail}).", "Capture a smaller node or a lower scale.")
+    return DesignError(
+        ErrorCode.BAD_IMAGE, f"The image is too large ({detail}).", "Capture a smaller node or a lower scale."
+    )
 
 
 def _open(data: bytes) -> Image.Image:
@@ -109,7 +113,7 @@ def _open(data: bytes) -> Image.Image:
         raise _too_large(f"more than {MAX_PIXELS:,} pixels") from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         raise DesignError(
-            "bad_image", f"The image data could not be decoded ({exc}).", "Capture the screenshot again."
+            ErrorCode.BAD_IMAGE, f"The image data could not be decoded ({exc}).", "Capture the screenshot again."
         ) from None
     return img
 
@@ -120,7 +124,7 @@ def _is_blank(img: Image.Image) -> bool:
     bands = extrema if isinstance(extrema[0], tuple) else (extrema,)
     if "A" in img.getbands() and bands[img.getbands().index("A")][1] == 0:
         return True
-    return all(low == high for low, high in bands)  # type: ignore[misc]
+    return all(low == high for low, high in bands)
 
 
 def _flatten(img: Image.Image) -> Image.Image:
@@ -146,9 +150,11 @@ def process_image(
     format and size is returned byte for byte. Raises DesignError ``bad_image`` for data Pillow cannot read.
     """
     if quality is not None and not 1 <= quality <= 100:
-        raise DesignError("bad_argument", f"quality={quality} is out of range.", "Use 1..100.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"quality={quality} is out of range.", "Use 1..100.")
     if max_edge < 1:
-        raise DesignError("bad_argument", f"max_edge={max_edge} is out of range.", "Use a positive number of pixels.")
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, f"max_edge={max_edge} is out of range.", "Use a positive number of pixels."
+        )
     img = _open(data)
     source_format = _PIL_FORMAT.get(img.format or "")
     source_size = img.size
@@ -184,7 +190,7 @@ def ensure_media_dir(directory: Path) -> Path:
     info = directory.lstat()
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
         raise DesignError(
-            "media_dir_unsafe",
+            ErrorCode.MEDIA_DIR_UNSAFE,
             f"The media folder {directory} is not a folder owned by this user.",
             "Remove it or set TMPDIR to a private folder, then try again.",
         )

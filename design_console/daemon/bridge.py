@@ -17,10 +17,10 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -30,7 +30,7 @@ from websockets.http11 import Request, Response
 
 from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThrottle, State
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, command_timeout
 from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
@@ -270,7 +270,8 @@ class Bridge:
             try:
                 self._server = await serve(
                     self._serve_socket,
-                    hosts,
+                    # asyncio's create_server takes a list of hosts; websockets annotates only one.
+                    cast(str, hosts),
                     port,
                     process_request=self._process_request,
                     max_size=MAX_FRAME_BYTES,
@@ -285,7 +286,7 @@ class Bridge:
                     log.info("bridge port %d is busy, trying the next one", port)
                     continue
                 raise DesignError(
-                    "bind_failed",
+                    ErrorCode.BIND_FAILED,
                     f"Cannot listen on {self._host} port {port}: {exc.strerror or exc}.",
                     "Set DESIGN_WS_HOST to localhost (the default) or to an address of this machine.",
                 ) from None
@@ -300,7 +301,7 @@ class Bridge:
             return
         self._closed = True
         error = DesignError(
-            "disconnected", "designd is shutting down.", "Start it again (designctl start) and retry the call."
+            ErrorCode.DISCONNECTED, "designd is shutting down.", "Start it again (designctl start) and retry the call."
         )
         for f in list(self._files.values()):
             if f.grace is not None:
@@ -315,8 +316,8 @@ class Bridge:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -503,7 +504,7 @@ class Bridge:
                 return
             try:
                 async with asyncio.timeout(self._ping_interval):
-                    new_waiter = await sock.ws.ping()
+                    new_waiter = asyncio.ensure_future(await sock.ws.ping())
             except TimeoutError:
                 continue
             except ConnectionClosed:
@@ -586,7 +587,7 @@ class Bridge:
             self._fail_pending(
                 f,
                 DesignError(
-                    "disconnected",
+                    ErrorCode.DISCONNECTED,
                     f"The plugin in {f.label} reconnected while the command was running; its result is unknown.",
                     "Check the file, then retry if the change is not there.",
                 ),
@@ -668,7 +669,7 @@ class Bridge:
         self._fail_pending(
             f,
             DesignError(
-                "disconnected",
+                ErrorCode.DISCONNECTED,
                 f"The plugin in {f.label} disconnected while the command was running and did not come back.",
                 "The result is unknown: reopen the plugin in that file, check with design_get_status, then retry.",
             ),
@@ -725,7 +726,7 @@ class Bridge:
             return not_connected_error(self._config)
         known = ", ".join(f.label for f in self._files.values())
         return DesignError(
-            "unknown_file",
+            ErrorCode.UNKNOWN_FILE,
             f"No file with key '{key}' has the plugin running. Connected files: {known}.",
             "Run the Desktop Bridge plugin in that file, or use one of the connected files' keys.",
         )
@@ -735,7 +736,7 @@ class Bridge:
         while f.socket is None:
             if f.gone:
                 raise DesignError(
-                    "disconnected",
+                    ErrorCode.DISCONNECTED,
                     f"The plugin in {f.label} disconnected and did not come back; {method} was not sent.",
                     "Reopen the plugin in that file, check with design_get_status, then retry.",
                 )
@@ -744,7 +745,7 @@ class Bridge:
                     await f.live.wait()
             except TimeoutError:
                 raise DesignError(
-                    "timeout",
+                    ErrorCode.TIMEOUT,
                     f"The plugin in {f.label} is reconnecting; {method} was not sent before its timeout.",
                     "Call design_get_status, then retry once the file shows as connected.",
                 ) from None
@@ -804,7 +805,7 @@ class Bridge:
                 await sock.ws.send(_encoder.encode({"id": cid, "method": method, "params": params or {}}).decode())
             except ConnectionClosed:
                 raise DesignError(
-                    "disconnected",
+                    ErrorCode.DISCONNECTED,
                     f"The plugin in {f.label} disconnected before {method} could be sent.",
                     "Check with design_get_status, then retry.",
                 ) from None
@@ -817,7 +818,7 @@ class Bridge:
                 self._counters["commandsTimedOut"] += 1
                 cancelled = await self._send_cancel(f, cid)
                 raise DesignError(
-                    "timeout",
+                    ErrorCode.TIMEOUT,
                     f"{method} sent to file {f.label} got no answer within {wait:g} s"
                     + ("; a CANCEL was sent." if cancelled else " and the file is no longer connected."),
                     "The plugin may be busy or running in another file. Next step: call design_get_status.",
@@ -863,11 +864,11 @@ class Bridge:
             )
         else:
             hint = "Fix what the message names and retry; design_get_console_logs shows the plugin's console."
-        return DesignError("plugin_error", text, hint)
+        return DesignError(ErrorCode.PLUGIN_ERROR, text, hint)
 
     def _bad_reply(self, f: _File, method: str, what: str) -> DesignError:
         return DesignError(
-            "bad_reply",
+            ErrorCode.BAD_REPLY,
             f"The plugin in {f.label} answered {method} with an unusable reply: {what}.",
             "Update the plugin (re-import its manifest) and retry; run `designctl doctor` if it persists.",
         )

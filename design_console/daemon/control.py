@@ -1,7 +1,7 @@
 """designd's control socket: a ZeroMQ ROUTER on ``ipc://`` that shims, designctl and workers talk to.
 
 Every frame is a :mod:`design_console.protocol` message. A frame that cannot be decoded is answered with
-``Error(code="bad_request")`` and the loop goes on; nothing a peer sends can stop it.
+``Error(code=ErrorCode.BAD_REQUEST)`` and the loop goes on; nothing a peer sends can stop it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import msgspec
 import zmq
 import zmq.asyncio
 
+from design_console.errors import ErrorCode
 from design_console.protocol import (
     PROTOCOL_VERSION,
     WORKER_PREFIX,
@@ -120,7 +121,7 @@ class ControlServer:
                 frame = decode(payload)
             except msgspec.DecodeError as exc:
                 self.bad_frames += 1
-                await self.send(identity, Error(code="bad_request", message=f"undecodable frame: {exc}"))
+                await self.send(identity, Error(code=ErrorCode.BAD_REQUEST, message=f"undecodable frame: {exc}"))
                 continue
             try:
                 await self._dispatch(identity, frame)
@@ -134,7 +135,7 @@ class ControlServer:
                     identity,
                     Error(
                         id=frame.id,
-                        code="version_mismatch",
+                        code=ErrorCode.VERSION_MISMATCH,
                         message=f"designd speaks protocol {PROTOCOL_VERSION}, peer speaks {frame.version}: "
                         "restart the AI app or designd so both run the same build.",
                     ),
@@ -142,18 +143,18 @@ class ControlServer:
                 return
             if identity in self.peers:
                 await self.drop(identity, "said hello again")
-            peer = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session, cwd=frame.cwd)
-            self.peers[identity] = peer
+            joined = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session, cwd=frame.cwd)
+            self.peers[identity] = joined
             await self.send(
                 identity,
                 Welcome(id=frame.id, version=PROTOCOL_VERSION, server_version=self.server_version, pid=os.getpid()),
             )
             if self.on_join is not None:
-                await self.on_join(peer)
+                await self.on_join(joined)
             return
         peer = self.peers.get(identity)
         if peer is None:
-            await self.send(identity, Error(id=frame.id, code="no_hello", message="send hello first"))
+            await self.send(identity, Error(id=frame.id, code=ErrorCode.NO_HELLO, message="send hello first"))
             return
         peer.last_seen = time.monotonic()
         if isinstance(frame, Ping):

@@ -16,9 +16,9 @@ from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.control import ControlServer, Peer
 from design_console.daemon.mcp_host import McpSession, build_server
-from design_console.daemon.state import State
+from design_console.daemon.state import FileState, State
 from design_console.daemon.supervisor import Supervisor
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import (
     PEER_CTL,
     PEER_SHIM,
@@ -39,6 +39,7 @@ from design_console.protocol import (
 from design_console.runtime.setup_text import not_connected_error, setup_steps
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, failure, parse_args
+from design_console.tools.context import DaemonContext
 
 log = logging.getLogger("design_console.daemon")
 
@@ -49,22 +50,57 @@ async def _no_progress(value: float, total: float | None, message: str) -> None:
     return None
 
 
-class DaemonContext:
-    """What a tool handler running inside designd gets: the bridge, the state, and the daemon itself."""
+class DaemonCallContext:
+    """What a tool handler running inside designd gets (it implements :class:`tools.context.DaemonContext`): the
+    plugin-fed state and the bridge's view of the files, not the daemon itself."""
 
     def __init__(self, daemon: Daemon, progress: ProgressFn) -> None:
-        self.daemon = daemon
+        self._daemon = daemon
+        self._bridge = daemon.bridge
+        self._progress = progress
         self.config = daemon.config
         self.state = daemon.state
-        self._progress = progress
+
+    @property
+    def active_file_key(self) -> str | None:
+        return self._bridge.active_file_key()
+
+    @property
+    def port(self) -> int | None:
+        return self._bridge.port
+
+    @property
+    def locked(self) -> bool:
+        return self._bridge.locked
 
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
     ) -> dict[str, Any]:
-        return await self.daemon.bridge.command(method, params, file_key=file_key, timeout=timeout)
+        return await self._bridge.command(method, params, file_key=file_key, timeout=timeout)
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._progress(progress, total, message)
+
+    def files(self) -> list[FileState]:
+        return self._bridge.files()
+
+    def is_connected(self) -> bool:
+        return self._bridge.is_connected()
+
+    def navigate(self, file_key: str, lock: bool) -> FileState:
+        return self._bridge.navigate(file_key, lock)
+
+    def bridge_stats(self) -> dict[str, Any]:
+        return self._bridge.stats()
+
+    def setup_report(self) -> dict[str, Any]:
+        return self._daemon.setup_report()
+
+    def worker_status(self) -> list[dict[str, object]]:
+        return self._daemon.supervisor.status()
+
+    def session_count(self) -> int:
+        return len(self._daemon.sessions)
 
 
 class Daemon:
@@ -96,14 +132,17 @@ class Daemon:
         spec = self.tools.get(name)
         if spec is None:
             return failure(
-                DesignError("unknown_tool", f"There is no tool named {name!r}.", "List the tools with tools/list.")
+                DesignError(
+                    ErrorCode.UNKNOWN_TOOL, f"There is no tool named {name!r}.", "List the tools with tools/list."
+                )
             )
         try:
             args = parse_args(spec, arguments)
             if spec.needs_bridge and not self.bridge.is_connected():
                 raise not_connected_error(self.config)
             if spec.runs_in == "daemon":
-                return await spec.handler(DaemonContext(self, progress), args)
+                context: DaemonContext = DaemonCallContext(self, progress)
+                return await spec.handler(context, args)
             return await self.supervisor.call(
                 spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress
             )
@@ -210,7 +249,11 @@ class Daemon:
         else:
             await self.control.send(
                 peer.identity,
-                Error(id=frame.id, code="bad_request", message=f"{type(frame).__name__} is not valid from {peer.kind}"),
+                Error(
+                    id=frame.id,
+                    code=ErrorCode.BAD_REQUEST,
+                    message=f"{type(frame).__name__} is not valid from {peer.kind}",
+                ),
             )
 
     async def _on_worker_frame(self, peer: Peer, frame: AnyFrame) -> None:
@@ -229,7 +272,7 @@ class Daemon:
             await self.control.send(peer.identity, Result(id=frame.id, data=data))
         else:
             await self.control.send(
-                peer.identity, Error(id=frame.id, code="bad_request", message=f"unknown state {frame.what!r}")
+                peer.identity, Error(id=frame.id, code=ErrorCode.BAD_REQUEST, message=f"unknown state {frame.what!r}")
             )
 
     async def _worker_bridge_call(self, peer: Peer, frame: BridgeCall) -> None:
@@ -256,7 +299,8 @@ class Daemon:
             self.stopping.set()
         else:
             await self.control.send(
-                peer.identity, Error(id=frame.id, code="unknown_command", message=f"unknown command {frame.name!r}")
+                peer.identity,
+                Error(id=frame.id, code=ErrorCode.UNKNOWN_COMMAND, message=f"unknown command {frame.name!r}"),
             )
             return
         await self.control.send(peer.identity, Result(id=frame.id, data=data))

@@ -33,7 +33,8 @@ ToolCaller = Callable[
 
 INSTRUCTIONS = (
     "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
-    "if no plugin is connected, every bridge tool returns the setup steps."
+    "if no plugin is connected, every bridge tool returns the setup steps. A read that has more to give answers with "
+    "nextCursor: pass it back as cursor for the next part."
 )
 
 
@@ -45,19 +46,19 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
     """
     hints: dict[str, bool] = {}
     if spec.read_only:
-        hints["read_only_hint"] = True
+        hints["readOnlyHint"] = True
     else:
         if not spec.destructive:
-            hints["destructive_hint"] = False
+            hints["destructiveHint"] = False
         if spec.idempotent:
-            hints["idempotent_hint"] = True
+            hints["idempotentHint"] = True
     if not spec.open_world:
-        hints["open_world_hint"] = False
+        hints["openWorldHint"] = False
     return types.Tool(
         name=spec.name,
         description=spec.description,
         input_schema=input_schema(spec.args),
-        annotations=types.ToolAnnotations(**hints),
+        annotations=types.ToolAnnotations.model_validate(hints),
     )
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.dirs import ensure_private_dir
 from design_console.runtime.files import write_private
@@ -41,7 +41,7 @@ def plugin_source_dir(config: Config) -> Path:
     if found is not None and (found / "manifest.json").is_file():
         return found
     raise DesignError(
-        "plugin_missing",
+        ErrorCode.PLUGIN_MISSING,
         "The Desktop Bridge plugin files are not part of this installation.",
         "Reinstall design-console-mcp or set DESIGN_PLUGIN_SOURCE to a folder with manifest.json, code.js, ui.html.",
     )
@@ -104,7 +104,7 @@ def sync_plugin(config: Config, token: str, source: Path | None = None) -> list[
     for name in PLUGIN_FILES:
         src = source / name
         if not src.is_file():
-            raise DesignError("plugin_missing", f"{src} is missing from the plugin files of this build.")
+            raise DesignError(ErrorCode.PLUGIN_MISSING, f"{src} is missing from the plugin files of this build.")
         wanted = render_plugin_file(
             name, src.read_text(encoding="utf-8"), token=token, relay_url=config.relay_url, ports=config.ports
         )

@@ -11,16 +11,15 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, get_args
+from typing import Any
 
 import msgspec
 
 from design_console.config import Config
+from design_console.tools.args import ConsoleLevel
 
 log = logging.getLogger("design_console.bridge")
 
-ConsoleLevel = Literal["log", "info", "warn", "error", "debug"]
-CONSOLE_LEVELS: tuple[str, ...] = get_args(ConsoleLevel)
 MAX_MESSAGE_CHARS = 10_000
 MAX_CHANGES = 200
 MAX_SELECTION_NODES = 50

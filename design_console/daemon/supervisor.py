@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from design_console.config import Config
 from design_console.daemon.control import ControlServer, Peer
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import WORKER_PREFIX, Bye, Call, Error, Progress, ToolOutput, ToolResult
 from design_console.tools.base import failure
 
@@ -149,7 +149,7 @@ class Supervisor:
             await asyncio.wait_for(worker.ready.wait(), READY_TIMEOUT)
         except TimeoutError:
             raise DesignError(
-                "worker_unavailable",
+                ErrorCode.WORKER_UNAVAILABLE,
                 f"The {kind} worker is not running ({worker.state}).",
                 "It restarts by itself; call again in a few seconds, or see `designctl status` and `designctl logs`.",
             ) from None
@@ -162,7 +162,7 @@ class Supervisor:
                 worker.identity, Call(id=call_id, tool=tool, arguments=arguments, active_file_key=active_file_key)
             )
             if not sent:
-                raise DesignError("worker_unavailable", f"The {kind} worker went away.", "Call again.")
+                raise DesignError(ErrorCode.WORKER_UNAVAILABLE, f"The {kind} worker went away.", "Call again.")
             return await future
         finally:
             worker.pending.pop(call_id, None)
@@ -177,7 +177,7 @@ class Supervisor:
         elif isinstance(frame, ToolResult):
             pending.future.set_result(frame.output)
         else:
-            pending.future.set_result(failure(DesignError(frame.code, frame.message)))
+            pending.future.set_result(failure(DesignError(ErrorCode.of(frame.code), frame.message)))
 
     def _fail_pending(self, worker: Worker, why: str) -> None:
         for pending in worker.pending.values():
@@ -185,7 +185,7 @@ class Supervisor:
                 pending.future.set_result(
                     failure(
                         DesignError(
-                            "worker_crashed",
+                            ErrorCode.WORKER_CRASHED,
                             f"The {worker.kind} worker {why} while running {pending.tool}.",
                             "It is being restarted: call the tool again.",
                         )

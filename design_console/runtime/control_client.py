@@ -13,7 +13,7 @@ import uuid
 import zmq
 
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import (
     PROTOCOL_VERSION,
     AnyFrame,
@@ -58,15 +58,17 @@ class DaemonLink:
         self.config = config
         self.peer = peer
         self.session = session or uuid.uuid4().hex
-        self.ctx = zmq.Context.instance()
+        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
         self.sock: zmq.Socket | None = None  # type: ignore[type-arg]
         self.welcome: Welcome | None = None
 
     def connect(self, timeout: float) -> Welcome:
-        """Connect and handshake; raises DesignError("daemon_unavailable") when nobody answers in time."""
+        """Connect and handshake; raises DesignError(ErrorCode.DAEMON_UNAVAILABLE) when nobody answers in time."""
         self.close()
         if not os.path.exists(_socket_path(self.config)):
-            raise DesignError("daemon_unavailable", "designd is not running.", "Start it with `designctl start`.")
+            raise DesignError(
+                ErrorCode.DAEMON_UNAVAILABLE, "designd is not running.", "Start it with `designctl start`."
+            )
         sock = self.ctx.socket(zmq.DEALER)
         _configure(sock)
         sock.setsockopt(zmq.IDENTITY, f"{self.peer}-{os.getpid()}-{uuid.uuid4().hex[:8]}".encode())
@@ -93,10 +95,10 @@ class DaemonLink:
                     return frame
                 if isinstance(frame, Error) and frame.id == "hello":
                     self.close()
-                    raise DesignError(frame.code, frame.message)
+                    raise DesignError(ErrorCode.of(frame.code), frame.message)
         self.close()
         raise DesignError(
-            "daemon_unavailable", "designd is not answering.", "Run `designctl status` or `designctl doctor`."
+            ErrorCode.DAEMON_UNAVAILABLE, "designd is not answering.", "Run `designctl status` or `designctl doctor`."
         )
 
     def send(self, frame: Frame) -> None:
@@ -146,7 +148,7 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
         link.connect(0.5)
         return link
     except DesignError as err:
-        if not start or err.code != "daemon_unavailable":
+        if not start or err.code != ErrorCode.DAEMON_UNAVAILABLE:
             raise
     from design_console.runtime.dirs import InstanceLock, ensure_private_dir
     from design_console.runtime.launch import spawn_detached
@@ -162,11 +164,11 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
             link.connect(1.0)
             return link
         except DesignError as err:
-            if err.code != "daemon_unavailable":
+            if err.code != ErrorCode.DAEMON_UNAVAILABLE:
                 raise
             if time.monotonic() > deadline:
                 raise DesignError(
-                    "daemon_unavailable",
+                    ErrorCode.DAEMON_UNAVAILABLE,
                     "designd did not start.",
                     f"See {config.log_dir / 'designd.stderr.log'} and run `designctl doctor`.",
                 ) from None

@@ -13,32 +13,34 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 
 def ensure_private_dir(path: Path) -> None:
     """Create ``path`` with mode 0700, or check that an existing one is ours and closed to others.
 
-    Raises DesignError("unsafe_runtime_dir") naming the problem and the fix.
+    Raises DesignError(ErrorCode.UNSAFE_RUNTIME_DIR) naming the problem and the fix.
     """
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except FileExistsError:
         raise DesignError(
-            "unsafe_runtime_dir", f"{path} exists and is not a directory.", f"Remove it: rm {path}"
+            ErrorCode.UNSAFE_RUNTIME_DIR, f"{path} exists and is not a directory.", f"Remove it: rm {path}"
         ) from None
     info = path.lstat()
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
-        raise DesignError("unsafe_runtime_dir", f"{path} is not a directory.", f"Remove it and start again: rm {path}")
+        raise DesignError(
+            ErrorCode.UNSAFE_RUNTIME_DIR, f"{path} is not a directory.", f"Remove it and start again: rm {path}"
+        )
     if info.st_uid != os.getuid():
         raise DesignError(
-            "unsafe_runtime_dir",
+            ErrorCode.UNSAFE_RUNTIME_DIR,
             f"{path} belongs to uid {info.st_uid}, not to you (uid {os.getuid()}).",
             "Set DESIGN_RUNTIME_DIR to a directory of your own.",
         )
     if info.st_mode & 0o077:
         raise DesignError(
-            "unsafe_runtime_dir",
+            ErrorCode.UNSAFE_RUNTIME_DIR,
             f"{path} is open to other users (mode {stat.S_IMODE(info.st_mode):o}).",
             f"Fix it with: chmod 700 {path}",
         )
@@ -74,7 +76,8 @@ class InstanceLock:
     def holder(self) -> dict[str, Any]:
         """What the current holder wrote, or {} when unreadable."""
         try:
-            return json.loads(self.path.read_text() or "{}")
+            held = json.loads(self.path.read_text() or "{}")
+            return held if isinstance(held, dict) else {}
         except (OSError, ValueError):
             return {}
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import psutil
 
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.adverts import is_live, list_adverts
 from design_console.runtime.dirs import InstanceLock
 from design_console.runtime.launch import is_daemon_cmdline
@@ -94,7 +94,7 @@ def port_holders(config: Config) -> dict[int, list[Holder]]:
         if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port in config.ports:
             pids.setdefault(conn.laddr.port, set()).add(conn.pid)
     known = known_daemons(config) if pids else set()
-    described: dict[int, Holder] = {}
+    described: dict[int | None, Holder] = {}
     holders: dict[int, list[Holder]] = {}
     for port in sorted(pids):
         for pid in sorted(pids[port], key=lambda p: p or 0):
@@ -121,12 +121,12 @@ def ports_busy_error(config: Config) -> DesignError:
     holders = port_holders(config)
     by_holder: dict[str, list[int]] = {}
     for port in ports:
-        for holder in holders.get(port) or [None]:
-            text = holder.describe() if holder is not None else "a process this user cannot see"
+        texts = [holder.describe() for holder in holders.get(port, [])] or ["a process this user cannot see"]
+        for text in texts:
             by_holder.setdefault(text, []).append(port)
     lines = [f"{port_runs(held)}: {holder}" for holder, held in by_holder.items()]
     return DesignError(
-        "ports_busy",
+        ErrorCode.PORTS_BUSY,
         f"All bridge ports {ports.start}-{ports.stop - 1} are in use, so designd cannot listen. "
         + "; ".join(lines)
         + ". Nothing was stopped.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 
 def setup_steps(config: Config) -> list[str]:
@@ -20,4 +20,4 @@ def setup_steps(config: Config) -> list[str]:
 def not_connected_error(config: Config) -> DesignError:
     """The error every bridge tool raises while no plugin is connected."""
     steps = " ".join(f"{n}. {s}" for n, s in enumerate(setup_steps(config), 1))
-    return DesignError("not_connected", "No Desktop Bridge plugin is connected.", f"To connect: {steps}")
+    return DesignError(ErrorCode.NOT_CONNECTED, "No Desktop Bridge plugin is connected.", f"To connect: {steps}")

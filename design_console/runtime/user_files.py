@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 WriteStrategy = Literal["create", "replace", "dry-run"]
 
@@ -79,12 +79,12 @@ def resolve(raw: str, scope: FileScope, *, argument: str = "path") -> Path:
     fully resolved path (links followed), so a link inside a root that points outside it is refused.
     """
     if not raw or "\x00" in raw:
-        raise DesignError("bad_argument", f"{argument} is empty or not a valid path.", "Give a file path.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"{argument} is empty or not a valid path.", "Give a file path.")
     path = Path(raw).expanduser()
     if not path.is_absolute():
         if scope.cwd is None:
             raise DesignError(
-                "bad_argument",
+                ErrorCode.BAD_ARGUMENT,
                 f"{argument} {raw!r} is relative, and the AI app did not report its working directory.",
                 "Give an absolute path.",
             )
@@ -95,7 +95,7 @@ def resolve(raw: str, scope: FileScope, *, argument: str = "path") -> Path:
         if not any(real == root or real.is_relative_to(root) for root in real_roots):
             via_link = " (it is a link that leads there)" if real != Path(os.path.abspath(path)) else ""
             raise DesignError(
-                "path_not_allowed",
+                ErrorCode.PATH_NOT_ALLOWED,
                 f"{argument} {raw!r} resolves to {real}{via_link}, outside the folders this AI app shares.",
                 f"Use a path inside one of: {_allowed_text(scope)}.",
             )
@@ -108,21 +108,25 @@ def read_bytes(raw: str, scope: FileScope, *, max_bytes: int, argument: str = "p
     try:
         size = path.stat().st_size
         if not path.is_file():
-            raise DesignError("bad_argument", f"{argument} {path} is not a regular file.", "Give a file path.")
+            raise DesignError(ErrorCode.BAD_ARGUMENT, f"{argument} {path} is not a regular file.", "Give a file path.")
         if size > max_bytes:
             raise DesignError(
-                "too_large",
+                ErrorCode.TOO_LARGE,
                 f"{path} is {size:,} bytes; the limit is {max_bytes:,}.",
                 "Use a smaller file.",
             )
         with path.open("rb") as handle:
             data = handle.read(max_bytes + 1)
     except FileNotFoundError:
-        raise DesignError("not_found", f"{argument} {path} does not exist.", "Check the path.") from None
+        raise DesignError(ErrorCode.NOT_FOUND, f"{argument} {path} does not exist.", "Check the path.") from None
     except PermissionError:
-        raise DesignError("permission_denied", f"{path} cannot be read by this user.", "Check its mode.") from None
+        raise DesignError(
+            ErrorCode.PERMISSION_DENIED, f"{path} cannot be read by this user.", "Check its mode."
+        ) from None
     if len(data) > max_bytes:
-        raise DesignError("too_large", f"{path} grew past the limit of {max_bytes:,} bytes.", "Use a smaller file.")
+        raise DesignError(
+            ErrorCode.TOO_LARGE, f"{path} grew past the limit of {max_bytes:,} bytes.", "Use a smaller file."
+        )
     return data
 
 
@@ -152,14 +156,16 @@ def write_bytes(
     """
     path = resolve(raw, scope, argument=argument)
     if path.is_dir():
-        raise DesignError("bad_argument", f"{argument} {path} is a folder.", "Give a file name inside it.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"{argument} {path} is a folder.", "Give a file name inside it.")
     old: bytes | None
     try:
         old = path.read_bytes()
     except FileNotFoundError:
         old = None
     except PermissionError:
-        raise DesignError("permission_denied", f"{path} cannot be read by this user.", "Check its mode.") from None
+        raise DesignError(
+            ErrorCode.PERMISSION_DENIED, f"{path} cannot be read by this user.", "Check its mode."
+        ) from None
     if old == data:
         return WriteReport(str(path), "unchanged", len(data))
     diff = _diff(old, data, path.name) if old is not None else ""
@@ -167,7 +173,7 @@ def write_bytes(
         return WriteReport(str(path), "would-create" if old is None else "would-replace", len(data), diff)
     if old is not None and strategy != "replace":
         raise DesignError(
-            "file_exists",
+            ErrorCode.FILE_EXISTS,
             f"{path} exists with different content; nothing was written. What would change:\n{diff}",
             'Call again with strategy "replace" to overwrite it, or choose another path.',
         )
@@ -182,7 +188,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except PermissionError:
         raise DesignError(
-            "permission_denied", f"{path.parent} is not writable by this user.", "Check its mode."
+            ErrorCode.PERMISSION_DENIED, f"{path.parent} is not writable by this user.", "Check its mode."
         ) from None
     try:
         os.fchmod(fd, mode)

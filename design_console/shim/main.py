@@ -77,7 +77,7 @@ class Shim:
 
     def __init__(self) -> None:
         self.config = load_config()
-        self.ctx = zmq.Context.instance()
+        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
         self.inbox = self.ctx.socket(zmq.PULL)
         self.inbox.bind(INBOX)
         self.link: DaemonLink | None = None

@@ -1,22 +1,36 @@
-"""The building blocks of the tool catalog: argument structs, the tool record, the context handlers get, outputs.
+"""The building blocks of the tool catalog: argument structs, the tool record, its declaration, outputs.
 
 A tool module declares each tool once with :func:`tool`. The daemon and the workers import the same catalog;
-``runs_in`` says which process runs the handler. Handlers never import the ``mcp`` SDK.
+``runs_in`` says which process runs the handler, and :mod:`design_console.tools.context` says how to choose it and
+what the handler gets there. Handlers never import the ``mcp`` SDK.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import types
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    overload,
+)
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
+from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext
 
 if TYPE_CHECKING:
-    from design_console.config import Config
+    pass
 
 RunsIn = Literal["daemon", "api", "media"]
 
@@ -26,31 +40,69 @@ DEFAULT_RESULT_TOKENS = 8_000
 MAX_RESULT_TOKENS = 20_000
 
 
+#: Key of ``msgspec.Meta(extra=...)`` naming the function that checks and normalises a string argument of that type
+#: when arguments are parsed (``str -> str``; it raises ValueError saying what is wrong). See tools/args.py.
+NORMALIZE = "normalize"
+
+Normalizer = Callable[[str], str]
+
+
 class Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Base of every tool's argument struct: unknown fields are refused so that typos surface."""
+    """Base of every tool's argument struct: unknown fields are refused so that typos surface, and arguments of a
+    normalised type (file URLs, node ids, colours) are checked and normalised as they are parsed."""
+
+    def __post_init__(self) -> None:
+        for name, normalize, many in _normalized_fields(type(self)):
+            value = getattr(self, name)
+            if not value:
+                continue
+            try:
+                setattr(self, name, [normalize(v) for v in value] if many else normalize(value))
+            except ValueError as exc:
+                raise ValueError(f"`{name}`: {exc}") from None
+
+
+_NORMALIZED: dict[type[Args], list[tuple[str, Normalizer, bool]]] = {}
+
+
+def _normalized_fields(cls: type[Args]) -> list[tuple[str, Normalizer, bool]]:
+    """The fields of ``cls`` whose type names a normaliser: (name, normaliser, whether it is a list of them)."""
+    found = _NORMALIZED.get(cls)
+    if found is None:
+        found = []
+        for name, hint in get_type_hints(cls, include_extras=True).items():
+            normalizer = _normalizer_of(hint)
+            if normalizer is not None:
+                found.append((name, *normalizer))
+        _NORMALIZED[cls] = found
+    return found
+
+
+def _normalizer_of(hint: Any) -> tuple[Normalizer, bool] | None:
+    origin = get_origin(hint)
+    if origin is Annotated:
+        for meta in hint.__metadata__:
+            if isinstance(meta, msgspec.Meta) and meta.extra and NORMALIZE in meta.extra:
+                return meta.extra[NORMALIZE], False
+        return _normalizer_of(get_args(hint)[0])
+    if origin in (Union, types.UnionType):
+        for option in get_args(hint):
+            if (found := _normalizer_of(option)) is not None:
+                return found
+    if origin is list and (found := _normalizer_of(get_args(hint)[0])) is not None:
+        return found[0], True
+    return None
 
 
 class NoArgs(Args):
     """Arguments of a tool that takes none."""
 
 
-class Context(Protocol):
-    """What a handler may use, wherever it runs."""
-
-    config: Config
-
-    async def bridge(
-        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
-    ) -> dict[str, Any]:
-        """Send one command to the plugin and return its result object; raises DesignError."""
-        ...
-
-    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
-        """Report progress of a long call (a no-op when the caller did not ask for it)."""
-        ...
-
-
 A = TypeVar("A", bound=Args)
+DaemonHandler = Callable[[DaemonContext, A], Awaitable[ToolOutput]]
+ApiHandler = Callable[[ApiContext, A], Awaitable[ToolOutput]]
+MediaHandler = Callable[[MediaContext, A], Awaitable[ToolOutput]]
+#: A handler as the catalog keeps it: :func:`tool` has already checked it against the context of its ``runs_in``.
 Handler = Callable[[Any, Any], Awaitable[ToolOutput]]
 
 
@@ -76,6 +128,54 @@ class ToolSpec:
 REGISTRY: dict[str, ToolSpec] = {}
 
 
+@overload
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: Literal["daemon"] = "daemon",
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]: ...
+
+
+@overload
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: Literal["api"],
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]: ...
+
+
+@overload
+def tool(
+    name: str,
+    description: str,
+    *,
+    args: type[A],
+    runs_in: Literal["media"],
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    needs_bridge: bool = False,
+) -> Callable[[MediaHandler[A]], MediaHandler[A]]: ...
+
+
 def tool(
     name: str,
     description: str,
@@ -88,28 +188,94 @@ def tool(
     idempotent: bool = False,
     open_world: bool = False,
     needs_bridge: bool = False,
-) -> Callable[[Callable[[Any, A], Awaitable[ToolOutput]]], Callable[[Any, A], Awaitable[ToolOutput]]]:
-    """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``."""
+) -> Callable[[Handler], Handler]:
+    """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``, typed with the context
+    of the process ``runs_in`` names (see :mod:`design_console.tools.context` for the rule)."""
 
-    def register(handler: Callable[[Any, A], Awaitable[ToolOutput]]) -> Callable[[Any, A], Awaitable[ToolOutput]]:
-        if name in REGISTRY:
-            raise RuntimeError(f"tool {name} declared twice")
-        REGISTRY[name] = ToolSpec(
-            name=name,
-            description=description,
-            args=args,
-            handler=handler,
-            runs_in=runs_in,
-            toolset=toolset,
-            read_only=read_only,
-            destructive=destructive,
-            idempotent=idempotent,
-            open_world=open_world,
-            needs_bridge=needs_bridge,
+    def register(handler: Handler) -> Handler:
+        _register(
+            ToolSpec(
+                name=name,
+                description=description,
+                args=args,
+                handler=handler,
+                runs_in=runs_in,
+                toolset=toolset,
+                read_only=read_only,
+                destructive=destructive,
+                idempotent=idempotent,
+                open_world=open_world,
+                needs_bridge=needs_bridge,
+            )
         )
         return handler
 
     return register
+
+
+def _register(spec: ToolSpec) -> None:
+    if spec.name in REGISTRY:
+        raise RuntimeError(f"tool {spec.name} declared twice")
+    REGISTRY[spec.name] = spec
+
+
+#: The argument of a forwarded tool that picks the connected file; it is not sent to the plugin.
+TARGET_FILE_FIELD = "fileKey"
+
+
+def bridge_tool(
+    name: str,
+    description: str,
+    args: type[A],
+    *,
+    method: str,
+    runs_in: RunsIn = "daemon",
+    toolset: str = "core",
+    read_only: bool = True,
+    destructive: bool = False,
+    idempotent: bool = False,
+    open_world: bool = False,
+    params: Callable[[A], dict[str, Any]] | None = None,
+    rename: Mapping[str, str] | None = None,
+    shape: Callable[[Context, A, dict[str, Any]], Any] | None = None,
+) -> ToolSpec:
+    """Declare a tool that forwards its arguments to one plugin method and answers with what the method returns.
+
+    The plugin gets every argument that is set (None means not given), with the names ``rename`` maps, or what
+    ``params(args)`` builds instead; a ``fileKey`` argument picks the connected file and is not sent. The reply goes
+    through ``shape(ctx, args, reply)`` when given (to cut, page or check it). The method's timeout comes from the
+    plugin methods table. Use :func:`tool` when a tool does more than one command.
+    """
+
+    async def forward(ctx: Context, arguments: A) -> ToolOutput:
+        if params is not None:
+            payload = params(arguments)
+        else:
+            fields = msgspec.structs.asdict(arguments)
+            payload = {
+                (rename or {}).get(key, key): value
+                for key, value in fields.items()
+                if value is not None and key != TARGET_FILE_FIELD
+            }
+        target = getattr(arguments, TARGET_FILE_FIELD, None) or ctx.active_file_key or ""
+        reply = await ctx.bridge(method, msgspec.to_builtins(payload), file_key=target)
+        return ok(shape(ctx, arguments, reply) if shape is not None else reply)
+
+    spec = ToolSpec(
+        name=name,
+        description=description,
+        args=args,
+        handler=forward,
+        runs_in=runs_in,
+        toolset=toolset,
+        read_only=read_only,
+        destructive=destructive,
+        idempotent=idempotent,
+        open_world=open_world,
+        needs_bridge=True,
+    )
+    _register(spec)
+    return spec
 
 
 def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
@@ -117,9 +283,11 @@ def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
     try:
         return msgspec.convert(arguments or {}, spec.args, strict=False)
     except msgspec.ValidationError as exc:
+        # A normaliser's error already names its field; the path of the whole struct adds nothing.
+        reason = str(exc).removesuffix(" - at `$`").rstrip(".")
         raise DesignError(
-            "bad_argument",
-            f"Invalid arguments for {spec.name}: {exc}.",
+            ErrorCode.BAD_ARGUMENT,
+            f"Invalid arguments for {spec.name}: {reason}.",
             "Fix the argument and call again; the tool's input schema lists every field.",
         ) from None
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 
 SOURCE_SUFFIXES = (".tsx", ".jsx", ".ts", ".js", ".mjs", ".vue", ".svelte", ".astro")
 SKIPPED_DIRS = frozenset(
@@ -48,7 +48,7 @@ def find_component_code(root_text: str, component_name: str) -> dict[str, Any]:
     root = Path(root_text).expanduser()
     if not root.is_absolute() or not root.is_dir():
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             f"codebasePath {root_text[:200]!r} is not an absolute path to a directory.",
             "Pass the absolute path of the project's source folder (for example /home/me/app/src).",
         )

@@ -6,12 +6,13 @@ from typing import Annotated, Any
 
 from msgspec import Meta
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
+from design_console.tools.args import Cursor, FileUrl, NodeId
 from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext, FileUrl, NodeId
 from design_console.tools.history_diff import page_by_budget
 
 #: Longest comment we send; longer text is almost certainly a mistake (a pasted file), not a comment.
@@ -76,7 +77,7 @@ class GetCommentsArgs(Args, kw_only=True):
     fileUrl: FileUrl | None = None
     as_md: bool = False
     include_resolved: bool = False
-    cursor: Annotated[str, Meta(description="nextCursor of the previous result, to read on")] | None = None
+    cursor: Cursor | None = None
 
 
 @tool(
@@ -95,7 +96,7 @@ async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     )
     comments = body.get("comments") if isinstance(body, dict) else None
     if not isinstance(comments, list):
-        raise DesignError("bad_response", "The design API's comment list has no comments array.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's comment list has no comments array.", "Try again.")
     listed = threads([c for c in comments if isinstance(c, dict)], include_resolved=args.include_resolved)
     digest = shaping.request_digest(key, args.as_md, args.include_resolved)
     page, rest, _ = page_by_budget(listed, scope="comments", digest=digest, cursor=args.cursor)
@@ -119,14 +120,14 @@ def comment_body(args: PostCommentArgs) -> dict[str, Any]:
     """The request body of ``POST /v1/files/:key/comments`` for these arguments; raises DesignError when they
     contradict each other."""
     if not args.message.strip():
-        raise DesignError("bad_argument", "The comment message is empty.", "Pass the text to post as message.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "The comment message is empty.", "Pass the text to post as message.")
     if (args.x is None) != (args.y is None):
-        raise DesignError("bad_argument", "Pass both x and y, or neither.", "x and y place the comment pin.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "Pass both x and y, or neither.", "x and y place the comment pin.")
     body: dict[str, Any] = {"message": args.message}
     if args.reply_to_comment_id:
         if args.node_id or args.x is not None:
             raise DesignError(
-                "bad_argument",
+                ErrorCode.BAD_ARGUMENT,
                 "A reply sits in its thread and takes no node_id, x or y.",
                 "Drop them, or post a new comment instead of a reply.",
             )
@@ -153,7 +154,9 @@ async def post_comment(ctx: ApiContext, args: PostCommentArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     posted = await ctx.api.request("POST", f"/v1/files/{key}/comments", json=body, cache="none")
     if not isinstance(posted, dict) or "id" not in posted:
-        raise DesignError("bad_response", "The design API did not return the posted comment.", "Check the file.")
+        raise DesignError(
+            ErrorCode.BAD_RESPONSE, "The design API did not return the posted comment.", "Check the file."
+        )
     return ok({"fileKey": key, "posted": compact_comment(posted)})
 
 

@@ -1,6 +1,6 @@
 """Connection, files, console, code execution and the change feed: the tools answered by designd itself.
 
-Their handlers run inside designd and get a ``DaemonContext`` (``ctx.daemon``, ``ctx.state``, ``ctx.bridge``).
+Their handlers run inside designd and get a :class:`~design_console.tools.context.DaemonContext`.
 """
 
 from __future__ import annotations
@@ -8,36 +8,44 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from typing import Annotated, Any, Literal
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
 
 from design_console import PLUGIN_VERSION, __version__
-from design_console.clients.design_api import parse_file_key
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import EXECUTE_DEFAULT_MS, EXECUTE_MAX_MS, MAX_CODE_CHARS
 from design_console.protocol import ToolOutput
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, NoArgs, ok, to_json, tool
+from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
+from design_console.tools.base import (
+    CHARS_PER_TOKEN,
+    DEFAULT_RESULT_TOKENS,
+    Args,
+    NoArgs,
+    bridge_tool,
+    ok,
+    to_json,
+    tool,
+)
+from design_console.tools.context import DaemonContext, FileInfo, Timestamped
 
-ConsoleLevel = Literal["all", "log", "info", "warn", "error", "debug"]
-FileKey = Annotated[str, Meta(description="Target this connected file instead of the active one.")]
 RECONNECT_WAIT = 5.0
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
 _encode = msgspec.json.Encoder().encode
 
 
-def _file_key(ctx: Any, requested: str = "") -> str:
+def _file_key(ctx: DaemonContext, requested: str = "") -> str:
     """The file a state read is about: the requested one (checked) or the active one."""
-    bridge = ctx.daemon.bridge
     if requested:
         if ctx.state.get(requested) is None:
-            known = ", ".join(f"{f.file_name} ({f.file_key})" for f in bridge.files()) or "none"
+            known = ", ".join(f"{f.file_name} ({f.file_key})" for f in ctx.files()) or "none"
             raise DesignError(
-                "unknown_file", f"No plugin is connected in file {requested!r}.", f"Connected files: {known}."
+                ErrorCode.UNKNOWN_FILE, f"No plugin is connected in file {requested!r}.", f"Connected files: {known}."
             )
         return requested
-    key = bridge.active_file_key()
+    key = ctx.active_file_key
     if key is None:
         from design_console.runtime.setup_text import not_connected_error
 
@@ -45,7 +53,7 @@ def _file_key(ctx: Any, requested: str = "") -> str:
     return key
 
 
-def _fit_encoded(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[bytes], int]:
+def _fit_encoded(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[bytes], int]:
     """The JSON of the newest items (oldest first) that fit the budget, and how many fell off; each item is encoded
     once, so a result can embed the pieces as they are."""
     kept: list[bytes] = []
@@ -60,13 +68,13 @@ def _fit_encoded(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[li
     return kept, len(items) - len(kept)
 
 
-def _fit(items: list[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
+def _fit(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
     """Keep the newest items (oldest first in the list) whose JSON fits the budget; also returns how many fell off."""
     _, omitted = _fit_encoded(items, budget_chars)
-    return items[omitted:], omitted
+    return list(items[omitted:]), omitted
 
 
-def _file_summary(f: Any, active: str | None) -> dict[str, Any]:
+def _file_summary(f: FileInfo, active: str | None) -> dict[str, Any]:
     return {
         "fileKey": f.file_key,
         "fileName": f.file_name,
@@ -91,16 +99,15 @@ class StatusArgs(Args):
     "probe:true measures a live round trip.",
     args=StatusArgs,
 )
-async def get_status(ctx: Any, args: StatusArgs) -> ToolOutput:
-    daemon = ctx.daemon
-    report = daemon.setup_report()
-    active = daemon.bridge.active_file_key()
-    report["transport"] = {"mode": "local", "port": daemon.bridge.port, "host": ctx.config.ws_host}
-    report["files"] = [_file_summary(f, active) for f in daemon.bridge.files()]
-    report["locked"] = daemon.bridge.locked
+async def get_status(ctx: DaemonContext, args: StatusArgs) -> ToolOutput:
+    report = ctx.setup_report()
+    active = ctx.active_file_key
+    report["transport"] = {"mode": "local", "port": ctx.port, "host": ctx.config.ws_host}
+    report["files"] = [_file_summary(f, active) for f in ctx.files()]
+    report["locked"] = ctx.locked
     report["server"] = {"version": __version__, "bundledPluginVersion": PLUGIN_VERSION}
     report["console"] = {"buffered": ctx.state.console_size(), "capacity": ctx.state.console_ring.capacity}
-    if args.probe and daemon.bridge.is_connected():
+    if args.probe and ctx.is_connected():
         started = time.perf_counter()
         try:
             info = await ctx.bridge("GET_FILE_INFO")
@@ -121,11 +128,9 @@ class DiagnoseArgs(Args):
     "Health report: server version, mode, plugin connection, auth, access token and likely causes of problems.",
     args=DiagnoseArgs,
 )
-async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
-    daemon = ctx.daemon
-    bridge = daemon.bridge
-    stats = bridge.stats()
-    files = bridge.files()
+async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
+    stats = ctx.bridge_stats()
+    files = ctx.files()
     causes: list[str] = []
     if not files:
         causes.append(
@@ -145,7 +150,7 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
         )
     if not ctx.config.access_token:
         causes.append("DESIGN_ACCESS_TOKEN is not set: tools that read through the design API will not work.")
-    if len(files) > 1 and not bridge.locked:
+    if len(files) > 1 and not ctx.locked:
         causes.append("Several files are connected; commands go to the active one (see design_list_open_files).")
     report: dict[str, Any] = {
         "server": {
@@ -155,11 +160,11 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
             "environment": ctx.config.node_env or None,
         },
         "bridge": {
-            "port": bridge.port,
+            "port": ctx.port,
             "host": ctx.config.ws_host,
             "auth": ctx.config.bridge_auth,
             "connectedFiles": len([f for f in files if f.connected]),
-            "activeFile": bridge.active_file_key(),
+            "activeFile": ctx.active_file_key,
         },
         "designApi": {"tokenPresent": bool(ctx.config.access_token), "baseUrl": ctx.config.api_url},
         "console": _console_report(ctx),
@@ -169,15 +174,15 @@ async def diagnose(ctx: Any, args: DiagnoseArgs) -> ToolOutput:
     }
     if args.verbose:
         report["bridgeStats"] = stats
-        report["workers"] = daemon.supervisor.status()
-        report["sessions"] = len(daemon.sessions)
+        report["workers"] = ctx.worker_status()
+        report["sessions"] = ctx.session_count()
     return ok(report)
 
 
-def _console_report(ctx: Any) -> dict[str, Any]:
+def _console_report(ctx: DaemonContext) -> dict[str, Any]:
     """How full the daemon's console ring is, and whose entries it holds (disconnected files included)."""
     ring = ctx.state.console_ring
-    connected = {f.file_key for f in ctx.daemon.bridge.files() if f.connected}
+    connected = {f.file_key for f in ctx.files() if f.connected}
     files = [
         {"fileKey": key, "fileName": name, "entries": n, "connected": key in connected}
         for key, (name, n) in ring.files().items()
@@ -194,14 +199,13 @@ def _console_report(ctx: Any) -> dict[str, Any]:
     args=NoArgs,
     needs_bridge=True,
 )
-async def list_open_files(ctx: Any, args: NoArgs) -> ToolOutput:
-    bridge = ctx.daemon.bridge
-    active = bridge.active_file_key()
-    return ok({"files": [_file_summary(f, active) for f in bridge.files()], "locked": bridge.locked})
+async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
+    active = ctx.active_file_key
+    return ok({"files": [_file_summary(f, active) for f in ctx.files()], "locked": ctx.locked})
 
 
 class NavigateArgs(Args):
-    url: Annotated[str, Meta(description="File URL or file key of an already-connected file.", max_length=2048)]
+    url: Annotated[ConnectedFile, Meta(description="URL or key of a connected file")]
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
@@ -211,9 +215,9 @@ class NavigateArgs(Args):
     args=NavigateArgs,
     needs_bridge=True,
 )
-async def navigate(ctx: Any, args: NavigateArgs) -> ToolOutput:
-    key = parse_file_key(args.url)
-    state = ctx.daemon.bridge.navigate(key, args.lock)
+async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
+    key = args.url
+    state = ctx.navigate(key, args.lock)
     return ok({"activeFile": {"fileKey": state.file_key, "fileName": state.file_name}, "locked": args.lock})
 
 
@@ -224,23 +228,25 @@ ConsoleFileKey = Annotated[str, Meta(description="This file's entries instead of
 AllFiles = Annotated[bool, Meta(description="Every file's entries, each tagged with its file.")]
 
 
-def _console_key(ctx: Any, requested: str, all_files: bool) -> str | None:
+def _console_key(ctx: DaemonContext, requested: str, all_files: bool) -> str | None:
     """The file a console tool is about: None for every file, else the requested one (connected or with buffered
     entries) or the active one."""
     if all_files:
         if requested:
-            raise DesignError("bad_argument", "Pass fileKey or allFiles:true, not both.", "Drop one and call again.")
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT, "Pass fileKey or allFiles:true, not both.", "Drop one and call again."
+            )
         return None
     state = ctx.state
     if requested:
         if state.get(requested) is None and not state.console_size(requested):
             raise DesignError(
-                "unknown_file",
+                ErrorCode.UNKNOWN_FILE,
                 f"No plugin runs in file {requested!r} and it has no console entries.",
                 f"Files with console entries: {_buffered_files(ctx) or 'none'}.",
             )
         return requested
-    key = ctx.daemon.bridge.active_file_key()
+    key = ctx.active_file_key
     if key is not None:
         return key
     from design_console.runtime.setup_text import not_connected_error
@@ -253,20 +259,20 @@ def _console_key(ctx: Any, requested: str, all_files: bool) -> str | None:
     raise err
 
 
-def _buffered_files(ctx: Any) -> str:
+def _buffered_files(ctx: DaemonContext) -> str:
     files = ctx.state.console_ring.files()
     return ", ".join(f"{name or 'untitled'} ({key}, {n} entries)" for key, (name, n) in files.items())
 
 
 class ConsoleArgs(Args):
     count: Annotated[int, Meta(ge=1, le=1000, description="Newest N entries.")] = 100
-    level: ConsoleLevel = "all"
+    level: ConsoleLevelFilter = "all"
     since: Annotated[int, Meta(ge=0, description="Only entries after this time (ms since epoch).")] = 0
     fileKey: ConsoleFileKey = ""
     allFiles: AllFiles = False
 
 
-def _console_result(ctx: Any, key: str | None, entries: list[Any]) -> ToolOutput:
+def _console_result(ctx: DaemonContext, key: str | None, entries: Sequence[Timestamped]) -> ToolOutput:
     kept, omitted = _fit_encoded(entries)
     data: dict[str, Any] = {}
     if key is None:
@@ -288,24 +294,28 @@ def _console_result(ctx: Any, key: str | None, entries: list[Any]) -> ToolOutput
     return ok(data)
 
 
+def _read_console(
+    ctx: DaemonContext, key: str | None, level: str, since: int, count: int | None
+) -> Sequence[Timestamped]:
+    if key is None:
+        return ctx.state.console_all(level=level, since=since, count=count)
+    return ctx.state.console(key, level=level, since=since, count=count)
+
+
 @tool(
     "design_get_console_logs",
     "Plugin console output of the active file (or fileKey, also once disconnected, or allFiles): newest `count`, "
     "filtered by level and since.",
     args=ConsoleArgs,
 )
-async def get_console_logs(ctx: Any, args: ConsoleArgs) -> ToolOutput:
+async def get_console_logs(ctx: DaemonContext, args: ConsoleArgs) -> ToolOutput:
     key = _console_key(ctx, args.fileKey, args.allFiles)
-    if key is None:
-        entries = ctx.state.console_all(level=args.level, since=args.since, count=args.count)
-    else:
-        entries = ctx.state.console(key, level=args.level, since=args.since, count=args.count)
-    return _console_result(ctx, key, entries)
+    return _console_result(ctx, key, _read_console(ctx, key, args.level, args.since, args.count))
 
 
 class WatchArgs(Args):
     duration: Annotated[float, Meta(ge=1, le=300, description="Seconds to watch.")] = 30
-    level: ConsoleLevel = "all"
+    level: ConsoleLevelFilter = "all"
     fileKey: ConsoleFileKey = ""
     allFiles: AllFiles = False
 
@@ -315,18 +325,14 @@ class WatchArgs(Args):
     "Watch the console for `duration` seconds, then return what was logged during that time.",
     args=WatchArgs,
 )
-async def watch_console(ctx: Any, args: WatchArgs) -> ToolOutput:
+async def watch_console(ctx: DaemonContext, args: WatchArgs) -> ToolOutput:
     key = _console_key(ctx, args.fileKey, args.allFiles)
     started_ms = int(time.time() * 1000) - 1
     deadline = time.monotonic() + args.duration
     while (left := deadline - time.monotonic()) > 0:
         await ctx.progress(args.duration - left, args.duration, "watching the console")
         await asyncio.sleep(min(1.0, left))
-    if key is None:
-        entries = ctx.state.console_all(level=args.level, since=started_ms, count=None)
-    else:
-        entries = ctx.state.console(key, level=args.level, since=started_ms, count=None)
-    return _console_result(ctx, key, entries)
+    return _console_result(ctx, key, _read_console(ctx, key, args.level, started_ms, None))
 
 
 class ClearArgs(Args):
@@ -341,13 +347,13 @@ class ClearArgs(Args):
     read_only=False,
     idempotent=True,
 )
-async def clear_console(ctx: Any, args: ClearArgs) -> ToolOutput:
+async def clear_console(ctx: DaemonContext, args: ClearArgs) -> ToolOutput:
     key = _console_key(ctx, args.fileKey, args.allFiles)
     cleared = ctx.state.clear_console(key)
     return ok({"allFiles": True, "cleared": cleared} if key is None else {"fileKey": key, "cleared": cleared})
 
 
-async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -> bool:
+async def _wait_reconnected(ctx: DaemonContext, key: str, since_ms: int, timeout: float) -> bool:
     """Wait for file ``key`` to identify again after ``since_ms`` (the plugin UI reloads and reconnects)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -360,7 +366,7 @@ async def _wait_reconnected(ctx: Any, key: str, since_ms: int, timeout: float) -
 
 class ReloadArgs(Args):
     clearConsole: Annotated[bool, Meta(description="Empty this file's console entries first.")] = True
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -370,8 +376,8 @@ class ReloadArgs(Args):
     needs_bridge=True,
     read_only=False,
 )
-async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey or "")
     cleared = ctx.state.clear_console(key) if args.clearConsole else 0
     since = int(time.time() * 1000)
     await ctx.bridge("RELOAD_UI", file_key=key)
@@ -383,7 +389,7 @@ async def reload_plugin(ctx: Any, args: ReloadArgs) -> ToolOutput:
 
 
 class FileArgs(Args):
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -393,8 +399,8 @@ class FileArgs(Args):
     needs_bridge=True,
     read_only=False,
 )
-async def reconnect(ctx: Any, args: FileArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey or "")
     probe = {"code": 'return "ok"', "timeout": 3000}
     started = time.perf_counter()
     try:
@@ -408,7 +414,7 @@ async def reconnect(ctx: Any, args: FileArgs) -> ToolOutput:
             pass
         if not await _wait_reconnected(ctx, key, since, RECONNECT_WAIT):
             raise DesignError(
-                "reconnect_failed",
+                ErrorCode.RECONNECT_FAILED,
                 f"The plugin did not answer ({first.message}) and did not come back after a reload.",
                 "Close and reopen the Desktop Bridge plugin in the design tool, then call design_get_status.",
             ) from None
@@ -426,7 +432,7 @@ class ExecuteArgs(Args):
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description=f"Milliseconds (cap {EXECUTE_MAX_MS}).")] = (
         EXECUTE_DEFAULT_MS
     )
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
@@ -444,23 +450,21 @@ def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-@tool(
+bridge_tool(
     "design_execute",
     "Run Plugin API JavaScript in the design file (async function body; `return` the result). "
     f"Default timeout {EXECUTE_DEFAULT_MS} ms, cap {EXECUTE_MAX_MS}.",
-    args=ExecuteArgs,
-    needs_bridge=True,
+    ExecuteArgs,
+    method="EXECUTE_CODE",
     read_only=False,
     destructive=True,
+    shape=lambda ctx, args, reply: _shape_execution(reply),
 )
-async def execute(ctx: Any, args: ExecuteArgs) -> ToolOutput:
-    reply = await ctx.bridge("EXECUTE_CODE", {"code": args.code, "timeout": args.timeout}, file_key=args.fileKey)
-    return ok(_shape_execution(reply))
 
 
 class ExecuteAcrossArgs(Args):
     code: Annotated[str, Meta(min_length=1, max_length=MAX_CODE_CHARS)]
-    fileKeys: Annotated[list[str], Meta(max_length=50)] = msgspec.field(default_factory=list)
+    fileKeys: Annotated[list[ConnectedFile], Meta(max_length=50)] = msgspec.field(default_factory=list)
     allFiles: bool = False
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
@@ -473,14 +477,14 @@ class ExecuteAcrossArgs(Args):
     read_only=False,
     destructive=True,
 )
-async def execute_across_files(ctx: Any, args: ExecuteAcrossArgs) -> ToolOutput:
-    connected = [f.file_key for f in ctx.daemon.bridge.files() if f.connected]
+async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:
+    connected = [f.file_key for f in ctx.files() if f.connected]
     if args.allFiles:
         keys = connected
     elif args.fileKeys:
         keys = list(dict.fromkeys(args.fileKeys))
     else:
-        raise DesignError("bad_argument", "Name the files with fileKeys, or pass allFiles:true.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "Name the files with fileKeys, or pass allFiles:true.")
 
     async def run(key: str) -> dict[str, Any]:
         try:
@@ -500,7 +504,7 @@ class SelectionArgs(Args):
     verbose: Annotated[bool, Meta(description="Also read fills, strokes and more of each node (live round trip).")] = (
         False
     )
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 _VERBOSE_SELECTION = """
@@ -526,8 +530,8 @@ return out;
     args=SelectionArgs,
     needs_bridge=True,
 )
-async def get_selection(ctx: Any, args: SelectionArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey or "")
     selection = ctx.state.selection(key)
     if selection is None:
         return ok({"fileKey": key, "count": 0, "nodes": [], "note": "Nothing selected since the plugin connected."})
@@ -545,7 +549,7 @@ class ChangesArgs(Args):
     since: Annotated[int, Meta(ge=0, description="Only changes with seq greater than this.")] = 0
     count: Annotated[int, Meta(ge=1, le=200)] = 50
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
-    fileKey: FileKey = ""
+    fileKey: FileKey | None = None
 
 
 @tool(
@@ -554,8 +558,8 @@ class ChangesArgs(Args):
     args=ChangesArgs,
     needs_bridge=True,
 )
-async def get_design_changes(ctx: Any, args: ChangesArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey)
+async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey or "")
     changes = ctx.state.changes(key, since=args.since, count=args.count)
     metadata = ctx.state.metadata_changes(key, since=args.since, count=args.count)
     changes, omitted_changes = _fit(changes, RESULT_CHARS // 2)

@@ -9,15 +9,17 @@ and carry a cursor when there is more.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Protocol
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
-from design_console.tools.base import Args, Context, ok, text, tool
+from design_console.tools.args import Cursor, FileUrl, NodeId
+from design_console.tools.base import Args, ok, text, tool
+from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.history_diff import (
     DEFAULT_BUDGET_CHARS,
@@ -38,9 +40,6 @@ from design_console.tools.history_diff import (
     version_label,
 )
 
-if TYPE_CHECKING:
-    from design_console.clients.design_api import DesignApi
-
 #: The design API's largest version page.
 VERSIONS_PAGE_SIZE = 50
 #: Version pages read per call when autosaves are skipped, so a long run of autosaves cannot eat the rate limit.
@@ -57,21 +56,7 @@ VersionId = Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="A version
 VersionOrCurrent = Annotated[
     str, Meta(pattern=r"^([0-9]{1,24}|current)$", description='A version id, or "current" for the file as it is now')
 ]
-NodeId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9:;_-]{1,200}$", description="A node id such as 1:23")]
-FileUrl = Annotated[str, Meta(description="File URL or key; default: the file the plugin is active in")]
 DiffMode = Annotated[Mode, Meta(description="summary: counts and titles; standard: values cut short; detailed")]
-Cursor = Annotated[str, Meta(description="nextCursor of the previous result, to read on")]
-
-
-class ApiContext(Context, Protocol):
-    """The context handlers of the api worker get: the design API client, the active file, designd's state."""
-
-    api: DesignApi
-    active_file_key: str | None
-
-    async def state(self, what: str, file_key: str = "") -> Any:
-        """State the plugin pushed to designd (``metadata_changes`` of a file)."""
-        ...
 
 
 def is_autosave(version: dict[str, Any]) -> bool:
@@ -102,7 +87,7 @@ async def _version_page(ctx: ApiContext, key: str, before: str | None) -> list[d
     )
     versions = body.get("versions") if isinstance(body, dict) else None
     if not isinstance(versions, list):
-        raise DesignError("bad_response", "The design API's version list has no versions array.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's version list has no versions array.", "Try again.")
     return [v for v in versions if isinstance(v, dict) and v.get("id") is not None]
 
 
@@ -139,7 +124,7 @@ async def _file_at(ctx: ApiContext, key: str, version: str | None, depth: int | 
         "GET", f"/v1/files/{key}", params=params, cache="pinned" if "version" in params else "short"
     )
     if not isinstance(body, dict) or not isinstance(body.get("document"), dict):
-        raise DesignError("bad_response", "The design API's file has no document.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's file has no document.", "Try again.")
     return body
 
 
@@ -153,7 +138,7 @@ async def _nodes_at(
         "GET", f"/v1/files/{key}/nodes", params=params, cache="pinned" if "version" in params else "short"
     )
     if not isinstance(body, dict) or not isinstance(body.get("nodes"), dict):
-        raise DesignError("bad_response", "The design API's node answer has no nodes map.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's node answer has no nodes map.", "Try again.")
     return body
 
 
@@ -184,13 +169,13 @@ class GetFileVersionsArgs(Args, kw_only=True):
     fileUrl: FileUrl | None = None
     include_autosaves: bool = False
     max_versions: Annotated[int, Meta(ge=1, le=200)] = 50
-    cursor: Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="nextCursor of the previous page")] | None = None
+    cursor: Cursor | None = None
 
 
 @tool(
     "design_get_file_versions",
     "List a file's saved versions, newest first (named ones only unless include_autosaves). "
-    "Use the ids with the other version tools; pass nextCursor as cursor for older ones.",
+    "Use the ids with the other version tools.",
     args=GetFileVersionsArgs,
     runs_in="api",
     toolset="read",
@@ -198,24 +183,30 @@ class GetFileVersionsArgs(Args, kw_only=True):
 )
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
-    versions, cursor = await list_versions(
+    digest = shaping.request_digest(key, args.include_autosaves)
+    # The cursor holds the id of the last version handed out: the next page lists the ones older than it.
+    before = shaping.decode_cursor(args.cursor, "file_versions", digest) if args.cursor else None
+    if before is not None and not isinstance(before, str):
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, "The cursor is not one this tool handed out.", "Call again without cursor."
+        )
+    versions, last = await list_versions(
         ctx,
         key,
         limit=args.max_versions,
         include_autosaves=args.include_autosaves,
-        before=args.cursor,
+        before=before,
         max_pages=0 if args.include_autosaves else MAX_VERSION_PAGES,
     )
     entries = [compact_version(v) for v in versions]
     page, rest = shaping.fit_items(entries, 0, DEFAULT_BUDGET_CHARS)
     if rest is not None:
-        cursor = page[-1]["id"]
+        last = page[-1]["id"]
     result: dict[str, Any] = {"fileKey": key, "count": len(page), "versions": page}
-    if cursor is not None:
-        result["nextCursor"] = cursor
-    if not page and cursor is not None:
+    if not page and last is not None:
         result["note"] = "No named versions in this stretch of history; call again with cursor to look further back."
-    return ok(result)
+    next_cursor = shaping.encode_cursor("file_versions", digest, last) if last is not None else None
+    return ok(shaping.paged(result, next_cursor))
 
 
 class GetFileAtVersionArgs(Args, kw_only=True):
@@ -278,7 +269,7 @@ async def _diff(
 ) -> _Diff:
     if old_version == new_version:
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "from and to are the same version.",
             "Pick two different versions (design_get_file_versions).",
         )
@@ -295,7 +286,7 @@ async def _diff(
             doc = after[node_id] or before[node_id]
             if doc is None:
                 raise DesignError(
-                    "not_found",
+                    ErrorCode.NOT_FOUND,
                     f"Node {node_id} exists in neither version.",
                     "Check the id with design_get_file_at_version or design_search_components.",
                 )
@@ -502,7 +493,9 @@ class BlameNodeArgs(Args, kw_only=True):
 async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     node_id = args.node_id or args.target_child_node_id
     if not node_id:
-        raise DesignError("bad_argument", "design_blame_node needs node_id.", "Pass the id of the node to trace.")
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, "design_blame_node needs node_id.", "Pass the id of the node to trace."
+        )
     child = args.target_child_node_id if args.target_child_node_id != node_id else None
     prop = args.target_component_property or ""
     key = file_key_for(ctx, args.fileUrl)
@@ -530,7 +523,7 @@ async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     if target is None:
         what = f"component property {prop!r} of node {node_id}" if prop else f"node {child or node_id}"
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"The {what} does not exist at {args.start_version}.",
             "Check the ids at that version with design_get_file_at_version.",
         )

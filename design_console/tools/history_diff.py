@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools import shaping
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, to_json
 
@@ -253,7 +253,7 @@ def page_by_budget(
     the index the page starts at. Cursors are bound to the tool (``scope``) and its arguments (``digest``)."""
     start = shaping.decode_cursor(cursor, scope, digest) if cursor else 0
     if not isinstance(start, int) or not 0 <= start <= len(items):
-        raise DesignError("bad_argument", "The cursor is out of range.", "Call again without cursor.")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor is out of range.", "Call again without cursor.")
     page, following = shaping.fit_items(items, start, budget_chars)
     return page, (shaping.encode_cursor(scope, digest, following) if following is not None else None), start
 

@@ -62,7 +62,7 @@ def _fold(node: dict[str, Any]) -> dict[str, Any]:
 def input_schema(args: type[msgspec.Struct]) -> dict[str, Any]:
     """The published input schema of an argument struct: an inline object schema with no ``$ref``."""
     raw = msgspec.json.schema(args)
-    schema = _resolve(raw, raw.get("$defs", {}))
+    schema: dict[str, Any] = _resolve(raw, raw.get("$defs", {}))
     schema.setdefault("properties", {})
     schema["type"] = "object"
     if not schema.get("required"):

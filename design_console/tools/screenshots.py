@@ -20,16 +20,19 @@ from design_console.clients.media import (
     process_image,
     save_media,
 )
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
+from design_console.tools.args import FileUrl, NodeId
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
+from design_console.tools.context import MediaContext
 from design_console.tools.files import file_key_for
-from design_console.tools.history import ApiContext, FileUrl, NodeId
 
 #: The plugin's export scale range; the design API's render range is wider (0.01..4).
 BRIDGE_SCALE = (0.5, 4.0)
 #: Bridge failures that mean "the plugin cannot do it now", after which the design API is tried.
-BRIDGE_UNAVAILABLE = frozenset({"not_connected", "unknown_file", "timeout", "disconnected", "bad_reply"})
+BRIDGE_UNAVAILABLE = frozenset(
+    {ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.TIMEOUT, ErrorCode.DISCONNECTED, ErrorCode.BAD_REPLY}
+)
 #: SVG markup up to this size is returned inline as well as saved.
 MAX_INLINE_SVG = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN - 2000
 BLANK_WARNING = (
@@ -57,7 +60,7 @@ class _Capture(msgspec.Struct, kw_only=True):
 
 
 async def _from_bridge(
-    ctx: ApiContext, node_id: str | None, plugin_format: str, scale: float, file_key: str
+    ctx: MediaContext, node_id: str | None, plugin_format: str, scale: float, file_key: str
 ) -> _Capture:
     params: dict[str, Any] = {"format": plugin_format, "scale": scale}
     if node_id:
@@ -67,11 +70,11 @@ async def _from_bridge(
         capture = msgspec.convert(result, _BridgeCapture)
     except msgspec.ValidationError as exc:
         raise DesignError(
-            "bad_reply", f"The plugin's screenshot answer is malformed ({exc}).", "Reload the plugin and retry."
+            ErrorCode.BAD_REPLY, f"The plugin's screenshot answer is malformed ({exc}).", "Reload the plugin and retry."
         ) from None
     if not capture.success or capture.image is None:
         raise DesignError(
-            "plugin_error",
+            ErrorCode.PLUGIN_ERROR,
             f"The plugin could not capture the screenshot: {capture.error or 'it returned no image'}.",
             "Check the node id (it may be stale) and retry.",
         )
@@ -81,7 +84,7 @@ async def _from_bridge(
     return _Capture(data=data, format=fmt, source="bridge", node_id=node_id or "current page")
 
 
-async def _from_api(ctx: ApiContext, file_key: str, node_id: str, api_format: str, scale: float) -> _Capture:
+async def _from_api(ctx: MediaContext, file_key: str, node_id: str, api_format: str, scale: float) -> _Capture:
     body = await ctx.api.request(
         "GET",
         f"/v1/images/{file_key}",
@@ -90,11 +93,11 @@ async def _from_api(ctx: ApiContext, file_key: str, node_id: str, api_format: st
     )
     images = body.get("images") if isinstance(body, dict) else None
     if not isinstance(images, dict):
-        raise DesignError("bad_response", "The design API's render answer has no images map.", "Try again.")
+        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's render answer has no images map.", "Try again.")
     url = images.get(node_id)
     if not isinstance(url, str) or not url:
         raise DesignError(
-            "not_found",
+            ErrorCode.NOT_FOUND,
             f"The design API rendered nothing for node {node_id} (it may not exist, be hidden or be empty).",
             "Check the node id with design_get_file_data and retry.",
         )
@@ -108,14 +111,14 @@ def _check_vector(capture: _Capture) -> None:
     ok_ = head.startswith(b"%PDF") if capture.format == "pdf" else b"<svg" in head or head.startswith(b"<?xml")
     if not ok_:
         raise DesignError(
-            "bad_image",
+            ErrorCode.BAD_IMAGE,
             f"The {capture.format.upper()} export of {capture.node_id} is not a valid {capture.format.upper()} file.",
             "Capture it again.",
         )
 
 
 async def _deliver(
-    ctx: ApiContext, capture: _Capture, *, output: ImageFormat | None, quality: int | None, scale: float
+    ctx: MediaContext, capture: _Capture, *, output: ImageFormat | None, quality: int | None, scale: float
 ) -> ToolOutput:
     """Process a capture (raster: cap and re-encode; vector: check), save it, and build the tool result."""
     directory = ctx.config.media_dir
@@ -164,7 +167,7 @@ class TakeScreenshotArgs(Args, kw_only=True):
     toolset="read",
     open_world=True,
 )
-async def take_screenshot(ctx: ApiContext, args: TakeScreenshotArgs) -> ToolOutput:
+async def take_screenshot(ctx: MediaContext, args: TakeScreenshotArgs) -> ToolOutput:
     explicit_key = file_key_for(ctx, args.fileUrl) if args.fileUrl else ""
     # The catalog names it jpg, the service spec jpeg: both mean the same.
     fmt = "jpg" if args.format == "jpeg" else args.format
@@ -184,7 +187,7 @@ async def take_screenshot(ctx: ApiContext, args: TakeScreenshotArgs) -> ToolOutp
             bridge_error = err
     if not args.nodeId:
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "The design API renders a node by id, and no nodeId was given"
             + (f" (the plugin could not capture the page: {bridge_error.message})." if bridge_error else "."),
             "Pass nodeId, or connect the Desktop Bridge plugin to capture the current page.",
@@ -195,7 +198,7 @@ async def take_screenshot(ctx: ApiContext, args: TakeScreenshotArgs) -> ToolOutp
         if bridge_error is None:
             raise
         raise DesignError(
-            bridge_error.code if api_error.code in ("no_token", "no_file") else api_error.code,
+            bridge_error.code if api_error.code in (ErrorCode.NO_TOKEN, ErrorCode.NO_FILE) else api_error.code,
             f"The plugin could not capture the screenshot ({bridge_error.message.rstrip('.')}) and the design API "
             f"fallback failed too ({api_error.message.rstrip('.')}).",
             api_error.hint or bridge_error.hint,
@@ -218,7 +221,7 @@ class CaptureScreenshotArgs(Args, kw_only=True):
     toolset="read",
     needs_bridge=True,
 )
-async def capture_screenshot(ctx: ApiContext, args: CaptureScreenshotArgs) -> ToolOutput:
+async def capture_screenshot(ctx: MediaContext, args: CaptureScreenshotArgs) -> ToolOutput:
     capture = await _from_bridge(ctx, args.nodeId, args.format, args.scale, "")
     output: ImageFormat | None = {"PNG": "png", "JPG": "jpeg", "SVG": None}[args.format]
     return await _deliver(ctx, capture, output=output, quality=None, scale=args.scale)

@@ -15,15 +15,19 @@ from typing import Any, Literal
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS
 
 Verbosity = Literal["summary", "standard", "full", "plugin"]
 
 #: Room kept for the envelope around the items (file metadata, cursor, counts).
 ENVELOPE_CHARS = 1_500
+#: What fit_items already keeps back for the envelope, of which the result built so far is a part.
+ENVELOPE_ROOM = ENVELOPE_CHARS // 2
 MIN_RESULT_TOKENS = 500
 MAX_TEXT_CHARS = 200
+#: Values of each variant axis shown when a component set's axes alone would take half the budget.
+AXIS_VALUES_SHOWN = 20
 
 _fields = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _raw_list = msgspec.json.Decoder(list[msgspec.Raw])
@@ -91,16 +95,24 @@ def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = No
         position = payload["p"]
         same = payload.get("s") == scope and payload.get("d") == digest
     except (ValueError, msgspec.DecodeError, KeyError, TypeError):
-        raise DesignError("bad_argument", "The cursor is not one this tool handed out.", _CURSOR_HINT) from None
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor is not one this tool handed out.", _CURSOR_HINT) from None
     if not same:
-        raise DesignError("bad_argument", "The cursor belongs to a call with other arguments.", _CURSOR_HINT)
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor belongs to a call with other arguments.", _CURSOR_HINT)
     if version is not None and payload.get("v") and payload["v"] != version:
         raise DesignError(
-            "bad_argument",
+            ErrorCode.BAD_ARGUMENT,
             "The file changed since this cursor was handed out.",
             "Call again without cursor to read the current version from the start.",
         )
     return position
+
+
+def paged(result: dict[str, Any], next_cursor: str | None) -> dict[str, Any]:
+    """``result`` in the one paging shape of every read: ``nextCursor`` is there exactly when there is more, and the
+    tool takes it back as ``cursor``."""
+    if next_cursor:
+        result["nextCursor"] = next_cursor
+    return result
 
 
 _CURSOR_HINT = "Repeat the call with the same arguments plus the cursor of its last answer, or drop the cursor."
@@ -249,7 +261,7 @@ def walk_tree(
             stack.append((siblings, index, depth, parent))
             break
         if index >= len(siblings):
-            raise DesignError("bad_argument", "The cursor points past the end of the tree.", _CURSOR_HINT)
+            raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor points past the end of the tree.", _CURSOR_HINT)
         stack.append((siblings, index + 1, depth, parent))
         fields, children = open_node(siblings[index])
         parent = _any.decode(fields["id"]) if "id" in fields else None
@@ -315,7 +327,7 @@ def decode_head(data: bytes, kind: type[FileHead] | type[NodesHead]) -> Any:
         return msgspec.json.decode(data, type=kind)
     except msgspec.DecodeError as exc:
         raise DesignError(
-            "bad_response", f"The design API answer could not be read ({exc}).", "Try again in a moment."
+            ErrorCode.BAD_RESPONSE, f"The design API answer could not be read ({exc}).", "Try again in a moment."
         ) from None
 
 

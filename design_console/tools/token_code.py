@@ -105,7 +105,9 @@ def typography_css(value: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def resolve(value: Any, by_path: dict[tuple[str, ...], Token], mode: str, seen: frozenset = frozenset()) -> Any:
+def resolve(
+    value: Any, by_path: dict[tuple[str, ...], Token], mode: str, seen: frozenset[tuple[str, ...]] = frozenset()
+) -> Any:
     """The literal behind ``value``, following aliases (in ``mode`` when the target has it, else its default)."""
     while isinstance(value, Ref):
         target = by_path.get(value.path)

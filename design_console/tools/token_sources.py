@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.tools import shaping
 from design_console.tools.token_code import Kind, Ref, Token, split_name
 
@@ -21,9 +21,9 @@ def variable_tokens(variables: list[dict[str, Any]], collections: dict[str, dict
     out = []
     for var in variables:
         coll = collections.get(var.get("variableCollectionId", ""), {})
-        mode_names = {m["modeId"]: m["name"] for m in coll.get("modes", [])}
-        raw = var.get("valuesByMode") or {}
-        default_id = coll.get("defaultModeId") if coll.get("defaultModeId") in raw else next(iter(raw), "")
+        mode_names: dict[str, str] = {m["modeId"]: m["name"] for m in coll.get("modes", [])}
+        raw: dict[str, Any] = var.get("valuesByMode") or {}
+        default_id: str = coll.get("defaultModeId", "") if coll.get("defaultModeId") in raw else next(iter(raw), "")
         values: dict[str, Any] = {}
         for mode_id in [default_id, *(m for m in raw if m != default_id)]:
             if mode_id in raw:
@@ -41,7 +41,8 @@ def variable_tokens(variables: list[dict[str, Any]], collections: dict[str, dict
 
 def _token_value(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, dict) and value.get("type") == "VARIABLE_ALIAS":
-        return Ref(split_name(names.get(value.get("id", ""), value.get("id", ""))))
+        target = str(value.get("id", ""))
+        return Ref(split_name(names.get(target, target)))
     if isinstance(value, dict) and {"r", "g", "b"} <= value.keys():
         return shaping.hex_color(value)
     return value
@@ -73,11 +74,11 @@ def alias_chains(
                 if target is None:
                     chain.append(target_id)
                     break
-                chain.append(target.get("name", target_id))
+                chain.append(str(target.get("name", target_id)))
                 values = target.get("valuesByMode") or {}
                 next_value = values.get(mode_id) or next(iter(values.values()), None)
                 is_alias = isinstance(next_value, dict) and next_value.get("type") == "VARIABLE_ALIAS"
-                target_id = next_value.get("id", "") if is_alias else ""
+                target_id = str(next_value.get("id", "")) if is_alias and isinstance(next_value, dict) else ""
             chains.setdefault(var["id"], {})[mode_names.get(mode_id, mode_id)] = chain
     return chains, used_by
 
@@ -136,7 +137,7 @@ def scan_usage(data: bytes) -> Usage:
         root = msgspec.json.decode(data, type=_ScanFile).document
     except msgspec.DecodeError as exc:
         raise DesignError(
-            "bad_response", f"The design API's file could not be read ({exc}).", "Try again in a moment."
+            ErrorCode.BAD_RESPONSE, f"The design API's file could not be read ({exc}).", "Try again in a moment."
         ) from None
     variables: dict[str, Counter[str]] = {}
     styles: Counter[str] = Counter()

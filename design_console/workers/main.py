@@ -14,13 +14,13 @@ import os
 import signal
 import sys
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import zmq
 import zmq.asyncio
 
 from design_console.config import Config, load_config
-from design_console.errors import DesignError
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import (
     PROTOCOL_VERSION,
     WORKER_PREFIX,
@@ -41,6 +41,10 @@ from design_console.protocol import (
 from design_console.runtime.logs import setup_logging
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, failure, parse_args
+from design_console.tools.context import ApiContext, StateQueryName
+
+if TYPE_CHECKING:
+    from design_console.clients.design_api import DesignApi
 
 log = logging.getLogger("design_console.worker")
 
@@ -48,8 +52,11 @@ HEARTBEAT = 2.0
 PARENT_POLL = 0.5
 
 
-class WorkerContext:
-    """What a handler running in a worker gets: the design API client, the bridge via designd, progress."""
+class WorkerCallContext:
+    """What a handler running in a worker gets: the design API client, the bridge and state via designd, progress.
+
+    It implements both :class:`tools.context.ApiContext` and :class:`tools.context.MediaContext`.
+    """
 
     def __init__(self, worker: WorkerProcess, call: Call) -> None:
         self._worker = worker
@@ -58,7 +65,7 @@ class WorkerContext:
         self.active_file_key: str | None = call.active_file_key or None
 
     @property
-    def api(self) -> Any:
+    def api(self) -> DesignApi:
         return self._worker.api
 
     async def bridge(
@@ -69,7 +76,7 @@ class WorkerContext:
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._worker.send(Progress(id=self._call.id, progress=progress, total=total, message=message))
 
-    async def state(self, what: str, file_key: str = "") -> Any:
+    async def state(self, what: StateQueryName, file_key: str = "") -> Any:
         """State the plugin pushed to designd, such as ``metadata_changes`` of a file."""
         return await self._worker.ask(StateQuery(what=what, file_key=file_key))
 
@@ -89,10 +96,10 @@ class WorkerProcess:
         self._waits: dict[str, asyncio.Future[Any]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._done = asyncio.Event()
-        self._api: Any = None
+        self._api: DesignApi | None = None
 
     @property
-    def api(self) -> Any:
+    def api(self) -> DesignApi:
         """The design API client, created on first use so a worker that never needs it never builds it."""
         if self._api is None:
             from design_console.clients.design_api import DesignApi
@@ -159,7 +166,7 @@ class WorkerProcess:
                     if isinstance(frame, Result):
                         future.set_result(frame.data)
                     else:
-                        future.set_exception(DesignError(frame.code, frame.message))
+                        future.set_exception(DesignError(ErrorCode.of(frame.code), frame.message))
             elif isinstance(frame, Bye):
                 self._done.set()
 
@@ -167,15 +174,21 @@ class WorkerProcess:
         try:
             spec = self.tools.get(call.tool)
             if spec is None:
-                output = failure(DesignError("unknown_tool", f"The {self.kind} worker has no tool {call.tool!r}."))
+                output = failure(
+                    DesignError(ErrorCode.UNKNOWN_TOOL, f"The {self.kind} worker has no tool {call.tool!r}.")
+                )
             else:
+                # One context serves both kinds of worker: an ApiContext has all a MediaContext has.
+                context: ApiContext = WorkerCallContext(self, call)
                 try:
-                    output = await spec.handler(WorkerContext(self, call), parse_args(spec, call.arguments))
+                    output = await spec.handler(context, parse_args(spec, call.arguments))
                 except DesignError as err:
                     output = failure(err)
                 except Exception as exc:
                     log.exception("tool %s failed", call.tool)
-                    output = failure(DesignError("internal", f"{call.tool} failed: {type(exc).__name__}: {exc}."))
+                    output = failure(
+                        DesignError(ErrorCode.INTERNAL, f"{call.tool} failed: {type(exc).__name__}: {exc}.")
+                    )
             await self.send(ToolResult(id=call.id, output=output))
         finally:
             self._tasks.pop(call.id, None)

@@ -39,7 +39,7 @@ async def test_file_data_summary(ctx: FakeContext) -> None:
     assert result["file"]["name"] == "Design System"
     assert result["counts"]["components"] == 4
     assert [n["name"] for n in result["nodes"] if n["depth"] == 0] == ["Components", "Screens"]
-    assert result["hasMore"] is False
+    assert "nextCursor" not in result
 
 
 async def test_file_data_uses_the_active_file_and_enriches(ctx: FakeContext) -> None:
@@ -59,7 +59,8 @@ async def test_file_data_for_nodes_and_missing_nodes(ctx: FakeContext) -> None:
 
 async def test_file_data_errors(ctx: FakeContext) -> None:
     assert "active file" in error_text(await ctx.call("design_get_file_data", {}))
-    assert "not a design file URL" in error_text(await ctx.call("design_get_file_data", {"fileUrl": "http://x.y/z"}))
+    with pytest.raises(DesignError, match=re.escape("`fileUrl`: 'http://x.y/z' is not a design file URL")):
+        await ctx.call("design_get_file_data", {"fileUrl": "http://x.y/z"})
     missing = await ctx.call("design_get_file_data", {"fileUrl": "NoSuchFile000000000099"})
     assert "found nothing" in error_text(missing)
     bad_cursor = await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "cursor": "bogus"})
@@ -141,7 +142,8 @@ async def test_component_metadata_and_reconstruction(ctx: FakeContext) -> None:
         await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "1:2", "format": "reconstruction"})
     )
     assert tree["nodes"][0]["id"] == "1:2" and "fills" in tree["nodes"][0]
-    assert "not a node id" in error_text(await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "x"}))
+    with pytest.raises(DesignError, match="`nodeId`: 'x' is not a node id"):
+        await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "x"})
 
 
 async def test_component_for_development(ctx: FakeContext) -> None:
@@ -171,7 +173,11 @@ async def test_library_components_and_search(ctx: FakeContext) -> None:
     assert [c["name"] for c in lib["components"]] == ["Button", "Icon/Star"]
     assert lib["components"][0]["variantCount"] == 3
     page = data(await ctx.call("design_get_library_components", {"libraryFileKey": ENTERPRISE_KEY, "limit": 1}))
-    assert page["hasMore"] and page["nextOffset"] == 1
+    assert [c["name"] for c in page["components"]] == ["Button"] and page["total"] == 2
+    rest = {"libraryFileKey": ENTERPRISE_KEY, "limit": 1, "cursor": page["nextCursor"]}
+    last = data(await ctx.call("design_get_library_components", rest))
+    assert [c["name"] for c in last["components"]] == ["Icon/Star"] and "nextCursor" not in last
+    assert data(await ctx.call("design_get_library_components", {**rest, "cursor": None, "offset": 1})) == last
     found = data(await ctx.call("design_search_components", {"query": "star", "libraryFileKey": ENTERPRISE_KEY}))
     assert [c["name"] for c in found["components"]] == ["Icon/Star"]
     assert "No library" in error_text(await ctx.call("design_get_library_components", {}))
@@ -228,9 +234,9 @@ async def test_a_50_mb_file_is_walked_whole_within_the_budget(fake_api: ApiServe
             result = data(out)
             seen += len(result["nodes"])
             parts += 1
-            if not result["hasMore"]:
+            if "nextCursor" not in result:
                 break
-            args["cursor"] = result["cursor"]
+            args["cursor"] = result["nextCursor"]
         stats = client.stats()
     finally:
         await client.aclose()
@@ -313,7 +319,7 @@ async def test_variables_exports_stay_within_the_budget(ctx: FakeContext) -> Non
     out = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "maxTokens": 500})
     assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
     result = data(out)
-    assert "cut to fit maxTokens" in result["exportsNote"] and result["hasMore"]
+    assert "cut to fit maxTokens" in result["exportsNote"] and "nextCursor" in result
 
 
 async def test_variables_usage_dependencies_enrich_and_published(ctx: FakeContext) -> None:

@@ -23,7 +23,7 @@ from design_console.daemon.bridge import Bridge
 from design_console.daemon.state import State
 from design_console.errors import PREFIX
 from design_console.protocol import ToolOutput
-from design_console.tools import design_system
+from design_console.tools import manifest
 from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -472,12 +472,12 @@ async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     config = make_config(tmp_path, free_port_range(10))
     bridge = Bridge(config, token=TOKEN, server_version=__version__, plugin_version=PLUGIN_VERSION, state=State(config))
     await bridge.start()
-    design_system.MANIFESTS.clear()
+    manifest.MANIFESTS.clear()
     h = Harness(config, bridge)
     try:
         yield h
     finally:
-        design_system.MANIFESTS.clear()
+        manifest.MANIFESTS.clear()
         if h.plugin is not None:
             await h.plugin.close()
         await bridge.close()
@@ -538,11 +538,11 @@ async def test_summary_is_cached_per_file_until_force_refresh(harness: Harness) 
 
 def test_manifest_cache_expires_after_its_ttl() -> None:
     now = [1000.0]
-    cache = design_system.ManifestCache(ttl=300, clock=lambda: now[0])
-    manifest = design_system.Manifest("k", [], [], None, "v1", 0.0, [])
-    cache.put("k", manifest)
+    cache = manifest.ManifestCache(ttl=300, clock=lambda: now[0])
+    entry = manifest.Manifest("k", [], [], None, "v1", 0.0, [])
+    cache.put("k", entry)
     now[0] += 299
-    assert cache.get("k") is manifest
+    assert cache.get("k") is entry
     assert cache.get("other") is None
     now[0] += 1
     assert cache.get("k") is None
@@ -628,7 +628,7 @@ async def test_component_details_by_name(harness: Harness) -> None:
         "key": "k-button-v1",
         "variantProperties": {"Size": "S", "State": "Hover"},
     }
-    assert result["hasMore"] is False
+    assert "nextCursor" not in result
 
 
 async def test_component_details_by_key_of_a_component_or_a_variant(harness: Harness) -> None:
@@ -671,20 +671,20 @@ async def test_component_details_pages_many_variants(harness: Harness) -> None:
         assert size(out) <= 800 * CHARS_PER_TOKEN
         result = data(out)
         seen += [v["key"] for v in result["variants"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert seen == [f"k-icons-v{i}" for i in range(300)]
     first = data(await harness.call("design_get_component_details", args))
     # A cursor belongs to the component it pages, however it was named.
-    by_key = {"componentKey": "k-icons", "cursor": first["cursor"], "maxTokens": 800}
+    by_key = {"componentKey": "k-icons", "cursor": first["nextCursor"], "maxTokens": 800}
     assert (
         data(await harness.call("design_get_component_details", by_key))["variants"][0]["key"]
         == seen[len(first["variants"])]
     )
     assert first["variantAxes"]["Name"] == [f"icon-{i}" for i in range(20)]
     assert "first 20 values" in first["notes"][0]
-    other = {"componentKey": "k-tag", "cursor": first["cursor"]}
+    other = {"componentKey": "k-tag", "cursor": first["nextCursor"]}
     assert "other arguments" in error_text(await harness.call("design_get_component_details", other))
     bogus = {"componentName": "Icon set", "cursor": "not-a-cursor"}
     assert "not one this tool handed out" in error_text(await harness.call("design_get_component_details", bogus))
@@ -726,12 +726,12 @@ async def test_token_values_limit_and_cursor(harness: Harness) -> None:
         result = data(await harness.call("design_get_token_values", args))
         assert len(result["tokens"]) <= 3
         names += [t["name"] for t in result["tokens"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert len(names) == 7 == len(set(names))
     first = data(await harness.call("design_get_token_values", {"limit": 3}))
-    text = error_text(await harness.call("design_get_token_values", {"type": "colors", "cursor": first["cursor"]}))
+    text = error_text(await harness.call("design_get_token_values", {"type": "colors", "cursor": first["nextCursor"]}))
     assert "other arguments" in text
     text = error_text(await harness.call("design_get_token_values", {"limit": 0}))
     assert "limit" in text
@@ -781,8 +781,8 @@ async def test_library_variables_beyond_the_plugins_array_cap(harness: Harness) 
         )
         keys += [v["key"] for v in result["variables"]]
         assert "notes" not in result
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert result["total"] == 450
     assert keys == [f"lv-g{i}" for i in range(450)]
@@ -858,7 +858,7 @@ async def test_deep_component_walks_the_plugin_tree(harness: Harness) -> None:
     assert actions["layout"]["itemSpacing"] == 8 and actions["parent"] == "5:1" and "parentId" not in actions
     assert button["boundVariables"] == {"fills": [{"id": "VariableID:1:1", "name": "blue/500"}]}
     assert label["depth"] == 3 and label["characters"] == "Save"
-    assert result["nodeCount"] == 6 and result["hasMore"] is False
+    assert result["nodeCount"] == 6 and "nextCursor" not in result
 
 
 async def test_deep_component_pages_with_a_cursor(harness: Harness) -> None:
@@ -873,8 +873,8 @@ async def test_deep_component_pages_with_a_cursor(harness: Harness) -> None:
         assert size(out) <= 500 * CHARS_PER_TOKEN
         result = data(out)
         names += [n["name"] for n in result["nodes"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert names == ["Card", "Title", "Actions", "Button", "Label"]
     assert {p["depth"] for p in harness.sent("DEEP_GET_COMPONENT")} == {4}
@@ -938,8 +938,8 @@ async def test_analyze_component_set_pages_variants(harness: Harness) -> None:
         assert size(out) <= 1000 * CHARS_PER_TOKEN
         result = data(out)
         ids += [v["id"] for v in result["variants"]]
-        cursor = result.get("cursor")
-        if not result["hasMore"]:
+        cursor = result.get("nextCursor")
+        if cursor is None:
             break
     assert ids == [f"7:{i}" for i in range(200)]
 
@@ -949,13 +949,13 @@ async def test_analyze_component_set_errors(harness: Harness) -> None:
     text = error_text(await harness.call("design_analyze_component_set", {"nodeId": "5:1"}))
     assert "expected COMPONENT_SET" in text and "(code wrong_node_type)" in text
     first = data(await harness.call("design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500}))
-    assert first["hasMore"] is True
+    assert "nextCursor" in first
     changed = analysis()
     changed["variants"] = changed["variants"][::-1]
     plugin.handlers["ANALYZE_COMPONENT_SET"] = lambda p, params: changed
     text = error_text(
         await harness.call(
-            "design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500, "cursor": first["cursor"]}
+            "design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500, "cursor": first["nextCursor"]}
         )
     )
     assert "changed since this cursor" in text

@@ -204,10 +204,12 @@ async def test_versions_with_autosaves_page_by_cursor(harness: Harness) -> None:
     first = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 55})
     assert first["count"] == 55 and first["versions"][0]["id"] == "1000060"
     assert first["versions"][0]["autosave"] is True
-    assert first["nextCursor"] == "1000006"
+    assert first["versions"][-1]["id"] == "1000006" and first["nextCursor"]
     rest = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "cursor": first["nextCursor"]})
     assert [v["id"] for v in rest["versions"]] == [str(i) for i in range(1000005, 1000000, -1)]
     assert "nextCursor" not in rest
+    with pytest.raises(DesignError, match="other arguments"):
+        await call(ctx, "design_get_file_versions", {"cursor": first["nextCursor"]})
 
 
 async def test_file_at_version_reads_nodes_and_pages(harness: Harness) -> None:

@@ -1,0 +1,133 @@
+"""Argument types every tool shares: one definition of each, so that every schema says the same thing.
+
+A type whose ``Meta.extra`` names a :data:`~design_console.tools.base.NORMALIZE` function is checked and normalised
+when the arguments are parsed (a file URL becomes its key, ``1-2`` becomes ``1:2``), so handlers, and the plugin
+methods that :func:`~design_console.tools.base.bridge_tool` forwards to, only ever see the normal form.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from design_console.clients.design_api import parse_file_key
+from design_console.errors import DesignError
+from design_console.tools import shaping
+from design_console.tools.base import NORMALIZE
+from design_console.tools.token_code import ExportFormat
+
+_NODE_ID = re.compile(r"^I?-?\d+[:-]\d+(;-?\d+[:-]\d+)*$")
+
+
+def file_key_of(value: str) -> str:
+    """The file key of a design file URL or bare key; raises ValueError saying what a valid one looks like."""
+    try:
+        return parse_file_key(value)
+    except DesignError as exc:
+        raise ValueError(f"{exc.message} {exc.hint.rstrip('.')}") from None
+
+
+def node_id_of(value: str) -> str:
+    """A node id as the design tool writes it (``1:2``), from that form, a URL's ``1-2`` or a URL with ``node-id=``;
+    raises ValueError for anything else."""
+    text = value.strip()
+    if "node-id=" in text:
+        text = text.split("node-id=", 1)[1].split("&")[0]
+    if not _NODE_ID.match(text):
+        raise ValueError(f"{value[:80]!r} is not a node id; node ids look like 1:2 (1-2 in URLs)")
+    return text.replace("-", ":") if ":" not in text else text
+
+
+def connected_file_key_of(value: str) -> str:
+    """A connected file's key: a file URL gives its key; other text is taken as the key the plugin reported, which
+    designd checks against the connected files."""
+    text = value.strip()
+    return file_key_of(text) if "/" in text else text
+
+
+#: A design file by URL or key; its key after parsing.
+FileRef = Annotated[str, Meta(extra={NORMALIZE: file_key_of})]
+#: The file a design API read is about.
+FileUrl = Annotated[FileRef, Meta(description="URL or key; default: active file")]
+#: A file the plugin is connected in, by URL or the key the plugin reported.
+ConnectedFile = Annotated[str, Meta(extra={NORMALIZE: connected_file_key_of})]
+#: The connected file a designd tool targets.
+FileKey = Annotated[ConnectedFile, Meta(description="A connected file; default: active file")]
+NodeId = Annotated[str, Meta(extra={NORMALIZE: node_id_of})]
+#: The ``nextCursor`` of a paged read's previous answer; every paged read takes it as ``cursor``.
+Cursor = str
+MaxTokens = Annotated[int, Meta(ge=shaping.MIN_RESULT_TOKENS, le=shaping.MAX_RESULT_TOKENS)]
+ExportFormats = Annotated[list[ExportFormat], Meta(min_length=1, max_length=5)]
+
+#: Levels of captured console entries, as the plugin reports them.
+ConsoleLevel = Literal["log", "info", "warn", "error", "debug"]
+#: What a console read filters by: one level, or every level.
+ConsoleLevelFilter = Literal[ConsoleLevel, "all"]
+
+
+# Colours ----------------------------------------------------------------------------------------------------------
+
+
+class Rgba(msgspec.Struct, frozen=True):
+    """A colour as the plugin API takes it: red, green, blue and alpha, each from 0 to 1."""
+
+    r: float
+    g: float
+    b: float
+    a: float = 1.0
+
+
+_HEX = re.compile(r"^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
+_FUNCTION = re.compile(r"^rgba?\((.*)\)$")
+_NUMBER = re.compile(r"^[+]?(\d+(\.\d*)?|\.\d+)(%?)$")
+_COLOR_FORMS = "#rgb, #rgba, #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"
+
+
+def _channel(text: str, scale: float) -> float:
+    """One channel as 0..1: a number out of ``scale`` or a percentage; anything out of range raises ValueError."""
+    match = _NUMBER.match(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a number")
+    value = float(text.rstrip("%")) / (100 if match.group(3) else scale)
+    if value > 1:
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
+def parse_color(text: str) -> Rgba:
+    """A colour from ``#`` and 3, 4, 6 or 8 hex digits, or CSS ``rgb()``/``rgba()`` (channels 0-255 or
+    percentages, alpha 0-1 or a percentage; commas, or spaces with ``/ alpha``); raises ValueError otherwise."""
+    value = text.strip().lower()
+    if match := _HEX.match(value):
+        digits = match.group(1)
+        if len(digits) <= 4:
+            digits = "".join(d * 2 for d in digits)
+        channels = [int(digits[i : i + 2], 16) / 255 for i in range(0, len(digits), 2)]
+        return Rgba(channels[0], channels[1], channels[2], channels[3] if len(channels) == 4 else 1.0)
+    if match := _FUNCTION.match(value):
+        body = match.group(1).strip()
+        if "," in body:
+            parts = [p.strip() for p in body.split(",")]
+        else:
+            colour, _, alpha = body.partition("/")
+            parts = colour.split() + ([alpha.strip()] if alpha else [])
+        if len(parts) in (3, 4):
+            try:
+                channels = [_channel(p, 255) for p in parts[:3]]
+                alpha_value = _channel(parts[3], 1) if len(parts) == 4 else 1.0
+            except ValueError as exc:
+                raise ValueError(f"{text.strip()[:80]!r} is not a colour: {exc}") from None
+            return Rgba(channels[0], channels[1], channels[2], alpha_value)
+    raise ValueError(f"{text.strip()[:80]!r} is not a colour; use {_COLOR_FORMS}")
+
+
+def _checked_color(text: str) -> str:
+    parse_color(text)
+    return text.strip()
+
+
+#: A colour argument; :func:`parse_color` turns it into the plugin's RGBA.
+Color = Annotated[str, Meta(description="#rrggbb[aa] or rgb[a]()", extra={NORMALIZE: _checked_color})]

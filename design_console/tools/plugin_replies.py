@@ -1,0 +1,55 @@
+"""Plugin replies checked against the shape the plugin sends, and short scripts the plugin runs through EXECUTE_CODE."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from design_console.errors import DesignError, ErrorCode
+from design_console.tools.base import to_json
+from design_console.tools.context import Context
+
+#: The plugin serialises at most this many items of one array (its LIMITS.arrayItems): scripts send longer lists
+#: as lists of chunks of this size.
+PLUGIN_ARRAY_ITEMS = 200
+
+
+def parse_reply(ctx: Context, reply: Any, kind: type[Any], method: str) -> Any:
+    """A plugin result checked against the shape the plugin sends; another shape is a clear error."""
+    try:
+        return msgspec.convert(reply, kind, strict=False)
+    except msgspec.ValidationError as exc:
+        manifest = ctx.config.plugin_dir / "manifest.json"
+        raise DesignError(
+            ErrorCode.BAD_REPLY,
+            f"The plugin answered {method} in an unexpected shape ({exc}).",
+            f"Update the plugin: re-import {manifest} (Plugins > Development > Import plugin from manifest…), "
+            "run it again and retry.",
+        ) from None
+
+
+def unchunk(chunks: list[Any]) -> tuple[list[Any], bool]:
+    """Items of a chunked script result, and whether the plugin cut any list short (it leaves a text marker)."""
+    items: list[Any] = []
+    cut = False
+    for chunk in chunks:
+        if isinstance(chunk, str):
+            cut = True
+            continue
+        items.extend(chunk)
+    return items, cut
+
+
+def script(template: str, **values: Any) -> str:
+    """A script with values put in as JSON literals (never as code)."""
+    code = template
+    for name, value in values.items():
+        code = code.replace(f"__{name.upper()}__", to_json(value))
+    return code
+
+
+async def run_script(ctx: Context, code: str, timeout_ms: int) -> Any:
+    """Run a script in the active file through EXECUTE_CODE and return what it returned."""
+    reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": timeout_ms}, file_key=ctx.active_file_key or "")
+    return reply.get("result")

@@ -1,0 +1,203 @@
+"""A file's variables as the read tools get them: from the Desktop Bridge plugin, and shaped for a listing.
+
+The plugin answers from its snapshot (GET_VARIABLES_DATA) or a fresh read through EXECUTE_CODE, page by page; the
+listing filters by collection, name and mode, renders values in the verbosity asked and can resolve aliases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+
+from design_console.errors import DesignError, ErrorCode
+from design_console.tools import shaping
+from design_console.tools.context import Context
+
+VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]
+
+# The plugin caps every array it returns at 200 items, so variables are read a page at a time; collections carry
+# their variable count instead of the id list, which can be longer than that cap.
+VARIABLES_PAGE = 150
+VARIABLES_CODE = """
+const offset = %d, size = %d;
+const all = await figma.variables.getLocalVariablesAsync();
+const collections = offset > 0 ? [] : (await figma.variables.getLocalVariableCollectionsAsync()).map(c => ({
+  id: c.id, name: c.name, key: c.key, modes: c.modes, defaultModeId: c.defaultModeId,
+  variableCount: c.variableIds.length, remote: c.remote}));
+return {
+  total: all.length,
+  variableCollections: collections,
+  variables: all.slice(offset, offset + size).map(v => ({id: v.id, name: v.name, key: v.key,
+    variableCollectionId: v.variableCollectionId, resolvedType: v.resolvedType, valuesByMode: v.valuesByMode,
+    description: v.description, scopes: v.scopes, codeSyntax: v.codeSyntax,
+    hiddenFromPublishing: v.hiddenFromPublishing, remote: v.remote})),
+};
+"""
+
+
+async def variables_by_pages(ctx: Context, key: str) -> dict[str, Any] | None:
+    """Every local variable and collection through EXECUTE_CODE, page by page; None on an unexpected reply."""
+    collections: list[Any] = []
+    variables: list[Any] = []
+    offset = 0
+    while True:
+        code = VARIABLES_CODE % (offset, VARIABLES_PAGE)
+        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 20_000}, file_key=key)
+        data = reply.get("result", reply)
+        if not isinstance(data, dict) or not isinstance(data.get("variables"), list):
+            return None
+        if offset == 0:
+            collections = data.get("variableCollections") or []
+        variables.extend(data["variables"])
+        offset += VARIABLES_PAGE
+        if offset >= int(data.get("total") or 0) or not data["variables"]:
+            return {"variableCollections": collections, "variables": variables}
+
+
+async def variables_from_plugin(ctx: Context, key: str, refresh: bool) -> tuple[dict[str, Any], str] | None:
+    """Variables from the plugin (its snapshot, or a fresh read); None when no plugin is connected. Other plugin
+    failures raise."""
+    try:
+        if not refresh:
+            found = await plugin_snapshot(ctx, key)
+            if found is not None:
+                return found, "plugin"
+        data = await variables_by_pages(ctx, key)
+        if data is not None:
+            return data, "plugin"
+    except DesignError as exc:
+        if exc.code != ErrorCode.NOT_CONNECTED:
+            raise
+    return None
+
+
+async def plugin_snapshot(ctx: Context, key: str) -> dict[str, Any] | None:
+    """The plugin's last VARIABLES_DATA snapshot of the file (GET_VARIABLES_DATA); None when it has none.
+    Raises ``not_connected`` when no plugin is connected."""
+    try:
+        reply = await ctx.bridge("GET_VARIABLES_DATA", {}, file_key=key)
+    except DesignError as exc:
+        if exc.code == ErrorCode.NOT_CONNECTED:
+            raise
+        return None
+    return reply if isinstance(reply, dict) and reply.get("variables") is not None else None
+
+
+def as_list(value: Any) -> list[dict[str, Any]]:
+    """A list of records from a plugin or design API answer that gives them as a list or as a map by id."""
+    return list(value.values()) if isinstance(value, dict) else list(value or [])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class VariableView:
+    """Which variables a listing shows and how: filters, verbosity, links only, aliases resolved."""
+
+    verbosity: VariablesVerbosity = "standard"
+    include_published: bool = True
+    collection: str | None = None
+    name_pattern: str | None = None
+    mode: str | None = None
+    links_only: bool = False
+    resolve_aliases: bool = False
+
+
+def _render_value(value: Any, names: dict[str, str], resolve: Any) -> Any:
+    if isinstance(value, dict) and value.get("type") == "VARIABLE_ALIAS":
+        target = value.get("id", "")
+        if resolve is not None:
+            return resolve(target)
+        return {"alias": names.get(target, target)}
+    if isinstance(value, dict) and {"r", "g", "b"} <= value.keys():
+        return shaping.hex_color(value)
+    return value
+
+
+class Selection(msgspec.Struct, kw_only=True):
+    """The variables a call is about, before paging: the raw ones, their collections, and the shaped items."""
+
+    variables: list[dict[str, Any]]
+    collections: dict[str, dict[str, Any]]
+    items: list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+
+
+def select_variables(raw: dict[str, Any], view: VariableView) -> Selection:
+    """The variables and collections of ``raw`` (a plugin or design API answer) that ``view`` shows, shaped."""
+    variables = as_list(raw.get("variables"))
+    collections = {c["id"]: c for c in as_list(raw.get("variableCollections"))}
+    if not view.include_published:
+        variables = [v for v in variables if not v.get("remote")]
+        collections = {k: c for k, c in collections.items() if not c.get("remote")}
+    items, summary, chosen = _shape_variables(variables, collections, view)
+    return Selection(variables=chosen, collections=collections, items=items, summary=summary)
+
+
+def shape_variables(raw: dict[str, Any], view: VariableView) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Normalised, filtered variables (one dict each, in the verbosity asked) and the collections' summary."""
+    selection = select_variables(raw, view)
+    return selection.items, selection.summary
+
+
+def _shape_variables(
+    variables: list[dict[str, Any]], collections: dict[str, dict[str, Any]], view: VariableView
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    names = {v["id"]: v.get("name", v["id"]) for v in variables}
+    by_id = {v["id"]: v for v in variables}
+    matcher = shaping.name_matcher(view.name_pattern)
+    wanted_collection = (view.collection or "").lower()
+
+    def resolve(target: str, seen: frozenset[str] = frozenset()) -> Any:
+        found = by_id.get(target)
+        if found is None or target in seen:
+            return {"alias": names.get(target, target)}
+        coll = collections.get(found.get("variableCollectionId", ""), {})
+        first = found.get("valuesByMode", {}).get(coll.get("defaultModeId", ""))
+        if first is None and found.get("valuesByMode"):
+            first = next(iter(found["valuesByMode"].values()))
+        return _render_value(first, names, lambda t: resolve(t, seen | {target}))
+
+    out = []
+    chosen = []
+    for var in variables:
+        coll = collections.get(var.get("variableCollectionId", ""), {})
+        if wanted_collection and wanted_collection not in (coll.get("name", "").lower(), coll.get("id", "").lower()):
+            continue
+        if matcher and not matcher.search(var.get("name", "")):
+            continue
+        chosen.append(var)
+        if view.links_only:
+            out.append({"id": var["id"], "name": var.get("name")})
+            continue
+        item: dict[str, Any] = {"name": var.get("name"), "collection": coll.get("name", "")}
+        if view.verbosity == "inventory":
+            out.append(item)
+            continue
+        item["type"] = var.get("resolvedType")
+        if view.verbosity in ("standard", "full"):
+            modes = {m["modeId"]: m["name"] for m in coll.get("modes", [])}
+            values = {}
+            for mode_id, value in (var.get("valuesByMode") or {}).items():
+                mode_name = modes.get(mode_id, mode_id)
+                if view.mode and view.mode.lower() not in (mode_name.lower(), mode_id.lower()):
+                    continue
+                values[mode_name] = _render_value(value, names, resolve if view.resolve_aliases else None)
+            item["values"] = values
+            if var.get("description"):
+                item["description"] = var["description"]
+        if view.verbosity == "full":
+            for field_name in ("id", "key", "scopes", "codeSyntax", "hiddenFromPublishing", "remote"):
+                if field_name in var:
+                    item[field_name] = var[field_name]
+        out.append(item)
+    summary = [
+        {
+            "name": c.get("name"),
+            "id": c.get("id"),
+            "modes": [m.get("name") for m in c.get("modes", [])],
+            "variables": c["variableCount"] if "variableCount" in c else len(c.get("variableIds", [])),
+        }
+        for c in collections.values()
+    ]
+    return out, summary, chosen

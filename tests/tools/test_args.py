@@ -1,0 +1,101 @@
+"""The shared argument types: colours, node ids and file references, checked and normalised as arguments are parsed."""
+
+from __future__ import annotations
+
+from typing import get_args
+
+import msgspec
+import pytest
+
+from design_console.errors import DesignError
+from design_console.tools import catalog
+from design_console.tools.args import Color, ConsoleLevelFilter, FileKey, FileUrl, NodeId, Rgba, parse_color
+from design_console.tools.base import Args, ToolSpec, ok, parse_args
+from design_console.tools.schema import input_schema
+
+
+@pytest.mark.parametrize(
+    ("text", "rgba"),
+    [
+        ("#fff", (1, 1, 1, 1)),
+        ("#0F08", (0, 1, 0, 0x88 / 255)),
+        ("#336699", (0x33 / 255, 0x66 / 255, 0x99 / 255, 1)),
+        ("  #33669980 ", (0x33 / 255, 0x66 / 255, 0x99 / 255, 0x80 / 255)),
+        ("rgb(255, 0, 51)", (1, 0, 0.2, 1)),
+        ("RGBA(255,128,0,0.25)", (1, 128 / 255, 0, 0.25)),
+        ("rgba(100%, 50%, 0%, 40%)", (1, 0.5, 0, 0.4)),
+        ("rgb(0 255 0 / 0.5)", (0, 1, 0, 0.5)),
+        ("rgb(.5 1.5 2)", (0.5 / 255, 1.5 / 255, 2 / 255, 1)),
+    ],
+)
+def test_colours_parse_to_rgba_floats(text: str, rgba: tuple[float, float, float, float]) -> None:
+    colour = parse_color(text)
+    assert (colour.r, colour.g, colour.b, colour.a) == pytest.approx(rgba)
+    assert msgspec.to_builtins(colour).keys() == {"r", "g", "b", "a"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "fff", "#ff", "#fffff", "#ggg", "red", "rgb(256, 0, 0)", "rgb(1, 2)", "rgba(0, 0, 0, 2)", "rgb(-1, 0, 0)"],
+)
+def test_what_is_not_a_colour_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="colour"):
+        parse_color(text)
+
+
+class _Sample(Args, kw_only=True):
+    fileUrl: FileUrl | None = None
+    fileKey: FileKey | None = None
+    nodeId: NodeId
+    nodeIds: list[NodeId] | None = None
+    fill: Color | None = None
+
+
+SAMPLE = ToolSpec(name="sample", description="", args=_Sample, handler=lambda ctx, args: ok(None))
+
+
+def test_arguments_are_normalised_as_they_are_parsed() -> None:
+    url = "https://www.figma.com/design/AbCdEf123456/Name?node-id=1-2"
+    args = parse_args(
+        SAMPLE,
+        {"fileUrl": url, "fileKey": "AbCdEf123456", "nodeId": url, "nodeIds": ["3-4", "I5:6;7:8"], "fill": " #fff "},
+    )
+    assert isinstance(args, _Sample)
+    assert (args.fileUrl, args.fileKey, args.nodeId) == ("AbCdEf123456", "AbCdEf123456", "1:2")
+    assert args.nodeIds == ["3:4", "I5:6;7:8"]
+    assert args.fill == "#fff" and parse_color(args.fill) == Rgba(1, 1, 1)
+    # A connected file is named by the key its plugin reported, whatever it looks like, or by its URL.
+    assert parse_args(SAMPLE, {"nodeId": "1:2", "fileKey": "fileA"}).fileKey == "fileA"
+    connected = parse_args(SAMPLE, {"nodeId": "1:2", "fileKey": "https://www.figma.com/design/fileA/A"})
+    assert connected.fileKey == "fileA"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "reason"),
+    [
+        ({"nodeId": "x"}, "`nodeId`: 'x' is not a node id"),
+        ({"nodeId": "1:2", "nodeIds": ["1:2", "frame"]}, "`nodeIds`: 'frame' is not a node id"),
+        ({"nodeId": "1:2", "fileUrl": "https://example.com/a"}, "`fileUrl`: 'https://example.com/a' is not a design"),
+        ({"nodeId": "1:2", "fill": "blue"}, "`fill`: 'blue' is not a colour"),
+    ],
+)
+def test_a_bad_value_names_its_field(arguments: dict[str, object], reason: str) -> None:
+    with pytest.raises(DesignError) as caught:
+        parse_args(SAMPLE, arguments)
+    assert caught.value.code == "bad_argument"
+    assert f"Invalid arguments for sample: {reason}" in str(caught.value)
+    assert " - at `$`" not in str(caught.value)
+
+
+def test_normalised_types_publish_plain_schemas() -> None:
+    schema = input_schema(_Sample)["properties"]
+    assert schema["nodeId"] == {"type": "string"}
+    assert schema["nodeIds"] == {"type": "array", "items": {"type": "string"}}
+    assert schema["fileUrl"]["type"] == "string" and "normalize" not in str(schema)
+
+
+def test_console_levels_match_the_catalog() -> None:
+    assert get_args(ConsoleLevelFilter) == ("log", "info", "warn", "error", "debug", "all")
+    for name in ("design_get_console_logs", "design_watch_console"):
+        levels = input_schema(catalog()[name].args)["properties"]["level"]["enum"]
+        assert sorted(levels) == sorted(get_args(ConsoleLevelFilter))

@@ -1,0 +1,96 @@
+"""Declaring tools: a forward to one plugin method in one line, and the catalog record it makes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from design_console.tools.args import FileKey, NodeId
+from design_console.tools.base import REGISTRY, Args, ToolSpec, bridge_tool, parse_args
+
+
+class _MoveArgs(Args, kw_only=True):
+    nodeId: NodeId
+    x: float
+    y: float | None = None
+    fileKey: FileKey | None = None
+
+
+class _Plugin:
+    """A context whose bridge records each command and answers from ``reply``."""
+
+    def __init__(self, active: str | None = "activeFile") -> None:
+        self.config = None
+        self.active_file_key = active
+        self.sent: list[tuple[str, dict[str, Any], str]] = []
+
+    async def bridge(
+        self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
+    ) -> dict[str, Any]:
+        self.sent.append((method, params or {}, file_key))
+        return {"success": True, "moved": params}
+
+    async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
+        return None
+
+
+@pytest.fixture
+def declared() -> Iterator[list[str]]:
+    """Names of the tools a test declares; they leave the catalog afterwards."""
+    names: list[str] = []
+    yield names
+    for name in names:
+        REGISTRY.pop(name, None)
+
+
+async def _run(spec: ToolSpec, ctx: _Plugin, arguments: dict[str, Any]) -> Any:
+    output = await spec.handler(ctx, parse_args(spec, arguments))
+    assert not output.is_error
+    return msgspec.json.decode(output.content[0].text)
+
+
+async def test_a_forward_sends_the_set_arguments_to_its_method(declared: list[str]) -> None:
+    spec = bridge_tool("test_move", "Move a node.", _MoveArgs, method="MOVE_NODE", read_only=False)
+    declared.append(spec.name)
+    assert REGISTRY["test_move"] is spec
+    assert (spec.needs_bridge, spec.read_only, spec.runs_in) == (True, False, "daemon")
+    ctx = _Plugin()
+    assert await _run(spec, ctx, {"nodeId": "1-2", "x": 5}) == {"success": True, "moved": {"nodeId": "1:2", "x": 5}}
+    # fileKey picks the file and is not sent; unset arguments are not sent either.
+    await _run(spec, ctx, {"nodeId": "1:2", "x": 1, "y": 2, "fileKey": "otherFile"})
+    assert ctx.sent == [
+        ("MOVE_NODE", {"nodeId": "1:2", "x": 5}, "activeFile"),
+        ("MOVE_NODE", {"nodeId": "1:2", "x": 1, "y": 2}, "otherFile"),
+    ]
+
+
+async def test_a_forward_can_rename_map_and_shape(declared: list[str]) -> None:
+    renamed = bridge_tool("test_rename", "", _MoveArgs, method="MOVE_NODE", rename={"nodeId": "id"})
+    mapped = bridge_tool(
+        "test_map",
+        "",
+        _MoveArgs,
+        method="SET_POSITION",
+        params=lambda args: {"id": args.nodeId, "position": [args.x, args.y or 0]},
+        shape=lambda ctx, args, reply: {"node": args.nodeId, "plugin": reply["moved"]},
+    )
+    declared.extend([renamed.name, mapped.name])
+    ctx = _Plugin(active=None)
+    await _run(renamed, ctx, {"nodeId": "3:4", "x": 0})
+    assert await _run(mapped, ctx, {"nodeId": "3:4", "x": 7}) == {
+        "node": "3:4",
+        "plugin": {"id": "3:4", "position": [7, 0]},
+    }
+    assert ctx.sent == [
+        ("MOVE_NODE", {"id": "3:4", "x": 0}, ""),
+        ("SET_POSITION", {"id": "3:4", "position": [7, 0]}, ""),
+    ]
+
+
+def test_a_name_is_declared_once(declared: list[str]) -> None:
+    declared.append(bridge_tool("test_once", "", _MoveArgs, method="MOVE_NODE").name)
+    with pytest.raises(RuntimeError, match="declared twice"):
+        bridge_tool("test_once", "", _MoveArgs, method="MOVE_NODE")
