@@ -60,7 +60,7 @@ async def test_file_data_for_nodes_and_missing_nodes(ctx: FakeContext) -> None:
 async def test_file_data_errors(ctx: FakeContext) -> None:
     assert "active file" in error_text(await ctx.call("design_get_file_data", {}))
     with pytest.raises(DesignError, match=re.escape("`fileUrl`: 'http://x.y/z' is not a design file URL")):
-        await ctx.call("design_get_file_data", {"fileUrl": "http://x.y/z"})
+        await ctx.run("design_get_file_data", {"fileUrl": "http://x.y/z"})
     missing = await ctx.call("design_get_file_data", {"fileUrl": "NoSuchFile000000000099"})
     assert "found nothing" in error_text(missing)
     bad_cursor = await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "cursor": "bogus"})
@@ -143,7 +143,7 @@ async def test_component_metadata_and_reconstruction(ctx: FakeContext) -> None:
     )
     assert tree["nodes"][0]["id"] == "1:2" and "fills" in tree["nodes"][0]
     with pytest.raises(DesignError, match="`nodeId`: 'x' is not a node id"):
-        await ctx.call("design_get_component", {"fileUrl": FILE_URL, "nodeId": "x"})
+        await ctx.run("design_get_component", {"fileUrl": FILE_URL, "nodeId": "x"})
 
 
 async def test_component_for_development(ctx: FakeContext) -> None:
