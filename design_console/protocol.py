@@ -73,6 +73,9 @@ class Call(Frame, tag="call"):
     tool: str
     arguments: dict[str, Any] = {}
     active_file_key: str = ""
+    #: For tools that touch the user's files: the AI app's working directory and its MCP roots (None: none offered).
+    cwd: str = ""
+    roots: list[str] | None = None
 
 
 class Command(Frame, tag="command"):

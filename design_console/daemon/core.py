@@ -15,7 +15,7 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.control import ControlServer, Peer
-from design_console.daemon.mcp_host import McpSession, build_server
+from design_console.daemon.mcp_host import McpSession, ScopeFn, build_server
 from design_console.daemon.state import FileState, State
 from design_console.daemon.supervisor import Supervisor
 from design_console.errors import DesignError, ErrorCode
@@ -37,6 +37,7 @@ from design_console.protocol import (
     ToolResult,
 )
 from design_console.runtime.setup_text import not_connected_error, setup_steps
+from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, failure, parse_args
 from design_console.tools.context import DaemonContext
@@ -50,14 +51,19 @@ async def _no_progress(value: float, total: float | None, message: str) -> None:
     return None
 
 
+async def _no_scope() -> FileScope:
+    return FileScope()
+
+
 class DaemonCallContext:
     """What a tool handler running inside designd gets (it implements :class:`tools.context.DaemonContext`): the
     plugin-fed state and the bridge's view of the files, not the daemon itself."""
 
-    def __init__(self, daemon: Daemon, progress: ProgressFn) -> None:
+    def __init__(self, daemon: Daemon, progress: ProgressFn, file_scope: FileScope) -> None:
         self._daemon = daemon
         self._bridge = daemon.bridge
         self._progress = progress
+        self.file_scope = file_scope
         self.config = daemon.config
         self.state = daemon.state
 
@@ -76,7 +82,8 @@ class DaemonCallContext:
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
     ) -> dict[str, Any]:
-        return await self._bridge.command(method, params, file_key=file_key, timeout=timeout)
+        # A long command's progress (batches, layouts) reaches the caller as this call's progress.
+        return await self._bridge.command(method, params, file_key=file_key, timeout=timeout, progress=self._progress)
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._progress(progress, total, message)
@@ -126,7 +133,11 @@ class Daemon:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any] | None, progress: ProgressFn = _no_progress
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: ProgressFn = _no_progress,
+        scope: ScopeFn = _no_scope,
     ) -> ToolOutput:
         """Validate and run one tool wherever it lives; every failure becomes an error result, never an exception."""
         spec = self.tools.get(name)
@@ -140,11 +151,12 @@ class Daemon:
             args = parse_args(spec, arguments)
             if spec.needs_bridge and not self.bridge.is_connected():
                 raise not_connected_error(self.config)
+            file_scope = await scope() if spec.uses_files else FileScope()
             if spec.runs_in == "daemon":
-                context: DaemonContext = DaemonCallContext(self, progress)
+                context: DaemonContext = DaemonCallContext(self, progress, file_scope)
                 return await spec.handler(context, args)
             return await self.supervisor.call(
-                spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress
+                spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress, file_scope
             )
         except DesignError as err:
             return failure(err)
@@ -218,7 +230,7 @@ class Daemon:
             async def send(data: bytes) -> None:
                 await self.control.send(identity, Rpc(data=data))
 
-            session = McpSession(self.server, send, name=f"shim-{peer.pid}")
+            session = McpSession(self.server, send, name=f"shim-{peer.pid}", cwd=peer.cwd)
             self.sessions[identity] = session
             session.start()
             log.info("AI app session %s opened (shim pid %s, %d open)", peer.session[:8], peer.pid, len(self.sessions))
@@ -288,7 +300,11 @@ class Daemon:
         async def progress(value: float, total: float | None, message: str) -> None:
             await self.control.send(peer.identity, Progress(id=frame.id, progress=value, total=total, message=message))
 
-        output = await self.call_tool(frame.tool, frame.arguments, progress)
+        async def scope() -> FileScope:
+            # designctl call resolves relative paths in the terminal it was run from; a terminal offers no roots.
+            return FileScope.from_wire(peer.cwd, None)
+
+        output = await self.call_tool(frame.tool, frame.arguments, progress, scope)
         await self.control.send(peer.identity, ToolResult(id=frame.id, output=output))
 
     async def _ctl_command(self, peer: Peer, frame: Command) -> None:

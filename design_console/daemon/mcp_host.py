@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextvars
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,19 +19,46 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.shared._context_streams import create_context_streams
+from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
 
 from design_console import __version__
-from design_console.errors import format_error
+from design_console.errors import DesignError, ErrorCode, format_error
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
+from design_console.runtime.user_files import FileScope
 from design_console.tools.base import ToolSpec
 from design_console.tools.schema import input_schema
 
 log = logging.getLogger("design_console.mcp")
 
-ToolCaller = Callable[
-    [str, dict[str, Any] | None, Callable[[float, float | None, str], Awaitable[None]]], Awaitable[ToolOutput]
-]
+ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
+#: Asked only by tools that touch the user's files: the session's working directory and MCP roots.
+ScopeFn = Callable[[], Awaitable[FileScope]]
+ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]
+
+#: The working directory of the AI app a request comes from. One SDK server serves every session; the SDK runs each
+#: request's handler in the context its message was fed in, so :meth:`McpSession.feed` sets this around the feed.
+_SESSION_CWD: contextvars.ContextVar[str] = contextvars.ContextVar("session_cwd", default="")
+
+
+async def _roots(session: Any) -> list[str] | None:
+    """The client's MCP roots as URIs, or None when it offers none (then any path of this user is allowed)."""
+    caps = session.client_capabilities
+    if caps is None or caps.roots is None:
+        return None
+    try:
+        with warnings.catch_warnings():
+            # Roots are deprecated in the 2026 protocol; clients of the handshake era still offer them.
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            listed = await session.list_roots()
+    except Exception as exc:
+        raise DesignError(
+            ErrorCode.UNAVAILABLE,
+            f"The AI app offers MCP roots but did not list them ({exc}), so no file of it can be used.",
+            "Retry; if it persists, restart the AI app.",
+        ) from None
+    return [str(root.uri) for root in listed.roots]
+
 
 INSTRUCTIONS = (
     "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
@@ -85,8 +114,11 @@ def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
         async def progress(value: float, total: float | None, message: str) -> None:
             await ctx.session.report_progress(value, total, message or None)
 
+        async def file_scope() -> FileScope:
+            return FileScope.from_wire(_SESSION_CWD.get(), await _roots(ctx.session))
+
         try:
-            output = await call(params.name, params.arguments, progress)
+            output = await call(params.name, params.arguments, progress, file_scope)
         except Exception:
             log.exception("tool %s failed", params.name)
             return types.CallToolResult(
@@ -109,8 +141,9 @@ def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
 class McpSession:
     """One AI app's MCP session, fed with raw JSON-RPC bytes from its shim."""
 
-    def __init__(self, server: Server[Any], send: Callable[[bytes], Awaitable[None]], name: str) -> None:
+    def __init__(self, server: Server[Any], send: Callable[[bytes], Awaitable[None]], name: str, cwd: str = "") -> None:
         self.name = name
+        self.cwd = cwd
         self._server = server
         self._send = send
         self._in_send, self._in_recv = create_context_streams[SessionMessage | Exception](256)
@@ -131,7 +164,11 @@ class McpSession:
             item: SessionMessage | Exception = SessionMessage(message)
         except Exception as exc:
             item = exc
-        await self._in_send.send(item)
+        token = _SESSION_CWD.set(self.cwd)
+        try:
+            await self._in_send.send(item)
+        finally:
+            _SESSION_CWD.reset(token)
 
     async def _pump(self) -> None:
         async for item in self._out_recv:

@@ -23,6 +23,7 @@ from design_console.config import Config
 from design_console.daemon.control import ControlServer, Peer
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import WORKER_PREFIX, Bye, Call, Error, Progress, ToolOutput, ToolResult
+from design_console.runtime.user_files import FileScope
 from design_console.tools.base import failure
 
 log = logging.getLogger("design_console.supervisor")
@@ -141,7 +142,13 @@ class Supervisor:
                 worker.identity = None
 
     async def call(
-        self, kind: str, tool: str, arguments: dict[str, object], active_file_key: str, progress: ProgressFn
+        self,
+        kind: str,
+        tool: str,
+        arguments: dict[str, object],
+        active_file_key: str,
+        progress: ProgressFn,
+        file_scope: FileScope | None = None,
     ) -> ToolOutput:
         """Run ``tool`` on the worker of ``kind`` and wait for its result."""
         worker = self.workers[kind]
@@ -159,7 +166,17 @@ class Supervisor:
         try:
             assert worker.identity is not None
             sent = await self.control.send(
-                worker.identity, Call(id=call_id, tool=tool, arguments=arguments, active_file_key=active_file_key)
+                worker.identity,
+                Call(
+                    id=call_id,
+                    tool=tool,
+                    arguments=arguments,
+                    active_file_key=active_file_key,
+                    cwd=str(file_scope.cwd or "") if file_scope else "",
+                    roots=None
+                    if file_scope is None or file_scope.roots is None
+                    else [str(r) for r in file_scope.roots],
+                ),
             )
             if not sent:
                 raise DesignError(ErrorCode.WORKER_UNAVAILABLE, f"The {kind} worker went away.", "Call again.")

@@ -121,6 +121,8 @@ class ToolSpec:
     idempotent: bool = False
     open_world: bool = False
     needs_bridge: bool = False
+    #: Reads or writes files on the user's machine: the call then carries the AI app's working dir and MCP roots.
+    uses_files: bool = False
     title: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -141,6 +143,7 @@ def tool(
     idempotent: bool = False,
     open_world: bool = False,
     needs_bridge: bool = False,
+    uses_files: bool = False,
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]: ...
 
 
@@ -157,6 +160,7 @@ def tool(
     idempotent: bool = False,
     open_world: bool = False,
     needs_bridge: bool = False,
+    uses_files: bool = False,
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]: ...
 
 
@@ -173,6 +177,7 @@ def tool(
     idempotent: bool = False,
     open_world: bool = False,
     needs_bridge: bool = False,
+    uses_files: bool = False,
 ) -> Callable[[MediaHandler[A]], MediaHandler[A]]: ...
 
 
@@ -188,6 +193,7 @@ def tool(
     idempotent: bool = False,
     open_world: bool = False,
     needs_bridge: bool = False,
+    uses_files: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``, typed with the context
     of the process ``runs_in`` names (see :mod:`design_console.tools.context` for the rule)."""
@@ -206,6 +212,7 @@ def tool(
                 idempotent=idempotent,
                 open_world=open_world,
                 needs_bridge=needs_bridge,
+                uses_files=uses_files,
             )
         )
         return handler
@@ -259,7 +266,10 @@ def bridge_tool(
             }
         target = getattr(arguments, TARGET_FILE_FIELD, None) or ctx.active_file_key or ""
         reply = await ctx.bridge(method, msgspec.to_builtins(payload), file_key=target)
-        return ok(shape(ctx, arguments, reply) if shape is not None else reply)
+        if shape is not None:
+            return ok(shape(ctx, arguments, reply))
+        # An error never gets here, so the plugin's success flag says nothing the model needs to pay for.
+        return ok({key: value for key, value in reply.items() if key != "success"})
 
     spec = ToolSpec(
         name=name,

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 if TYPE_CHECKING:
     from design_console.clients.design_api import DesignApi
     from design_console.config import Config
+    from design_console.runtime.user_files import FileScope
 
 #: What a worker may ask designd about plugin-fed state (the workers cannot see designd's memory).
 StateQueryName = Literal["metadata_changes"]
@@ -41,6 +42,11 @@ class Context(Protocol):
     @property
     def active_file_key(self) -> str | None:
         """The file the plugin is active in (at the time of the call), if any."""
+        ...
+
+    @property
+    def file_scope(self) -> FileScope:
+        """Where this call may read and write the user's files (set for tools declared with ``uses_files``)."""
         ...
 
     async def bridge(

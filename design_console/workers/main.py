@@ -39,6 +39,7 @@ from design_console.protocol import (
     encode,
 )
 from design_console.runtime.logs import setup_logging
+from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, failure, parse_args
 from design_console.tools.context import ApiContext, StateQueryName
@@ -63,6 +64,7 @@ class WorkerCallContext:
         self._call = call
         self.config = worker.config
         self.active_file_key: str | None = call.active_file_key or None
+        self.file_scope = FileScope.from_wire(call.cwd, call.roots)
 
     @property
     def api(self) -> DesignApi:

@@ -20,6 +20,7 @@ from design_console.clients.design_api import DesignApi
 from design_console.config import Config
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import failure, parse_args
 
@@ -38,8 +39,10 @@ class FakeContext:
         api: DesignApi | None = None,
         plugin: Plugin = None,
         active_file_key: str | None = None,
+        file_scope: FileScope | None = None,
     ) -> None:
         self.config = config
+        self.file_scope = file_scope or FileScope()
         self.api = api
         self.plugin = plugin
         self.active_file_key = active_file_key

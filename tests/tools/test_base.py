@@ -58,7 +58,8 @@ async def test_a_forward_sends_the_set_arguments_to_its_method(declared: list[st
     assert REGISTRY["test_move"] is spec
     assert (spec.needs_bridge, spec.read_only, spec.runs_in) == (True, False, "daemon")
     ctx = _Plugin()
-    assert await _run(spec, ctx, {"nodeId": "1-2", "x": 5}) == {"success": True, "moved": {"nodeId": "1:2", "x": 5}}
+    # The plugin's success flag is dropped: an answer that arrives is a success.
+    assert await _run(spec, ctx, {"nodeId": "1-2", "x": 5}) == {"moved": {"nodeId": "1:2", "x": 5}}
     # fileKey picks the file and is not sent; unset arguments are not sent either.
     await _run(spec, ctx, {"nodeId": "1:2", "x": 1, "y": 2, "fileKey": "otherFile"})
     assert ctx.sent == [
