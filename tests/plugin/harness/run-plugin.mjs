@@ -9,7 +9,13 @@ const plugin = openPlugin({
   htmlPath,
   firstPort: Number(first),
   lastPort: Number(last),
-  pluginOptions: { editorType, fileKey, fileName },
+  pluginOptions: {
+    editorType,
+    fileKey,
+    fileName,
+    // Tests reach the stand-in editor's controls (undo count, injected faults) through design_execute.
+    setup: (figma, control) => Object.defineProperty(figma, "testControl", { value: control }),
+  },
 });
 
 let last_state = "";

@@ -1,0 +1,60 @@
+"""Dev Mode annotations: read them, set them, and list their categories."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from design_console.plugin_contract import Method
+from design_console.tools.args import NodeId
+from design_console.tools.base import Args, NoArgs, bridge_tool
+
+Id = Annotated[str, Meta(min_length=1, max_length=200)]
+
+
+class GetAnnotationsArgs(Args):
+    nodeId: NodeId
+    include_children: bool = False
+    depth: Annotated[int, Meta(ge=1, le=20)] = 1
+
+
+bridge_tool(
+    "design_get_annotations",
+    "Read a node's annotations (and its children's, to depth).",
+    GetAnnotationsArgs,
+    method=Method.GET_ANNOTATIONS,
+    toolset="write",
+    rename={"include_children": "includeChildren"},
+)
+
+
+class Annotation(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    label: Annotated[str, Meta(max_length=10_000)] | None = None
+    labelMarkdown: Annotated[str, Meta(max_length=10_000)] | None = None
+    properties: list[dict[str, str]] | None = None
+    categoryId: Id | None = None
+
+
+class SetAnnotationsArgs(Args):
+    nodeId: NodeId
+    annotations: Annotated[list[Annotation], Meta(max_length=100)]
+    mode: Literal["replace", "append"] = "replace"
+
+
+bridge_tool(
+    "design_set_annotations",
+    "Replace or append a node's annotations (label or labelMarkdown, properties, categoryId).",
+    SetAnnotationsArgs,
+    method=Method.SET_ANNOTATIONS,
+    toolset="write",
+    read_only=False,
+)
+bridge_tool(
+    "design_get_annotation_categories",
+    "List the file's annotation categories.",
+    NoArgs,
+    method=Method.GET_ANNOTATION_CATEGORIES,
+    toolset="write",
+)

@@ -1,0 +1,215 @@
+"""Node writes: size, position, fills and strokes, image fills, text, names, clones, new children, deletes.
+
+Each call is one undo step and answers with what changed (before → after) or, for a delete, what was removed.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from design_console.clients.image_source import load_image
+from design_console.plugin_contract import Method
+from design_console.protocol import ToolOutput
+from design_console.tools.args import Color, NodeId
+from design_console.tools.base import Args, bridge_tool, ok, tool
+from design_console.tools.context import MediaContext
+
+Id = Annotated[str, Meta(min_length=1, max_length=200)]
+Name = Annotated[str, Meta(min_length=1, max_length=255)]
+Size = Annotated[float, Meta(gt=0)]
+Coordinate = float
+
+
+class ResizeArgs(Args):
+    nodeId: NodeId
+    width: Size
+    height: Size
+    withConstraints: bool = True
+
+
+bridge_tool(
+    "design_resize_node",
+    "Resize a node; withConstraints:false ignores its children's constraints.",
+    ResizeArgs,
+    method=Method.RESIZE_NODE,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class MoveArgs(Args):
+    nodeId: NodeId
+    x: Coordinate
+    y: Coordinate
+
+
+bridge_tool(
+    "design_move_node",
+    "Move a node to x,y.",
+    MoveArgs,
+    method=Method.MOVE_NODE,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class Paint(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    type: Literal["SOLID"] = "SOLID"
+    color: Color | None = None
+    opacity: Annotated[float, Meta(ge=0, le=1)] | None = None
+    variableId: Id | None = None
+
+
+class FillsArgs(Args):
+    nodeId: NodeId
+    fills: Annotated[list[Paint], Meta(max_length=20)]
+
+
+bridge_tool(
+    "design_set_fills",
+    "Replace a node's fills: colours (hex, rgb()) and/or bound colour variables.",
+    FillsArgs,
+    method=Method.SET_NODE_FILLS,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class StrokesArgs(Args):
+    nodeId: NodeId
+    strokes: Annotated[list[Paint], Meta(max_length=20)]
+    strokeWeight: Annotated[float, Meta(ge=0, le=1000)] | None = None
+
+
+bridge_tool(
+    "design_set_strokes",
+    "Replace a node's strokes (and weight) like design_set_fills.",
+    StrokesArgs,
+    method=Method.SET_NODE_STROKES,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class ImageFillArgs(Args):
+    nodeIds: Annotated[list[NodeId], Meta(min_length=1, max_length=100)]
+    imageData: Annotated[str, Meta(min_length=1)]
+    scaleMode: Literal["FILL", "FIT", "CROP", "TILE"] = "FILL"
+
+
+@tool(
+    "design_set_image_fill",
+    "Fill nodes with a PNG/JPEG/GIF from base64, a data URL, an https URL or a file path.",
+    args=ImageFillArgs,
+    runs_in="media",
+    toolset="write",
+    read_only=False,
+    idempotent=True,
+    open_world=True,
+    needs_bridge=True,
+    uses_files=True,
+)
+async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolOutput:
+    """Load and check the image here, so the plugin only ever receives a verified image of a known size."""
+    image = await load_image(args.imageData, ctx.file_scope)
+    params = {
+        "nodeIds": args.nodeIds,
+        "imageData": base64.b64encode(image.data).decode(),
+        "scaleMode": args.scaleMode,
+    }
+    result = await ctx.bridge(Method.SET_IMAGE_FILL, params, file_key=ctx.active_file_key or "")
+    result.pop("success", None)
+    result["image"] = {"format": image.format, "width": image.width, "height": image.height, "bytes": len(image.data)}
+    return ok(result)
+
+
+class NodeArgs(Args):
+    nodeId: NodeId
+
+
+bridge_tool(
+    "design_clone_node",
+    "Duplicate a node beside it.",
+    NodeArgs,
+    method=Method.CLONE_NODE,
+    toolset="write",
+    read_only=False,
+)
+bridge_tool(
+    "design_delete_node",
+    "Delete a node; the result says what was removed.",
+    NodeArgs,
+    method=Method.DELETE_NODE,
+    toolset="write",
+    destructive=True,
+    read_only=False,
+)
+
+
+class RenameArgs(Args):
+    nodeId: NodeId
+    newName: Name
+
+
+bridge_tool(
+    "design_rename_node",
+    "Rename a node.",
+    RenameArgs,
+    method=Method.RENAME_NODE,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class TextArgs(Args):
+    nodeId: NodeId
+    text: Annotated[str, Meta(max_length=100_000)]
+    fontSize: Annotated[float, Meta(ge=1, le=1000)] | None = None
+    fontFamily: Name | None = None
+    fontStyle: Name | None = None
+
+
+bridge_tool(
+    "design_set_text",
+    "Set a text node's characters and optionally its font size, family and style.",
+    TextArgs,
+    method=Method.SET_TEXT_CONTENT,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class ChildProperties(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name | None = None
+    x: Coordinate | None = None
+    y: Coordinate | None = None
+    width: Size | None = None
+    height: Size | None = None
+    fills: Annotated[list[Paint], Meta(max_length=20)] | None = None
+    text: Annotated[str, Meta(max_length=100_000)] | None = None
+
+
+class CreateChildArgs(Args):
+    parentId: NodeId
+    nodeType: Literal["RECTANGLE", "ELLIPSE", "FRAME", "TEXT", "LINE"]
+    properties: ChildProperties | None = None
+
+
+bridge_tool(
+    "design_create_child",
+    "Create a rectangle, ellipse, frame, text or line inside a parent node.",
+    CreateChildArgs,
+    method=Method.CREATE_CHILD_NODE,
+    toolset="write",
+    read_only=False,
+)

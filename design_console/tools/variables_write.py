@@ -1,0 +1,232 @@
+"""Variable writes: create, update, rename, delete variables, collections and modes, in batches or one by one.
+
+Every call is one undo step in the design tool. Values are written as people write them: colours as hex or
+``rgb()``/``rgba()``, aliases as ``VariableID:…`` or DTCG braces (``{color.blue.500}``); the plugin checks each value
+against the variable's type before it changes anything, and the batch tools are all or nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+from design_console.errors import DesignError, ErrorCode
+from design_console.plugin_contract import Method
+from design_console.tools.base import Args, bridge_tool
+
+#: Largest batch the batch tools take in one call (one undo step, one round trip).
+MAX_BATCH = 100
+#: Largest token set design_setup_design_tokens creates in one call.
+MAX_TOKENS = 500
+
+Value = str | float | bool
+ResolvedType = Literal["COLOR", "FLOAT", "STRING", "BOOLEAN"]
+Name = Annotated[str, Meta(min_length=1, max_length=255)]
+Id = Annotated[str, Meta(min_length=1, max_length=200)]
+
+
+class UpdateVariableArgs(Args):
+    variableId: Id
+    modeId: Id | None = None
+    value: Value | None = None
+    description: Annotated[str, Meta(max_length=5000)] | None = None
+
+
+def _update_params(args: UpdateVariableArgs) -> dict[str, Any]:
+    """Value and description go in one command, so one undo step reverts both."""
+    if args.value is None and args.description is None:
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "Nothing to update.", "Pass value (with modeId) and/or description.")
+    params: dict[str, Any] = msgspec.to_builtins(args)
+    return params
+
+
+bridge_tool(
+    "design_update_variable",
+    "Set a variable's value in one mode (default: first mode) and/or its description.",
+    UpdateVariableArgs,
+    method=Method.UPDATE_VARIABLE,
+    toolset="write",
+    read_only=False,
+    idempotent=True,
+    params=_update_params,
+)
+
+
+class CreateVariableArgs(Args):
+    name: Name
+    collectionId: Id
+    resolvedType: ResolvedType
+    description: Annotated[str, Meta(max_length=5000)] | None = None
+    valuesByMode: dict[str, Value] | None = None
+
+
+bridge_tool(
+    "design_create_variable",
+    "Create a variable in a collection, with values per modeId.",
+    CreateVariableArgs,
+    method=Method.CREATE_VARIABLE,
+    toolset="write",
+    read_only=False,
+)
+
+
+class CreateCollectionArgs(Args):
+    name: Name
+    initialModeName: Name | None = None
+    additionalModes: Annotated[list[Name], Meta(max_length=40)] | None = None
+
+
+bridge_tool(
+    "design_create_variable_collection",
+    "Create a variable collection with its first mode's name and further modes.",
+    CreateCollectionArgs,
+    method=Method.CREATE_VARIABLE_COLLECTION,
+    toolset="write",
+    read_only=False,
+)
+
+
+class VariableIdArgs(Args):
+    variableId: Id
+
+
+bridge_tool(
+    "design_delete_variable",
+    "Delete a variable; the result keeps what is needed to recreate it.",
+    VariableIdArgs,
+    method=Method.DELETE_VARIABLE,
+    toolset="write",
+    destructive=True,
+    read_only=False,
+)
+
+
+class CollectionIdArgs(Args):
+    collectionId: Id
+
+
+bridge_tool(
+    "design_delete_variable_collection",
+    "Delete a collection and all its variables.",
+    CollectionIdArgs,
+    method=Method.DELETE_VARIABLE_COLLECTION,
+    toolset="write",
+    destructive=True,
+    read_only=False,
+)
+
+
+class RenameVariableArgs(Args):
+    variableId: Id
+    newName: Name
+
+
+bridge_tool(
+    "design_rename_variable",
+    "Rename a variable (slashes make groups).",
+    RenameVariableArgs,
+    method=Method.RENAME_VARIABLE,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class AddModeArgs(Args):
+    collectionId: Id
+    modeName: Name
+
+
+bridge_tool(
+    "design_add_mode",
+    "Add a mode to a collection.",
+    AddModeArgs,
+    method=Method.ADD_MODE,
+    toolset="write",
+    read_only=False,
+)
+
+
+class RenameModeArgs(Args):
+    collectionId: Id
+    modeId: Id
+    newName: Name
+
+
+bridge_tool(
+    "design_rename_mode",
+    "Rename a mode.",
+    RenameModeArgs,
+    method=Method.RENAME_MODE,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class NewVariable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name
+    resolvedType: ResolvedType
+    description: str | None = None
+    valuesByMode: dict[str, Value] | None = None
+
+
+class BatchCreateArgs(Args):
+    collectionId: Id
+    variables: Annotated[list[NewVariable], Meta(min_length=1, max_length=MAX_BATCH)]
+
+
+bridge_tool(
+    "design_batch_create_variables",
+    f"Create up to {MAX_BATCH} variables in one collection, all or none.",
+    BatchCreateArgs,
+    method=Method.BATCH_CREATE_VARIABLES,
+    toolset="write",
+    read_only=False,
+)
+
+
+class VariableUpdate(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    variableId: Id
+    modeId: Id
+    value: Value
+
+
+class BatchUpdateArgs(Args):
+    updates: Annotated[list[VariableUpdate], Meta(min_length=1, max_length=MAX_BATCH)]
+
+
+bridge_tool(
+    "design_batch_update_variables",
+    f"Set up to {MAX_BATCH} variable values, all or none.",
+    BatchUpdateArgs,
+    method=Method.BATCH_UPDATE_VARIABLES,
+    toolset="write",
+    idempotent=True,
+    read_only=False,
+)
+
+
+class Token(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name
+    resolvedType: ResolvedType
+    description: str | None = None
+    values: dict[str, Value]
+
+
+class SetupTokensArgs(Args):
+    collectionName: Name
+    modes: Annotated[list[Name], Meta(min_length=1, max_length=40)]
+    tokens: Annotated[list[Token], Meta(min_length=1, max_length=MAX_TOKENS)]
+
+
+bridge_tool(
+    "design_setup_design_tokens",
+    "Create a collection with modes and tokens (values by mode name; {a.b} aliases) all or none.",
+    SetupTokensArgs,
+    method=Method.SETUP_DESIGN_TOKENS,
+    toolset="write",
+    read_only=False,
+)

@@ -1,0 +1,54 @@
+"""The whole tools/list is sent into every session's context: it must stay within 60 KB for all 125 tools.
+
+The catalog grows issue by issue, so the check is a projection: what is listed now, plus what each tool still to
+come may add on average, must fit the budget. A tool whose declaration grows past its share fails here first.
+"""
+
+from __future__ import annotations
+
+import mcp_types as types
+
+from design_console.daemon.mcp_host import tool_definition
+from design_console.tools import catalog
+
+#: The budget of the whole tools/list payload (ARCHITECTURE.md "Performance budgets").
+LIST_BUDGET = 60_000
+#: Every tool of the local catalog (../shared/spec/tool-catalog.md), MCP Apps tools included.
+CATALOG_SIZE = 125
+#: What one tool still to be declared may cost on average; the groups still to come are mostly one-line forwards.
+REMAINING_TOOL_BYTES = 360
+#: No single tool may cost more than this, however much it does.
+MAX_TOOL_BYTES = 2_000
+
+
+def _sizes() -> dict[str, int]:
+    return {
+        name: len(tool_definition(spec).model_dump_json(by_alias=True, exclude_none=True))
+        for name, spec in catalog().items()
+    }
+
+
+def test_the_tool_list_is_on_course_for_its_budget() -> None:
+    tools = catalog()
+    listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
+    total = len(listing.model_dump_json(by_alias=True, exclude_none=True))
+    remaining = CATALOG_SIZE - len(tools)
+    assert remaining >= 0
+    projected = total + remaining * REMAINING_TOOL_BYTES
+    assert projected <= LIST_BUDGET, (
+        f"tools/list is {total:,} bytes for {len(tools)} tools; with {remaining} still to come at "
+        f"{REMAINING_TOOL_BYTES} bytes each it would reach {projected:,} (budget {LIST_BUDGET:,}). "
+        f"Largest: {sorted(_sizes().items(), key=lambda kv: -kv[1])[:5]}"
+    )
+
+
+def test_no_single_tool_is_oversized() -> None:
+    oversized = {name: size for name, size in _sizes().items() if size > MAX_TOOL_BYTES}
+    assert not oversized, f"shorten these declarations: {oversized}"
+
+
+def test_the_write_tools_cost_what_a_forward_should() -> None:
+    """The write group is mostly one-line forwards: on average well under the read tools' size."""
+    sizes = _sizes()
+    writes = [sizes[name] for name, spec in catalog().items() if spec.toolset == "write"]
+    assert sum(writes) / len(writes) <= 500, sum(writes) / len(writes)
