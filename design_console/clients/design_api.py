@@ -20,6 +20,7 @@ import msgspec
 
 from design_console import __version__
 from design_console.clients.api_cache import ApiCache, cache_key
+from design_console.clients.downloads import read_at_most
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 
@@ -211,18 +212,14 @@ class DesignApi:
                         f"Downloading the rendered image failed with HTTP {response.status_code}.",
                         "Render it again; rendered image URLs expire after 30 days.",
                     )
-                chunks: list[bytes] = []
-                size = 0
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
-                    if size > MAX_IMAGE_BYTES:
-                        raise DesignError(
-                            ErrorCode.BAD_RESPONSE,
-                            f"The rendered image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB.",
-                            "Render it at a smaller scale.",
-                        )
-                    chunks.append(chunk)
-                return b"".join(chunks)
+                body = await read_at_most(response, MAX_IMAGE_BYTES)
+                if body is None:
+                    raise DesignError(
+                        ErrorCode.BAD_RESPONSE,
+                        f"The rendered image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB.",
+                        "Render it at a smaller scale.",
+                    )
+                return body
         except httpx.TimeoutException:
             raise DesignError(ErrorCode.TIMEOUT, "Downloading the rendered image timed out.", "Try again.") from None
         except httpx.HTTPError as exc:

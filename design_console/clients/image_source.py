@@ -19,6 +19,7 @@ import httpx
 from PIL import Image, UnidentifiedImageError
 
 from design_console import __version__
+from design_console.clients.downloads import read_at_most
 from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 
@@ -127,16 +128,12 @@ async def fetch_image(url: str) -> bytes:
                     f"{url} is {int(declared):,} bytes; the limit is {MAX_IMAGE_BYTES:,}.",
                     "Use a smaller image.",
                 )
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > MAX_IMAGE_BYTES:
-                    raise DesignError(
-                        ErrorCode.TOO_LARGE, f"{url} sent more than {MAX_IMAGE_BYTES:,} bytes.", "Use a smaller image."
-                    )
-                chunks.append(chunk)
-            return b"".join(chunks)
+            body = await read_at_most(response, MAX_IMAGE_BYTES)
+            if body is None:
+                raise DesignError(
+                    ErrorCode.TOO_LARGE, f"{url} sent more than {MAX_IMAGE_BYTES:,} bytes.", "Use a smaller image."
+                )
+            return body
     except httpx.TooManyRedirects:
         raise DesignError(
             ErrorCode.FETCH_FAILED, f"{url} redirected more than {MAX_REDIRECTS} times.", "Give the image's final URL."

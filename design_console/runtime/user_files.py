@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import difflib
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from design_console.errors import DesignError, ErrorCode
+from design_console.runtime.files import write_private
 
 WriteStrategy = Literal["create", "replace", "dry-run"]
 
@@ -182,24 +182,15 @@ def write_bytes(
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
+    """Write through a temp file and a rename, keeping an existing file's mode (a new one gets the umask's)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        write_private(path, data, mode)
     except PermissionError:
         raise DesignError(
             ErrorCode.PERMISSION_DENIED, f"{path.parent} is not writable by this user.", "Check its mode."
         ) from None
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _umask() -> int:

@@ -9,7 +9,7 @@ from msgspec import Meta
 
 from design_console.plugin_contract import Method
 from design_console.tools.args import NodeId
-from design_console.tools.base import Args, NoArgs, bridge_tool
+from design_console.tools.base import Args, NoArgs, bridge_tool, write_tool
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
 
@@ -43,13 +43,11 @@ class SetAnnotationsArgs(Args):
     mode: Literal["replace", "append"] = "replace"
 
 
-bridge_tool(
+write_tool(
     "design_set_annotations",
     "Replace or append a node's annotations (label or labelMarkdown, properties, categoryId).",
     SetAnnotationsArgs,
     method=Method.SET_ANNOTATIONS,
-    toolset="write",
-    read_only=False,
 )
 bridge_tool(
     "design_get_annotation_categories",

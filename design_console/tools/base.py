@@ -15,8 +15,10 @@ from typing import (
     Annotated,
     Any,
     Literal,
+    TypedDict,
     TypeVar,
     Union,
+    Unpack,
     get_args,
     get_origin,
     get_type_hints,
@@ -130,91 +132,44 @@ class ToolSpec:
 REGISTRY: dict[str, ToolSpec] = {}
 
 
+class ToolOptions(TypedDict, total=False):
+    """How a tool is listed and treated, beyond its name, description, arguments and process (see :class:`ToolSpec`)."""
+
+    toolset: str
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    open_world: bool
+    needs_bridge: bool
+    uses_files: bool
+
+
 @overload
 def tool(
-    name: str,
-    description: str,
-    *,
-    args: type[A],
-    runs_in: Literal["daemon"] = "daemon",
-    toolset: str = "core",
-    read_only: bool = True,
-    destructive: bool = False,
-    idempotent: bool = False,
-    open_world: bool = False,
-    needs_bridge: bool = False,
-    uses_files: bool = False,
+    name: str, description: str, *, args: type[A], runs_in: Literal["daemon"] = "daemon", **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]: ...
 
 
 @overload
 def tool(
-    name: str,
-    description: str,
-    *,
-    args: type[A],
-    runs_in: Literal["api"],
-    toolset: str = "core",
-    read_only: bool = True,
-    destructive: bool = False,
-    idempotent: bool = False,
-    open_world: bool = False,
-    needs_bridge: bool = False,
-    uses_files: bool = False,
+    name: str, description: str, *, args: type[A], runs_in: Literal["api"], **options: Unpack[ToolOptions]
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]: ...
 
 
 @overload
 def tool(
-    name: str,
-    description: str,
-    *,
-    args: type[A],
-    runs_in: Literal["media"],
-    toolset: str = "core",
-    read_only: bool = True,
-    destructive: bool = False,
-    idempotent: bool = False,
-    open_world: bool = False,
-    needs_bridge: bool = False,
-    uses_files: bool = False,
+    name: str, description: str, *, args: type[A], runs_in: Literal["media"], **options: Unpack[ToolOptions]
 ) -> Callable[[MediaHandler[A]], MediaHandler[A]]: ...
 
 
 def tool(
-    name: str,
-    description: str,
-    *,
-    args: type[A],
-    runs_in: RunsIn = "daemon",
-    toolset: str = "core",
-    read_only: bool = True,
-    destructive: bool = False,
-    idempotent: bool = False,
-    open_world: bool = False,
-    needs_bridge: bool = False,
-    uses_files: bool = False,
+    name: str, description: str, *, args: type[A], runs_in: RunsIn = "daemon", **options: Unpack[ToolOptions]
 ) -> Callable[[Handler], Handler]:
     """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``, typed with the context
     of the process ``runs_in`` names (see :mod:`design_console.tools.context` for the rule)."""
 
     def register(handler: Handler) -> Handler:
-        _register(
-            ToolSpec(
-                name=name,
-                description=description,
-                args=args,
-                handler=handler,
-                runs_in=runs_in,
-                toolset=toolset,
-                read_only=read_only,
-                destructive=destructive,
-                idempotent=idempotent,
-                open_world=open_world,
-                needs_bridge=needs_bridge,
-                uses_files=uses_files,
-            )
-        )
+        _register(ToolSpec(name=name, description=description, args=args, handler=handler, runs_in=runs_in, **options))
         return handler
 
     return register
@@ -286,6 +241,32 @@ def bridge_tool(
     )
     _register(spec)
     return spec
+
+
+def write_tool(
+    name: str,
+    description: str,
+    args: type[A],
+    *,
+    method: str,
+    destructive: bool = False,
+    idempotent: bool = False,
+    params: Callable[[A], dict[str, Any]] | None = None,
+    rename: Mapping[str, str] | None = None,
+) -> ToolSpec:
+    """:func:`bridge_tool` for a change to the design (toolset ``write``): one line for most of the write tools."""
+    return bridge_tool(
+        name,
+        description,
+        args,
+        method=method,
+        toolset="write",
+        read_only=False,
+        destructive=destructive,
+        idempotent=idempotent,
+        params=params,
+        rename=rename,
+    )
 
 
 def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:

@@ -13,7 +13,7 @@ from msgspec import Meta
 
 from design_console.plugin_contract import Method
 from design_console.tools.args import NodeId
-from design_console.tools.base import Args, bridge_tool
+from design_console.tools.base import Args, write_tool
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
 Name = Annotated[str, Meta(min_length=1, max_length=255)]
@@ -39,13 +39,11 @@ class InstantiateArgs(Args):
     parentId: NodeId | None = None
 
 
-bridge_tool(
+write_tool(
     "design_instantiate_component",
     "Place an instance of a component (published componentKey or local nodeId), with variant and overrides.",
     InstantiateArgs,
     method=Method.INSTANTIATE_COMPONENT,
-    toolset="write",
-    read_only=False,
 )
 
 
@@ -55,14 +53,12 @@ class DescriptionArgs(Args):
     descriptionMarkdown: Annotated[str, Meta(max_length=10_000)] | None = None
 
 
-bridge_tool(
+write_tool(
     "design_set_description",
     "Set a component's or style's description (plain, optional markdown).",
     DescriptionArgs,
     method=Method.SET_NODE_DESCRIPTION,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -75,14 +71,12 @@ class AddPropertyArgs(Args):
     preferredValues: list[PreferredValue] | None = None
 
 
-bridge_tool(
+write_tool(
     "design_add_component_property",
     "Add a component property to a component or component set.",
     AddPropertyArgs,
     method=Method.ADD_COMPONENT_PROPERTY,
-    toolset="write",
     rename={"type": "propertyType"},
-    read_only=False,
 )
 
 
@@ -98,13 +92,11 @@ class EditPropertyArgs(Args):
     newValue: PropertyChange
 
 
-bridge_tool(
+write_tool(
     "design_edit_component_property",
     "Rename a component property or change its default or preferred values.",
     EditPropertyArgs,
     method=Method.EDIT_COMPONENT_PROPERTY,
-    toolset="write",
-    read_only=False,
 )
 
 
@@ -113,14 +105,12 @@ class PropertyArgs(Args):
     propertyName: Name
 
 
-bridge_tool(
+write_tool(
     "design_delete_component_property",
     "Remove a component property.",
     PropertyArgs,
     method=Method.DELETE_COMPONENT_PROPERTY,
-    toolset="write",
     destructive=True,
-    read_only=False,
 )
 
 
@@ -136,14 +126,12 @@ class ArrangeArgs(Args):
     options: ArrangeOptions | None = None
 
 
-bridge_tool(
+write_tool(
     "design_arrange_component_set",
     "Lay out a component set's variants in a labelled grid, in place.",
     ArrangeArgs,
     method=Method.ARRANGE_COMPONENT_SET,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -164,13 +152,11 @@ class CreateSetArgs(Args):
     arrangeOptions: ArrangeOptions | None = None
 
 
-bridge_tool(
+write_tool(
     "design_create_component_set",
     "Make a variant set: from a base component and axes, or by combining componentIds.",
     CreateSetArgs,
     method=Method.CREATE_COMPONENT_SET,
-    toolset="write",
-    read_only=False,
 )
 
 
@@ -179,12 +165,10 @@ class InstancePropsArgs(Args):
     properties: dict[str, PropValue]
 
 
-bridge_tool(
+write_tool(
     "design_set_instance_properties",
     "Set an instance's component properties (names with or without #id suffix).",
     InstancePropsArgs,
     method=Method.SET_INSTANCE_PROPERTIES,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )

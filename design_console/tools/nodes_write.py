@@ -15,7 +15,7 @@ from design_console.clients.image_source import load_image
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.tools.args import Color, NodeId
-from design_console.tools.base import Args, bridge_tool, ok, tool
+from design_console.tools.base import Args, bridge_tool, ok, tool, write_tool
 from design_console.tools.context import MediaContext
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
@@ -31,14 +31,12 @@ class ResizeArgs(Args):
     withConstraints: bool = True
 
 
-bridge_tool(
+write_tool(
     "design_resize_node",
     "Resize a node; withConstraints:false ignores its children's constraints.",
     ResizeArgs,
     method=Method.RESIZE_NODE,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -48,15 +46,7 @@ class MoveArgs(Args):
     y: Coordinate
 
 
-bridge_tool(
-    "design_move_node",
-    "Move a node to x,y.",
-    MoveArgs,
-    method=Method.MOVE_NODE,
-    toolset="write",
-    idempotent=True,
-    read_only=False,
-)
+write_tool("design_move_node", "Move a node to x,y.", MoveArgs, method=Method.MOVE_NODE, idempotent=True)
 
 
 class Paint(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -88,14 +78,12 @@ class StrokesArgs(Args):
     strokeWeight: Annotated[float, Meta(ge=0, le=1000)] | None = None
 
 
-bridge_tool(
+write_tool(
     "design_set_strokes",
     "Replace a node's strokes (and weight) like design_set_fills.",
     StrokesArgs,
     method=Method.SET_NODE_STROKES,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -135,22 +123,13 @@ class NodeArgs(Args):
     nodeId: NodeId
 
 
-bridge_tool(
-    "design_clone_node",
-    "Duplicate a node beside it.",
-    NodeArgs,
-    method=Method.CLONE_NODE,
-    toolset="write",
-    read_only=False,
-)
-bridge_tool(
+write_tool("design_clone_node", "Duplicate a node beside it.", NodeArgs, method=Method.CLONE_NODE)
+write_tool(
     "design_delete_node",
     "Delete a node; the result says what was removed.",
     NodeArgs,
     method=Method.DELETE_NODE,
-    toolset="write",
     destructive=True,
-    read_only=False,
 )
 
 
@@ -159,15 +138,7 @@ class RenameArgs(Args):
     newName: Name
 
 
-bridge_tool(
-    "design_rename_node",
-    "Rename a node.",
-    RenameArgs,
-    method=Method.RENAME_NODE,
-    toolset="write",
-    idempotent=True,
-    read_only=False,
-)
+write_tool("design_rename_node", "Rename a node.", RenameArgs, method=Method.RENAME_NODE, idempotent=True)
 
 
 class TextArgs(Args):
@@ -178,14 +149,12 @@ class TextArgs(Args):
     fontStyle: Name | None = None
 
 
-bridge_tool(
+write_tool(
     "design_set_text",
     "Set a text node's characters and optionally its font size, family and style.",
     TextArgs,
     method=Method.SET_TEXT_CONTENT,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -205,11 +174,9 @@ class CreateChildArgs(Args):
     properties: ChildProperties | None = None
 
 
-bridge_tool(
+write_tool(
     "design_create_child",
     "Create a rectangle, ellipse, frame, text or line inside a parent node.",
     CreateChildArgs,
     method=Method.CREATE_CHILD_NODE,
-    toolset="write",
-    read_only=False,
 )

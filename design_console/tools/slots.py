@@ -9,7 +9,7 @@ from msgspec import Meta
 
 from design_console.plugin_contract import Method
 from design_console.tools.args import NodeId
-from design_console.tools.base import Args, bridge_tool
+from design_console.tools.base import Args, bridge_tool, write_tool
 from design_console.tools.components_write import PreferredValue
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
@@ -25,14 +25,7 @@ class CreateSlotArgs(Args):
     layoutMode: Literal["NONE", "HORIZONTAL", "VERTICAL"] | None = None
 
 
-bridge_tool(
-    "design_create_slot",
-    "Create a slot inside a component.",
-    CreateSlotArgs,
-    method=Method.CREATE_SLOT,
-    toolset="write",
-    read_only=False,
-)
+write_tool("design_create_slot", "Create a slot inside a component.", CreateSlotArgs, method=Method.CREATE_SLOT)
 
 
 class NodeArgs(Args):
@@ -68,23 +61,19 @@ class AppendArgs(SlotRef):
     clearExisting: bool = False
 
 
-bridge_tool(
+write_tool(
     "design_append_to_slot",
     "Put a node (a clone of sourceNodeId, or a new one) into an instance's slot (slotId, or instanceId+slotName).",
     AppendArgs,
     method=Method.APPEND_TO_SLOT,
-    toolset="write",
-    read_only=False,
 )
-bridge_tool(
+write_tool(
     "design_reset_slot",
     "Reset an instance's slot to the component's default content.",
     SlotRef,
     method=Method.RESET_SLOT,
-    toolset="write",
     destructive=True,
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -96,11 +85,9 @@ class SlotPropertyArgs(Args):
     preferredValues: list[PreferredValue] | None = None
 
 
-bridge_tool(
+write_tool(
     "design_add_slot_property",
     "Add a SLOT property to a component, bound to one of its direct-child frames.",
     SlotPropertyArgs,
     method=Method.ADD_SLOT_PROPERTY,
-    toolset="write",
-    read_only=False,
 )

@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
-from design_console.tools.base import Args, bridge_tool
+from design_console.tools.base import Args, write_tool
 
 #: Largest batch the batch tools take in one call (one undo step, one round trip).
 MAX_BATCH = 100
@@ -42,13 +42,11 @@ def _update_params(args: UpdateVariableArgs) -> dict[str, Any]:
     return params
 
 
-bridge_tool(
+write_tool(
     "design_update_variable",
     "Set a variable's value in one mode (default: first mode) and/or its description.",
     UpdateVariableArgs,
     method=Method.UPDATE_VARIABLE,
-    toolset="write",
-    read_only=False,
     idempotent=True,
     params=_update_params,
 )
@@ -62,13 +60,11 @@ class CreateVariableArgs(Args):
     valuesByMode: dict[str, Value] | None = None
 
 
-bridge_tool(
+write_tool(
     "design_create_variable",
     "Create a variable in a collection, with values per modeId.",
     CreateVariableArgs,
     method=Method.CREATE_VARIABLE,
-    toolset="write",
-    read_only=False,
 )
 
 
@@ -78,13 +74,11 @@ class CreateCollectionArgs(Args):
     additionalModes: Annotated[list[Name], Meta(max_length=40)] | None = None
 
 
-bridge_tool(
+write_tool(
     "design_create_variable_collection",
     "Create a variable collection with its first mode's name and further modes.",
     CreateCollectionArgs,
     method=Method.CREATE_VARIABLE_COLLECTION,
-    toolset="write",
-    read_only=False,
 )
 
 
@@ -92,14 +86,12 @@ class VariableIdArgs(Args):
     variableId: Id
 
 
-bridge_tool(
+write_tool(
     "design_delete_variable",
     "Delete a variable; the result keeps what is needed to recreate it.",
     VariableIdArgs,
     method=Method.DELETE_VARIABLE,
-    toolset="write",
     destructive=True,
-    read_only=False,
 )
 
 
@@ -107,14 +99,12 @@ class CollectionIdArgs(Args):
     collectionId: Id
 
 
-bridge_tool(
+write_tool(
     "design_delete_variable_collection",
     "Delete a collection and all its variables.",
     CollectionIdArgs,
     method=Method.DELETE_VARIABLE_COLLECTION,
-    toolset="write",
     destructive=True,
-    read_only=False,
 )
 
 
@@ -123,14 +113,12 @@ class RenameVariableArgs(Args):
     newName: Name
 
 
-bridge_tool(
+write_tool(
     "design_rename_variable",
     "Rename a variable (slashes make groups).",
     RenameVariableArgs,
     method=Method.RENAME_VARIABLE,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -139,14 +127,7 @@ class AddModeArgs(Args):
     modeName: Name
 
 
-bridge_tool(
-    "design_add_mode",
-    "Add a mode to a collection.",
-    AddModeArgs,
-    method=Method.ADD_MODE,
-    toolset="write",
-    read_only=False,
-)
+write_tool("design_add_mode", "Add a mode to a collection.", AddModeArgs, method=Method.ADD_MODE)
 
 
 class RenameModeArgs(Args):
@@ -155,15 +136,7 @@ class RenameModeArgs(Args):
     newName: Name
 
 
-bridge_tool(
-    "design_rename_mode",
-    "Rename a mode.",
-    RenameModeArgs,
-    method=Method.RENAME_MODE,
-    toolset="write",
-    idempotent=True,
-    read_only=False,
-)
+write_tool("design_rename_mode", "Rename a mode.", RenameModeArgs, method=Method.RENAME_MODE, idempotent=True)
 
 
 class NewVariable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -178,13 +151,11 @@ class BatchCreateArgs(Args):
     variables: Annotated[list[NewVariable], Meta(min_length=1, max_length=MAX_BATCH)]
 
 
-bridge_tool(
+write_tool(
     "design_batch_create_variables",
     f"Create up to {MAX_BATCH} variables in one collection, all or none.",
     BatchCreateArgs,
     method=Method.BATCH_CREATE_VARIABLES,
-    toolset="write",
-    read_only=False,
 )
 
 
@@ -198,14 +169,12 @@ class BatchUpdateArgs(Args):
     updates: Annotated[list[VariableUpdate], Meta(min_length=1, max_length=MAX_BATCH)]
 
 
-bridge_tool(
+write_tool(
     "design_batch_update_variables",
     f"Set up to {MAX_BATCH} variable values, all or none.",
     BatchUpdateArgs,
     method=Method.BATCH_UPDATE_VARIABLES,
-    toolset="write",
     idempotent=True,
-    read_only=False,
 )
 
 
@@ -222,11 +191,9 @@ class SetupTokensArgs(Args):
     tokens: Annotated[list[Token], Meta(min_length=1, max_length=MAX_TOKENS)]
 
 
-bridge_tool(
+write_tool(
     "design_setup_design_tokens",
     "Create a collection with modes and tokens (values by mode name; {a.b} aliases) all or none.",
     SetupTokensArgs,
     method=Method.SETUP_DESIGN_TOKENS,
-    toolset="write",
-    read_only=False,
 )
