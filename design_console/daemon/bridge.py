@@ -29,9 +29,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from design_console.config import Config
-from design_console.daemon.state import EVENT_TYPES, FileData, FileState, LogThrottle, State
+from design_console.daemon.state import EVENT_TYPES, FileData, FileState, State
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, command_timeout
+from design_console.runtime.logs import LogThrottle
 from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
 

@@ -6,6 +6,7 @@ Every frame is a :mod:`design_console.protocol` message. A frame that cannot be 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -14,7 +15,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import msgspec
 import zmq
 import zmq.asyncio
 
@@ -32,6 +32,7 @@ from design_console.protocol import (
     decode,
     encode,
 )
+from design_console.runtime.logs import LogThrottle
 
 log = logging.getLogger("design_console.control")
 
@@ -63,7 +64,11 @@ class ControlServer:
         self.endpoint = endpoint
         self.server_version = server_version
         self.peers: dict[bytes, Peer] = {}
+        #: Frames refused, receives that failed, and handlers that raised: each counted, none ends the loop.
         self.bad_frames = 0
+        self.receive_errors = 0
+        self.handler_errors = 0
+        self._throttle = LogThrottle(log)
         self._ctx = zmq.asyncio.Context()
         self._sock: zmq.asyncio.Socket | None = None
         self.on_frame: FrameHandler | None = None
@@ -112,21 +117,39 @@ class ControlServer:
         """Receive frames until cancelled."""
         assert self._sock is not None
         while True:
-            parts = await self._sock.recv_multipart()
+            try:
+                parts = await self._sock.recv_multipart()
+            except zmq.ZMQError as exc:
+                # Out of descriptors or memory for a moment: the loop waits and carries on, it never ends.
+                self.receive_errors += 1
+                self._throttle.warning("receive", "control socket receive failed: %s", exc)
+                await asyncio.sleep(0.05)
+                continue
             if len(parts) != 2:
                 self.bad_frames += 1
+                self._throttle.warning("parts", "ignored a control message of %d parts", len(parts))
                 continue
             identity, payload = parts
             try:
                 frame = decode(payload)
-            except msgspec.DecodeError as exc:
+            except Exception as exc:
+                # Not only DecodeError: invalid UTF-8 raises UnicodeDecodeError and deep nesting RecursionError.
                 self.bad_frames += 1
-                await self.send(identity, Error(code=ErrorCode.BAD_REQUEST, message=f"undecodable frame: {exc}"))
+                self._throttle.warning("bad-frame", "undecodable control frame from %r: %s", identity[:48], exc)
+                await self._reply_error(identity, f"undecodable frame: {exc}"[:500])
                 continue
             try:
                 await self._dispatch(identity, frame)
             except Exception:
-                log.exception("control frame %s from %r failed", type(frame).__name__, identity)
+                self.handler_errors += 1
+                log.exception("control frame %s from %r failed", type(frame).__name__, identity[:48])
+
+    async def _reply_error(self, identity: bytes, message: str) -> None:
+        """Tell a peer its frame was refused; a peer that cannot be answered is not worth failing for."""
+        try:
+            await self.send(identity, Error(code=ErrorCode.BAD_REQUEST, message=message))
+        except zmq.ZMQError as exc:
+            self._throttle.warning("reply", "could not answer a refused frame: %s", exc)
 
     async def _dispatch(self, identity: bytes, frame: AnyFrame) -> None:
         if isinstance(frame, Hello):

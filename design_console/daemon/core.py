@@ -215,6 +215,11 @@ class Daemon:
             "workers": self.supervisor.status(),
             "tools": len(self.tools),
             "bridgeStats": self.bridge.stats(),
+            "controlStats": {
+                "badFrames": self.control.bad_frames,
+                "receiveErrors": self.control.receive_errors,
+                "handlerErrors": self.control.handler_errors,
+            },
         }
 
     def spawn(self, coro: Awaitable[Any], name: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from design_console.config import Config
+from design_console.runtime.logs import LogThrottle
 from design_console.tools.args import ConsoleLevel
 
 log = logging.getLogger("design_console.bridge")
@@ -29,32 +30,6 @@ MAX_CHANGED_IDS = 50
 def now_ms() -> int:
     """Milliseconds since the Unix epoch."""
     return time.time_ns() // 1_000_000
-
-
-class LogThrottle:
-    """Logs at most one line a second for one kind of problem, with how many were suppressed in between.
-
-    A hostile or broken peer can send a million bad frames; logging each would cost more than handling them.
-    """
-
-    def __init__(self, logger: logging.Logger, interval: float = 1.0) -> None:
-        self._logger = logger
-        self._interval = interval
-        self._last: dict[str, float] = {}
-        self._suppressed: dict[str, int] = {}
-
-    def warning(self, kind: str, message: str, *args: object) -> None:
-        """Log ``message`` for ``kind`` unless one was logged within the interval."""
-        now = time.monotonic()
-        if now - self._last.get(kind, -self._interval) < self._interval:
-            self._suppressed[kind] = self._suppressed.get(kind, 0) + 1
-            return
-        self._last[kind] = now
-        skipped = self._suppressed.pop(kind, 0)
-        if skipped:
-            message += " (%d similar suppressed)"
-            args = (*args, skipped)
-        self._logger.warning(message, *args)
 
 
 # --- event payloads (plugin -> daemon) -------------------------------------------------------------------------

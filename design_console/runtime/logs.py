@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import sys
+import time
 from pathlib import Path
 
 from design_console.config import Config
@@ -61,3 +62,29 @@ def setup_logging(
     for noisy in ("websockets", "httpx", "httpcore", "mcp"):
         logging.getLogger(noisy).setLevel(max(logging.WARNING, LEVELS[config.log_level]))
     return path
+
+
+class LogThrottle:
+    """Logs at most one line a second for one kind of problem, with how many were suppressed in between.
+
+    A hostile or broken peer can send a million bad frames; logging each would cost more than handling them.
+    """
+
+    def __init__(self, logger: logging.Logger, interval: float = 1.0) -> None:
+        self._logger = logger
+        self._interval = interval
+        self._last: dict[str, float] = {}
+        self._suppressed: dict[str, int] = {}
+
+    def warning(self, kind: str, message: str, *args: object) -> None:
+        """Log ``message`` for ``kind`` unless one was logged within the interval."""
+        now = time.monotonic()
+        if now - self._last.get(kind, -self._interval) < self._interval:
+            self._suppressed[kind] = self._suppressed.get(kind, 0) + 1
+            return
+        self._last[kind] = now
+        skipped = self._suppressed.pop(kind, 0)
+        if skipped:
+            message += " (%d similar suppressed)"
+            args = (*args, skipped)
+        self._logger.warning(message, *args)

@@ -191,6 +191,11 @@ def test_hostile_control_frames_are_answered_and_designd_keeps_serving(daemon: D
         _assert_error(garbage.recv(), "bad_request")
         garbage.send(b"")
         _assert_error(garbage.recv(), "bad_request")
+        # A string with invalid UTF-8, and a map nested 100,000 deep: each once ended the control loop silently.
+        garbage.send(bytes.fromhex("81a26f70a1ff"))
+        assert "undecodable frame" in _assert_error(garbage.recv(), "bad_request").message
+        garbage.send(b"\x83\xa2op\xa4call\xa4tool\xa1x\xa9arguments" + b"\x81\xa1a" * 100_000 + b"\xc0")
+        assert "undecodable frame" in _assert_error(garbage.recv(), "bad_request").message
 
         split = peer()
         split.send(Ping(id="p1"), b"a second part")
@@ -219,6 +224,7 @@ def test_hostile_control_frames_are_answered_and_designd_keeps_serving(daemon: D
     assert psutil.Process(daemon.pid).is_running() and daemon.proc is not None and daemon.proc.poll() is None
     status = _status(daemon.env)
     assert status["pid"] == daemon.pid
+    assert status["controlStats"]["badFrames"] >= 5
     wait_for(lambda: _status(daemon.env)["shims"] == [], WAIT, "the hostile shim peer to be dropped")
 
 
