@@ -73,9 +73,15 @@
       stack.pop();
     }
   }
+  function cutText(text, max) {
+    if (text.length <= max) return text;
+    const last = text.charCodeAt(max - 1);
+    return text.slice(0, last >= 55296 && last <= 56319 ? max - 1 : max);
+  }
   function capString(text, max) {
     if (text.length <= max) return text;
-    return text.slice(0, max) + "… [" + (text.length - max) + " more characters]";
+    const kept = cutText(text, max);
+    return kept + "… [" + (text.length - kept.length) + " more characters]";
   }
   function isNodeLike(obj) {
     return typeof obj.id === "string" && typeof obj.type === "string" && "parent" in obj;
@@ -1848,7 +1854,7 @@
     }
   }
   function echoText(text) {
-    return text.length > MAX_ECHO_CHARS ? text.slice(0, MAX_ECHO_CHARS) + "… (" + text.length + " characters)" : text;
+    return text.length > MAX_ECHO_CHARS ? cutText(text, MAX_ECHO_CHARS) + "… (" + text.length + " characters)" : text;
   }
   function normaliseStyle(style) {
     const key = style.replace(/[\s_-]+/g, "").toLowerCase();

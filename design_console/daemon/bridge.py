@@ -15,6 +15,7 @@ import ipaddress
 import itertools
 import logging
 import os
+import re
 import socket
 import time
 from collections.abc import Awaitable, Callable
@@ -132,6 +133,34 @@ class _ProgressData(msgspec.Struct):
 
 
 _frame_decoder = msgspec.json.Decoder(_Frame)
+#: A JSON escape that matters to surrogates: a valid pair (kept), a lone surrogate (replaced), or an escaped
+#: backslash (kept, and consumed so that a literal "\\ud83d" is never read as an escape).
+_SURROGATE_ESCAPES = re.compile(
+    rb"(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|\\u[dD][89a-fA-F][0-9a-fA-F]{2}|(\\\\)"
+)
+
+
+def _replace_lone_surrogates(data: bytes) -> bytes:
+    return _SURROGATE_ESCAPES.sub(lambda m: m.group(1) or m.group(2) or rb"\ufffd", data)
+
+
+def _decode_frame(message: str | bytes, counters: dict[str, int]) -> _Frame:
+    """Decode a plugin frame. JavaScript strings may hold half an emoji (a user's own slice can cut one), which
+    JSON.stringify sends as a lone surrogate escape; it becomes U+FFFD instead of costing the whole frame."""
+    data = message.encode() if isinstance(message, str) else message
+    try:
+        return _frame_decoder.decode(data)
+    except msgspec.DecodeError:
+        if b"\\u" not in data:
+            raise
+        repaired = _replace_lone_surrogates(data)
+        if repaired == data:
+            raise
+        frame = _frame_decoder.decode(repaired)
+        counters["surrogatesReplaced"] += 1
+        return frame
+
+
 _hello_decoder = msgspec.json.Decoder(_HelloData)
 _progress_decoder = msgspec.json.Decoder(_ProgressData)
 _encoder = msgspec.json.Encoder()
@@ -229,6 +258,7 @@ class Bridge:
                 "originRejects",
                 "hostRejects",
                 "badFrames",
+                "surrogatesReplaced",
                 "oversizedFrames",
                 "unknownTypes",
                 "unidentifiedEvents",
@@ -520,7 +550,7 @@ class Bridge:
 
     async def _on_message(self, sock: _Socket, message: str | bytes) -> None:
         try:
-            frame = _frame_decoder.decode(message)
+            frame = _decode_frame(message, self._counters)
         except msgspec.DecodeError as exc:
             self._counters["badFrames"] += 1
             self._throttle.warning("bad-frame", "ignored an unreadable frame from socket %d: %s", sock.sid, exc)

@@ -35,3 +35,23 @@ async def test_code_runs_in_the_real_plugin_and_reads_the_document(
             assert data(found)["result"] == "Made here"
     finally:
         plugin.stop()
+
+
+async def test_half_an_emoji_reaches_the_caller_as_a_replacement_character(
+    daemon: DaemonProcess, shim_params: StdioServerParameters
+) -> None:
+    """A user's own slice can cut an emoji in two; the frame carrying it must not be lost."""
+    plugin = RealPlugin.start(daemon.env, file_key="emojiFile", file_name="Emoji File")
+    try:
+        async with Client(shim_params) as client:
+            cut = await client.call_tool("design_execute", {"code": "return 'Title 😀'.slice(0, 7);"})
+            assert cut.is_error is False, cut.content[0].text
+            assert data(cut)["result"] == "Title \ufffd"
+            whole = await client.call_tool(
+                "design_execute", {"code": "console.log('ok 😀 ' + 'x😀'.slice(0, 2)); return 'a😀';"}
+            )
+            assert data(whole)["result"] == "a😀"
+            logs = data(await client.call_tool("design_get_console_logs", {}))["logs"]
+            assert logs[-1]["message"] == "ok 😀 x\ufffd"
+    finally:
+        plugin.stop()

@@ -80,10 +80,22 @@ function walk(value, caps, depth, stack) {
   }
 }
 
+/**
+ * The first `max` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair: half an emoji is not
+ * text, and it would reach the server as a lone surrogate.
+ * @param {string} text @param {number} max
+ */
+export function cutText(text, max) {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
 /** @param {string} text @param {number} max */
 export function capString(text, max) {
   if (text.length <= max) return text;
-  return text.slice(0, max) + "… [" + (text.length - max) + " more characters]";
+  const kept = cutText(text, max);
+  return kept + "… [" + (text.length - kept.length) + " more characters]";
 }
 
 /** Nodes keep their data in prototype getters, so a plain key walk would show them as empty objects. */

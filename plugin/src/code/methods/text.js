@@ -1,6 +1,7 @@
 import { PluginError, badParams, errorText } from "../errors.js";
 import { getNode, requireType, summarize } from "../nodes.js";
 import { optNumber, optString } from "../params.js";
+import { cutText } from "../serialize.js";
 
 const WEIGHT_STYLES = /** @type {Record<number, string>} */ ({
   100: "Thin",
@@ -51,7 +52,7 @@ export async function loadFontsOf(node) {
 
 /** A text's characters, shortened for a result. @param {string} text */
 export function echoText(text) {
-  return text.length > MAX_ECHO_CHARS ? text.slice(0, MAX_ECHO_CHARS) + "… (" + text.length + " characters)" : text;
+  return text.length > MAX_ECHO_CHARS ? cutText(text, MAX_ECHO_CHARS) + "… (" + text.length + " characters)" : text;
 }
 
 /** "semibold", "SemiBold", "semi-bold" → "Semi Bold". @param {string} style */
