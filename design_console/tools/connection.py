@@ -143,7 +143,7 @@ async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
             f"Plugin version differs from the bundled {PLUGIN_VERSION} in {', '.join(outdated)}: "
             "re-import the manifest."
         )
-    if stats.get("unauthenticated", 0):
+    if stats.get("unauthenticatedRejects", 0):
         causes.append(
             "A plugin without a valid bridge token tried to connect: import the plugin from "
             f"{ctx.config.plugin_dir}, not from the repository copy."

@@ -139,3 +139,17 @@ async def test_restart_empties_the_console(
         restarted.stop()
         if restarted.proc is not None and restarted.proc.stderr is not None:
             restarted.proc.stderr.close()
+
+
+async def test_diagnose_names_a_plugin_that_was_refused_for_its_token(
+    daemon: DaemonProcess, plugin: FakePlugin, shim_params: StdioServerParameters
+) -> None:
+    intruder = await FakePlugin.connect(daemon.port, "not-the-token", file_key="fileX", file_name="Copied plugin")
+    try:
+        assert await intruder.wait_closed() == (4401, "authentication required")
+    finally:
+        await intruder.close()
+    async with Client(shim_params, mode="legacy") as client:
+        report = await data(client, "design_diagnose", {"verbose": True})
+    assert report["bridgeStats"]["unauthenticatedRejects"] == 1
+    assert any("without a valid bridge token" in cause for cause in report["likelyCauses"])
