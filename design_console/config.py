@@ -98,8 +98,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def media_dir(self) -> Path:
-        """Per-user folder of screenshot files, each deleted an hour after it was written."""
-        return self.temp_dir / f"design-console-mcp-media-{os.getuid()}"
+        """Per-user folder of screenshot files, each deleted an hour after it was written. It lies in the private
+        home, not at a guessable name in the shared temp dir, where another user could create it first."""
+        return self.cache_dir / "media"
 
 
 def _int(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

@@ -28,7 +28,7 @@ def test_config_defaults(tmp_path: Path) -> None:
     assert config.control_endpoint == f"ipc://{home / 'run' / 'control.sock'}"
     assert config.lock_file == home / "run" / "designd.lock"
     assert config.temp_dir == Path(os.environ.get("TMPDIR") or "/tmp")
-    assert config.media_dir == config.temp_dir / f"design-console-mcp-media-{os.getuid()}"
+    assert config.media_dir == config.home / "cache" / "media"
 
 
 def test_config_every_variable(tmp_path: Path) -> None:

@@ -192,7 +192,7 @@ def ensure_media_dir(directory: Path) -> Path:
         raise DesignError(
             ErrorCode.MEDIA_DIR_UNSAFE,
             f"The media folder {directory} is not a folder owned by this user.",
-            "Remove it or set TMPDIR to a private folder, then try again.",
+            "Remove it, or set DESIGN_CONSOLE_HOME to a private folder, then try again.",
         )
     if stat.S_IMODE(info.st_mode) != 0o700:
         directory.chmod(0o700)
