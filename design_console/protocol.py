@@ -16,6 +16,9 @@ import msgspec
 
 PROTOCOL_VERSION = 1
 
+#: A worker sends a Ping this often, so designd can tell a frozen worker from a quiet one.
+WORKER_HEARTBEAT_SECONDS = 2.0
+
 #: Peer kinds named in :attr:`Hello.peer`; workers are ``worker:<kind>``.
 PEER_SHIM = "shim"
 PEER_CTL = "ctl"

@@ -19,10 +19,21 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+import psutil
+
 from design_console.config import Config
 from design_console.daemon.control import ControlServer, Peer
 from design_console.errors import DesignError, ErrorCode
-from design_console.protocol import WORKER_PREFIX, Bye, Call, Error, Progress, ToolOutput, ToolResult
+from design_console.protocol import (
+    WORKER_HEARTBEAT_SECONDS,
+    WORKER_PREFIX,
+    Bye,
+    Call,
+    Error,
+    Progress,
+    ToolOutput,
+    ToolResult,
+)
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import failure
 
@@ -30,7 +41,12 @@ log = logging.getLogger("design_console.supervisor")
 
 KINDS = ("api", "media")
 READY_TIMEOUT = 15.0
+#: A worker silent for three missed heartbeats that used no CPU meanwhile is frozen (stopped or deadlocked).
+MISSED_BEAT_LIMIT = 3 * WORKER_HEARTBEAT_SECONDS + 1.0
+#: A worker that stays silent while it burns CPU is busy with one long computation; past this it is killed too.
 HANG_LIMIT = 30.0
+#: Less CPU than this during the silence counts as none (a stopped process accrues nothing).
+IDLE_CPU_SECONDS = 0.05
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 #: A worker that ran this long without dying resets its backoff.
@@ -71,6 +87,8 @@ class Worker:
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     pending: dict[str, Pending] = field(default_factory=dict)
     last_exit: int | None = None
+    #: CPU seconds the process had used when it was last heard from.
+    cpu_when_heard: float = 0.0
 
     @property
     def pid(self) -> int | None:
@@ -228,7 +246,10 @@ class Supervisor:
             peer = self.control.peers.get(worker.identity) if worker.identity else None
             silent = time.monotonic() - peer.last_seen if peer else 0.0
             starting_too_long = worker.state == WorkerState.STARTING and time.time() - worker.started_at > READY_TIMEOUT
-            if silent > HANG_LIMIT or starting_too_long:
+            if silent <= WORKER_HEARTBEAT_SECONDS:
+                worker.cpu_when_heard = _cpu_seconds(proc.pid)
+            frozen = silent > MISSED_BEAT_LIMIT and _cpu_seconds(proc.pid) - worker.cpu_when_heard < IDLE_CPU_SECONDS
+            if frozen or silent > HANG_LIMIT or starting_too_long:
                 log.warning("%s worker (pid %s) stopped answering; killing it", worker.kind, proc.pid)
                 self._fail_pending(worker, "stopped answering")
                 await self._kill(proc)
@@ -305,3 +326,12 @@ class Supervisor:
             }
             for w in self.workers.values()
         ]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process; 0 when it cannot be read (it is about to be found dead anyway)."""
+    try:
+        times = psutil.Process(pid).cpu_times()
+    except psutil.Error:
+        return 0.0
+    return float(times.user + times.system)

@@ -23,6 +23,7 @@ from design_console.config import Config, load_config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import (
     PROTOCOL_VERSION,
+    WORKER_HEARTBEAT_SECONDS,
     WORKER_PREFIX,
     BridgeCall,
     Bye,
@@ -49,7 +50,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("design_console.worker")
 
-HEARTBEAT = 2.0
 PARENT_POLL = 0.5
 
 
@@ -198,7 +198,7 @@ class WorkerProcess:
     async def _heartbeat(self) -> None:
         while True:
             await self.send(Ping())
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(WORKER_HEARTBEAT_SECONDS)
 
     async def _watch_parent(self) -> None:
         while True:
