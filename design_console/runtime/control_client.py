@@ -6,9 +6,13 @@ imports asyncio or the MCP SDK.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import zmq
 
@@ -142,7 +146,12 @@ def probe_daemon(config: Config, timeout: float) -> bool:
 
 
 def connect_or_start(config: Config, peer: str, *, session: str = "", start: bool = True) -> DaemonLink:
-    """Connect to designd, starting it detached first when none answers (its lock keeps it single)."""
+    """Connect to designd, starting it detached first when none answers.
+
+    Callers that find no designd queue on a start lock, so twenty AI apps opened at once start one designd, not
+    twenty; each then connects as soon as it answers. If the designd started here exits before answering (all
+    bridge ports taken, an unsafe runtime dir), its reason from the start-up log is raised at once.
+    """
     link = DaemonLink(config, peer, session)
     try:
         link.connect(0.5)
@@ -155,21 +164,64 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
 
     ensure_private_dir(config.home)
     ensure_private_dir(config.runtime_dir)
-    if not InstanceLock(config.lock_file).is_held():
-        ensure_private_dir(config.log_dir)
-        spawn_detached(str(config.log_dir / "designd.stderr.log"))
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
-        try:
-            link.connect(1.0)
-            return link
-        except DesignError as err:
-            if err.code != ErrorCode.DAEMON_UNAVAILABLE:
-                raise
-            if time.monotonic() > deadline:
-                raise DesignError(
-                    ErrorCode.DAEMON_UNAVAILABLE,
-                    "designd did not start.",
-                    f"See {config.log_dir / 'designd.stderr.log'} and run `designctl doctor`.",
-                ) from None
-            time.sleep(0.1)
+    stderr_log = config.log_dir / "designd.stderr.log"
+    with _start_lock(config):
+        pid: int | None = None
+        if not InstanceLock(config.lock_file).is_held():
+            ensure_private_dir(config.log_dir)
+            offset = stderr_log.stat().st_size if stderr_log.exists() else 0
+            pid = spawn_detached(str(stderr_log))
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                link.connect(1.0)
+                return link
+            except DesignError as err:
+                if err.code != ErrorCode.DAEMON_UNAVAILABLE:
+                    raise
+                if pid is not None and not _alive(pid):
+                    raise DesignError(
+                        ErrorCode.DAEMON_UNAVAILABLE,
+                        f"designd could not start: {_startup_failure(stderr_log, offset)}",
+                        f"Run `designctl doctor` for more; the whole log is {stderr_log}.",
+                    ) from None
+                if time.monotonic() > deadline:
+                    raise DesignError(
+                        ErrorCode.DAEMON_UNAVAILABLE,
+                        "designd did not start.",
+                        f"See {stderr_log} and run `designctl doctor`.",
+                    ) from None
+                time.sleep(0.05)
+
+
+@contextlib.contextmanager
+def _start_lock(config: Config) -> Iterator[None]:
+    """Hold the start lock: one caller at a time looks for designd and starts it; the others wait their turn."""
+    fd = os.open(config.runtime_dir / "start.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _startup_failure(log: Path, offset: int) -> str:
+    """What designd wrote to its start-up log since ``offset``: the last lines, which hold its reason."""
+    try:
+        with log.open("rb") as handle:
+            handle.seek(offset)
+            text = handle.read().decode(errors="replace")
+    except OSError:
+        return "it exited without a word."
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return " ".join(lines[-6:])[-1500:] or "it exited without a word."

@@ -172,19 +172,25 @@ def test_second_designd_is_refused_and_shims_use_the_first(daemon: DaemonProcess
     assert status["pid"] == daemon.pid
 
 
-def test_all_ports_held_by_foreign_listeners(dc_env: TestEnv) -> None:
+def _hold_all_ports(env: TestEnv) -> list[socket.socket]:
+    """Foreign listeners on every port of the installation's bridge range, on both loopbacks."""
     listeners = []
+    for port in range(env.port_start, env.port_start + 10):
+        for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            try:
+                sock.bind((host, port))
+            except OSError:
+                sock.close()
+                continue
+            sock.listen()
+            listeners.append(sock)
+    return listeners
+
+
+def test_all_ports_held_by_foreign_listeners(dc_env: TestEnv) -> None:
+    listeners = _hold_all_ports(dc_env)
     try:
-        for port in range(dc_env.port_start, dc_env.port_start + 10):
-            for family, host in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
-                sock = socket.socket(family, socket.SOCK_STREAM)
-                try:
-                    sock.bind((host, port))
-                except OSError:
-                    sock.close()
-                    continue
-                sock.listen()
-                listeners.append(sock)
         proc = subprocess.run([str(BIN / "designd"), "--foreground"], env=dc_env.env, capture_output=True, timeout=60)
         assert proc.returncode == 4
         message = proc.stderr.decode()
@@ -194,6 +200,52 @@ def test_all_ports_held_by_foreign_listeners(dc_env: TestEnv) -> None:
     finally:
         for sock in listeners:
             sock.close()
+
+
+def test_the_shim_reports_why_designd_could_not_start_within_seconds(dc_env: TestEnv) -> None:
+    """All ports busy: designd exits at once, and the AI app gets its reason, not a generic timeout 30 s later."""
+    listeners = _hold_all_ports(dc_env)
+    proc = subprocess.Popen([SHIM], env=dc_env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert proc.stdin is not None
+        started = time.monotonic()
+        proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+        proc.stdin.flush()
+        reply = _read_line(proc)
+        waited = time.monotonic() - started
+        message = reply["error"]["message"]
+        assert message.startswith("[design-console-mcp] designd could not start") and "in use" in message
+        assert str(dc_env.port_start) in message and "designctl doctor" in message
+        # designd needs about a second to import and bind; the reason must follow at once, not after 30 s.
+        assert waited < 10, waited
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        proc.wait(10)
+        for sock in listeners:
+            sock.close()
+
+
+def test_twenty_apps_starting_at_once_start_one_designd(dc_env: TestEnv) -> None:
+    shims = [subprocess.Popen([SHIM], env=dc_env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(20)]
+    try:
+        for proc in shims:
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+            proc.stdin.flush()
+        for proc in shims:
+            assert _read_line(proc, timeout=60)["result"]["serverInfo"]["name"] == "design-console-mcp"
+        log = (dc_env.config.log_dir / "designd.stderr.log").read_text()
+        assert "already running" not in log, "a second designd was started and refused"
+        daemons = [p for p in processes_of(dc_env) if "design_console.daemon.main" in " ".join(p.cmdline())]
+        assert len(daemons) == 1
+    finally:
+        for proc in shims:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        for proc in shims:
+            proc.wait(10)
+        subprocess.run([str(BIN / "designctl"), "stop"], env=dc_env.env, capture_output=True, timeout=60)
 
 
 def test_requests_fail_at_once_when_designd_cannot_start(dc_env: TestEnv) -> None:
