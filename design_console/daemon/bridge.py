@@ -272,6 +272,7 @@ class Bridge:
                 "commandsSent",
                 "commandsFailed",
                 "commandsTimedOut",
+                "stalledSockets",
             ),
             0,
         )
@@ -832,13 +833,29 @@ class Bridge:
             sock = await self._wait_live(f, deadline, method)
             self._pending[cid] = pending
             f.pending.add(cid)
+            frame = _encoder.encode({"id": cid, "method": method, "params": params or {}}).decode()
             try:
-                await sock.ws.send(_encoder.encode({"id": cid, "method": method, "params": params or {}}).decode())
+                # The deadline covers the write too: a plugin that stops reading (a window paused in its dev
+                # tools) would otherwise hold the command, and every one queued behind it, past its timeout.
+                async with asyncio.timeout_at(deadline):
+                    await sock.ws.send(frame)
             except ConnectionClosed:
                 raise DesignError(
                     ErrorCode.DISCONNECTED,
                     f"The plugin in {f.label} disconnected before {method} could be sent.",
                     "Check with design_get_status, then retry.",
+                ) from None
+            except TimeoutError:
+                self._counters["stalledSockets"] += 1
+                self._throttle.warning("stalled", "socket %d stopped reading; dropping it", sock.sid)
+                self._detach(sock)
+                sock.ws.transport.abort()
+                raise DesignError(
+                    ErrorCode.TIMEOUT,
+                    f"The plugin in {f.label} stopped reading, so {method} could not be sent within {wait:g} s; "
+                    "its connection was dropped.",
+                    "Resume or reopen the Desktop Bridge plugin (a plugin window paused in its developer tools "
+                    "stops reading), then retry.",
                 ) from None
             self._counters["commandsSent"] += 1
             try:

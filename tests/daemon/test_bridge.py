@@ -720,3 +720,21 @@ async def test_progress_frames_reach_the_caller_of_that_command_only(
     await wait_until(lambda: len(seen) == 2, 5)
     assert seen == [(10, 20, "10 of 20"), (20, 20, "20 of 20")]
     assert bridge.stats()["badFrames"] == 1
+
+
+async def test_a_plugin_that_stops_reading_costs_no_more_than_the_timeout(
+    bridge: Bridge, connect_plugin: PluginFactory
+) -> None:
+    """A plugin window paused in its dev tools stops reading: the write is within the deadline, and the socket that
+    does not drain is dropped instead of holding every later command."""
+    plugin = await _plugin(bridge, connect_plugin)
+    assert plugin.ws is not None
+    plugin.ws.transport.pause_reading()
+    started = time.monotonic()
+    with pytest.raises(DesignError) as caught:
+        await bridge.command("SET_IMAGE_FILL", {"nodeIds": ["1:2"], "imageData": "A" * 40_000_000}, timeout=1.5)
+    assert time.monotonic() - started < 5
+    assert caught.value.code == "timeout" and "stopped reading" in str(caught.value)
+    assert bridge.stats()["stalledSockets"] == 1
+    await wait_until(lambda: not any(f.connected for f in bridge.files()), 5)
+    plugin.ws.transport.abort()
