@@ -1,8 +1,9 @@
 """The orphan reaper: stale advertisement files and our own stray processes, on start-up and every 5 minutes.
 
-It only ever signals a process that is provably ours: same user, our module on its command line, and evidence that
-ties it to this installation (a live advert naming our runtime directory, or a parent pid on its command line that
-is not a running designd). It never kills by a loose name match.
+It only ever signals a process that is provably ours, by facts no command line can fake: same user, and either a
+worker's environment marker naming this installation's runtime directory and a designd (pid and start time) that is
+gone, or a designd whose live advert names this runtime directory and its exact start time. It never kills by a
+name or argument match.
 """
 
 from __future__ import annotations
@@ -15,14 +16,20 @@ from pathlib import Path
 import psutil
 
 from design_console.runtime.adverts import list_adverts, remove_stale
-from design_console.runtime.launch import DAEMON_MODULE, is_daemon_cmdline
+from design_console.runtime.launch import (
+    DAEMON_MODULE,
+    WORKER_MODULE,
+    WORKER_OF_VAR,
+    is_daemon_cmdline,
+    parse_worker_of,
+)
 
 log = logging.getLogger("design_console.reaper")
 
 INTERVAL = 300.0
 TERM_GRACE = 3.0
 DAEMON_MARKER = DAEMON_MODULE
-WORKER_MARKER = "design_console.workers.main"
+WORKER_MARKER = WORKER_MODULE
 
 
 @dataclass(frozen=True)
@@ -33,25 +40,20 @@ class Stray:
     why: str
 
 
-def _is_daemon(pid: int) -> bool:
+def _same_process(pid: int, start_time: float) -> bool:
+    """Whether ``pid`` is still the process that started at ``start_time`` (not gone, not a zombie, not reused)."""
     try:
-        return is_daemon_cmdline(psutil.Process(pid).cmdline())
+        proc = psutil.Process(pid)
+        return proc.status() != psutil.STATUS_ZOMBIE and abs(proc.create_time() - start_time) < 1.0
     except psutil.Error:
         return False
 
 
-def _parent_of(proc: psutil.Process) -> int | None:
-    """The worker's current parent; a worker whose designd died has been re-parented, exactly what it checks itself."""
+def _worker_of(proc: psutil.Process) -> tuple[str, int, float] | None:
+    """The marker designd put in a worker's environment, or None for any other process."""
     try:
-        return proc.ppid()
+        return parse_worker_of(proc.environ().get(WORKER_OF_VAR))
     except psutil.Error:
-        return None
-
-
-def _arg_after(cmdline: list[str], flag: str) -> str | None:
-    try:
-        return cmdline[cmdline.index(flag) + 1]
-    except (ValueError, IndexError):
         return None
 
 
@@ -72,10 +74,10 @@ def find_strays(temp_dir: Path, runtime_dir: Path, self_pid: int | None = None) 
         if info["status"] == psutil.STATUS_ZOMBIE:
             continue
         cmdline: list[str] = info["cmdline"] or []
-        joined = " ".join(cmdline)
-        if WORKER_MARKER in joined:
-            parent = _arg_after(cmdline, "--parent")
-            if parent and parent.isdigit() and (_parent_of(proc) != int(parent) or not _is_daemon(int(parent))):
+        marker = _worker_of(proc) if WORKER_MODULE in cmdline else None
+        if marker is not None:
+            runtime, parent, parent_start = marker
+            if runtime == str(runtime_dir) and not _same_process(parent, parent_start):
                 strays.append(Stray(info["pid"], f"worker whose designd (pid {parent}) is gone"))
         elif is_daemon_cmdline(cmdline) and info["pid"] in advertised:
             advert = advertised[info["pid"]]

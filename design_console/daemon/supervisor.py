@@ -34,6 +34,8 @@ from design_console.protocol import (
     ToolOutput,
     ToolResult,
 )
+from design_console.runtime.adverts import process_start_time
+from design_console.runtime.launch import WORKER_MODULE, WORKER_OF_VAR, worker_of
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import failure
 
@@ -115,11 +117,12 @@ class Supervisor:
         worker.state = WorkerState.STARTING
         worker.ready.clear()
         worker.identity = None
+        marker = worker_of(self.config.runtime_dir, os.getpid(), process_start_time(os.getpid()))
         worker.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-P",  # designd's working directory is its caller's: never import a design_console found there
             "-m",
-            "design_console.workers.main",
+            WORKER_MODULE,
             "--kind",
             worker.kind,
             "--parent",
@@ -127,6 +130,7 @@ class Supervisor:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, WORKER_OF_VAR: marker},
         )
         worker.started_at = time.time()
         task = asyncio.create_task(self._relay_log(worker, worker.proc), name=f"worker-log-{worker.kind}")

@@ -6,6 +6,7 @@ intermediate, and designd is re-parented to init (or the user's subreaper).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,30 @@ from design_console.config import DETACHED_VAR, NOTIFY_SOCKET_VAR
 #: What a detached designd runs: ``python -P -m DAEMON_MODULE --foreground``. ``-P`` keeps the caller's working
 #: directory off ``sys.path``: a ``design_console`` folder there (a checkout) must not replace the installed code.
 DAEMON_MODULE = "design_console.daemon.main"
+WORKER_MODULE = "design_console.workers.main"
+
+#: designd gives each worker this variable: the installation (its runtime dir) and the designd (pid and start time)
+#: the worker belongs to. The reaper knows workers by it, never by command-line text that anyone can type.
+WORKER_OF_VAR = "DESIGN_CONSOLE_WORKER_OF"
+
+
+def worker_of(runtime_dir: Path, pid: int, start_time: float) -> str:
+    """The value of :data:`WORKER_OF_VAR` for a worker of the designd ``pid`` that started at ``start_time``."""
+    return json.dumps([str(runtime_dir), pid, start_time])
+
+
+def parse_worker_of(value: str | None) -> tuple[str, int, float] | None:
+    """(runtime dir, designd pid, designd start time) from :data:`WORKER_OF_VAR`, or None when it is not ours."""
+    if not value:
+        return None
+    try:
+        runtime_dir, pid, start = json.loads(value)
+    except (ValueError, TypeError):
+        return None
+    if not (isinstance(runtime_dir, str) and isinstance(pid, int) and isinstance(start, int | float)):
+        return None
+    return runtime_dir, pid, float(start)
+
 
 _INTERMEDIATE = (
     "import os, subprocess, sys\n"

@@ -19,6 +19,7 @@ from procs import DaemonProcess, processes_of, wait_for
 
 from design_console.daemon.reaper import DAEMON_MARKER, WORKER_MARKER, Stray, find_strays, stop_processes, sweep
 from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.runtime.launch import WORKER_OF_VAR, worker_of
 
 # Says "term" on SIGTERM (or ignores it when deaf), so a test can tell which signal ended it.
 SLEEPER = (
@@ -86,6 +87,11 @@ def _worker_words(parent: int | str) -> tuple[str, ...]:
     return (WORKER_MARKER, "--kind", "api", "--parent", str(parent))
 
 
+def _worker_env(run: Path, parent: int, parent_start: float) -> dict[str, str]:
+    """The environment designd gives its workers: the marker that ties a worker to its installation and designd."""
+    return {**os.environ, WORKER_OF_VAR: worker_of(run, parent, parent_start)}
+
+
 def _advertise(temp: Path, pid: int, runtime_dir: Path, port: int = 45000, start: float | None = None) -> Path:
     path = advert_path(temp, port)
     write_advert(
@@ -111,7 +117,7 @@ def _strays_among(dirs: tuple[Path, Path], *procs: subprocess.Popen[bytes], **kw
 
 def test_orphaned_worker_is_found_and_terminated(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
     dead = _dead_pid()
-    orphan = spawn(*_worker_words(dead))
+    orphan = spawn(*_worker_words(dead), env=_worker_env(dirs[1], dead, time.time()))
     strays = _strays_among(dirs, orphan)
     assert list(strays) == [orphan.pid]
     assert f"designd (pid {dead}) is gone" in strays[orphan.pid].why
@@ -120,7 +126,8 @@ def test_orphaned_worker_is_found_and_terminated(spawn: Spawn, dirs: tuple[Path,
 
 
 def test_orphan_that_ignores_sigterm_is_killed(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
-    orphan = spawn(*_worker_words(_dead_pid()), deaf=True)
+    dead = _dead_pid()
+    orphan = spawn(*_worker_words(dead), deaf=True, env=_worker_env(dirs[1], dead, time.time()))
     strays = _strays_among(dirs, orphan)
     assert list(strays) == [orphan.pid]
     started = time.monotonic()
@@ -131,9 +138,10 @@ def test_orphan_that_ignores_sigterm_is_killed(spawn: Spawn, dirs: tuple[Path, P
 
 # A stand-in designd that starts a worker-like child of its own, as designd does, and prints the child's pid.
 PARENT = (
-    "import os, subprocess, sys, time\n"
-    "child = subprocess.Popen([sys.executable, '-c', sys.argv[1], 'plain', *sys.argv[3:], str(os.getpid())],"
-    " stdout=subprocess.PIPE)\n"
+    "import json, os, psutil, subprocess, sys, time\n"
+    "marker = json.dumps([sys.argv[2], os.getpid(), psutil.Process().create_time()])\n"
+    "child = subprocess.Popen([sys.executable, '-c', sys.argv[1], 'plain', *sys.argv[4:], str(os.getpid())],"
+    f" stdout=subprocess.PIPE, env={{**os.environ, '{WORKER_OF_VAR}': marker}})\n"
     "child.stdout.readline()\n"
     "print(child.pid, flush=True)\n"
     "time.sleep(60)\n"
@@ -142,7 +150,18 @@ PARENT = (
 
 def test_worker_of_a_live_designd_is_left_alone(dirs: tuple[Path, Path]) -> None:
     designd = subprocess.Popen(
-        [sys.executable, "-c", PARENT, SLEEPER, DAEMON_MARKER, WORKER_MARKER, "--kind", "api", "--parent"],
+        [
+            sys.executable,
+            "-c",
+            PARENT,
+            SLEEPER,
+            str(dirs[1]),
+            DAEMON_MARKER,
+            WORKER_MARKER,
+            "--kind",
+            "api",
+            "--parent",
+        ],
         stdout=subprocess.PIPE,
     )
     assert designd.stdout is not None
@@ -160,8 +179,9 @@ def test_worker_of_a_live_designd_is_left_alone(dirs: tuple[Path, Path]) -> None
         worker.kill()
 
 
-def test_worker_whose_parent_is_not_a_designd_is_an_orphan(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
-    worker = spawn(*_worker_words(os.getpid()))
+def test_worker_whose_designd_pid_was_reused_is_an_orphan(spawn: Spawn, dirs: tuple[Path, Path]) -> None:
+    """The pid lives, but as another process (it started later than the designd the worker belongs to)."""
+    worker = spawn(*_worker_words(os.getpid()), env=_worker_env(dirs[1], os.getpid(), time.time() - 3600))
     assert list(_strays_among(dirs, worker)) == [worker.pid]
 
 
@@ -196,6 +216,11 @@ def test_lookalikes_without_evidence_are_left_alone(spawn: Spawn, dirs: tuple[Pa
     no_parent = spawn(WORKER_MARKER, "--kind", "api")
     bad_parent = spawn(*_worker_words("abc"))
     dangling_flag = spawn(WORKER_MARKER, "--kind", "api", "--parent")
+    # The exact arguments of an orphaned worker (a `watch pgrep …` has them), but no marker in its environment.
+    typed_words = spawn(*_worker_words(_dead_pid()))
+    # A real orphan's marker, but of another installation.
+    elsewhere = spawn(*_worker_words(_dead_pid()), env=_worker_env(temp / "other-run", _dead_pid(), time.time()))
+    garbled = spawn(*_worker_words(_dead_pid()), env={**os.environ, WORKER_OF_VAR: "not json"})
     named_like_us = subprocess.Popen(
         ["bash", "-c", "exec -a designd sleep 60", "design-console-mcp", "--parent", str(_dead_pid())]
     )
@@ -203,7 +228,7 @@ def test_lookalikes_without_evidence_are_left_alone(spawn: Spawn, dirs: tuple[Pa
         wait_for(lambda: psutil.Process(named_like_us.pid).name() == "sleep", 5, "the lookalike to exec")
         _advertise(temp, named_like_us.pid, run, port=45002)
         found = {s.pid for s in find_strays(temp, run)}
-        procs = (unadvertised, no_parent, bad_parent, dangling_flag, named_like_us)
+        procs = (unadvertised, no_parent, bad_parent, dangling_flag, typed_words, elsewhere, garbled, named_like_us)
         assert found.isdisjoint(p.pid for p in procs)
     finally:
         named_like_us.kill()
