@@ -101,6 +101,12 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
     try:
         status = _command(config, "status")
     except DesignError:
+        pid = _running_pid(config)
+        if pid is not None:
+            print(f"designd (pid {pid}) is running but does not answer on its control socket; it may be hung.")
+            print("Restart it with `designctl restart` (asks, then SIGTERM, then SIGKILL); `designctl logs` shows")
+            print("what it last did.")
+            return 2
         print("designd is not running.")
         others = [a for _, a in list_adverts(config.temp_dir) if a is not None and is_live(a)]
         for advert in others:

@@ -33,6 +33,8 @@ from design_console.protocol import (
 HEARTBEAT_MS = 1000
 HEARTBEAT_TIMEOUT_MS = 3000
 START_TIMEOUT = 30.0
+#: How long a designd that holds the instance lock may leave us unanswered before it counts as hung.
+DEAF_AFTER = 10.0
 
 
 def _configure(sock: zmq.Socket) -> None:  # type: ignore[type-arg]
@@ -167,11 +169,14 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
     stderr_log = config.log_dir / "designd.stderr.log"
     with _start_lock(config):
         pid: int | None = None
-        if not InstanceLock(config.lock_file).is_held():
+        lock = InstanceLock(config.lock_file)
+        if not lock.is_held():
             ensure_private_dir(config.log_dir)
             offset = stderr_log.stat().st_size if stderr_log.exists() else 0
             pid = spawn_detached(str(stderr_log))
         deadline = time.monotonic() + START_TIMEOUT
+        # A designd started elsewhere (a service manager, designctl) answers within seconds once it holds the lock.
+        deaf_after = time.monotonic() + DEAF_AFTER
         while True:
             try:
                 link.connect(1.0)
@@ -184,6 +189,13 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
                         ErrorCode.DAEMON_UNAVAILABLE,
                         f"designd could not start: {_startup_failure(stderr_log, offset)}",
                         f"Run `designctl doctor` for more; the whole log is {stderr_log}.",
+                    ) from None
+                if pid is None and time.monotonic() > deaf_after and lock.is_held():
+                    holder = lock.holder().get("pid")
+                    raise DesignError(
+                        ErrorCode.DAEMON_UNAVAILABLE,
+                        f"designd (pid {holder}) is running but does not answer on its control socket.",
+                        "Restart it with `designctl restart`; `designctl logs` shows what it last did.",
                     ) from None
                 if time.monotonic() > deadline:
                     raise DesignError(

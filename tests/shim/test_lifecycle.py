@@ -291,3 +291,28 @@ async def test_client_gone_mid_call_cancels_the_plugin_command(daemon: DaemonPro
     cancel = await plugin.wait_command("CANCEL")
     assert cancel["params"] == {"target": sent["id"]}
     proc.wait(5)
+
+
+def test_a_designd_alive_but_deaf_is_told_from_one_not_running(daemon: DaemonProcess) -> None:
+    """A frozen designd holds its lock but answers nothing: status and the shim say so and name the fix."""
+    os.kill(daemon.pid, signal.SIGSTOP)
+    try:
+        status = subprocess.run(
+            [str(BIN / "designctl"), "status"], env=daemon.env.env, capture_output=True, text=True, timeout=60
+        )
+        assert status.returncode == 2
+        assert f"designd (pid {daemon.pid}) is running but does not answer" in status.stdout
+        assert "designctl restart" in status.stdout
+        proc = subprocess.Popen([SHIM], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+            proc.stdin.flush()
+            message = _read_line(proc, timeout=40)["error"]["message"]
+            assert "is running but does not answer" in message and "designctl restart" in message
+        finally:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait(10)
+    finally:
+        os.kill(daemon.pid, signal.SIGCONT)
