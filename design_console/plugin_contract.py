@@ -140,6 +140,7 @@ class Method(StrEnum):
     ADD_SHAPE_TO_SLIDE = "ADD_SHAPE_TO_SLIDE", 15
     SET_SLIDE_BACKGROUND = "SET_SLIDE_BACKGROUND", 15
     GET_TEXT_STYLES = "GET_TEXT_STYLES", 10
+    AUTO_ARRANGE = "AUTO_ARRANGE", 15
 
 
 def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
