@@ -474,6 +474,8 @@
   var EXECUTE_DEFAULT_MS = 5e3;
   var EXECUTE_MAX_MS = 3e4;
   var MAX_CODE_CHARS = 2e5;
+  var MAX_STICKIES = 200;
+  var MAX_ARRANGED = 500;
 
   // plugin/src/code/methods/execute.js
   var AsyncFunction = Object.getPrototypeOf(async function() {
@@ -3338,7 +3340,6 @@
     /** @type {const} */
     ["AUTO", "TOP", "BOTTOM", "LEFT", "RIGHT"]
   );
-  var MAX_STICKIES = 200;
   function requireBoard(method, fn) {
     if (figma.editorType !== "figjam" || typeof /** @type {any} */
     figma[fn] !== "function") throw unsupported(method, "whiteboard (FigJam)");
@@ -3803,7 +3804,6 @@
     /** @type {const} */
     ["grid", "horizontal", "vertical"]
   );
-  var MAX_ARRANGED = 500;
   async function autoArrange(params) {
     const ids = reqArray(params, "nodeIds");
     if (!ids.length || ids.length > MAX_ARRANGED) throw badParams("'nodeIds' must hold 1 to " + MAX_ARRANGED + " node ids.");

@@ -12,16 +12,11 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.plugin_contract import Method
+from design_console.plugin_contract import MAX_ARRANGED, MAX_STICKIES, Method
 from design_console.tools import shaping
 from design_console.tools.args import Color, Cursor, MaxTokens, NodeId
 from design_console.tools.base import Args, bridge_tool
 from design_console.tools.context import Context
-
-#: The most stickies one design_create_stickies call makes (the plugin's limit too).
-MAX_STICKIES = 200
-#: The most nodes one design_auto_arrange call moves (the plugin's limit too).
-MAX_ARRANGED = 500
 
 BOARD: tuple[str, ...] = ("figjam",)
 StickyColor = Literal["YELLOW", "BLUE", "GREEN", "PINK", "ORANGE", "PURPLE", "RED", "LIGHT_GRAY", "GRAY"]

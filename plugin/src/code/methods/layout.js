@@ -1,9 +1,9 @@
 import { badParams } from "../errors.js";
 import { getSceneNode } from "../nodes.js";
 import { reqArray, optNumber, optEnum } from "../params.js";
+import { MAX_ARRANGED } from "../../shared/contract.js";
 
 const LAYOUTS = /** @type {const} */ (["grid", "horizontal", "vertical"]);
-export const MAX_ARRANGED = 500;
 
 /**
  * AUTO_ARRANGE: lay nodes of one parent out in a grid, a row or a column, starting at the top left of their current

@@ -2,6 +2,7 @@ import { badParams, unsupported } from "../errors.js";
 import { getSceneNode, summarize } from "../nodes.js";
 import { reqString, optString, optNumber, reqArray, reqNumber, optEnum } from "../params.js";
 import { solidPaint } from "../colors.js";
+import { MAX_STICKIES } from "../../shared/contract.js";
 
 const STICKY_COLORS = /** @type {Record<string, string>} */ ({
   YELLOW: "#FFE299",
@@ -16,7 +17,6 @@ const STICKY_COLORS = /** @type {Record<string, string>} */ ({
 });
 const SHAPES = /** @type {const} */ (["ROUNDED_RECTANGLE", "DIAMOND", "ELLIPSE", "TRIANGLE_UP", "TRIANGLE_DOWN", "PARALLELOGRAM_RIGHT", "PARALLELOGRAM_LEFT", "ENG_DATABASE", "ENG_QUEUE", "ENG_FILE", "ENG_FOLDER"]);
 const MAGNETS = /** @type {const} */ (["AUTO", "TOP", "BOTTOM", "LEFT", "RIGHT"]);
-export const MAX_STICKIES = 200;
 
 /** @param {string} method @param {string} fn */
 function requireBoard(method, fn) {
