@@ -3518,6 +3518,7 @@
     return null;
   }
   async function getBoardContents(params) {
+    requireBoard("GET_BOARD_CONTENTS", "createSticky");
     const types = params.nodeTypes === void 0 ? BOARD_TYPES.slice() : reqArray(params, "nodeTypes");
     types.forEach((t) => {
       if (BOARD_TYPES.indexOf(t) < 0) throw badParams("Unknown node type '" + t + "'. Types: " + BOARD_TYPES.join(", ") + ".");
@@ -3552,6 +3553,7 @@
     return { success: true, page: figma.currentPage.name, nodes, total: found.length, truncated: found.length > max };
   }
   async function getConnections() {
+    requireBoard("GET_CONNECTIONS", "createConnector");
     const connectors = figma.currentPage.findAllWithCriteria({ types: ["CONNECTOR"] });
     const edges = connectors.map((c) => {
       const s = (

@@ -414,6 +414,8 @@ test("whiteboard methods in a whiteboard file", async () => {
 test("whiteboard and slides methods refuse other editors with a clear error", async () => {
   const p = loadPlugin({ editorType: "figma" });
   fail(await p.call("CREATE_STICKY", { text: "x" }), "unsupported", /FigJam/);
+  fail(await p.call("GET_BOARD_CONTENTS"), "unsupported", /FigJam/);
+  fail(await p.call("GET_CONNECTIONS"), "unsupported", /FigJam/);
   fail(await p.call("LIST_SLIDES"), "unsupported", /slides/);
   fail(await p.call("SET_SLIDE_BACKGROUND", { slideId: "1:1", color: "#fff" }), "unsupported");
 });

@@ -159,7 +159,8 @@ async def test_a_tool_of_another_editor_is_refused_before_anything_is_sent(clien
     text = await refused(client, "design_create_sticky", {"text": "Lost"})
     assert "FigJam" in text
     assert "'Deck'" in text and "slides" in text and "design_navigate" in text and "design_list_open_files" in text
-    # Nothing reached the plugin: it would have answered with its own refusal and committed an undo step.
+    # Nothing reached the plugin: it would have answered with its own refusal, and its dispatcher commits an undo
+    # step after every write it runs, refused or not (the reading itself commits the one counted here).
     assert "only available" not in text
     assert await js(client, "return figma.testControl.undoCommits;") == before + 1
     await use(client, DESIGN)

@@ -204,6 +204,7 @@ function sectionOf(node) {
 
 /** GET_BOARD_CONTENTS */
 export async function getBoardContents(/** @type {any} */ params) {
+  requireBoard("GET_BOARD_CONTENTS", "createSticky");
   const types = params.nodeTypes === undefined ? BOARD_TYPES.slice() : reqArray(params, "nodeTypes");
   types.forEach((t) => {
     if (BOARD_TYPES.indexOf(t) < 0) throw badParams("Unknown node type '" + t + "'. Types: " + BOARD_TYPES.join(", ") + ".");
@@ -231,6 +232,7 @@ export async function getBoardContents(/** @type {any} */ params) {
 
 /** GET_CONNECTIONS */
 export async function getConnections() {
+  requireBoard("GET_CONNECTIONS", "createConnector");
   const connectors = figma.currentPage.findAllWithCriteria({ types: ["CONNECTOR"] });
   const edges = connectors.map((c) => {
     const s = /** @type {any} */ (c.connectorStart);
