@@ -437,10 +437,27 @@ async def test_slide_outline_and_content(client: Client) -> None:
     assert entry[first]["title"] == "Our plan" and entry[first]["text"] == ["Body line"]
     assert entry[second]["title"] == "Thanks"
     await refused(client, "design_list_slides", {"cursor": "bm90IG91cnM"})
+    # A small budget: the outline in parts, in slide order, together every slide once.
+    for _ in range(8):
+        await slide(client)
+    order = await js(client, FLAT)
+    seen: list[str] = []
+    parts = 0
+    args: dict[str, Any] = {"maxTokens": 500}
+    while True:
+        part = await call(client, "design_list_slides", args)
+        seen += [s["id"] for s in part["slides"]]
+        parts += 1
+        if "nextCursor" not in part:
+            break
+        args = {"maxTokens": 500, "cursor": part["nextCursor"]}
+    assert seen == order and parts > 1
 
     content = await call(client, "design_get_slide_content", {"slideId": first})
     assert (content["title"], content["text"]) == ("Our plan", ["Body line"])
     assert len(content["tree"]["children"]) == 2
+    small = await call(client, "design_get_slide_content", {"slideId": first, "maxTokens": 500})
+    assert small["title"] == "Our plan" and "tree" not in small and "maxTokens" in small["notes"][0]
     await refused(client, "design_get_slide_content", {"slideId": "9:9999"})
 
 
