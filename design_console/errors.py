@@ -29,6 +29,8 @@ class ErrorCode(StrEnum):
     PORTS_BUSY = "ports_busy"
     BIND_FAILED = "bind_failed"
     PLUGIN_MISSING = "plugin_missing"
+    #: A whiteboard or slides tool called while the target file is of another editor.
+    WRONG_EDITOR = "wrong_editor"
     # The design API
     NO_TOKEN = "no_token"
     UNAUTHORIZED = "unauthorized"

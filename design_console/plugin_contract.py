@@ -23,6 +23,10 @@ EXECUTE_MAX_MS: Final = 30_000
 EXECUTE_MARGIN_SECONDS: Final = 2.0
 #: The longest code EXECUTE_CODE accepts, in characters (Unicode code points, as Python counts them).
 MAX_CODE_CHARS: Final = 200_000
+#: The most stickies one CREATE_STICKIES makes.
+MAX_STICKIES: Final = 200
+#: The most nodes one AUTO_ARRANGE moves.
+MAX_ARRANGED: Final = 500
 
 #: The daemon-side timeout of a method the table does not know (a newer plugin's), in seconds.
 DEFAULT_TIMEOUT: Final = 15.0
@@ -140,6 +144,7 @@ class Method(StrEnum):
     ADD_SHAPE_TO_SLIDE = "ADD_SHAPE_TO_SLIDE", 15
     SET_SLIDE_BACKGROUND = "SET_SLIDE_BACKGROUND", 15
     GET_TEXT_STYLES = "GET_TEXT_STYLES", 10
+    AUTO_ARRANGE = "AUTO_ARRANGE", 15
 
 
 def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:

@@ -480,6 +480,8 @@
   var EXECUTE_DEFAULT_MS = 5e3;
   var EXECUTE_MAX_MS = 3e4;
   var MAX_CODE_CHARS = 2e5;
+  var MAX_STICKIES = 200;
+  var MAX_ARRANGED = 500;
 
   // plugin/src/code/methods/execute.js
   var AsyncFunction = Object.getPrototypeOf(async function() {
@@ -2525,7 +2527,7 @@
     return { success: true, previous, instance: summarize(instance), componentProperties: instance.componentProperties };
   }
   async function createComponentSet(params, ctx) {
-    const autoArrange = optBool(params, "autoArrange", false);
+    const autoArrange2 = optBool(params, "autoArrange", false);
     const arrangement = arrangeOptions(optObject(params, "arrangeOptions") || {});
     let components = [];
     const created = [];
@@ -2576,7 +2578,7 @@
       if (typeof position.y === "number") set.y = position.y;
     }
     const out = { success: true };
-    if (autoArrange) {
+    if (autoArrange2) {
       try {
         out.arranged = await arrangeSet(set, arrangement, ctx);
       } catch (err) {
@@ -3344,7 +3346,6 @@
     /** @type {const} */
     ["AUTO", "TOP", "BOTTOM", "LEFT", "RIGHT"]
   );
-  var MAX_STICKIES = 200;
   function requireBoard(method, fn) {
     if (figma.editorType !== "figjam" || typeof /** @type {any} */
     figma[fn] !== "function") throw unsupported(method, "whiteboard (FigJam)");
@@ -3353,41 +3354,55 @@
     if (typeof p.x === "number") node.x = p.x;
     if (typeof p.y === "number") node.y = p.y;
   }
-  async function makeSticky(p, i) {
-    if (!p || typeof p.text !== "string") throw badParams("stickies[" + i + "].text is required.");
-    const color = optEnum(
-      p,
-      "color",
-      /** @type {any} */
-      Object.keys(STICKY_COLORS),
-      "YELLOW"
-    );
+  function checkSticky(p, i) {
+    const where = "stickies[" + i + "]";
+    if (!p || typeof p !== "object") throw badParams(where + " must be an object {text, color?, x?, y?}.");
+    if (typeof p.text !== "string") throw badParams(where + ".text is required and must be a string.");
+    if (p.color !== void 0 && p.color !== null && !Object.prototype.hasOwnProperty.call(STICKY_COLORS, p.color)) {
+      throw badParams(where + ".color must be one of " + Object.keys(STICKY_COLORS).join(", ") + ".");
+    }
+    for (const axis of ["x", "y"]) {
+      if (p[axis] !== void 0 && p[axis] !== null && (typeof p[axis] !== "number" || !isFinite(p[axis]))) {
+        throw badParams(where + "." + axis + " must be a finite number.");
+      }
+    }
+    return { text: p.text, color: p.color || "YELLOW", x: p.x, y: p.y };
+  }
+  async function makeSticky(p) {
     const sticky = figma.createSticky();
-    await figma.loadFontAsync(
-      /** @type {FontName} */
-      sticky.text.fontName
-    );
-    sticky.text.characters = p.text;
-    sticky.fills = [solidPaint(STICKY_COLORS[
-      /** @type {string} */
-      color
-    ])];
-    place(sticky, p);
+    try {
+      await figma.loadFontAsync(
+        /** @type {FontName} */
+        sticky.text.fontName
+      );
+      sticky.text.characters = p.text;
+      sticky.fills = [solidPaint(STICKY_COLORS[p.color])];
+      place(sticky, p);
+    } catch (err) {
+      sticky.remove();
+      throw err;
+    }
     return sticky;
   }
   async function createSticky(params) {
     requireBoard("CREATE_STICKY", "createSticky");
     reqString(params, "text");
-    const sticky = await makeSticky(params, 0);
+    const sticky = await makeSticky(checkSticky(params, 0));
     return { success: true, node: summarize(sticky) };
   }
   async function createStickies(params) {
     requireBoard("CREATE_STICKIES", "createSticky");
     const list = reqArray(params, "stickies");
     if (!list.length || list.length > MAX_STICKIES) throw badParams("'stickies' must hold 1 to " + MAX_STICKIES + " entries.");
+    const checked = list.map(checkSticky);
     const made = [];
-    for (let i = 0; i < list.length; i++) made.push(summarize(await makeSticky(list[i], i)));
-    return { success: true, nodes: made, count: made.length };
+    try {
+      for (const p of checked) made.push(await makeSticky(p));
+    } catch (err) {
+      made.forEach((n) => n.remove());
+      throw err;
+    }
+    return { success: true, nodes: made.map(summarize), count: made.length };
   }
   async function createConnector(params) {
     requireBoard("CREATE_CONNECTOR", "createConnector");
@@ -3504,7 +3519,12 @@
     if (n.text && typeof n.text.characters === "string") return n.text.characters;
     return void 0;
   }
+  function sectionOf(node) {
+    for (let p = node.parent; p && p.type !== "PAGE"; p = p.parent) if (p.type === "SECTION") return p;
+    return null;
+  }
   async function getBoardContents(params) {
+    requireBoard("GET_BOARD_CONTENTS", "createSticky");
     const types = params.nodeTypes === void 0 ? BOARD_TYPES.slice() : reqArray(params, "nodeTypes");
     types.forEach((t) => {
       if (BOARD_TYPES.indexOf(t) < 0) throw badParams("Unknown node type '" + t + "'. Types: " + BOARD_TYPES.join(", ") + ".");
@@ -3521,11 +3541,25 @@
       const out = summarize(n);
       const text = textOf(n);
       if (text !== void 0) out.text = text;
+      const section = sectionOf(n);
+      if (section) {
+        out.sectionId = section.id;
+        out.sectionName = section.name;
+      }
+      if (n.type === "CONNECTOR") {
+        const c = (
+          /** @type {any} */
+          n
+        );
+        out.startNodeId = c.connectorStart && c.connectorStart.endpointNodeId || null;
+        out.endNodeId = c.connectorEnd && c.connectorEnd.endpointNodeId || null;
+      }
       return out;
     });
     return { success: true, page: figma.currentPage.name, nodes, total: found.length, truncated: found.length > max };
   }
   async function getConnections() {
+    requireBoard("GET_CONNECTIONS", "createConnector");
     const connectors = figma.currentPage.findAllWithCriteria({ types: ["CONNECTOR"] });
     const edges = connectors.map((c) => {
       const s = (
@@ -3562,6 +3596,20 @@
       node
     );
   }
+  function outlineOf(slide) {
+    const texts = [];
+    const walk2 = (node) => {
+      if (node.type === "TEXT" && node.visible !== false && node.characters) texts.push(node);
+      if (Array.isArray(node.children)) node.children.forEach(walk2);
+    };
+    (slide.children || []).forEach(walk2);
+    const at = (n) => n.absoluteTransform ? [n.absoluteTransform[1][2], n.absoluteTransform[0][2]] : [n.y, n.x];
+    texts.sort((a, b) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1]);
+    const size = (n) => typeof n.fontSize === "number" ? n.fontSize : 0;
+    let title = null;
+    for (const t of texts) if (!title || size(t) > size(title)) title = t;
+    return { title: title ? title.characters : null, text: texts.filter((t) => t !== title).map((t) => t.characters) };
+  }
   async function listSlides() {
     requireSlides("LIST_SLIDES");
     const slides = [];
@@ -3569,14 +3617,16 @@
     for (let r = 0; r < grid.length; r++) {
       for (let c = 0; c < grid[r].length; c++) {
         const s = grid[r][c];
-        slides.push({ id: s.id, name: s.name, row: r, col: c, isSkipped: s.isSkippedSlide });
+        const outline = outlineOf(s);
+        slides.push({ id: s.id, name: s.name, row: r, col: c, isSkipped: s.isSkippedSlide, title: outline.title, text: outline.text });
       }
     }
     return { success: true, slides, count: slides.length };
   }
   async function getSlideContent(params) {
     const slide = await getSlide(params, "GET_SLIDE_CONTENT");
-    return { success: true, slide: describeTree(slide, 8) };
+    const outline = outlineOf(slide);
+    return { success: true, id: slide.id, name: slide.name, title: outline.title, text: outline.text, slide: describeTree(slide, 8) };
   }
   async function getSlideGrid() {
     requireSlides("GET_SLIDE_GRID");
@@ -3620,8 +3670,11 @@
       rows.push(row);
     }
     const missing = current.filter((id) => given.indexOf(id) < 0);
-    if (missing.length || given.length !== current.length) {
-      throw badParams("The grid must list every slide exactly once; missing: " + (missing.join(", ") || "none") + ", given " + given.length + " of " + current.length + ".");
+    const repeated = given.filter((id, i) => given.indexOf(id) !== i);
+    if (missing.length || repeated.length || given.length !== current.length) {
+      throw badParams(
+        "The grid must list every slide exactly once; missing: " + (missing.join(", ") || "none") + "; repeated: " + (repeated.join(", ") || "none") + "."
+      );
     }
     figma.setSlideGrid(rows);
     return { success: true, grid: figma.getSlideGrid().map((row) => row.map((s) => s.id)) };
@@ -3754,6 +3807,64 @@
     };
   }
 
+  // plugin/src/code/methods/layout.js
+  var LAYOUTS = (
+    /** @type {const} */
+    ["grid", "horizontal", "vertical"]
+  );
+  async function autoArrange(params) {
+    const ids = reqArray(params, "nodeIds");
+    if (!ids.length || ids.length > MAX_ARRANGED) throw badParams("'nodeIds' must hold 1 to " + MAX_ARRANGED + " node ids.");
+    const layout = (
+      /** @type {string} */
+      optEnum(params, "layout", LAYOUTS, "grid")
+    );
+    const spacing = (
+      /** @type {number} */
+      optNumber(params, "spacing", 40, { min: 0, max: 1e4 })
+    );
+    const seen = /* @__PURE__ */ new Set();
+    const nodes = [];
+    const skipped = [];
+    for (const id of ids) {
+      if (seen.has(id)) throw badParams("Node " + id + " is listed twice in 'nodeIds'.");
+      seen.add(id);
+      const node = (
+        /** @type {any} */
+        await getSceneNode(id, "nodeIds")
+      );
+      if (node.type === "CONNECTOR") skipped.push(node.id);
+      else nodes.push(node);
+    }
+    if (!nodes.length) throw badParams("'nodeIds' names only connectors; they follow the nodes they join, so list those.");
+    const parent = nodes[0].parent;
+    const stray = nodes.find((n) => n.parent !== parent);
+    if (stray) throw badParams("Nodes to arrange must share one parent; " + stray.id + " is not in " + (parent ? parent.name : "the page") + ".");
+    const columns = layout === "horizontal" ? nodes.length : layout === "vertical" ? 1 : (
+      /** @type {number} */
+      optNumber(params, "columns", Math.ceil(Math.sqrt(nodes.length)), { min: 1, max: 100 })
+    );
+    const rows = Math.ceil(nodes.length / columns);
+    const widths = new Array(Math.min(columns, nodes.length)).fill(0);
+    const heights = new Array(rows).fill(0);
+    nodes.forEach((n, i) => {
+      widths[i % columns] = Math.max(widths[i % columns], n.width);
+      heights[Math.floor(i / columns)] = Math.max(heights[Math.floor(i / columns)], n.height);
+    });
+    const left = Math.min(...nodes.map((n) => n.x));
+    const top = Math.min(...nodes.map((n) => n.y));
+    const offset = (sizes, index) => sizes.slice(0, index).reduce((sum, size) => sum + size + spacing, 0);
+    const moved = nodes.map((n, i) => {
+      const from = { x: n.x, y: n.y };
+      n.x = left + offset(widths, i % columns);
+      n.y = top + offset(heights, Math.floor(i / columns));
+      return { id: n.id, from, to: { x: n.x, y: n.y } };
+    });
+    const out = { success: true, layout, columns: Math.min(columns, nodes.length), rows, spacing, nodes: moved };
+    if (skipped.length) out.skippedConnectors = skipped;
+    return out;
+  }
+
   // plugin/src/code/main.js
   var UI_OPTIONS = { width: 300, height: 240, themeColors: true, title: "Design Desktop Bridge" };
   function emit(event) {
@@ -3846,7 +3957,8 @@
     ADD_TEXT_TO_SLIDE: addTextToSlide,
     ADD_SHAPE_TO_SLIDE: addShapeToSlide,
     SET_SLIDE_BACKGROUND: setSlideBackground,
-    GET_TEXT_STYLES: getTextStyles
+    GET_TEXT_STYLES: getTextStyles,
+    AUTO_ARRANGE: autoArrange
   };
   var WRITE_METHODS = [
     "EXECUTE_CODE",
@@ -3902,7 +4014,8 @@
     "SKIP_SLIDE",
     "ADD_TEXT_TO_SLIDE",
     "ADD_SHAPE_TO_SLIDE",
-    "SET_SLIDE_BACKGROUND"
+    "SET_SLIDE_BACKGROUND",
+    "AUTO_ARRANGE"
   ];
   function sendProgress(route, progress) {
     figma.ui.postMessage({ kind: "event", route, event: { type: "PROGRESS", data: progress } });

@@ -39,7 +39,14 @@ DOC = ROOT / "docs" / "bridge-protocol.md"
 #: The design notes beside the repository (read-only); absent in a plain clone.
 DESIGN_DOC = ROOT.parent / "shared" / "design" / "bridge-protocol.md"
 #: The constants the plugin shares with designd, by the same names on both sides.
-SHARED_CONSTANTS = ("BRIDGE_PROTOCOL", "EXECUTE_DEFAULT_MS", "EXECUTE_MAX_MS", "MAX_CODE_CHARS")
+SHARED_CONSTANTS = (
+    "BRIDGE_PROTOCOL",
+    "EXECUTE_DEFAULT_MS",
+    "EXECUTE_MAX_MS",
+    "MAX_CODE_CHARS",
+    "MAX_STICKIES",
+    "MAX_ARRANGED",
+)
 METHOD_NAME = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{4,}\b")
 
 

@@ -39,8 +39,11 @@ from design_console.protocol import (
 from design_console.runtime.setup_text import not_connected_error, setup_steps
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import ToolSpec, failure, parse_args
+from design_console.tools.base import TARGET_FILE_FIELD, ToolSpec, failure, parse_args
 from design_console.tools.context import DaemonContext
+
+#: How people call the files of each editor type the plugin reports.
+EDITOR_NAMES = {"figma": "design", "dev": "design (Dev Mode)", "figjam": "FigJam whiteboard", "slides": "Slides"}
 
 log = logging.getLogger("design_console.daemon")
 
@@ -151,6 +154,8 @@ class Daemon:
             args = parse_args(spec, arguments)
             if spec.needs_bridge and not self.bridge.is_connected():
                 raise not_connected_error(self.config)
+            if spec.needs_editor:
+                self._check_editor(spec, getattr(args, TARGET_FILE_FIELD, None))
             file_scope = await scope() if spec.uses_files else FileScope()
             if spec.runs_in == "daemon":
                 context: DaemonContext = DaemonCallContext(self, progress, file_scope)
@@ -160,6 +165,23 @@ class Daemon:
             )
         except DesignError as err:
             return failure(err)
+
+    def _check_editor(self, spec: ToolSpec, file_key: str | None) -> None:
+        """Refuse, before anything is sent, a tool made for one editor when its target file is of another.
+
+        A file whose editor type is not known yet is let through: the plugin refuses such a call itself.
+        """
+        target = file_key or self.bridge.active_file_key()
+        file = next((f for f in self.bridge.files() if f.file_key == target), None)
+        if file is None or not file.editor_type or file.editor_type in spec.needs_editor:
+            return
+        wanted = " or ".join(EDITOR_NAMES.get(editor, editor) for editor in spec.needs_editor)
+        raise DesignError(
+            ErrorCode.WRONG_EDITOR,
+            f"{spec.name} works on {wanted} files; the active file {file.file_name!r} is a "
+            f"{EDITOR_NAMES.get(file.editor_type, file.editor_type)} file ({file.editor_type}).",
+            "design_list_open_files shows each connected file's editor type; design_navigate makes one active.",
+        )
 
     def setup_report(self) -> dict[str, Any]:
         """The ``setup`` / ``bridge`` part of status, shared with not-connected errors."""

@@ -54,21 +54,26 @@ class Args(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaul
     normalised type (file URLs, node ids, colours) are checked and normalised as they are parsed."""
 
     def __post_init__(self) -> None:
-        for name, normalize, many in _normalized_fields(type(self)):
+        for name, normalize, depth in _normalized_fields(type(self)):
             value = getattr(self, name)
             if not value:
                 continue
             try:
-                setattr(self, name, [normalize(v) for v in value] if many else normalize(value))
+                setattr(self, name, _apply(normalize, value, depth))
             except ValueError as exc:
                 raise ValueError(f"`{name}`: {exc}") from None
 
 
-_NORMALIZED: dict[type[Args], list[tuple[str, Normalizer, bool]]] = {}
+def _apply(normalize: Normalizer, value: Any, depth: int) -> Any:
+    """``value`` normalised, or each item of it, ``depth`` lists deep."""
+    return [_apply(normalize, item, depth - 1) for item in value] if depth else normalize(value)
 
 
-def _normalized_fields(cls: type[Args]) -> list[tuple[str, Normalizer, bool]]:
-    """The fields of ``cls`` whose type names a normaliser: (name, normaliser, whether it is a list of them)."""
+_NORMALIZED: dict[type[Args], list[tuple[str, Normalizer, int]]] = {}
+
+
+def _normalized_fields(cls: type[Args]) -> list[tuple[str, Normalizer, int]]:
+    """The fields of ``cls`` whose type names a normaliser: (name, normaliser, how many lists deep the values are)."""
     found = _NORMALIZED.get(cls)
     if found is None:
         found = []
@@ -80,19 +85,19 @@ def _normalized_fields(cls: type[Args]) -> list[tuple[str, Normalizer, bool]]:
     return found
 
 
-def _normalizer_of(hint: Any) -> tuple[Normalizer, bool] | None:
+def _normalizer_of(hint: Any) -> tuple[Normalizer, int] | None:
     origin = get_origin(hint)
     if origin is Annotated:
         for meta in hint.__metadata__:
             if isinstance(meta, msgspec.Meta) and meta.extra and NORMALIZE in meta.extra:
-                return meta.extra[NORMALIZE], False
+                return meta.extra[NORMALIZE], 0
         return _normalizer_of(get_args(hint)[0])
     if origin in (Union, types.UnionType):
         for option in get_args(hint):
             if (found := _normalizer_of(option)) is not None:
                 return found
     if origin is list and (found := _normalizer_of(get_args(hint)[0])) is not None:
-        return found[0], True
+        return found[0], found[1] + 1
     return None
 
 
@@ -125,6 +130,9 @@ class ToolSpec:
     needs_bridge: bool = False
     #: Reads or writes files on the user's machine: the call then carries the AI app's working dir and MCP roots.
     uses_files: bool = False
+    #: The editors (the plugin's ``figma.editorType``: ``figma``, ``figjam``, ``slides``) whose files the tool works
+    #: on; empty: any. designd refuses the call before sending anything when the target file is of another editor.
+    needs_editor: tuple[str, ...] = ()
     title: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -200,6 +208,7 @@ def bridge_tool(
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
     shape: Callable[[Context, A, dict[str, Any]], Any] | None = None,
+    needs_editor: tuple[str, ...] = (),
 ) -> ToolSpec:
     """Declare a tool that forwards its arguments to one plugin method and answers with what the method returns.
 
@@ -238,6 +247,7 @@ def bridge_tool(
         idempotent=idempotent,
         open_world=open_world,
         needs_bridge=True,
+        needs_editor=needs_editor,
     )
     _register(spec)
     return spec

@@ -137,6 +137,32 @@ def fit_items(items: Sequence[Any], start: int, budget: int, limit: int | None =
     return out, (index if index < len(items) else None)
 
 
+def page_items(
+    items: Sequence[Any],
+    *,
+    scope: str,
+    request: Any,
+    source: Any,
+    cursor: str | None,
+    budget: int,
+) -> tuple[list[Any], str | None]:
+    """One budget-sized part of a list a tool built from ``source`` (a plugin reply) for ``request`` (the file and
+    the arguments that shape the list), from where ``cursor`` points; and the cursor to the next part. A cursor of
+    another request, or handed out before ``source`` changed, is refused."""
+    digest = request_digest(request)
+    version = request_digest(source)
+    start = decode_cursor(cursor, scope, digest, version) if cursor else 0
+    chosen, next_index = fit_items(items, start, budget)
+    return chosen, encode_cursor(scope, digest, next_index, version) if next_index is not None else None
+
+
+def clip_text(value: Any) -> Any:
+    """A text cut to :data:`MAX_TEXT_CHARS` (with an ellipsis); anything else as it is."""
+    if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
+        return value[:MAX_TEXT_CHARS] + "…"
+    return value
+
+
 def name_matcher(pattern: str | None) -> re.Pattern[str] | None:
     """A case-insensitive matcher of a user pattern: a regular expression, or literal text when it is not one."""
     if not pattern:

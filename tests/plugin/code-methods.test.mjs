@@ -414,6 +414,8 @@ test("whiteboard methods in a whiteboard file", async () => {
 test("whiteboard and slides methods refuse other editors with a clear error", async () => {
   const p = loadPlugin({ editorType: "figma" });
   fail(await p.call("CREATE_STICKY", { text: "x" }), "unsupported", /FigJam/);
+  fail(await p.call("GET_BOARD_CONTENTS"), "unsupported", /FigJam/);
+  fail(await p.call("GET_CONNECTIONS"), "unsupported", /FigJam/);
   fail(await p.call("LIST_SLIDES"), "unsupported", /slides/);
   fail(await p.call("SET_SLIDE_BACKGROUND", { slideId: "1:1", color: "#fff" }), "unsupported");
 });
@@ -451,4 +453,63 @@ test("slides methods in a slides file", async () => {
   fail(await p.call("ADD_TEXT_TO_SLIDE", { slideId: a, text: "x", fontFamily: "Comic Zans" }), "font_unavailable");
   fail(await p.call("GET_SLIDE_CONTENT", { slideId: text.node.id }), "wrong_node_type");
   fail(await p.call("SET_SLIDE_BACKGROUND", { slideId: a, color: "blue" }), "bad_params", /hex/);
+});
+
+test("CREATE_STICKIES checks every entry before it creates one", async () => {
+  const p = loadPlugin({ editorType: "figjam" });
+  const count = () => figmaCount(p, "STICKY");
+  fail(await p.call("CREATE_STICKIES", { stickies: [{ text: "a" }, { text: "b", color: "TEAL" }] }), "bad_params", /stickies\[1\]\.color/);
+  fail(await p.call("CREATE_STICKIES", { stickies: [{ text: "a" }, { text: "b", x: "left" }] }), "bad_params", /stickies\[1\]\.x/);
+  fail(await p.call("CREATE_STICKIES", { stickies: [{ text: "a" }, null] }), "bad_params", /stickies\[1\]/);
+  assert.equal(count(), 0);
+  p.control.failOn("createSticky", 2);
+  fail(await p.call("CREATE_STICKIES", { stickies: [{ text: "a" }, { text: "b" }, { text: "c" }] }), undefined, /createSticky/);
+  assert.equal(count(), 0);
+  assert.equal((await p.ok("CREATE_STICKIES", { stickies: [{ text: "a" }, { text: "b" }] })).count, 2);
+  assert.equal(count(), 2);
+});
+
+/** @param {any} p @param {string} type */
+function figmaCount(p, type) {
+  return p.figma.currentPage.findAll((/** @type {any} */ n) => n.type === type).length;
+}
+
+test("AUTO_ARRANGE lays nodes out without overlap and leaves connectors to follow", async () => {
+  const p = loadPlugin({ editorType: "figjam" });
+  const sizes = [[240, 240], [400, 90], [60, 300], [100, 100], [10, 10]];
+  const ids = [];
+  for (const [w, h] of sizes) ids.push((await p.ok("CREATE_SHAPE_WITH_TEXT", { width: w, height: h, x: 7, y: 9 })).node.id);
+  const link = (await p.ok("CREATE_CONNECTOR", { startNodeId: ids[0], endNodeId: ids[4] })).node.id;
+  const out = await p.ok("AUTO_ARRANGE", { nodeIds: [...ids, link], spacing: 20, columns: 2 });
+  assert.deepEqual(out.skippedConnectors, [link]);
+  assert.equal(out.columns, 2);
+  assert.equal(out.rows, 3);
+  const boxes = ids.map((id) => p.figma.getNodeById(id));
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i];
+      const b = boxes[j];
+      const apart = a.x + a.width + 20 <= b.x || b.x + b.width + 20 <= a.x || a.y + a.height + 20 <= b.y || b.y + b.height + 20 <= a.y;
+      assert.ok(apart, "nodes " + a.id + " and " + b.id + " overlap");
+    }
+  }
+  assert.deepEqual([boxes[0].x, boxes[0].y], [7, 9]);
+  assert.equal(p.figma.getNodeById(link).connectorEnd.endpointNodeId, ids[4]);
+  const row = await p.ok("AUTO_ARRANGE", { nodeIds: ids, layout: "horizontal", spacing: 0 });
+  assert.deepEqual(row.nodes.map((/** @type {any} */ n) => n.to.x), [7, 247, 647, 707, 807]);
+  fail(await p.call("AUTO_ARRANGE", { nodeIds: [ids[0], ids[0]] }), "bad_params", /twice/);
+  fail(await p.call("AUTO_ARRANGE", { nodeIds: [link] }), "bad_params", /connectors/);
+  fail(await p.call("AUTO_ARRANGE", { nodeIds: [ids[0]], layout: "circle" }), "bad_params");
+});
+
+test("REORDER_SLIDES refuses a repeated slide; LIST_SLIDES reads as an outline", async () => {
+  const p = loadPlugin({ editorType: "slides" });
+  const a = (await p.ok("CREATE_SLIDE")).slide.id;
+  const b = (await p.ok("CREATE_SLIDE")).slide.id;
+  fail(await p.call("REORDER_SLIDES", { grid: [[a, a]] }), "bad_params", new RegExp("repeated: " + a));
+  assert.deepEqual((await p.ok("GET_SLIDE_GRID")).grid, [[a], [b]]);
+  await p.ok("ADD_TEXT_TO_SLIDE", { slideId: b, text: "small", y: 10, fontSize: 12 });
+  await p.ok("ADD_TEXT_TO_SLIDE", { slideId: b, text: "Big title", y: 200, fontSize: 80 });
+  const outline = (await p.ok("LIST_SLIDES")).slides;
+  assert.deepEqual(outline.map((/** @type {any} */ s) => [s.id, s.title, s.text]), [[a, null, []], [b, "Big title", ["small"]]]);
 });

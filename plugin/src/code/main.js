@@ -17,6 +17,7 @@ import { captureScreenshot } from "./methods/screenshot.js";
 import { lintDesign, auditComponentAccessibility } from "./methods/audit.js";
 import * as board from "./methods/whiteboard.js";
 import * as slides from "./methods/slides.js";
+import { autoArrange } from "./methods/layout.js";
 
 const UI_OPTIONS = { width: 300, height: 240, themeColors: true, title: "Design Desktop Bridge" };
 
@@ -119,6 +120,7 @@ const handlers = {
   ADD_SHAPE_TO_SLIDE: slides.addShapeToSlide,
   SET_SLIDE_BACKGROUND: slides.setSlideBackground,
   GET_TEXT_STYLES: slides.getTextStyles,
+  AUTO_ARRANGE: autoArrange,
 };
 
 /**
@@ -180,6 +182,7 @@ const WRITE_METHODS = [
   "ADD_TEXT_TO_SLIDE",
   "ADD_SHAPE_TO_SLIDE",
   "SET_SLIDE_BACKGROUND",
+  "AUTO_ARRANGE",
 ];
 
 /**

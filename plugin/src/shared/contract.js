@@ -12,3 +12,9 @@ export const EXECUTE_MAX_MS = 30000;
 
 /** The longest code EXECUTE_CODE accepts, in characters (Unicode code points). */
 export const MAX_CODE_CHARS = 200000;
+
+/** The most stickies one CREATE_STICKIES makes. */
+export const MAX_STICKIES = 200;
+
+/** The most nodes one AUTO_ARRANGE moves. */
+export const MAX_ARRANGED = 500;

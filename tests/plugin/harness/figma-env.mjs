@@ -305,6 +305,7 @@ export function createDesignEnv(options = {}) {
   // ---- whiteboard ------------------------------------------------------------------------------------------
   figma.createSticky = () => {
     requireEditor("figjam", "createSticky");
+    fault("createSticky");
     return boardNode("STICKY", { width: 240, height: 240 });
   };
   figma.createShapeWithText = () => {
@@ -367,8 +368,16 @@ export function createDesignEnv(options = {}) {
     figma.viewport = figma.viewport || {};
     figma.viewport.slidesView = "grid";
     figma.currentPage.focusedSlide = null;
+    /** A removed slide leaves the grid. */
+    const leaveGridOnRemove = (slide, remove) => {
+      slide.remove = function () {
+        remove.call(this);
+        grid = grid.map((rowNodes) => rowNodes.filter((s) => s !== slide)).filter((rowNodes) => rowNodes.length);
+      };
+    };
     figma.createSlide = (row, col) => {
       const n = decorate(figma.createFrame(), { width: 1920, height: 1080 });
+      const baseRemove = n.remove;
       n.type = "SLIDE";
       n.isSkippedSlide = false;
       let transition = { style: "NONE", duration: 0, curve: "EASE_IN_AND_OUT", timing: { type: "ON_CLICK" } };
@@ -377,17 +386,15 @@ export function createDesignEnv(options = {}) {
       const r = row === undefined ? grid.length : row;
       while (grid.length <= r) grid.push([]);
       grid[r].splice(col === undefined ? grid[r].length : col, 0, n);
-      const originalRemove = n.remove;
-      n.remove = function () {
-        originalRemove.call(this);
-        grid = grid.map((rowNodes) => rowNodes.filter((s) => s !== n)).filter((rowNodes) => rowNodes.length);
-      };
+      leaveGridOnRemove(n, baseRemove);
       const originalClone = n.clone;
       n.clone = function () {
         const copy = originalClone.call(this);
         copy.type = "SLIDE";
         copy.getSlideTransition = n.getSlideTransition;
         copy.setSlideTransition = n.setSlideTransition;
+        // The copy leaves the grid itself when removed, not the slide it was cloned from.
+        leaveGridOnRemove(copy, baseRemove);
         grid[grid.length - 1].push(copy);
         return copy;
       };

@@ -20,7 +20,29 @@ async function getSlide(params, method) {
   return /** @type {SlideNode} */ (node);
 }
 
-/** LIST_SLIDES */
+/**
+ * A slide's words in reading order (top to bottom, then left to right); the title is the text set largest (the
+ * first of equals), the rest its text.
+ * @param {any} slide @returns {{title: string|null, text: string[]}}
+ */
+export function outlineOf(slide) {
+  /** @type {any[]} */
+  const texts = [];
+  /** @param {any} node */
+  const walk = (node) => {
+    if (node.type === "TEXT" && node.visible !== false && node.characters) texts.push(node);
+    if (Array.isArray(node.children)) node.children.forEach(walk);
+  };
+  (slide.children || []).forEach(walk);
+  const at = (/** @type {any} */ n) => (n.absoluteTransform ? [n.absoluteTransform[1][2], n.absoluteTransform[0][2]] : [n.y, n.x]);
+  texts.sort((a, b) => at(a)[0] - at(b)[0] || at(a)[1] - at(b)[1]);
+  const size = (/** @type {any} */ n) => (typeof n.fontSize === "number" ? n.fontSize : 0);
+  let title = null;
+  for (const t of texts) if (!title || size(t) > size(title)) title = t;
+  return { title: title ? title.characters : null, text: texts.filter((t) => t !== title).map((t) => t.characters) };
+}
+
+/** LIST_SLIDES: the deck as an outline, in slide order. */
 export async function listSlides() {
   requireSlides("LIST_SLIDES");
   const slides = [];
@@ -28,7 +50,8 @@ export async function listSlides() {
   for (let r = 0; r < grid.length; r++) {
     for (let c = 0; c < grid[r].length; c++) {
       const s = grid[r][c];
-      slides.push({ id: s.id, name: s.name, row: r, col: c, isSkipped: s.isSkippedSlide });
+      const outline = outlineOf(s);
+      slides.push({ id: s.id, name: s.name, row: r, col: c, isSkipped: s.isSkippedSlide, title: outline.title, text: outline.text });
     }
   }
   return { success: true, slides: slides, count: slides.length };
@@ -37,7 +60,8 @@ export async function listSlides() {
 /** GET_SLIDE_CONTENT */
 export async function getSlideContent(/** @type {any} */ params) {
   const slide = await getSlide(params, "GET_SLIDE_CONTENT");
-  return { success: true, slide: describeTree(slide, 8) };
+  const outline = outlineOf(slide);
+  return { success: true, id: slide.id, name: slide.name, title: outline.title, text: outline.text, slide: describeTree(slide, 8) };
 }
 
 /** GET_SLIDE_GRID */
@@ -87,9 +111,13 @@ export async function reorderSlides(/** @type {any} */ params) {
     }
     rows.push(row);
   }
+  // Checked before anything moves: a grid that drops or repeats a slide changes nothing.
   const missing = current.filter((id) => given.indexOf(id) < 0);
-  if (missing.length || given.length !== current.length) {
-    throw badParams("The grid must list every slide exactly once; missing: " + (missing.join(", ") || "none") + ", given " + given.length + " of " + current.length + ".");
+  const repeated = given.filter((id, i) => given.indexOf(id) !== i);
+  if (missing.length || repeated.length || given.length !== current.length) {
+    throw badParams(
+      "The grid must list every slide exactly once; missing: " + (missing.join(", ") || "none") + "; repeated: " + (repeated.join(", ") || "none") + ".",
+    );
   }
   figma.setSlideGrid(rows);
   return { success: true, grid: figma.getSlideGrid().map((row) => row.map((s) => s.id)) };

@@ -2,6 +2,7 @@ import { badParams, unsupported } from "../errors.js";
 import { getSceneNode, summarize } from "../nodes.js";
 import { reqString, optString, optNumber, reqArray, reqNumber, optEnum } from "../params.js";
 import { solidPaint } from "../colors.js";
+import { MAX_STICKIES } from "../../shared/contract.js";
 
 const STICKY_COLORS = /** @type {Record<string, string>} */ ({
   YELLOW: "#FFE299",
@@ -16,7 +17,6 @@ const STICKY_COLORS = /** @type {Record<string, string>} */ ({
 });
 const SHAPES = /** @type {const} */ (["ROUNDED_RECTANGLE", "DIAMOND", "ELLIPSE", "TRIANGLE_UP", "TRIANGLE_DOWN", "PARALLELOGRAM_RIGHT", "PARALLELOGRAM_LEFT", "ENG_DATABASE", "ENG_QUEUE", "ENG_FILE", "ENG_FOLDER"]);
 const MAGNETS = /** @type {const} */ (["AUTO", "TOP", "BOTTOM", "LEFT", "RIGHT"]);
-export const MAX_STICKIES = 200;
 
 /** @param {string} method @param {string} fn */
 function requireBoard(method, fn) {
@@ -29,15 +29,37 @@ function place(node, p) {
   if (typeof p.y === "number") node.y = p.y;
 }
 
-/** @param {any} p @param {number} i */
-async function makeSticky(p, i) {
-  if (!p || typeof p.text !== "string") throw badParams("stickies[" + i + "].text is required.");
-  const color = optEnum(p, "color", /** @type {any} */ (Object.keys(STICKY_COLORS)), "YELLOW");
+/**
+ * One sticky's parameters, checked before anything is created; the error names the entry.
+ * @param {any} p @param {number} i @returns {{text: string, color: string, x?: number, y?: number}}
+ */
+function checkSticky(p, i) {
+  const where = "stickies[" + i + "]";
+  if (!p || typeof p !== "object") throw badParams(where + " must be an object {text, color?, x?, y?}.");
+  if (typeof p.text !== "string") throw badParams(where + ".text is required and must be a string.");
+  if (p.color !== undefined && p.color !== null && !Object.prototype.hasOwnProperty.call(STICKY_COLORS, p.color)) {
+    throw badParams(where + ".color must be one of " + Object.keys(STICKY_COLORS).join(", ") + ".");
+  }
+  for (const axis of ["x", "y"]) {
+    if (p[axis] !== undefined && p[axis] !== null && (typeof p[axis] !== "number" || !isFinite(p[axis]))) {
+      throw badParams(where + "." + axis + " must be a finite number.");
+    }
+  }
+  return { text: p.text, color: p.color || "YELLOW", x: p.x, y: p.y };
+}
+
+/** @param {{text: string, color: string, x?: number, y?: number}} p */
+async function makeSticky(p) {
   const sticky = figma.createSticky();
-  await figma.loadFontAsync(/** @type {FontName} */ (sticky.text.fontName));
-  sticky.text.characters = p.text;
-  sticky.fills = [solidPaint(STICKY_COLORS[/** @type {string} */ (color)])];
-  place(sticky, p);
+  try {
+    await figma.loadFontAsync(/** @type {FontName} */ (sticky.text.fontName));
+    sticky.text.characters = p.text;
+    sticky.fills = [solidPaint(STICKY_COLORS[p.color])];
+    place(sticky, p);
+  } catch (err) {
+    sticky.remove();
+    throw err;
+  }
   return sticky;
 }
 
@@ -45,7 +67,7 @@ async function makeSticky(p, i) {
 export async function createSticky(/** @type {any} */ params) {
   requireBoard("CREATE_STICKY", "createSticky");
   reqString(params, "text");
-  const sticky = await makeSticky(params, 0);
+  const sticky = await makeSticky(checkSticky(params, 0));
   return { success: true, node: summarize(sticky) };
 }
 
@@ -54,9 +76,18 @@ export async function createStickies(/** @type {any} */ params) {
   requireBoard("CREATE_STICKIES", "createSticky");
   const list = reqArray(params, "stickies");
   if (!list.length || list.length > MAX_STICKIES) throw badParams("'stickies' must hold 1 to " + MAX_STICKIES + " entries.");
+  // All or nothing: every entry is checked before the first sticky exists, and a failure while creating removes the
+  // ones already made.
+  const checked = list.map(checkSticky);
+  /** @type {SceneNode[]} */
   const made = [];
-  for (let i = 0; i < list.length; i++) made.push(summarize(await makeSticky(list[i], i)));
-  return { success: true, nodes: made, count: made.length };
+  try {
+    for (const p of checked) made.push(await makeSticky(p));
+  } catch (err) {
+    made.forEach((n) => n.remove());
+    throw err;
+  }
+  return { success: true, nodes: made.map(summarize), count: made.length };
 }
 
 /** CREATE_CONNECTOR */
@@ -165,8 +196,15 @@ function textOf(n) {
   return undefined;
 }
 
+/** The nearest section that holds ``node``, if any. @param {BaseNode} node */
+function sectionOf(node) {
+  for (let p = node.parent; p && p.type !== "PAGE"; p = p.parent) if (p.type === "SECTION") return p;
+  return null;
+}
+
 /** GET_BOARD_CONTENTS */
 export async function getBoardContents(/** @type {any} */ params) {
+  requireBoard("GET_BOARD_CONTENTS", "createSticky");
   const types = params.nodeTypes === undefined ? BOARD_TYPES.slice() : reqArray(params, "nodeTypes");
   types.forEach((t) => {
     if (BOARD_TYPES.indexOf(t) < 0) throw badParams("Unknown node type '" + t + "'. Types: " + BOARD_TYPES.join(", ") + ".");
@@ -177,6 +215,16 @@ export async function getBoardContents(/** @type {any} */ params) {
     const out = summarize(n);
     const text = textOf(n);
     if (text !== undefined) out.text = text;
+    const section = sectionOf(n);
+    if (section) {
+      out.sectionId = section.id;
+      out.sectionName = section.name;
+    }
+    if (n.type === "CONNECTOR") {
+      const c = /** @type {any} */ (n);
+      out.startNodeId = (c.connectorStart && c.connectorStart.endpointNodeId) || null;
+      out.endNodeId = (c.connectorEnd && c.connectorEnd.endpointNodeId) || null;
+    }
     return out;
   });
   return { success: true, page: figma.currentPage.name, nodes: nodes, total: found.length, truncated: found.length > max };
@@ -184,6 +232,7 @@ export async function getBoardContents(/** @type {any} */ params) {
 
 /** GET_CONNECTIONS */
 export async function getConnections() {
+  requireBoard("GET_CONNECTIONS", "createConnector");
   const connectors = figma.currentPage.findAllWithCriteria({ types: ["CONNECTOR"] });
   const edges = connectors.map((c) => {
     const s = /** @type {any} */ (c.connectorStart);
