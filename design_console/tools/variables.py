@@ -177,12 +177,9 @@ async def _annotate_variables(
 
 @tool(
     "design_get_variables",
-    "Variables and collections: from the Desktop Bridge plugin when connected, else the design API (Enterprise), "
-    "else styles. Filter by collection/namePattern/mode; page/pageSize; verbosity inventory|summary|standard|full; "
-    "format=summary for counts only; returnAsLinks for ids+names. enrich adds resolved values and CSS names, "
-    "include_usage node counts, include_dependencies alias chains, include_exports code (export_formats "
-    "css|sass|tailwind|typescript|json). parseFromConsole reads only the plugin's snapshot; useConsoleFallback uses it "
-    "when neither a fresh read nor the design API works.",
+    "Variables and collections (plugin, else design API, else styles). format=summary: counts; returnAsLinks: "
+    "ids+names; enrich: resolved values, CSS names; include_usage/include_dependencies/include_exports add node "
+    "counts, alias chains, code. parseFromConsole: plugin snapshot only.",
     args=VariablesArgs,
     runs_in="api",
     toolset="read",
