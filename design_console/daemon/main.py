@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import resource
 import signal
 import sys
 import time
@@ -134,6 +135,20 @@ def _wait_for_control(config: Config, timeout: float) -> bool:
     return False
 
 
+def _raise_descriptor_limit() -> None:
+    """Lift the soft limit on open files to the hard one: apps started from a desktop get 256 on macOS, which a
+    burst of sockets exhausts. What a user set lower on purpose as the hard limit is kept."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        log.info("open-file limit raised from %d to %d", soft, wanted)
+    except (ValueError, OSError) as exc:
+        log.warning("could not raise the open-file limit from %d: %s", soft, exc)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of ``designd``."""
     parser = argparse.ArgumentParser(prog="designd", description="The design-console-mcp daemon.")
@@ -171,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     except DesignError as err:
         _fail(str(err), EXIT_CONFIG)
     setup_logging(config, "designd", [token], to_stderr=not config.detached)
+    _raise_descriptor_limit()
     try:
         asyncio.run(serve(config, lock, token))
     finally:

@@ -245,3 +245,25 @@ async def test_bridge_closes_a_plugin_without_token_4401(daemon: DaemonProcess) 
     finally:
         await plugin.close()
     assert _status(daemon.env)["files"] == []
+
+
+def test_designd_lifts_its_open_file_limit_to_the_hard_one(dc_env: TestEnv) -> None:
+    """Started with macOS's GUI default of 256 open files, designd raises its own soft limit to the hard one."""
+    import resource
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 4096))
+
+    proc = subprocess.Popen(
+        [str(BIN / "designd"), "--foreground"],
+        env=dc_env.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=low_limit,
+    )
+    try:
+        wait_for(lambda: psutil.Process(proc.pid).rlimit(psutil.RLIMIT_NOFILE) == (4096, 4096), WAIT, "the new limit")
+    finally:
+        proc.terminate()
+        proc.wait(WAIT)
