@@ -150,3 +150,30 @@ def test_hand_written_css_is_read_by_syntax() -> None:
 def test_unknown_content_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot tell"):
         tokens.detect("notes.txt", "hello")
+
+
+def _one(tokens_: list[Token]) -> TokenSet:
+    return TokenSet([Collection("C", ["m"], tokens_)])
+
+
+@pytest.mark.parametrize("fmt", ["css-vars", "tailwind-v4", "scss", "less"])
+def test_stylesheet_loss_names_come_back_as_slugs(fmt: tokens.Format) -> None:
+    ts = _one([Token("Brand/Primary-Blue", "color", {"m": Color(1, 0, 0)}, "Line one\nline two")])
+    (token,) = tokens.parse(tokens.export(ts, fmt), fmt).collections[0].tokens
+    assert (token.name, token.type, token.description) == ("brand/primary/blue", "color", "Line one line two")
+
+
+@pytest.mark.parametrize("fmt", ["json-flat", "json-nested", "ts-module"])
+def test_untyped_json_loss_strings_that_look_like_values_change_type(fmt: tokens.Format) -> None:
+    ts = _one(
+        [Token("a", "string", {"m": "#ffffff"}), Token("b", "string", {"m": "4px"}), Token("c", "string", {"m": "x"})]
+    )
+    back = tokens.parse(tokens.export(ts, fmt), fmt)
+    assert [t.type for t in back.collections[0].tokens] == ["color", "dimension", "string"]
+
+
+@pytest.mark.parametrize("fmt", ["dtcg", "tokens-studio", "style-dictionary-v3", "css-vars"])
+def test_typed_formats_keep_strings_that_look_like_values(fmt: tokens.Format) -> None:
+    ts = _one([Token("a", "string", {"m": "#ffffff"}), Token("b", "string", {"m": "4px"})])
+    back = tokens.parse(tokens.export(ts, fmt), fmt)
+    assert [(t.type, t.values["m"]) for t in back.collections[0].tokens] == [("string", "#ffffff"), ("string", "4px")]

@@ -1,7 +1,7 @@
-"""Real tools read our exports: Style Dictionary builds the DTCG (legacy) and SD v3 files, sd-transforms reads the
-Tokens Studio file, sass and lessc compile the SCSS and LESS (every variable used, so every alias must resolve),
-TypeScript type-checks the module in strict mode and Tailwind v4 compiles the ``@theme`` stylesheet. Driven by
-``real_tools.mjs``; one shared export of a 100-token, 3-mode set."""
+"""Real tools read our exports: Style Dictionary builds the DTCG (legacy and 2025) and SD v3 files, sd-transforms
+reads the Tokens Studio file, sass and lessc compile the SCSS and LESS (every variable used, so every alias must
+resolve), TypeScript type-checks the module in strict mode and Tailwind v4 compiles the ``@theme`` stylesheet.
+Driven by ``real_tools.mjs``; one shared export of a 100-token, 3-mode set."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = Path(__file__).with_name("real_tools.mjs")
 PACKAGES = {
     "style-dictionary-dtcg": "style-dictionary",
+    "style-dictionary-dtcg-2025": "style-dictionary",
     "style-dictionary-v3": "style-dictionary",
     "sd-transforms": "@tokens-studio/sd-transforms",
     "sass": "sass",
@@ -36,6 +37,8 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for fmt in tokens.FORMATS:
         for name, text in tokens.export(ts, fmt, ExportOptions(base_name=fmt)).items():
             (out / name).write_text(text)
+    for name, text in tokens.export(ts, "dtcg", ExportOptions(base_name="dtcg-2025", dtcg_dialect="2025")).items():
+        (out / name).write_text(text)
     return out
 
 
