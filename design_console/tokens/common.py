@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import msgspec
 
-from design_console.tokens.model import Alias, Token, TokenType, Value
+from design_console.tokens.model import Alias, TokenType, Value
 from design_console.tokens.values import Color, ColorFormat, SizeUnit, color_text, parse_color, parse_size, size_text
 
 #: The key under ``$extensions`` (and the like) where our own facts travel in JSON formats.
@@ -58,8 +57,22 @@ def css_literal(kind: TokenType, value: Value, opts: ExportOptions) -> str:
     if isinstance(text, bool):
         return "true" if text else "false"
     if kind == "string" or (isinstance(text, str) and kind not in ("color", "dimension")):
-        return json.dumps(str(text))
+        return css_string(str(text))
     return str(text)
+
+
+def css_string(text: str) -> str:
+    """``text`` as a double-quoted CSS string (CSS escapes: ``\\"``, ``\\\\``, a line break as ``\\a``)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    return f'"{escaped}"'
+
+
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})[ \t]?|\\(.)", re.DOTALL)
+
+
+def read_css_string(quoted: str) -> str:
+    """The text of a quoted CSS string."""
+    return _CSS_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), quoted[1:-1])
 
 
 _NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -89,10 +102,7 @@ def read_css_literal(text: str, opts: ParseOptions) -> tuple[TokenType, Value] |
     sizes by their syntax; anything else is kept as a string."""
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        try:
-            return "string", json.loads(text) if text[0] == '"' else text[1:-1]
-        except ValueError:
-            return "string", text[1:-1]
+        return "string", read_css_string(text)
     if text in ("true", "false"):
         return "boolean", text == "true"
     if _NUMBER.fullmatch(text):
@@ -119,6 +129,15 @@ def read_reference(raw: Any, with_collection: bool = True) -> Alias | None:
     return Alias("/".join(parts))
 
 
+def read_value(
+    raw: Any, opts: ParseOptions, kind: TokenType | None = None, with_collection: bool = True
+) -> tuple[TokenType | None, Value] | None:
+    """A JSON value as an alias (with no type shown) or a literal and the type it shows; None if unreadable."""
+    if (alias := read_reference(raw, with_collection)) is not None:
+        return None, alias
+    return read_literal(raw, opts, kind)
+
+
 def nest(pairs: Iterator[tuple[str, Any]] | list[tuple[str, Any]]) -> dict[str, Any]:
     """A nested object from ``(slash name, value)`` pairs. A name that is also a group of others cannot be nested: it
     is an error in the token set, reported with both names."""
@@ -143,11 +162,6 @@ def walk(node: dict[str, Any], is_leaf: Callable[[Any], bool], path: tuple[str, 
             yield "/".join((*path, key)), child
         elif isinstance(child, dict):
             yield from walk(child, is_leaf, (*path, key))
-
-
-def new_token(name: str, kind: TokenType, description: str = "") -> Token:
-    """An empty token (values are added per mode)."""
-    return Token(name, kind, {}, description)
 
 
 def strip_prefix(name: str, prefix: str) -> str:

@@ -76,7 +76,7 @@ def _collection_order(tokens: TokenSet) -> list[Collection]:
     def visit(coll: Collection, path: set[str]) -> None:
         if coll.name in done or coll.name in path:
             return
-        for _, token in ((coll, t) for t in coll.tokens):
+        for token in coll.tokens:
             for value in token.values.values():
                 if isinstance(value, Alias) and value.collection in by_name and value.collection != coll.name:
                     visit(by_name[value.collection], path | {coll.name})
@@ -125,12 +125,16 @@ def write(d: Dialect, tokens: TokenSet, opts: ExportOptions) -> str:
     return "\n".join(lines)
 
 
+#: A declaration's value: up to ``;``, where a quoted string may hold ``;``, braces and escaped quotes.
+_VALUE = r'(?:"(?:[^"\\]|\\.)*"|[^;{}"])+?'
+
+
 def _reader_pattern(d: Dialect) -> re.Pattern[str]:
     sigil = re.escape(d.sigil)
     comment = r"//[ \t]*(?P<lc>[^\n]*)" if d.line_comment else r"/\*\s*(?P<bc>.*?)\s*\*/"
     return re.compile(
         rf"{comment}"
-        rf"|(?P<decl>{sigil}(?P<name>[A-Za-z0-9_-]+))\s*:\s*(?P<value>[^;{{}}]+?)\s*;"
+        rf"|(?P<decl>{sigil}(?P<name>[A-Za-z0-9_-]+))\s*:\s*(?P<value>{_VALUE})\s*;"
         rf"(?P<note>[ \t]*(?://[ \t]*(?P<nlc>[^\n]*)|/\*\s*(?P<nbc>.*?)\s*\*/))?"
         r"|(?P<scope>(?:@theme(?:\s+inline)?|:root|\[data-theme=[\"']?(?P<theme>[^\"'\]]+)[\"']?\]))\s*\{",
         re.DOTALL,

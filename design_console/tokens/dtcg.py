@@ -26,8 +26,7 @@ from design_console.tokens.common import (
     ParseOptions,
     literal_text,
     nest,
-    read_literal,
-    read_reference,
+    read_value,
     reference_text,
 )
 from design_console.tokens.model import Alias, Collection, Token, TokenSet, TokenType, Value, link_aliases
@@ -120,8 +119,6 @@ def write_tree(tokens: TokenSet, opts: ExportOptions, keys: Keys, dialect: str =
 
 
 def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[TokenType | None, Value] | None:
-    if (alias := read_reference(raw, with_collection=False)) is not None:
-        return None, alias
     if isinstance(raw, dict) and "components" in raw:
         hex_value = raw.get("hex")
         comps = raw.get("components") or []
@@ -137,7 +134,7 @@ def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[T
     if isinstance(raw, dict) and "unit" in raw and isinstance(raw.get("value"), int | float):
         number = float(raw["value"])
         return "dimension", number * opts.rem_base if raw["unit"] == "rem" else number
-    return read_literal(raw, opts, kind)
+    return read_value(raw, opts, kind, with_collection=False)
 
 
 def read_tree(data: Any, opts: ParseOptions, keys: Keys) -> TokenSet:

@@ -10,8 +10,7 @@ from design_console.tokens.common import (
     ParseOptions,
     literal_text,
     nest,
-    read_literal,
-    read_reference,
+    read_value,
     reference_text,
     walk,
 )
@@ -48,19 +47,19 @@ def read_tree(data: Any, opts: ParseOptions) -> TokenSet:
         typed: set[str] = set()
         for mode, values in modes.items():
             for name, raw in walk(values, lambda x: not isinstance(x, dict)):
-                alias = read_reference(raw, with_collection=True)
-                read_back = None if alias else read_literal(raw, opts)
-                if alias is None and read_back is None:
+                read_back = read_value(raw, opts)
+                if read_back is None:
                     continue
+                shown, value = read_back
                 token = have.get(name)
                 if token is None:
-                    token = Token(name, read_back[0] if read_back else "string", {}, "")
+                    token = Token(name, shown or "string", {}, "")
                     have[name] = token
                     coll.tokens.append(token)
-                if read_back is not None and name not in typed:
-                    token.type = read_back[0]
+                if shown is not None and name not in typed:
+                    token.type = shown
                     typed.add(name)
-                token.values[mode] = alias if alias else read_back[1]  # type: ignore[index]
+                token.values[mode] = value
         out.collections.append(coll)
     names = {c.name for c in out.collections}
     for _, token in out.tokens():

@@ -111,9 +111,12 @@ def resolve(where: Index, value: Value, mode: str) -> Value | None:
             return None
         seen.add(key)
         coll, target = where[key]
-        value = target.values.get(mode, target.values.get(coll.modes[0]) if coll.modes else None)  # type: ignore[assignment]
-        if value is None:
+        step = target.values.get(mode)
+        if step is None and coll.modes:
+            step = target.values.get(coll.modes[0])
+        if step is None:
             return None
+        value = step
     return value
 
 

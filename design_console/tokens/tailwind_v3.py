@@ -13,13 +13,13 @@ import re
 from typing import Any
 
 from design_console.tokens.common import ExportOptions, ParseOptions, literal_text, nest, read_literal, walk
-from design_console.tokens.model import Collection, Token, TokenSet, resolve_all
+from design_console.tokens.model import Collection, Token, TokenSet, TokenType, resolve_all
 
 EXTENSION = "js"
 #: Values are literals: aliases are resolved before the export is split into files.
 RESOLVES = True
 
-_GROUPS = {"color": "colors", "dimension": "spacing"}
+_GROUPS: dict[TokenType, str] = {"color": "colors", "dimension": "spacing"}
 _BODY = re.compile(r"module\.exports\s*=\s*(\{.*\})\s*;?\s*$", re.DOTALL)
 
 
@@ -47,7 +47,7 @@ def read(text: str, opts: ParseOptions) -> TokenSet:
     coll = Collection(opts.default_collection, ["default"])
     for kind, group in _GROUPS.items():
         for name, raw in walk(extend.get(group) or {}, lambda x: not isinstance(x, dict)):
-            read_back = read_literal(raw, opts, kind)  # type: ignore[arg-type]
+            read_back = read_literal(raw, opts, kind)
             if read_back is not None:
                 bare = name.removeprefix(f"{opts.prefix}/") if opts.prefix else name
                 coll.tokens.append(Token(bare, read_back[0], {"default": read_back[1]}))

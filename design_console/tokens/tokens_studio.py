@@ -17,8 +17,7 @@ from design_console.tokens.common import (
     ParseOptions,
     literal_text,
     nest,
-    read_literal,
-    read_reference,
+    read_value,
     reference_text,
     walk,
 )
@@ -103,16 +102,16 @@ def read(text: str, opts: ParseOptions) -> TokenSet:
         have = coll.by_name()
         for name, entry in walk(group, lambda x: isinstance(x, dict) and "value" in x):
             kind = _IN_TYPE.get(str(entry.get("type")))
-            alias = read_reference(entry["value"], with_collection=False)
-            read_back = None if alias else read_literal(entry["value"], opts, kind)
-            if alias is None and read_back is None:
+            read_back = read_value(entry["value"], opts, kind, with_collection=False)
+            if read_back is None:
                 continue
+            shown, value = read_back
             token = have.get(name)
             if token is None:
-                token = Token(name, kind or (read_back[0] if read_back else "string"), {}, "")
+                token = Token(name, kind or shown or "string", {}, "")
                 coll.tokens.append(token)
                 have[name] = token
             token.description = token.description or str(entry.get("description") or "")
-            token.values[mode] = alias if alias else read_back[1]  # type: ignore[index]
+            token.values[mode] = value
     link_aliases(out)
     return out

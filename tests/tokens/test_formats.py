@@ -177,3 +177,11 @@ def test_typed_formats_keep_strings_that_look_like_values(fmt: tokens.Format) ->
     ts = _one([Token("a", "string", {"m": "#ffffff"}), Token("b", "string", {"m": "4px"})])
     back = tokens.parse(tokens.export(ts, fmt), fmt)
     assert [(t.type, t.values["m"]) for t in back.collections[0].tokens] == [("string", "#ffffff"), ("string", "4px")]
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f != "tailwind-v3"])
+def test_awkward_strings_survive(fmt: tokens.Format) -> None:
+    text = 'a; b {c} "q" café \\ back\nline */ end'
+    ts = _one([Token("s", "string", {"m": text})])
+    (token,) = tokens.parse(tokens.export(ts, fmt), fmt).collections[0].tokens
+    assert token.values == {"m": text}
