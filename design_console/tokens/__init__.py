@@ -11,6 +11,7 @@ from pathlib import PurePosixPath
 from types import ModuleType
 from typing import Literal
 
+from design_console.errors import DesignError, ErrorCode
 from design_console.tokens import (
     css_vars,
     dtcg,
@@ -82,14 +83,26 @@ def _parts(tokens: TokenSet, opts: ExportOptions) -> list[tuple[str, TokenSet]]:
 
 
 def export(tokens: TokenSet, fmt: Format, opts: ExportOptions | None = None) -> dict[str, str]:
-    """The files (path → text) of ``tokens`` written in ``fmt``."""
+    """The files (path → text) of ``tokens`` written in ``fmt``; DesignError (bad_argument) when the tokens cannot
+    be written so (two names that become one identifier, a name that is also a group)."""
     opts = opts or ExportOptions()
     module = FORMATS[fmt]
     chosen = select_modes(tokens, opts.modes)
     if opts.resolve_aliases or getattr(module, "RESOLVES", False):
         # Before splitting: an alias may lead into a collection or mode that another file holds.
         chosen = resolve_all(chosen)
-    return {f"{stem}.{module.EXTENSION}": module.write(part, opts) for stem, part in _parts(chosen, opts)}
+    out: dict[str, str] = {}
+    for stem, part in _parts(chosen, opts):
+        path = f"{stem}.{module.EXTENSION}"
+        try:
+            out[path] = module.write(part, opts)
+        except ValueError as err:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"cannot write {path} as {fmt}: {err}",
+                "rename the tokens, or choose another format or a prefix",
+            ) from err
+    return out
 
 
 _SNIFF: list[tuple[re.Pattern[str], Format]] = [
@@ -132,7 +145,7 @@ def _json_format(data: object) -> Format | None:
 
 
 def detect(path: str, text: str) -> Format:
-    """The format of a token file, from its name and content; ValueError when neither tells."""
+    """The format of a token file, from its name and content; DesignError (bad_argument) when neither tells."""
     suffix = PurePosixPath(path).suffix.lower()
     if suffix == ".css":
         return "tailwind-v4" if re.search(r"@theme\b", text) else "css-vars"
@@ -148,14 +161,18 @@ def detect(path: str, text: str) -> Format:
     for pattern, fmt in _SNIFF:
         if pattern.search(text):
             return fmt
-    raise ValueError(f"cannot tell the token format of {path!r}; name the format")
+    raise DesignError(
+        ErrorCode.BAD_ARGUMENT,
+        f"cannot tell the token format of {path}",
+        f"name the format: one of {', '.join(FORMATS)}",
+    )
 
 
 def _format(name: str) -> Format:
     if name in ALIASES:
         return ALIASES[name]
     if name not in FORMATS:
-        raise ValueError(f"unknown token format {name!r}; use one of {', '.join(FORMATS)}")
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"unknown token format {name!r}", f"use one of {', '.join(FORMATS)}")
     return name
 
 
@@ -165,12 +182,21 @@ def parse(
     opts: ParseOptions | None = None,
 ) -> TokenSet:
     """The tokens of ``files`` (path → text; files split by collection or mode are merged, in the order given:
-    the first file a collection's mode appears in decides the mode order, so its default)."""
+    the first file a collection's mode appears in decides the mode order, so its default). DesignError
+    (bad_argument) names the file that cannot be read."""
     opts = opts or ParseOptions()
     parts = []
     for path, text in files.items():
         name = detect(path, text) if fmt == "auto" else _format(fmt)
-        parts.append(FORMATS[name].read(text, opts))
+        try:
+            parts.append(FORMATS[name].read(text, opts))
+        except ValueError as err:
+            # Covers malformed JSON too (JSONDecodeError is a ValueError).
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"{path} is not a readable {name} file: {err}",
+                "fix the file, or name its format if it was detected wrongly",
+            ) from err
     out = merge(parts)
     type_aliases(out)
     return out

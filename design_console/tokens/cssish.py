@@ -90,6 +90,7 @@ def _collection_order(tokens: TokenSet) -> list[Collection]:
 def write(d: Dialect, tokens: TokenSet, opts: ExportOptions) -> str:
     """The stylesheet text of ``tokens``."""
     modes_of = {c.name: c.modes for c in tokens.collections}
+    declared: dict[tuple[str, str], tuple[str, str]] = {}
     lines: list[str] = []
 
     def name_in(mode: str, modes: list[str], ident: str) -> str:
@@ -116,8 +117,17 @@ def write(d: Dialect, tokens: TokenSet, opts: ExportOptions) -> str:
                 value = token.values.get(mode)
                 if value is None:
                     continue
-                note = f" {_comment(d, token.description)}" if token.description.strip() else ""
                 ident = name_in(mode, coll.modes, _ident(token.name, opts.prefix))
+                # Scoped stylesheets share one selector per mode across collections; SCSS/LESS one namespace.
+                key = (slug((mode,)) if d.scoped and index else "", ident)
+                if key in declared and declared[key] != (coll.name, token.name):
+                    other = declared[key]
+                    raise ValueError(
+                        f"{other[0]}/{other[1]} and {coll.name}/{token.name} both become {ident}"
+                        " (split by collection, or rename one)"
+                    )
+                declared[key] = (coll.name, token.name)
+                note = f" {_comment(d, token.description)}" if token.description.strip() else ""
                 lines.append(f"{indent}{ident}: {text(value, mode, token)};{note}")
             if d.scoped:
                 lines.append("}")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from design_console import tokens
+from design_console.errors import DesignError, ErrorCode
 from design_console.tokens import ExportOptions, ParseOptions
 from design_console.tokens.model import Alias, Collection, Token, TokenSet, resolve_all
 from design_console.tokens.values import Color, hex_text
@@ -148,8 +149,32 @@ def test_hand_written_css_is_read_by_syntax() -> None:
 
 
 def test_unknown_content_is_refused() -> None:
-    with pytest.raises(ValueError, match="cannot tell"):
+    with pytest.raises(DesignError, match="cannot tell") as err:
         tokens.detect("notes.txt", "hello")
+    assert err.value.code == ErrorCode.BAD_ARGUMENT
+    with pytest.raises(DesignError, match="unknown token format"):
+        tokens.parse({"a.json": "{}"}, "yaml")  # type: ignore[arg-type]
+
+
+def test_unreadable_file_is_named() -> None:
+    with pytest.raises(DesignError, match=r"broken\.json is not a readable dtcg file"):
+        tokens.parse({"broken.json": '{"a": {"$value": '}, "dtcg")
+    with pytest.raises(DesignError, match=r"tokens\.ts is not a readable ts-module"):
+        tokens.parse({"tokens.ts": "export default 1;"})
+
+
+def test_names_that_collide_are_refused() -> None:
+    ts = TokenSet(
+        [
+            Collection("A", ["m"], [Token("color/red", "color", {"m": Color(1, 0, 0)})]),
+            Collection("B", ["m"], [Token("Color/Red", "color", {"m": Color(0, 0, 1)})]),
+        ]
+    )
+    with pytest.raises(DesignError, match="A/color/red and B/Color/Red both become --color-red"):
+        tokens.export(ts, "css-vars")
+    assert len(tokens.export(ts, "css-vars", ExportOptions(split_by_collection=True))) == 2
+    with pytest.raises(DesignError, match="inside another token's name"):
+        tokens.export(_one([Token("a", "number", {"m": 1.0}), Token("a/b", "number", {"m": 2.0})]), "json-nested")
 
 
 def _one(tokens_: list[Token]) -> TokenSet:
