@@ -141,8 +141,6 @@ def link_aliases(tokens: TokenSet) -> None:
     holders: dict[str, list[str]] = {}
     for coll, token in tokens.tokens():
         holders.setdefault(token.name, []).append(coll.name)
-    names = {c.name for c in tokens.collections}
-    coll_of = {name: set(where) for name, where in holders.items()}
     for coll, token in tokens.tokens():
         for mode, value in token.values.items():
             if not isinstance(value, Alias) or value.collection:
@@ -153,7 +151,7 @@ def link_aliases(tokens: TokenSet) -> None:
             else:
                 # A reference with its collection in front, read where that collection was not known yet.
                 head, _, rest = value.name.partition("/")
-                if head in names and coll_of.get(rest, set()) & {head}:
+                if head in holders.get(rest, []):
                     token.values[mode] = Alias(rest, head)
 
 
