@@ -22,6 +22,7 @@ LAYERS: dict[str, int] = {
     "config": 1,
     "runtime": 2,
     "clients": 3,
+    "tokens": 3,
     "tools": 4,
     "daemon": 5,
     "workers": 5,

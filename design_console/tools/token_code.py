@@ -3,6 +3,9 @@
 Tokens come from variables (one value per mode, values may alias other variables) or from styles (colours,
 typography, shadows). The default mode of each token goes to the base scope (``:root``, the plain SCSS variable, the
 ``tokens`` const); every other mode is emitted as an override (``[data-theme="dark"]``, ``$name--dark``, ``modes``).
+
+Names (``split_name``, ``slug``, ``css_var``) are those of :mod:`design_console.tokens.names`, shared with the token
+file formats.
 """
 
 from __future__ import annotations
@@ -12,12 +15,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from design_console.tokens.names import UNITLESS, css_var, slug
+
 ExportFormat = Literal["css", "sass", "tailwind", "typescript", "json"]
 Kind = Literal["color", "number", "string", "boolean", "typography", "shadow"]
-
-#: FLOAT tokens whose name says they are unitless get no ``px``.
-_UNITLESS = re.compile(r"opacity|weight|ratio|scale|z-?index|line-?height|count|order|flex|duration", re.IGNORECASE)
-_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,27 +42,12 @@ class Token:
         return self.values.get(self.default_mode, next(iter(self.values.values()), None))
 
 
-def split_name(name: str) -> tuple[str, ...]:
-    """A token name (``color/blue/100``, ``Text/Body``) as its path."""
-    return tuple(part.strip() for part in name.split("/") if part.strip())
-
-
-def slug(path: tuple[str, ...]) -> str:
-    """``color-blue-100``: the path as one lower-case, dash-separated identifier."""
-    return "-".join(s for s in (_SLUG.sub("-", part.lower()).strip("-") for part in path) if s) or "token"
-
-
-def css_var(path: tuple[str, ...]) -> str:
-    """The CSS custom property of a token."""
-    return f"--{slug(path)}"
-
-
 # Literal values ---------------------------------------------------------------------------------------------------
 
 
 def _number(token: Token, value: float) -> str:
     text = f"{value:g}"
-    return text if _UNITLESS.search("/".join(token.path)) or value == 0 else f"{text}px"
+    return text if UNITLESS.search("/".join(token.path)) or value == 0 else f"{text}px"
 
 
 def _shadow(shadows: list[dict[str, Any]]) -> str:

@@ -9,8 +9,9 @@ from typing import Any
 import msgspec
 
 from design_console.errors import DesignError, ErrorCode
+from design_console.tokens.names import split_name
 from design_console.tools import shaping
-from design_console.tools.token_code import Kind, Ref, Token, split_name
+from design_console.tools.token_code import Kind, Ref, Token
 
 _KINDS: dict[str, Kind] = {"COLOR": "color", "FLOAT": "number", "STRING": "string", "BOOLEAN": "boolean"}
 

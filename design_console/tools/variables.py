@@ -9,6 +9,7 @@ import msgspec
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
+from design_console.tokens.names import css_var
 from design_console.tools import shaping, token_code, token_sources
 from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
@@ -160,7 +161,7 @@ async def _annotate_variables(
         if published is not None and args.verbosity in ("standard", "full"):
             item["published"] = var["id"] in published
         if args.enrich:
-            item["cssVar"] = token_code.css_var(tok.path)
+            item["cssVar"] = css_var(tok.path)
             item["resolved"] = {mode: token_code.resolve(v, by_path, mode) for mode, v in tok.values.items()}
         if args.include_dependencies:
             if var["id"] in chains:

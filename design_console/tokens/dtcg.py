@@ -1,0 +1,201 @@
+"""Design Tokens Community Group JSON, in two dialects, and the JSON layout it shares with Style Dictionary v3.
+
+- ``legacy``: ``$value``/``$type``/``$description``; colours as text in the chosen colour format (hex by default),
+  dimensions as ``"16px"``/``"1rem"``; aliases ``{collection.group.name}``.
+- ``2025`` (the 2025.10 stable format): colours as ``{colorSpace: "srgb", components, alpha, hex}``, dimensions as
+  ``{value, unit}`` with ``px`` or ``rem`` (``pt``/``dp`` are written as ``px``: the format allows only those two).
+
+Each collection is a top-level group whose ``$extensions["com.design-console"].modes`` lists its modes (the first
+is the default). A token's ``$value`` holds its first mode; the other modes ride in the token's
+``$extensions["com.design-console"].modes``. ``string`` and ``boolean`` are not DTCG types: legacy writes them as
+``$type`` anyway (Style Dictionary passes them through); 2025 leaves ``$type`` off and keeps the type in the
+extension. Losses: none for our own files, except that names must not contain ``.`` (the alias syntax) and a token
+name cannot also be a group of others. A file written elsewhere (no extension) is read as one collection
+(``tokens``) with one mode (``default``); ``$type`` inherited from groups is honoured.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from design_console.tokens import common
+from design_console.tokens.common import (
+    ExportOptions,
+    ParseOptions,
+    literal_text,
+    nest,
+    read_value,
+    reference_text,
+)
+from design_console.tokens.model import Alias, Collection, Token, TokenSet, TokenType, Value, link_aliases
+from design_console.tokens.values import Color, hex_text, parse_color
+
+EXTENSION = "json"
+_EXT = common.EXTENSION
+
+_TYPES: dict[str, TokenType] = {
+    "color": "color",
+    "dimension": "dimension",
+    "number": "number",
+    "string": "string",
+    "boolean": "boolean",
+    "text": "string",
+    "sizing": "dimension",
+    "spacing": "dimension",
+    "borderRadius": "dimension",
+    "borderWidth": "dimension",
+    "fontSizes": "dimension",
+    "opacity": "number",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """The member names of a token object."""
+
+    value: str
+    type: str
+    description: str
+
+
+DTCG_KEYS = Keys("$value", "$type", "$description")
+SD3_KEYS = Keys("value", "type", "comment")
+
+
+def _value_2025(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
+    if isinstance(value, Color):
+        return {
+            "colorSpace": "srgb",
+            "components": [round(value.r, 6), round(value.g, 6), round(value.b, 6)],
+            "alpha": round(value.a, 6),
+            "hex": hex_text(value, alpha=False),
+        }
+    if kind == "dimension" and isinstance(value, float):
+        rem = opts.size_unit == "rem"
+        number = value / opts.rem_base if rem else value
+        return {"value": int(number) if number.is_integer() else round(number, 6), "unit": "rem" if rem else "px"}
+    return literal_text(kind, value, opts)
+
+
+def write_tree(tokens: TokenSet, opts: ExportOptions, keys: Keys, dialect: str = "legacy") -> dict[str, Any]:
+    """The JSON object of ``tokens`` in the DTCG layout with ``keys``."""
+
+    def encode(token: Token, value: Value) -> Any:
+        if isinstance(value, Alias):
+            return reference_text(value)
+        if dialect == "2025":
+            return _value_2025(token.type, value, opts)
+        return literal_text(token.type, value, opts)
+
+    root: dict[str, Any] = {}
+    for coll in tokens.collections:
+        pairs = []
+        for token in coll.tokens:
+            present = [m for m in coll.modes if m in token.values]
+            if not present:
+                continue
+            entry: dict[str, Any] = {}
+            if dialect != "2025" or token.type not in ("string", "boolean"):
+                entry[keys.type] = token.type
+            entry[keys.value] = encode(token, token.values[present[0]])
+            if token.description:
+                entry[keys.description] = token.description
+            ext: dict[str, Any] = {}
+            if present[0] != coll.modes[0]:
+                ext["mode"] = present[0]
+            if len(present) > 1:
+                ext["modes"] = {m: encode(token, token.values[m]) for m in present[1:]}
+            if dialect == "2025" and token.type in ("string", "boolean"):
+                ext["type"] = token.type
+            if ext:
+                entry["$extensions"] = {_EXT: ext}
+            pairs.append((token.name, entry))
+        group = nest(pairs)
+        group["$extensions"] = {_EXT: {"modes": coll.modes}}
+        root[coll.name] = group
+    return root
+
+
+def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[TokenType | None, Value] | None:
+    if isinstance(raw, dict) and "components" in raw:
+        hex_value = raw.get("hex")
+        comps = raw.get("components") or []
+        alpha = float(raw.get("alpha", 1.0))
+        if (
+            raw.get("colorSpace", "srgb") == "srgb"
+            and len(comps) == 3
+            and all(isinstance(c, int | float) for c in comps)
+        ):
+            return "color", Color(float(comps[0]), float(comps[1]), float(comps[2]), alpha)
+        colour = parse_color(hex_value) if isinstance(hex_value, str) else None
+        return ("color", Color(colour.r, colour.g, colour.b, alpha)) if colour else None
+    if isinstance(raw, dict) and "unit" in raw and isinstance(raw.get("value"), int | float):
+        number = float(raw["value"])
+        return "dimension", number * opts.rem_base if raw["unit"] == "rem" else number
+    return read_value(raw, opts, kind, with_collection=False)
+
+
+def read_tree(data: Any, opts: ParseOptions, keys: Keys) -> TokenSet:
+    """The token set of a DTCG-layout JSON object."""
+    if not isinstance(data, dict):
+        raise ValueError("a token file must hold a JSON object")
+    ours = {
+        name: group["$extensions"][_EXT]["modes"]
+        for name, group in data.items()
+        if isinstance(group, dict) and isinstance(group.get("$extensions", {}).get(_EXT, {}).get("modes"), list)
+    }
+    groups = [(name, data[name], list(modes)) for name, modes in ours.items()]
+    if not groups:
+        groups = [(opts.default_collection, data, ["default"])]
+    out = TokenSet()
+    for coll_name, group, modes in groups:
+        coll = Collection(coll_name, [str(m) for m in modes] or ["default"])
+        _walk(group, (), None, coll, keys, opts)
+        out.collections.append(coll)
+    for _, token in out.tokens():
+        for mode, value in token.values.items():
+            if isinstance(value, Alias):
+                head, _, rest = value.name.partition("/")
+                token.values[mode] = Alias(rest, head) if head in ours and rest else value
+    link_aliases(out)
+    return out
+
+
+def _walk(
+    node: dict[str, Any], path: tuple[str, ...], inherited: str | None, coll: Collection, keys: Keys, opts: ParseOptions
+) -> None:
+    group_type = node.get(keys.type, inherited) if keys.value.startswith("$") else inherited
+    for key, child in node.items():
+        if key.startswith("$") or not isinstance(child, dict):
+            continue
+        if keys.value not in child:
+            _walk(child, (*path, key), group_type, coll, keys, opts)
+            continue
+        ext = (child.get("$extensions") or {}).get(_EXT) or {}
+        declared = ext.get("type") or child.get(keys.type) or group_type
+        kind = _TYPES.get(str(declared)) if declared else None
+        raw_values = {str(ext.get("mode") or coll.modes[0]): child[keys.value], **(ext.get("modes") or {})}
+        token = Token("/".join((*path, key)), kind or "string", {}, str(child.get(keys.description) or ""))
+        for mode, raw in raw_values.items():
+            read_back = _read_value(raw, kind, opts)
+            if read_back is None:
+                continue
+            shown, value = read_back
+            if kind is None and shown is not None:
+                kind = token.type = shown
+            token.values[mode] = value
+            if mode not in coll.modes:
+                coll.modes.append(mode)
+        coll.tokens.append(token)
+
+
+def write(tokens: TokenSet, opts: ExportOptions) -> str:
+    """The DTCG JSON text of ``tokens`` in ``opts.dtcg_dialect``."""
+    return json.dumps(write_tree(tokens, opts, DTCG_KEYS, opts.dtcg_dialect), indent=2, ensure_ascii=False) + "\n"
+
+
+def read(text: str, opts: ParseOptions) -> TokenSet:
+    """The tokens of a DTCG JSON file (either dialect)."""
+    return read_tree(json.loads(text), opts, DTCG_KEYS)
