@@ -18,7 +18,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, cast
@@ -36,11 +36,10 @@ from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, command_time
 from design_console.runtime.logs import LogThrottle
 from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
+from design_console.tools.context import ProgressFn
 
 log = logging.getLogger("design_console.bridge")
 
-#: Receives a long command's progress: (done, total or None, message).
-ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 #: websockets logs every plain HTTP answer (each /health probe of every plugin) at INFO as "connection rejected";
 #: our own lines cover connects and disconnects, so only its warnings are kept.
 _ws_log = logging.getLogger("design_console.bridge.websockets")

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
 import msgspec
@@ -40,14 +40,12 @@ from design_console.runtime.setup_text import not_connected_error, setup_steps
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import TARGET_FILE_FIELD, ToolSpec, failure, parse_args
-from design_console.tools.context import DaemonContext
+from design_console.tools.context import DaemonContext, ProgressFn
 
 #: How people call the files of each editor type the plugin reports.
 EDITOR_NAMES = {"figma": "design", "dev": "design (Dev Mode)", "figjam": "FigJam whiteboard", "slides": "Slides"}
 
 log = logging.getLogger("design_console.daemon")
-
-ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 
 
 async def _no_progress(value: float, total: float | None, message: str) -> None:

@@ -27,11 +27,11 @@ from design_console.errors import DesignError, ErrorCode, format_error
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import ToolSpec
+from design_console.tools.context import ProgressFn
 from design_console.tools.schema import input_schema
 
 log = logging.getLogger("design_console.mcp")
 
-ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 #: Asked only by tools that touch the user's files: the session's working directory and MCP roots.
 ScopeFn = Callable[[], Awaitable[FileScope]]
 ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]

@@ -16,7 +16,6 @@ import signal
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import psutil
@@ -38,6 +37,7 @@ from design_console.runtime.adverts import process_start_time
 from design_console.runtime.launch import WORKER_MODULE, WORKER_OF_VAR, worker_of
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import failure
+from design_console.tools.context import ProgressFn
 
 log = logging.getLogger("design_console.supervisor")
 
@@ -54,8 +54,6 @@ BACKOFF_MAX = 30.0
 #: A worker that ran this long without dying resets its backoff.
 STABLE_AFTER = 60.0
 STOP_GRACE = 2.0
-
-ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 
 
 class WorkerState(enum.StrEnum):

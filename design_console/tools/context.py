@@ -19,13 +19,17 @@ may hand any object that has what the handler uses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from design_console.clients.design_api import DesignApi
     from design_console.config import Config
     from design_console.runtime.user_files import FileScope
+
+#: Receives a long call's progress: (done, total or None, message). The same shape from the plugin to designd to
+#: the AI app, whichever process the tool runs in.
+ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 
 #: What a worker may ask designd about plugin-fed state (the workers cannot see designd's memory).
 StateQueryName = Literal["metadata_changes"]
