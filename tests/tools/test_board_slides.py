@@ -7,13 +7,13 @@ One designd, three plugin windows and one MCP session serve the module; each tes
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
+from fakes.chain import call, held_session, js, one_undo_step, refused
 from fakes.real_plugin import RealPlugin
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
@@ -99,38 +99,8 @@ def plugins(chain_daemon: DaemonProcess) -> Iterator[list[RealPlugin]]:
 async def client(chain_env: TestEnv, plugins: list[RealPlugin]) -> AsyncIterator[Client]:
     """One MCP session for the module, in a task of its own (the SDK's task groups must be left by their task)."""
     params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(chain_env.env))
-    opened: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
-    done = asyncio.Event()
-
-    async def hold() -> None:
-        async with Client(params, mode="legacy") as session:
-            opened.set_result(session)
-            await done.wait()
-
-    holder = asyncio.create_task(hold())
-    try:
-        yield await asyncio.wait_for(asyncio.shield(opened), 60)
-    finally:
-        done.set()
-        await holder
-
-
-async def call(client: Client, name: str, args: dict[str, Any]) -> Any:
-    result = await client.call_tool(name, args)
-    assert result.is_error is False, result.content[0].text
-    return json.loads(result.content[0].text)
-
-
-async def refused(client: Client, name: str, args: dict[str, Any]) -> str:
-    result = await client.call_tool(name, args)
-    assert result.is_error is True, result.content[0].text
-    text: str = result.content[0].text
-    assert text.startswith("[design-console-mcp] ")
-    return text
-
-
-async def js(client: Client, code: str) -> Any:
-    return (await call(client, "design_execute", {"code": code}))["result"]
+    async with held_session(params, mode="legacy") as session:
+        yield session
 
 
 async def use(client: Client, key: str) -> None:
@@ -140,14 +110,6 @@ async def use(client: Client, key: str) -> None:
 
 async def nodes(client: Client, *types: str) -> dict[str, Any]:
     return dict(await js(client, NODES % json.dumps(list(types))))
-
-
-async def one_undo_step(client: Client, name: str, args: dict[str, Any]) -> Any:
-    """Call a write tool and check it made exactly one undo step (the reading itself commits one more)."""
-    before = int(await js(client, "return figma.testControl.undoCommits;"))
-    data = await call(client, name, args)
-    assert int(await js(client, "return figma.testControl.undoCommits;")) - before - 1 == 1, name
-    return data
 
 
 # --- the editor type -----------------------------------------------------------------------------------------------

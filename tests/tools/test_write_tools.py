@@ -6,7 +6,6 @@ One designd, one plugin window and one MCP session serve the module; each test m
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import json
@@ -17,6 +16,7 @@ from typing import Any
 import mcp_types as types
 import pytest
 import pytest_asyncio
+from fakes.chain import call, held_session, js, one_undo_step, refused
 from fakes.real_plugin import RealPlugin
 from mcp import Client, StdioServerParameters
 from PIL import Image
@@ -124,51 +124,8 @@ async def client(chain_env: TestEnv, real_plugin: RealPlugin, project: Path) -> 
     async def roots(context: Any) -> types.ListRootsResult:
         return types.ListRootsResult(roots=[types.Root(uri=project.as_uri())])
 
-    opened: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
-    done = asyncio.Event()
-
-    async def hold() -> None:
-        async with Client(params, mode="legacy", list_roots_callback=roots) as session:
-            opened.set_result(session)
-            await done.wait()
-
-    holder = asyncio.create_task(hold())
-    try:
-        yield await asyncio.wait_for(asyncio.shield(opened), 60)
-    finally:
-        done.set()
-        await holder
-
-
-async def call(client: Client, name: str, args: dict[str, Any]) -> Any:
-    result = await client.call_tool(name, args)
-    assert result.is_error is False, result.content[0].text
-    return json.loads(result.content[0].text)
-
-
-async def refused(client: Client, name: str, args: dict[str, Any]) -> str:
-    result = await client.call_tool(name, args)
-    assert result.is_error is True, result.content[0].text
-    text: str = result.content[0].text
-    assert text.startswith("[design-console-mcp] ")
-    return text
-
-
-async def js(client: Client, code: str) -> Any:
-    return (await call(client, "design_execute", {"code": code}))["result"]
-
-
-async def undo_steps(client: Client) -> int:
-    """Undo steps committed so far. The reading itself is a write (EXECUTE_CODE) and commits after it reads."""
-    return int(await js(client, "return figma.testControl.undoCommits;"))
-
-
-async def one_undo_step(client: Client, name: str, args: dict[str, Any]) -> Any:
-    """Call a write tool and check it made exactly one undo step."""
-    before = await undo_steps(client)
-    data = await call(client, name, args)
-    assert await undo_steps(client) - before - 1 == 1, f"{name} did not commit exactly one undo step"
-    return data
+    async with held_session(params, mode="legacy", list_roots_callback=roots) as session:
+        yield session
 
 
 async def collection(client: Client, name: str, modes: list[str]) -> dict[str, Any]:

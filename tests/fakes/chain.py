@@ -1,0 +1,70 @@
+"""Helpers for tests that drive the whole chain (MCP client → shim → designd → the real plugin) for a module.
+
+One MCP session serves a module; it lives in a task of its own, because the SDK's task groups must be left by the
+task that entered them, and a module fixture is set up and torn down in different tasks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from mcp import Client, StdioServerParameters
+
+
+@asynccontextmanager
+async def held_session(params: StdioServerParameters, **options: Any) -> AsyncIterator[Client]:
+    """An MCP session (``Client(params, **options)``) held open by its own task until the block ends."""
+    opened: asyncio.Future[Client] = asyncio.get_running_loop().create_future()
+    done = asyncio.Event()
+
+    async def hold() -> None:
+        async with Client(params, **options) as session:
+            opened.set_result(session)
+            await done.wait()
+
+    holder = asyncio.create_task(hold())
+    try:
+        yield await asyncio.wait_for(asyncio.shield(opened), 60)
+    finally:
+        done.set()
+        await holder
+
+
+async def call(client: Client, name: str, args: dict[str, Any]) -> Any:
+    """Call a tool that must succeed; returns its JSON result."""
+    result = await client.call_tool(name, args)
+    assert result.is_error is False, result.content[0].text
+    return json.loads(result.content[0].text)
+
+
+async def refused(client: Client, name: str, args: dict[str, Any]) -> str:
+    """Call a tool that must refuse; returns its error text (which starts with our prefix)."""
+    result = await client.call_tool(name, args)
+    assert result.is_error is True, result.content[0].text
+    text: str = result.content[0].text
+    assert text.startswith("[design-console-mcp] ")
+    return text
+
+
+async def js(client: Client, code: str) -> Any:
+    """Run Plugin API code in the active file and return its value: how tests read the document back."""
+    return (await call(client, "design_execute", {"code": code}))["result"]
+
+
+async def undo_steps(client: Client) -> int:
+    """Undo steps the stand-in editor has committed. The reading is itself a write and commits after it reads."""
+    return int(await js(client, "return figma.testControl.undoCommits;"))
+
+
+async def one_undo_step(client: Client, name: str, args: dict[str, Any]) -> Any:
+    """Call a write tool and check it made exactly one undo step."""
+    before = await undo_steps(client)
+    data = await call(client, name, args)
+    assert await undo_steps(client) - before - 1 == 1, f"{name} did not commit exactly one undo step"
+    return data
+
+
