@@ -62,7 +62,8 @@ async def _roots(session: Any) -> list[str] | None:
 
 INSTRUCTIONS = (
     "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
-    "if no plugin is connected, every bridge tool returns the setup steps. A read that has more to give answers with "
+    "if no plugin is connected, every bridge tool returns the setup steps. fileUrl takes a file's URL or key and "
+    "fileKey a connected file's key; both default to the active file. A read that has more to give answers with "
     "nextCursor: pass it back as cursor for the next part."
 )
 

@@ -41,7 +41,7 @@ from design_console.tools.context import ProgressFn
 
 log = logging.getLogger("design_console.supervisor")
 
-KINDS = ("api", "media")
+KINDS = ("api", "media", "tokens")
 READY_TIMEOUT = 15.0
 #: A worker silent for three missed heartbeats that used no CPU meanwhile is frozen (stopped or deadlocked).
 MISSED_BEAT_LIMIT = 3 * WORKER_HEARTBEAT_SECONDS + 1.0

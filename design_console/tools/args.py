@@ -51,11 +51,12 @@ def connected_file_key_of(value: str) -> str:
 #: A design file by URL or key; its key after parsing.
 FileRef = Annotated[str, Meta(extra={NORMALIZE: file_key_of})]
 #: The file a design API read is about.
-FileUrl = Annotated[FileRef, Meta(description="URL or key; default: active file")]
+#: Described once in the server's instructions, not in each of the tools that take it.
+FileUrl = FileRef
 #: A file the plugin is connected in, by URL or the key the plugin reported.
 ConnectedFile = Annotated[str, Meta(extra={NORMALIZE: connected_file_key_of})]
 #: The connected file a designd tool targets.
-FileKey = Annotated[ConnectedFile, Meta(description="A connected file; default: active file")]
+FileKey = ConnectedFile
 NodeId = Annotated[str, Meta(extra={NORMALIZE: node_id_of})]
 #: The ``nextCursor`` of a paged read's previous answer; every paged read takes it as ``cursor``.
 Cursor = str

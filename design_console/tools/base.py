@@ -29,12 +29,12 @@ import msgspec
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
-from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext
+from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext, TokensContext
 
 if TYPE_CHECKING:
     pass
 
-RunsIn = Literal["daemon", "api", "media"]
+RunsIn = Literal["daemon", "api", "media", "tokens"]
 
 #: Roughly four characters a token; results are kept well under a model's 25,000-token tool-result limit.
 CHARS_PER_TOKEN = 4
@@ -109,6 +109,7 @@ A = TypeVar("A", bound=Args)
 DaemonHandler = Callable[[DaemonContext, A], Awaitable[ToolOutput]]
 ApiHandler = Callable[[ApiContext, A], Awaitable[ToolOutput]]
 MediaHandler = Callable[[MediaContext, A], Awaitable[ToolOutput]]
+TokensHandler = Callable[[TokensContext, A], Awaitable[ToolOutput]]
 #: A handler as the catalog keeps it: :func:`tool` has already checked it against the context of its ``runs_in``.
 Handler = Callable[[Any, Any], Awaitable[ToolOutput]]
 
@@ -168,6 +169,12 @@ def tool(
 def tool(
     name: str, description: str, *, args: type[A], runs_in: Literal["media"], **options: Unpack[ToolOptions]
 ) -> Callable[[MediaHandler[A]], MediaHandler[A]]: ...
+
+
+@overload
+def tool(
+    name: str, description: str, *, args: type[A], runs_in: Literal["tokens"], **options: Unpack[ToolOptions]
+) -> Callable[[TokensHandler[A]], TokensHandler[A]]: ...
 
 
 def tool(

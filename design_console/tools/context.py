@@ -8,6 +8,8 @@ Where a tool runs (its ``runs_in``) is chosen by what it needs:
 - ``api`` (the api worker): a tool that calls the design API, or shapes large answers (deep trees, manifests,
   paging over big lists), even when its data comes from the plugin; it gets an :class:`ApiContext`.
 - ``media`` (the media worker): a tool that decodes, checks or re-encodes images; it gets a :class:`MediaContext`.
+- ``tokens`` (the tokens worker): a tool that converts, diffs or audits design tokens; it gets a
+  :class:`TokensContext`.
 
 A worker reaches the plugin through designd (``ctx.bridge`` sends a BridgeCall), so a tool that needs only the
 plugin belongs in designd. :func:`~design_console.tools.base.tool` checks, as far as the type system can, that a
@@ -258,3 +260,8 @@ class MediaContext(Context, Protocol):
 
     @property
     def api(self) -> DesignApi: ...
+
+
+class TokensContext(Context, Protocol):
+    """What a handler running in the tokens worker gets: the plugin (through designd), progress and the user's
+    files. Token formats, diffs and audits run there, so converting thousands of tokens never stalls designd."""

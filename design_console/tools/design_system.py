@@ -255,9 +255,8 @@ async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) ->
 
 @tool(
     "design_get_design_system_kit",
-    "Tokens (variables), components and styles of a file in one answer, sized to maxTokens. format=full gives each "
-    "component set its default variant's visual spec and, per other variant, only what differs; includeImages adds a "
-    "render URL per component.",
+    "Tokens, components and styles in one answer. format=full: each set's default variant spec plus per-variant "
+    "differences; includeImages: render URLs.",
     args=KitArgs,
     runs_in="api",
     toolset="read",

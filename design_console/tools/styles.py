@@ -68,9 +68,8 @@ def _style_css(token: token_code.Token | None) -> dict[str, str] | None:
 
 @tool(
     "design_get_styles",
-    "Colour, text, effect and grid styles of a file (with their values in standard/full verbosity), within "
-    "maxTokens. enrich adds CSS declarations, include_usage how many nodes use each style, include_exports code "
-    "(export_formats css|sass|tailwind|typescript|json).",
+    "Colour, text, effect and grid styles (values in standard/full verbosity). enrich: CSS; include_usage: node "
+    "counts; include_exports: code.",
     args=StylesArgs,
     runs_in="api",
     toolset="read",

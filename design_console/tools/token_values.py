@@ -45,8 +45,8 @@ def _is_spacing(var: dict[str, Any]) -> bool:
 
 @tool(
     "design_get_token_values",
-    "Values of the open file's variables per mode, through the Desktop Bridge plugin: type colors (hex), spacing "
-    "(numbers scoped to gaps or named spacing/gap/padding/margin) or all; filter matches names; limit, maxTokens.",
+    "Variable values per mode from the plugin: colors (hex), spacing (gap/padding/margin numbers) or all; filter "
+    "matches names.",
     args=TokenValuesArgs,
     runs_in="api",
     toolset="read",

@@ -56,7 +56,8 @@ PARENT_POLL = 0.5
 class WorkerCallContext:
     """What a handler running in a worker gets: the design API client, the bridge and state via designd, progress.
 
-    It implements both :class:`tools.context.ApiContext` and :class:`tools.context.MediaContext`.
+    It implements :class:`tools.context.ApiContext`, :class:`tools.context.MediaContext` and
+    :class:`tools.context.TokensContext`.
     """
 
     def __init__(self, worker: WorkerProcess, call: Call) -> None:

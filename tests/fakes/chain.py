@@ -66,5 +66,3 @@ async def one_undo_step(client: Client, name: str, args: dict[str, Any]) -> Any:
     data = await call(client, name, args)
     assert await undo_steps(client) - before - 1 == 1, f"{name} did not commit exactly one undo step"
     return data
-
-
