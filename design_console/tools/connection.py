@@ -148,6 +148,11 @@ async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
             "A plugin without a valid bridge token tried to connect: import the plugin from "
             f"{ctx.config.plugin_dir}, not from the repository copy."
         )
+    if stats.get("failedProofs", 0):
+        causes.append(
+            f"{stats['failedProofs']} plugin handshake(s) failed the bridge-token proof (an older plugin, a copy from "
+            f"another install, or a relayed connection): re-import the plugin from {ctx.config.plugin_dir}."
+        )
     if not ctx.config.access_token:
         causes.append("DESIGN_ACCESS_TOKEN is not set: tools that read through the design API will not work.")
     if len(files) > 1 and not ctx.locked:
