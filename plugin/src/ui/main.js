@@ -15,7 +15,7 @@ import { View } from "./view.js";
 const RESCAN_IDLE_MS = 3000;
 const RESCAN_CONNECTED_MS = 10000;
 const MAX_QUEUE = 1000;
-/** A server must prove itself this soon after its socket opens, or it is ignored. */
+/** A server must prove itself this soon after this window's HELLO (or say SERVER_HELLO this soon), or it is ignored. */
 const PROOF_TIMEOUT_MS = 5000;
 /** An ignored port is not dialled again for this long. */
 const IGNORE_MS = 30000;
@@ -87,6 +87,10 @@ function send(server, message) {
 function sayHello(server) {
   if (server.nonce || !pluginVersion || !server.hello) return;
   server.nonce = newNonce();
+  // The server's time to prove itself runs from this HELLO, not from the socket's opening: the plugin code's
+  // init, which HELLO waits for, may come late.
+  if (server.proofTimer) clearTimeout(server.proofTimer);
+  server.proofTimer = setTimeout(() => ignore(server, "No server proof in time"), PROOF_TIMEOUT_MS);
   /** @type {Record<string, unknown>} */
   const hello = { pluginVersion: pluginVersion, protocol: BRIDGE_PROTOCOL };
   const serverNonce = server.hello.nonce;
@@ -183,7 +187,10 @@ function connect(port) {
   ws.onopen = () => {
     if (servers[port] !== server) return;
     server.open = true;
-    server.proofTimer = setTimeout(() => ignore(server, "No server proof in time"), PROOF_TIMEOUT_MS);
+    // A server that does not even say SERVER_HELLO gets the same time; once it has, the time runs from HELLO.
+    server.proofTimer = setTimeout(() => {
+      if (!server.hello) ignore(server, "No SERVER_HELLO in time");
+    }, PROOF_TIMEOUT_MS);
   };
   ws.onmessage = (event) => {
     let msg;
