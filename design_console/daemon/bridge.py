@@ -303,7 +303,7 @@ class Bridge:
             hosts = self._host.strip("[]")
         if not self._loopback_only:
             log.warning(
-                "the bridge listens on %s, reachable from other machines; plugins must present the bridge token",
+                "the bridge listens on %s, reachable from other machines; plugins must prove they hold the token",
                 self._host,
             )
             if self._config.bridge_auth == "off":
@@ -614,10 +614,11 @@ class Bridge:
             return
         self._counters["failedProofs"] += 1
         legacy = bool(hello.token) or (hello.protocol is not None and hello.protocol < BRIDGE_PROTOCOL)
+        # Throttled: anyone on this machine can open sockets, and must not be able to flood the log.
         if legacy:
-            log.warning("socket %d sent the protocol-%s HELLO of an older plugin", sock.sid, hello.protocol or "?")
+            self._throttle.warning("old-hello", "socket %d sent an older plugin's protocol-2 HELLO", sock.sid)
         else:
-            log.warning("socket %d sent a wrong or missing handshake proof", sock.sid)
+            self._throttle.warning("bad-proof", "socket %d sent a wrong or missing handshake proof", sock.sid)
         if not self.auth_required:
             return
         if legacy:
