@@ -8,12 +8,14 @@ document, so neither side can change alone.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 #: The bridge protocol version: designd sends it in SERVER_HELLO and /health, the plugin in HELLO.
-BRIDGE_PROTOCOL: Final = 2
+BRIDGE_PROTOCOL: Final = 3
 
 #: EXECUTE_CODE's own time limit (``params.timeout``, milliseconds) when the caller gives none.
 EXECUTE_DEFAULT_MS: Final = 5_000
@@ -40,6 +42,17 @@ COMPONENT_SET_MARGIN_SECONDS: Final = 5.0
 TOKEN_SETUP_MIN_SECONDS: Final = 30.0
 TOKEN_SETUP_SECONDS_PER_TOKEN: Final = 0.2
 TOKEN_SETUP_MAX_SECONDS: Final = 300.0
+
+
+def bridge_proof(token: str, side: Literal["plugin", "server"], port: int, first: str, second: str) -> str:
+    """The handshake's proof that ``side`` holds the bridge token: HMAC-SHA256 keyed by the token over
+    ``side|port|first|second``, in lowercase hex.
+
+    The plugin proves with ``first`` = designd's nonce and ``second`` = its own; designd answers with the two swapped.
+    ``port`` is the port the plugin dialled, so a proof relayed from another port does not verify.
+    """
+    message = f"{side}|{port}|{first}|{second}".encode()
+    return hmac.new(token.encode(), message, hashlib.sha256).hexdigest()
 
 
 class Method(StrEnum):

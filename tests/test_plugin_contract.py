@@ -29,6 +29,7 @@ from design_console.plugin_contract import (
     TOKEN_SETUP_MIN_SECONDS,
     TOKEN_SETUP_SECONDS_PER_TOKEN,
     Method,
+    bridge_proof,
     command_timeout,
 )
 from design_console.tools import catalog
@@ -113,7 +114,8 @@ def test_the_plugin_shares_the_contracts_constants() -> None:
 
 
 def test_the_plugin_ui_says_hello_with_the_contracts_protocol() -> None:
-    """The shipped ui.html, run in jsdom with a token filled in, sends HELLO with BRIDGE_PROTOCOL."""
+    """The shipped ui.html, run in jsdom with a token filled in, sends HELLO with BRIDGE_PROTOCOL and a proof that
+    designd's side of the contract verifies, and never the token itself."""
     node = shutil.which("node")
     assert node, "Node.js 20 is needed for the plugin tests (apt-get install nodejs)"
     assert (ROOT / "node_modules" / "jsdom").is_dir(), "npm packages are missing: run `npm ci` in the repo root"
@@ -121,9 +123,11 @@ def test_the_plugin_ui_says_hello_with_the_contracts_protocol() -> None:
         [node, "tests/plugin/harness/ui-hello.mjs"], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 0, proc.stderr
-    hello = json.loads(proc.stdout)
-    assert hello["token"] == "probe-token"
-    assert hello["protocol"] == BRIDGE_PROTOCOL
+    sent = json.loads(proc.stdout)
+    hello = sent["hello"]
+    assert "probe-token" not in proc.stdout and "token" not in hello
+    assert hello["protocol"] == BRIDGE_PROTOCOL and len(bytes.fromhex(hello["nonce"])) >= 16
+    assert hello["proof"] == bridge_proof("probe-token", "plugin", sent["port"], sent["serverNonce"], hello["nonce"])
 
 
 @pytest.mark.parametrize("name", ["design_execute", "design_execute_across_files"])

@@ -16,6 +16,7 @@ import itertools
 import logging
 import os
 import re
+import secrets
 import socket
 import time
 from collections.abc import Awaitable
@@ -32,7 +33,7 @@ from websockets.http11 import Request, Response
 from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, State
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, command_timeout
+from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, bridge_proof, command_timeout
 from design_console.runtime.logs import LogThrottle
 from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
@@ -51,6 +52,10 @@ GRACE_SECONDS = 5.0
 IDENTIFY_TIMEOUT_SECONDS = 30.0
 PING_INTERVAL_SECONDS = 10.0
 MISSED_PONGS_TO_DROP = 2
+#: designd's handshake nonce: 32 random bytes (hex) per socket.
+NONCE_BYTES = 32
+#: The plugin's nonce must carry at least 128 bits (32 hex digits); a longer one than 128 characters is refused.
+PLUGIN_NONCE_CHARS = range(32, 129)
 CLOSE_TIMEOUT_SECONDS = 5.0
 #: How many ids of abandoned commands are remembered, to tell a late reply from a reply to an id never sent.
 REMEMBERED_IDS = 4096
@@ -117,9 +122,12 @@ class _Frame(msgspec.Struct):
 
 
 class _HelloData(msgspec.Struct):
-    token: str = ""
     pluginVersion: str | None = None
     protocol: int | None = None
+    nonce: str = ""
+    proof: str = ""
+    #: Only a protocol-2 plugin sends the token itself; it is refused without being compared or logged.
+    token: str = ""
 
 
 class _ProgressData(msgspec.Struct):
@@ -169,6 +177,9 @@ _encoder = msgspec.json.Encoder()
 class _Socket:
     ws: ServerConnection
     sid: int
+    #: designd's fresh nonce for this socket's handshake (sent in SERVER_HELLO).
+    nonce: str = field(default_factory=lambda: secrets.token_hex(NONCE_BYTES))
+    hello_seen: bool = False
     authenticated: bool = False
     hello_version: str | None = None
     file_key: str | None = None
@@ -254,6 +265,7 @@ class Bridge:
             (
                 "socketsAccepted",
                 "unauthenticatedRejects",
+                "failedProofs",
                 "originRejects",
                 "hostRejects",
                 "badFrames",
@@ -291,7 +303,7 @@ class Bridge:
             hosts = self._host.strip("[]")
         if not self._loopback_only:
             log.warning(
-                "the bridge listens on %s, reachable from other machines; plugins must present the bridge token",
+                "the bridge listens on %s, reachable from other machines; plugins must prove they hold the token",
                 self._host,
             )
             if self._config.bridge_auth == "off":
@@ -475,7 +487,7 @@ class Bridge:
         self._sockets.add(sock)
         self._counters["socketsAccepted"] += 1
         try:
-            await ws.send(self._server_hello())
+            await ws.send(self._server_hello(sock))
             sock.identify_timer = loop.call_later(self._identify_timeout, self._identification_expired, sock)
             sock.keepalive = loop.create_task(self._keepalive(sock))
             async for message in ws:
@@ -495,11 +507,12 @@ class Bridge:
                 self._last_error = f"closed socket {sock.sid}: a frame was larger than {MAX_FRAME_BYTES} bytes"
             self._detach(sock)
 
-    def _server_hello(self) -> str:
+    def _server_hello(self, sock: _Socket) -> str:
         hello = {
             "type": "SERVER_HELLO",
             "data": {
                 "port": self.port,
+                "nonce": sock.nonce,
                 "pid": os.getpid(),
                 "serverVersion": self._server_version,
                 "startedAt": int(self.started_at * 1000),
@@ -577,19 +590,65 @@ class Bridge:
             self._throttle.warning("unknown-type", "ignored a frame of unknown type %r from socket %d", kind, sock.sid)
 
     async def _on_hello(self, sock: _Socket, frame: _Frame) -> None:
+        """Check the plugin's proof that it holds the token, and prove designd holds it too (protocol 3).
+
+        The proof is bound to this socket's nonce and to designd's own port, so a proof made for another server (a
+        relay) does not verify. Only the first HELLO of a socket counts.
+        """
+        if sock.hello_seen:
+            self._throttle.warning("second-hello", "ignored a second HELLO from socket %d", sock.sid)
+            return
+        sock.hello_seen = True
         try:
             hello = _hello_decoder.decode(bytes(frame.data) or b"{}")
         except msgspec.DecodeError as exc:
             self._counters["badFrames"] += 1
             self._throttle.warning("bad-hello", "ignored a malformed HELLO from socket %d: %s", sock.sid, exc)
             hello = _HelloData()
-        valid = bool(self._token) and hmac.compare_digest(hello.token.encode(), self._token)
-        sock.authenticated = sock.authenticated or valid
         sock.hello_version = hello.pluginVersion or sock.hello_version
-        if not valid and self.auth_required:
-            self._counters["unauthenticatedRejects"] += 1
-            log.warning("socket %d presented a wrong or empty bridge token; closing it", sock.sid)
-            await self._close_socket(sock, 4401, "authentication required")
+        if self._proof_valid(sock, hello):
+            sock.authenticated = True
+            proof = bridge_proof(self._token.decode(), "server", self._port(), hello.nonce, sock.nonce)
+            with contextlib.suppress(ConnectionClosed):
+                await sock.ws.send(_encoder.encode({"type": "SERVER_PROOF", "data": {"proof": proof}}).decode())
+            return
+        self._counters["failedProofs"] += 1
+        legacy = bool(hello.token) or (hello.protocol is not None and hello.protocol < BRIDGE_PROTOCOL)
+        # Throttled: anyone on this machine can open sockets, and must not be able to flood the log.
+        if legacy:
+            self._throttle.warning("old-hello", "socket %d sent an older plugin's protocol-2 HELLO", sock.sid)
+        else:
+            self._throttle.warning("bad-proof", "socket %d sent a wrong or missing handshake proof", sock.sid)
+        if not self.auth_required:
+            return
+        if legacy:
+            await self._send_update_notice(sock, hello.pluginVersion)
+        await self._close_socket(sock, 4401, "authentication required")
+
+    def _proof_valid(self, sock: _Socket, hello: _HelloData) -> bool:
+        if not self._token or not hello.proof or len(hello.nonce) not in PLUGIN_NONCE_CHARS:
+            return False
+        expected = bridge_proof(self._token.decode(), "plugin", self._port(), sock.nonce, hello.nonce)
+        return hmac.compare_digest(expected.encode(), hello.proof.encode(errors="replace"))
+
+    def _port(self) -> int:
+        if self.port is None:
+            raise RuntimeError("the bridge serves sockets only once it listens")
+        return self.port
+
+    async def _send_update_notice(self, sock: _Socket, version: str | None) -> None:
+        """Tell the plugin once (PLUGIN_UPDATE_AVAILABLE) that designd ships a newer one; its window shows a banner."""
+        if sock.update_sent:
+            return
+        sock.update_sent = True
+        notice = {
+            "type": "PLUGIN_UPDATE_AVAILABLE",
+            "serverVersion": self._server_version,
+            "bundledPluginVersion": self._plugin_version,
+            "pluginVersion": version or "unknown",
+        }
+        with contextlib.suppress(ConnectionClosed):
+            await sock.ws.send(_encoder.encode(notice).decode())
 
     async def _identify(self, sock: _Socket, payload: bytes) -> None:
         try:
@@ -634,16 +693,8 @@ class Bridge:
             log.info("file %s connected on socket %d", f.label, sock.sid)
             self._make_active(f)
         version = info.plugin_version or sock.hello_version
-        if not sock.update_sent and is_older(version, self._plugin_version):
-            sock.update_sent = True
-            notice = {
-                "type": "PLUGIN_UPDATE_AVAILABLE",
-                "serverVersion": self._server_version,
-                "bundledPluginVersion": self._plugin_version,
-                "pluginVersion": version or "unknown",
-            }
-            with contextlib.suppress(ConnectionClosed):
-                await sock.ws.send(_encoder.encode(notice).decode())
+        if is_older(version, self._plugin_version):
+            await self._send_update_notice(sock, version)
 
     def _on_event(self, sock: _Socket, kind: str, payload: bytes) -> None:
         key = sock.file_key

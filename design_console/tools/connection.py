@@ -145,8 +145,13 @@ async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
         )
     if stats.get("unauthenticatedRejects", 0):
         causes.append(
-            "A plugin without a valid bridge token tried to connect: import the plugin from "
-            f"{ctx.config.plugin_dir}, not from the repository copy."
+            "A plugin connected without the bridge-token handshake (an older bridge plugin?): import the plugin "
+            f"from {ctx.config.plugin_dir}, not from the repository copy."
+        )
+    if stats.get("failedProofs", 0):
+        causes.append(
+            f"{stats['failedProofs']} plugin handshake(s) failed the bridge-token proof (an older plugin, a copy from "
+            f"another install, or a relayed connection): re-import the plugin from {ctx.config.plugin_dir}."
         )
     if not ctx.config.access_token:
         causes.append("DESIGN_ACCESS_TOKEN is not set: tools that read through the design API will not work.")

@@ -26,7 +26,7 @@ from websockets.exceptions import InvalidStatus
 from design_console import __version__
 from design_console.daemon.bridge import Bridge, is_older
 from design_console.errors import PREFIX, DesignError
-from design_console.plugin_contract import command_timeout
+from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof, command_timeout
 from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
 from design_console.runtime.ports import COMMAND_WIDTH
 
@@ -53,7 +53,8 @@ async def _never_answer(plugin: FakePlugin, params: dict[str, Any]) -> Any:
 async def test_handshake_identifies_the_file(bridge: Bridge, connect_plugin: PluginFactory) -> None:
     plugin = await _plugin(bridge, connect_plugin)
     hello = plugin.server_hello
-    assert hello["port"] == bridge.port and hello["protocol"] == 2 and hello["authRequired"] is True
+    assert hello["port"] == bridge.port and hello["protocol"] == 3 == BRIDGE_PROTOCOL and hello["authRequired"] is True
+    assert plugin.server_proven
     assert isinstance(hello["pid"], int) and isinstance(hello["startedAt"], int) and hello["serverVersion"]
     assert bridge.is_connected() and bridge.active_file_key() == "A"
     (info,) = bridge.files()
@@ -64,14 +65,85 @@ async def test_handshake_identifies_the_file(bridge: Bridge, connect_plugin: Plu
     assert not any(p.get("type") == "PLUGIN_UPDATE_AVAILABLE" for p in plugin.pushes)
 
 
-@pytest.mark.parametrize("options", [{"token": "wrong-token"}, {"token": ""}, {"send_hello": False}])
-async def test_bad_or_missing_token_is_closed_4401(
-    bridge: Bridge, connect_plugin: PluginFactory, options: dict[str, Any]
+@pytest.mark.parametrize(
+    ("options", "counter"),
+    [
+        ({"token": "wrong-token"}, "failedProofs"),
+        ({"hello": "wrong-proof"}, "failedProofs"),
+        ({"token": ""}, "failedProofs"),
+        ({"send_hello": False}, "unauthenticatedRejects"),
+    ],
+)
+async def test_bad_or_missing_proof_is_closed_4401(
+    bridge: Bridge, connect_plugin: PluginFactory, options: dict[str, Any], counter: str
 ) -> None:
     plugin = await connect_plugin(bridge, file_key="A", **options)
     assert await plugin.wait_closed() == (4401, "authentication required")
     assert bridge.files() == [] and not bridge.is_connected()
-    assert bridge.stats()["unauthenticatedRejects"] == 1
+    assert bridge.stats()[counter] == 1
+    assert not any(p.get("type") == "SERVER_PROOF" for p in plugin.pushes)
+
+
+async def test_every_socket_gets_a_fresh_nonce_of_at_least_128_bits(
+    bridge: Bridge, connect_plugin: PluginFactory
+) -> None:
+    first = await _plugin(bridge, connect_plugin, "A")
+    second = await _plugin(bridge, connect_plugin, "B")
+    nonces = [first.server_hello["nonce"], second.server_hello["nonce"]]
+    await first.reconnect()
+    nonces.append(first.server_hello["nonce"])
+    assert len(set(nonces)) == 3
+    assert all(len(bytes.fromhex(n)) >= 16 for n in nonces)
+
+
+async def test_a_protocol_2_plugin_sending_the_token_is_told_to_update_and_refused(
+    bridge: Bridge, connect_plugin: PluginFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    plugin = await connect_plugin(bridge, file_key="A", hello="token", plugin_version="0.0.9")
+    assert await plugin.wait_closed() == (4401, "authentication required")
+    update = next(p for p in plugin.pushes if p.get("type") == "PLUGIN_UPDATE_AVAILABLE")
+    assert update["pluginVersion"] == "0.0.9"
+    assert bridge.files() == [] and bridge.stats()["failedProofs"] == 1
+    assert TOKEN not in caplog.text
+
+
+async def test_a_proof_made_for_another_port_is_refused(bridge: Bridge, connect_plugin: PluginFactory) -> None:
+    """A rogue server on another port of the range that relays designd's nonce gets a proof bound to its own port."""
+    assert bridge.port is not None
+    relayed = await connect_plugin(bridge, file_key="A", proof_port=bridge.port + 1)
+    assert await relayed.wait_closed() == (4401, "authentication required")
+    assert bridge.files() == [] and bridge.stats()["failedProofs"] == 1
+
+
+async def test_a_replayed_hello_is_refused(bridge: Bridge, connect_plugin: PluginFactory) -> None:
+    """A HELLO seen on one socket does not verify on another: each socket has its own nonce."""
+    assert bridge.port is not None
+    sent: list[str] = []
+    plugin = await _plugin(bridge, connect_plugin)
+    original = plugin.send_json
+
+    async def record(message: Any) -> bool:
+        sent.append(json.dumps(message))
+        return await original(message)
+
+    plugin.send_json = record  # type: ignore[method-assign]
+    await plugin.reconnect()
+    hello = next(frame for frame in sent if '"HELLO"' in frame)
+    async with ws_connect(f"ws://127.0.0.1:{bridge.port}/", origin="null") as ws:  # type: ignore[arg-type]
+        await ws.recv()
+        await ws.send(hello)
+        await asyncio.wait_for(ws.wait_closed(), 5)
+        assert (ws.close_code, ws.close_reason) == (4401, "authentication required")
+    assert bridge.stats()["failedProofs"] == 1
+
+
+async def test_auth_off_serves_a_protocol_2_plugin_unauthenticated(
+    make_bridge: BridgeFactory, connect_plugin: PluginFactory
+) -> None:
+    bridge = await make_bridge(DESIGN_BRIDGE_AUTH="off")
+    await _plugin(bridge, connect_plugin, hello="token")
+    (info,) = bridge.files()
+    assert not info.authenticated and bridge.stats()["failedProofs"] == 1
 
 
 async def test_reply_without_hello_is_closed_4401(bridge: Bridge) -> None:
@@ -100,8 +172,16 @@ async def test_auth_off_accepts_a_plugin_without_hello(
 async def test_identification_timeout_closes_the_socket(make_bridge: BridgeFactory) -> None:
     bridge = await make_bridge(identify_timeout=0.2)
     async with ws_connect(f"ws://127.0.0.1:{bridge.port}/", origin="null") as ws:  # type: ignore[arg-type]
-        await ws.recv()
-        await ws.send(json.dumps({"type": "HELLO", "data": {"token": TOKEN}}))
+        server_nonce = json.loads(await ws.recv())["data"]["nonce"]
+        nonce = "ab" * 16
+        proof = bridge_proof(TOKEN, "plugin", bridge.port, server_nonce, nonce)
+        hello = {"pluginVersion": "0.1.0", "protocol": BRIDGE_PROTOCOL, "nonce": nonce, "proof": proof}
+        await ws.send(json.dumps({"type": "HELLO", "data": hello}))
+        answer = json.loads(await ws.recv())
+        assert answer == {
+            "type": "SERVER_PROOF",
+            "data": {"proof": bridge_proof(TOKEN, "server", bridge.port, nonce, server_nonce)},
+        }
         await asyncio.wait_for(ws.wait_closed(), 5)
         assert (ws.close_code, ws.close_reason) == (1000, "File identification timeout")
     assert bridge.stats()["identificationTimeouts"] == 1
@@ -158,7 +238,8 @@ async def test_health_cors_options_and_404(bridge: Bridge, connect_plugin: Plugi
         health = json.loads(body)
         assert health["status"] == "ok" and isinstance(health["version"], str)
         assert health["clients"] == 1 and health["connectedClients"] == 1
-        assert health["port"] == bridge.port and health["protocol"] == 2 and health["authRequired"] is True
+        assert health["port"] == bridge.port and health["protocol"] == BRIDGE_PROTOCOL
+        assert health["authRequired"] is True
         assert health["service"] == "design-console-mcp" and isinstance(health["pid"], int)
         assert health["uptime"] >= 0
         assert health["files"] == [{"active": True, "connected": True, "editorType": "figma", "pluginVersion": "0.1.0"}]

@@ -10,6 +10,7 @@ import stat
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import psutil
@@ -245,6 +246,22 @@ async def test_bridge_closes_a_plugin_without_token_4401(daemon: DaemonProcess) 
     finally:
         await plugin.close()
     assert _status(daemon.env)["files"] == []
+
+
+@pytest.mark.parametrize("options", [{"hello": "wrong-proof"}, {"hello": "token"}])
+async def test_bridge_refuses_a_wrong_proof_or_a_token_hello_and_status_counts_it(
+    daemon: DaemonProcess, options: dict[str, Any]
+) -> None:
+    plugin = await FakePlugin.connect(daemon.port, daemon.env.token, file_key="fileA", file_name="File A", **options)
+    try:
+        assert await plugin.wait_closed() == (4401, "authentication required")
+    finally:
+        await plugin.close()
+    status = _status(daemon.env)
+    assert status["files"] == []
+    assert status["bridgeStats"]["failedProofs"] == 1  # type: ignore[index]
+    logs = [p for p in daemon.env.config.log_dir.rglob("*") if p.is_file()]
+    assert logs and not any(daemon.env.token in p.read_text(errors="replace") for p in logs)
 
 
 def test_designd_lifts_its_open_file_limit_to_the_hard_one(dc_env: TestEnv) -> None:

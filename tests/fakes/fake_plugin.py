@@ -15,10 +15,11 @@ import inspect
 import io
 import json
 import re
+import secrets
 import threading
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Literal
 
 from PIL import Image
 from websockets.asyncio.client import ClientConnection
@@ -27,8 +28,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State as ConnectionState
 
 from design_console import PLUGIN_VERSION
+from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof
 
 Handler = Callable[["FakePlugin", dict[str, Any]], Any]
+
+#: How the fake plugin says HELLO: "proof" as the plugin does (protocol 3, then it waits for SERVER_PROOF);
+#: "wrong-proof" with a proof that does not verify; "token" as a protocol-2 plugin, with the token itself.
+HelloMode = Literal["proof", "wrong-proof", "token"]
 
 #: A handler that returns this sends no reply at all (a plugin that never answers).
 NO_REPLY: Any = object()
@@ -93,12 +99,19 @@ class FakePlugin:
         file_name: str = "Fake file",
         origin: str | None = "null",
         send_hello: bool = True,
+        hello: HelloMode = "proof",
+        proof_port: int | None = None,
         plugin_version: str | None = PLUGIN_VERSION,
         editor_type: str = "figma",
         host: str = "127.0.0.1",
     ) -> None:
         self.port = port
         self.token = token
+        self.hello = hello
+        #: The port bound into the proof; another than ``port`` plays a proof relayed from a server on that port.
+        self.proof_port = port if proof_port is None else proof_port
+        #: Whether designd proved it holds the token (a SERVER_PROOF that verifies) on the current socket.
+        self.server_proven = False
         self.file_key = file_key
         self.file_name = file_name
         self.origin = origin
@@ -131,7 +144,11 @@ class FakePlugin:
 
     @classmethod
     async def connect(cls, port: int, token: str = "", **options: Any) -> FakePlugin:
-        """Connect, wait for SERVER_HELLO, send HELLO (unless ``send_hello=False``) and FILE_INFO."""
+        """Connect, wait for SERVER_HELLO, say HELLO (unless ``send_hello=False``) and send FILE_INFO.
+
+        With a token and ``hello="proof"``, FILE_INFO goes only after designd proved itself, as the plugin does; a
+        socket designd closes instead gets no FILE_INFO (see :attr:`close_code`).
+        """
         plugin = cls(port, token, **options)
         await plugin.open()
         return plugin
@@ -188,12 +205,44 @@ class FakePlugin:
         if first.get("type") != "SERVER_HELLO":
             raise AssertionError(f"expected SERVER_HELLO first, got {first!r}")
         self.server_hello = first["data"]
+        self.server_proven = False
         self._spawn(self._read(ws))
-        if self.send_hello:
-            await self.send_json(
-                {"type": "HELLO", "data": {"token": self.token, "pluginVersion": self.plugin_version, "protocol": 2}}
-            )
+        if self.send_hello and not await self._say_hello(ws, len(self.pushes)):
+            return
         await self.send_json({"type": "FILE_INFO", "data": self.file_info()})
+
+    async def _say_hello(self, ws: ClientConnection, seen: int) -> bool:
+        """Send HELLO in this plugin's mode; False when the socket closed before designd proved itself."""
+        if self.hello == "token":
+            data: dict[str, Any] = {"token": self.token, "pluginVersion": self.plugin_version, "protocol": 2}
+            return await self.send_json({"type": "HELLO", "data": data})
+        data = {"pluginVersion": self.plugin_version, "protocol": BRIDGE_PROTOCOL}
+        if not self.token:
+            # A copy without a token cannot prove anything; it says HELLO so designd can tell it apart.
+            return await self.send_json({"type": "HELLO", "data": data})
+        nonce = secrets.token_hex(16)
+        server_nonce = str(self.server_hello.get("nonce", ""))
+        proof = bridge_proof(self.token, "plugin", self.proof_port, server_nonce, nonce)
+        if self.hello == "wrong-proof":
+            proof = bridge_proof(self.token + "-wrong", "plugin", self.proof_port, server_nonce, nonce)
+        await self.send_json({"type": "HELLO", "data": {**data, "nonce": nonce, "proof": proof}})
+        if self.hello == "wrong-proof":
+            return True
+        await self.wait_for(lambda: ws.state is ConnectionState.CLOSED or self._server_proof(seen) is not None)
+        answer = self._server_proof(seen)
+        if answer is None:
+            return False
+        if answer != bridge_proof(self.token, "server", self.port, nonce, server_nonce):
+            raise AssertionError("designd's SERVER_PROOF does not verify")
+        self.server_proven = True
+        return True
+
+    def _server_proof(self, seen: int) -> str | None:
+        """The proof of the first SERVER_PROOF among the pushes after the first ``seen`` (this socket's)."""
+        for push in self.pushes[seen:]:
+            if push.get("type") == "SERVER_PROOF":
+                return str((push.get("data") or {}).get("proof"))
+        return None
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         """Close the socket (the plugin window was closed) and stop running commands."""

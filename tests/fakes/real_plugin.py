@@ -11,7 +11,9 @@ import select
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from procs import TestEnv
 
@@ -52,9 +54,15 @@ class RealPlugin:
         return plugin
 
     def _wait_connected(self) -> None:
+        self.wait_window(lambda w: w["state"] == "connected", "connect")
+
+    def wait_window(
+        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = CONNECT_TIMEOUT
+    ) -> dict[str, Any]:
+        """Wait until the window's state line ({"state", "ignored": [ports]}) satisfies ``predicate``; returns it."""
         assert self.proc.stdout is not None
-        deadline = time.monotonic() + CONNECT_TIMEOUT
-        states: list[str] = []
+        deadline = time.monotonic() + timeout
+        seen: list[dict[str, Any]] = []
         while (left := deadline - time.monotonic()) > 0:
             ready, _, _ = select.select([self.proc.stdout], [], [], left)
             if not ready:
@@ -63,10 +71,10 @@ class RealPlugin:
             if not line:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
                 raise AssertionError(f"the plugin runner exited ({self.proc.wait()}): {err[-2000:]}")
-            states.append(json.loads(line)["state"])
-            if states[-1] == "connected":
-                return
-        raise AssertionError(f"the plugin did not connect within {CONNECT_TIMEOUT} s; states seen: {states}")
+            seen.append(json.loads(line))
+            if predicate(seen[-1]):
+                return seen[-1]
+        raise AssertionError(f"the plugin did not {what} within {timeout} s; window states seen: {seen}")
 
     def stop(self) -> None:
         if self.proc.poll() is None:

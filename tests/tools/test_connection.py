@@ -141,7 +141,7 @@ async def test_restart_empties_the_console(
             restarted.proc.stderr.close()
 
 
-async def test_diagnose_names_a_plugin_that_was_refused_for_its_token(
+async def test_diagnose_names_a_plugin_that_failed_the_token_proof(
     daemon: DaemonProcess, plugin: FakePlugin, shim_params: StdioServerParameters
 ) -> None:
     intruder = await FakePlugin.connect(daemon.port, "not-the-token", file_key="fileX", file_name="Copied plugin")
@@ -151,5 +151,5 @@ async def test_diagnose_names_a_plugin_that_was_refused_for_its_token(
         await intruder.close()
     async with Client(shim_params, mode="legacy") as client:
         report = await data(client, "design_diagnose", {"verbose": True})
-    assert report["bridgeStats"]["unauthenticatedRejects"] == 1
-    assert any("without a valid bridge token" in cause for cause in report["likelyCauses"])
+    assert report["bridgeStats"]["failedProofs"] == 1
+    assert any("failed the bridge-token proof" in cause for cause in report["likelyCauses"])

@@ -2,7 +2,7 @@
 // tests/test_plugin_contract.py fails when the two differ. Plain numbers: the test reads them from this text.
 
 /** The bridge protocol version the plugin sends in HELLO. */
-export const BRIDGE_PROTOCOL = 2;
+export const BRIDGE_PROTOCOL = 3;
 
 /** EXECUTE_CODE's time limit in milliseconds when params.timeout is absent. */
 export const EXECUTE_DEFAULT_MS = 5000;

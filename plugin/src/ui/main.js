@@ -1,9 +1,12 @@
-// The plugin window (an iframe of the design tool): finds designd on the local ports, says HELLO with the bridge
-// token, identifies the file, and relays commands and replies between designd and the plugin code, and the plugin
-// code's events to every server. docs/bridge-protocol.md describes the conversation.
+// The plugin window (an iframe of the design tool): finds designd on the local ports, proves to each server that it
+// holds the bridge token and has the server prove the same (the token never crosses the wire), identifies the file,
+// and relays commands and replies between proven servers and the plugin code, and the plugin code's events to every
+// proven server. A server that cannot prove itself gets nothing and is obeyed in nothing. docs/bridge-protocol.md
+// describes the conversation.
 import { BRIDGE_PROTOCOL } from "../shared/contract.js";
 import { readConfig } from "./config.js";
 import { probe } from "./probe.js";
+import { makeProof, newNonce, sameProof } from "./proof.js";
 import { View } from "./view.js";
 
 /** @typedef {import("./types.js").Server} Server */
@@ -12,6 +15,10 @@ import { View } from "./view.js";
 const RESCAN_IDLE_MS = 3000;
 const RESCAN_CONNECTED_MS = 10000;
 const MAX_QUEUE = 1000;
+/** A server must prove itself this soon after this window's HELLO (or say SERVER_HELLO this soon), or it is ignored. */
+const PROOF_TIMEOUT_MS = 5000;
+/** An ignored port is not dialled again for this long. */
+const IGNORE_MS = 30000;
 
 const config = readConfig(document);
 const token = config.token;
@@ -36,6 +43,8 @@ let variablesData = null;
 const servers = {};
 /** @type {Record<string, Server>} route -> server, so a reply goes back to the socket its command came from */
 const routes = {};
+/** @type {Record<number, number>} port -> time until which the server there, which failed to prove itself, is left alone */
+const ignored = {};
 
 /** @param {unknown} message */
 function toHost(message) {
@@ -47,12 +56,13 @@ function allServers() {
   return Object.keys(servers).map((k) => servers[Number(k)]);
 }
 
+/** The servers that proved they hold this copy's token, on an open socket: the only ones this window serves. */
 function openServers() {
-  return allServers().filter((s) => s.open);
+  return allServers().filter((s) => s.open && s.proven);
 }
 
 /**
- * Sends once the socket has said HELLO and FILE_INFO; until then messages wait in the server's queue.
+ * Sends once the server proved itself and got FILE_INFO; until then messages wait in the server's queue.
  * @param {Server} server
  * @param {unknown} message
  */
@@ -69,14 +79,80 @@ function send(server, message) {
   server.queue.push(message);
 }
 
+/**
+ * Answers SERVER_HELLO with this copy's proof over the server's nonce, its own nonce and the port it dialled. A copy
+ * without a token says HELLO without a proof: designd then refuses it, and the window says why.
+ * @param {Server} server
+ */
+function sayHello(server) {
+  if (server.nonce || !pluginVersion || !server.hello) return;
+  server.nonce = newNonce();
+  // The server's time to prove itself runs from this HELLO, not from the socket's opening: the plugin code's
+  // init, which HELLO waits for, may come late.
+  if (server.proofTimer) clearTimeout(server.proofTimer);
+  server.proofTimer = setTimeout(() => ignore(server, "No server proof in time"), PROOF_TIMEOUT_MS);
+  /** @type {Record<string, unknown>} */
+  const hello = { pluginVersion: pluginVersion, protocol: BRIDGE_PROTOCOL };
+  const serverNonce = server.hello.nonce;
+  if (token && typeof serverNonce === "string" && serverNonce) {
+    hello.nonce = server.nonce;
+    hello.proof = makeProof(token, "plugin", server.port, serverNonce, server.nonce);
+  }
+  server.ws.send(JSON.stringify({ type: "HELLO", data: hello }));
+}
+
+/**
+ * Checks SERVER_PROOF: only a server that computed it with this copy's token, for this port and both nonces, is
+ * served; any other answer means the server does not hold the token, and it is ignored.
+ * @param {Server} server
+ * @param {Record<string, any>} data
+ */
+function onServerProof(server, data) {
+  const serverNonce = server.hello && server.hello.nonce;
+  const valid =
+    !!token &&
+    !!server.nonce &&
+    typeof serverNonce === "string" &&
+    sameProof(makeProof(token, "server", server.port, server.nonce, serverNonce), data && data.proof);
+  if (!valid) {
+    ignore(server, "Server proof did not verify");
+    return;
+  }
+  server.proven = true;
+  if (server.proofTimer) clearTimeout(server.proofTimer);
+  server.proofTimer = null;
+  delete ignored[server.port];
+  everConnected = true;
+  authRefused = false;
+  handshake(server);
+  render();
+}
+
+/**
+ * Closes a server that did not prove it holds this copy's token, and leaves its port alone for a while.
+ * @param {Server} server
+ * @param {string} reason
+ */
+function ignore(server, reason) {
+  if (server.proven || servers[server.port] !== server) return;
+  if (server.proofTimer) clearTimeout(server.proofTimer);
+  server.proofTimer = null;
+  ignored[server.port] = Date.now() + IGNORE_MS;
+  server.queue = [];
+  delete servers[server.port];
+  delete routes[server.route];
+  try {
+    server.ws.close(4000, reason);
+  } catch (err) {
+    // already closing
+  }
+  render();
+}
+
 /** @param {Server} server */
 function handshake(server) {
-  if (server.identified || !pluginVersion || !fileInfo) return;
+  if (server.identified || !server.proven || !fileInfo) return;
   server.identified = true;
-  if (token) {
-    const hello = { token: token, pluginVersion: pluginVersion, protocol: BRIDGE_PROTOCOL };
-    server.ws.send(JSON.stringify({ type: "HELLO", data: hello }));
-  }
   server.ws.send(JSON.stringify({ type: "FILE_INFO", data: fileInfo }));
   if (variablesData) server.ws.send(JSON.stringify({ type: "VARIABLES_DATA", data: variablesData }));
   const queued = server.queue;
@@ -94,16 +170,27 @@ function connect(port) {
   }
   connectionCount += 1;
   /** @type {Server} */
-  const server = { port: port, ws: ws, open: false, identified: false, queue: [], route: port + ":" + connectionCount, hello: null };
+  const server = {
+    port: port,
+    ws: ws,
+    open: false,
+    proven: false,
+    identified: false,
+    queue: [],
+    route: port + ":" + connectionCount,
+    hello: null,
+    nonce: null,
+    proofTimer: null,
+  };
   servers[port] = server;
   routes[server.route] = server;
   ws.onopen = () => {
     if (servers[port] !== server) return;
     server.open = true;
-    everConnected = true;
-    authRefused = false;
-    handshake(server);
-    render();
+    // A server that does not even say SERVER_HELLO gets the same time; once it has, the time runs from HELLO.
+    server.proofTimer = setTimeout(() => {
+      if (!server.hello) ignore(server, "No SERVER_HELLO in time");
+    }, PROOF_TIMEOUT_MS);
   };
   ws.onmessage = (event) => {
     let msg;
@@ -112,20 +199,33 @@ function connect(port) {
     } catch (err) {
       return;
     }
-    if (!msg || typeof msg !== "object") return;
-    if (msg.type === "SERVER_HELLO") {
-      server.hello = msg.data || {};
-      render();
-    } else if (msg.type === "PLUGIN_UPDATE_AVAILABLE") {
+    if (!msg || typeof msg !== "object" || servers[port] !== server) return;
+    if (!server.proven) {
+      // Before its proof a server is heard on the handshake only: no command, banner or other frame of it counts.
+      if (msg.type === "SERVER_HELLO" && !server.hello) {
+        server.hello = msg.data && typeof msg.data === "object" ? msg.data : {};
+        sayHello(server);
+      } else if (msg.type === "SERVER_PROOF" && server.nonce) {
+        onServerProof(server, msg.data);
+      }
+      return;
+    }
+    if (msg.type === "PLUGIN_UPDATE_AVAILABLE") {
       view.showUpdate(msg);
     } else if (typeof msg.id === "string" && typeof msg.method === "string") {
       toHost({ kind: "command", route: server.route, command: msg });
     }
   };
   ws.onclose = (event) => {
+    if (server.proofTimer) clearTimeout(server.proofTimer);
+    server.proofTimer = null;
     delete routes[server.route];
     if (servers[port] === server) delete servers[port];
-    if (event.code === 4401) authRefused = true;
+    if (event.code === 4401) {
+      // Refused for its token (or its lack of one): the window says so, as it would after losing a connection.
+      authRefused = true;
+      everConnected = true;
+    }
     if (!paused && openServers().length === 0) {
       setState(everConnected ? "disconnected" : state === "scanning" ? "scanning" : state);
       schedule(RESCAN_IDLE_MS);
@@ -144,7 +244,11 @@ function scan() {
   scanTimer = null;
   if (paused || scanning) return;
   scanning = true;
-  const candidates = config.ports.filter((port) => !servers[port]);
+  const now = Date.now();
+  Object.keys(ignored).forEach((k) => {
+    if (ignored[Number(k)] <= now) delete ignored[Number(k)];
+  });
+  const candidates = config.ports.filter((port) => !servers[port] && !ignored[port]);
   Promise.all(candidates.map((port) => probe(port).then((health) => ({ port: port, health: health })))).then((results) => {
     scanning = false;
     if (paused) return;
@@ -204,6 +308,7 @@ function render() {
     fileInfo: fileInfo,
     tokenless: !token,
     authRefused: authRefused,
+    ignored: Object.keys(ignored).length,
     range: config.firstPort + "–" + config.lastPort,
   });
 }
@@ -227,6 +332,7 @@ window.addEventListener("message", (event) => {
   if (msg.kind === "init") {
     pluginVersion = msg.pluginVersion;
     fileInfo = msg.fileInfo;
+    allServers().forEach(sayHello);
     openServers().forEach(handshake);
     render();
   } else if (msg.kind === "event" && msg.event) {
@@ -273,6 +379,9 @@ win.designBridge = {
   },
   get servers() {
     return openServers().map((s) => ({ port: s.port, hello: s.hello }));
+  },
+  get ignoredPorts() {
+    return Object.keys(ignored).map(Number);
   },
 };
 

@@ -11,6 +11,7 @@ const PLUGIN_FOLDER = "~/.design-console-mcp/plugin/manifest.json";
  * @property {Record<string, any> | null} fileInfo
  * @property {boolean} tokenless this copy carries no bridge token
  * @property {boolean} authRefused the last server closed this copy's socket for its token
+ * @property {number} ignored servers closed because they could not prove they hold this copy's token
  * @property {string} range the scanned ports, e.g. "9000–9009"
  */
 
@@ -38,6 +39,7 @@ export class View {
     this.update = byId(doc, "update");
     this.notice = byId(doc, "notice");
     this.servers = byId(doc, "servers");
+    this.ignored = byId(doc, "ignored");
   }
 
   /** @param {ViewModel} model */
@@ -81,6 +83,14 @@ export class View {
       li.textContent = "localhost:" + s.port + (hello.serverVersion ? " · server " + hello.serverVersion : "");
       this.servers.appendChild(li);
     });
+    const n = model.ignored;
+    this.ignored.hidden = n === 0;
+    this.ignored.textContent =
+      n === 0
+        ? ""
+        : n === 1
+          ? "1 server ignored: it could not prove it holds this copy's token."
+          : n + " servers ignored: they could not prove they hold this copy's token.";
     this.renderNotice(model);
   }
 

@@ -1,7 +1,8 @@
 // Runs the shipped plugin (ui.html in jsdom, code.js in node:vm on the stand-in editor) against the designd whose
 // plugin copy it is given, until its stdin closes. Python tests drive the whole chain through it.
 //   node run-plugin.mjs <ui.html of the synced copy> <first port> <last port> <editorType> <fileKey> <fileName>
-// Prints one JSON line per UI state change ({"state": "connected"} …) so the caller can wait for the connection.
+// Prints one JSON line per change of the UI state or of the ignored servers ({"state": "connected", "ignored": []} …)
+// so the caller can wait for the connection.
 import { openPlugin } from "./ui-host.mjs";
 
 const [htmlPath, first, last, editorType, fileKey, fileName] = process.argv.slice(2);
@@ -18,12 +19,12 @@ const plugin = openPlugin({
   },
 });
 
-let last_state = "";
+let lastLine = "";
 const timer = setInterval(() => {
-  const state = plugin.state;
-  if (state !== last_state) {
-    last_state = state;
-    process.stdout.write(JSON.stringify({ state }) + "\n");
+  const line = JSON.stringify({ state: plugin.state, ignored: Array.from(plugin.bridge.ignoredPorts) });
+  if (line !== lastLine) {
+    lastLine = line;
+    process.stdout.write(line + "\n");
   }
 }, 20);
 

@@ -1,5 +1,6 @@
-// Prints (as JSON) the HELLO that the shipped plugin/ui.html sends: the page runs in jsdom with a bridge token filled
-// in as designd does, a /health probe that always answers, and a WebSocket that opens at once and records frames.
+// Prints (as JSON) the HELLO that the shipped plugin/ui.html sends, with the port it dialled and the nonce it
+// answered: the page runs in jsdom with a bridge token filled in as designd does, a /health probe that always answers,
+// and a WebSocket that opens at once, says SERVER_HELLO with a nonce and records frames.
 import { readFileSync } from "node:fs";
 import { JSDOM } from "jsdom";
 
@@ -22,13 +23,18 @@ const hello = new Promise((resolve, reject) => {
   }
 
   class Socket {
-    constructor() {
+    constructor(url) {
+      this.port = Number(new URL(url).port);
+      this.nonce = "5e" + String(this.port).padStart(30, "0");
       this.bufferedAmount = 0;
-      setTimeout(() => this.onopen(), 0);
+      setTimeout(() => {
+        this.onopen();
+        this.onmessage({ data: JSON.stringify({ type: "SERVER_HELLO", data: { port: this.port, nonce: this.nonce, protocol: 3 } }) });
+      }, 0);
     }
     send(text) {
       const frame = JSON.parse(text);
-      if (frame.type === "HELLO") resolve(frame.data);
+      if (frame.type === "HELLO") resolve({ port: this.port, serverNonce: this.nonce, hello: frame.data });
     }
     close() {}
   }
