@@ -59,7 +59,7 @@ def _workers_running(env: TestEnv) -> dict[str, Any]:
         report.update(status_json(env))
         return all(w["state"] == "running" and w["uptime"] > 0 for w in report["workers"])
 
-    wait_for(running, WAIT, "both workers to run")
+    wait_for(running, WAIT, "every worker to run")
     return report
 
 
@@ -82,7 +82,7 @@ async def test_status_json_and_text(daemon: DaemonProcess, plugin: FakePlugin) -
     (file,) = status["files"]
     assert file["fileKey"] == "fileA" and file["fileName"] == "File A" and file["active"] is True
     workers = {w["kind"]: w for w in status["workers"]}
-    assert set(workers) == {"api", "media"}
+    assert set(workers) == {"api", "media", "tokens"}
     children = {p.pid for p in psutil.Process(daemon.pid).children()}
     for worker in workers.values():
         assert worker["pid"] in children and worker["uptime"] > 0

@@ -23,6 +23,7 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
 from design_console import __version__
+from design_console.daemon.supervisor import KINDS
 from design_console.errors import PREFIX
 from design_console.protocol import (
     PROTOCOL_VERSION,
@@ -55,8 +56,8 @@ def _status(env: TestEnv) -> dict[str, object]:
 
 
 def _workers_running(daemon: DaemonProcess) -> list[psutil.Process]:
-    """designd's two worker processes, once both are up."""
-    wait_for(lambda: len(processes_of(daemon.env)) == 3, WAIT, "designd and its two workers")
+    """designd's worker processes, once all are up."""
+    wait_for(lambda: len(processes_of(daemon.env)) == 1 + len(KINDS), WAIT, "designd and its workers")
     return [p for p in processes_of(daemon.env) if p.pid != daemon.pid]
 
 
