@@ -50,6 +50,11 @@ SERVICE_NAME = "design-console-mcp"
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 GRACE_SECONDS = 5.0
 IDENTIFY_TIMEOUT_SECONDS = 30.0
+#: A socket must prove it holds the token this soon (when auth is required); a plugin does it in milliseconds.
+HANDSHAKE_TIMEOUT_SECONDS = 10.0
+#: At most this many sockets may wait to identify at once; a new one past it pushes out the oldest waiting, so a
+#: flood of idle sockets can neither exhaust designd's descriptors nor lock the real plugin out.
+MAX_WAITING_SOCKETS = 64
 PING_INTERVAL_SECONDS = 10.0
 MISSED_PONGS_TO_DROP = 2
 #: designd's handshake nonce: 32 random bytes (hex) per socket.
@@ -186,6 +191,7 @@ class _Socket:
     update_sent: bool = False
     closing: bool = False
     identify_timer: asyncio.TimerHandle | None = None
+    handshake_timer: asyncio.TimerHandle | None = None
     keepalive: asyncio.Task[None] | None = None
 
 
@@ -227,6 +233,8 @@ class Bridge:
         state: State,
         grace: float = GRACE_SECONDS,
         identify_timeout: float = IDENTIFY_TIMEOUT_SECONDS,
+        handshake_timeout: float = HANDSHAKE_TIMEOUT_SECONDS,
+        max_waiting: int = MAX_WAITING_SOCKETS,
         ping_interval: float = PING_INTERVAL_SECONDS,
     ) -> None:
         self._config = config
@@ -236,6 +244,8 @@ class Bridge:
         self._state = state
         self._grace = grace
         self._identify_timeout = identify_timeout
+        self._handshake_timeout = handshake_timeout
+        self._max_waiting = max_waiting
         self._ping_interval = ping_interval
         host = config.ws_host.strip().lower()
         self._host = host
@@ -277,6 +287,8 @@ class Bridge:
                 "wrongFileReplies",
                 "lateRepliesDropped",
                 "identificationTimeouts",
+                "handshakeTimeouts",
+                "waitingSocketsEvicted",
                 "replacedSockets",
                 "pingsSent",
                 "pingDrops",
@@ -484,11 +496,14 @@ class Bridge:
     async def _serve_socket(self, ws: ServerConnection) -> None:
         loop = asyncio.get_running_loop()
         sock = _Socket(ws, next(self._sids))
+        self._make_room()
         self._sockets.add(sock)
         self._counters["socketsAccepted"] += 1
         try:
             await ws.send(self._server_hello(sock))
             sock.identify_timer = loop.call_later(self._identify_timeout, self._identification_expired, sock)
+            if self.auth_required:
+                sock.handshake_timer = loop.call_later(self._handshake_timeout, self._handshake_expired, sock)
             sock.keepalive = loop.create_task(self._keepalive(sock))
             async for message in ws:
                 if not sock.closing:
@@ -496,8 +511,9 @@ class Bridge:
         except ConnectionClosed:
             pass
         finally:
-            if sock.identify_timer is not None:
-                sock.identify_timer.cancel()
+            for timer in (sock.identify_timer, sock.handshake_timer):
+                if timer is not None:
+                    timer.cancel()
             if sock.keepalive is not None:
                 sock.keepalive.cancel()
             self._sockets.discard(sock)
@@ -526,6 +542,21 @@ class Bridge:
         sock.closing = True
         with contextlib.suppress(ConnectionClosed):
             await sock.ws.close(code, reason)
+
+    def _make_room(self) -> None:
+        """Keep the sockets still waiting to identify under the cap by closing the oldest of them."""
+        waiting = sorted((s for s in self._sockets if s.file_key is None and not s.closing), key=lambda s: s.sid)
+        for old in waiting[: max(0, len(waiting) - self._max_waiting + 1)]:
+            self._counters["waitingSocketsEvicted"] += 1
+            self._throttle.warning("evicted", "too many sockets waiting to identify; closing socket %d", old.sid)
+            old.closing = True
+            self._spawn(self._close_socket(old, 1013, "Too many connections waiting to identify"))
+
+    def _handshake_expired(self, sock: _Socket) -> None:
+        if not sock.authenticated and not sock.closing:
+            self._counters["handshakeTimeouts"] += 1
+            self._throttle.warning("handshake", "socket %d did not authenticate in time; closing it", sock.sid)
+            self._spawn(self._close_socket(sock, 4401, "authentication required"))
 
     def _identification_expired(self, sock: _Socket) -> None:
         if sock.file_key is None and not sock.closing:

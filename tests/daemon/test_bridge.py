@@ -819,3 +819,35 @@ async def test_a_plugin_that_stops_reading_costs_no_more_than_the_timeout(
     assert bridge.stats()["stalledSockets"] == 1
     await wait_until(lambda: not any(f.connected for f in bridge.files()), 5)
     plugin.ws.transport.abort()
+
+
+# --- descriptors: idle sockets cannot pile up ---------------------------------------------------------------------
+
+
+async def test_a_socket_that_never_authenticates_is_closed(make_bridge: BridgeFactory) -> None:
+    bridge = await make_bridge(handshake_timeout=0.3)
+    async with ws_connect(f"ws://127.0.0.1:{bridge.port}/", origin="null") as ws:  # type: ignore[arg-type]
+        await ws.recv()
+        await asyncio.wait_for(ws.wait_closed(), 5)
+        assert (ws.close_code, ws.close_reason) == (4401, "authentication required")
+    assert bridge.stats()["handshakeTimeouts"] == 1
+
+
+async def test_a_flood_of_idle_sockets_pushes_out_the_oldest_and_never_locks_the_plugin_out(
+    make_bridge: BridgeFactory, connect_plugin: PluginFactory
+) -> None:
+    bridge = await make_bridge(max_waiting=3)
+    idle = []
+    try:
+        for _ in range(6):
+            ws = await ws_connect(f"ws://127.0.0.1:{bridge.port}/", origin="null")  # type: ignore[arg-type]
+            await ws.recv()
+            idle.append(ws)
+        for ws in idle[:3]:
+            await asyncio.wait_for(ws.wait_closed(), 5)
+            assert ws.close_code == 1013
+        await _plugin(bridge, connect_plugin)
+        assert bridge.stats()["waitingSocketsEvicted"] >= 4
+    finally:
+        for ws in idle:
+            await ws.close()
