@@ -1,0 +1,287 @@
+"""Driving a real designd with hostile input: a daemon whose log is read (a full stderr pipe would block it), raw
+peers on its control socket and raw sockets on its bridge, and the checks that it still serves afterwards.
+
+Shared by the fuzz tests and bench/fuzz_long.py, so the long run drives designd exactly as CI does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import threading
+from collections import deque
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import psutil
+import zmq
+from fakes.fake_plugin import FakePlugin
+from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from design_console.protocol import (
+    PROTOCOL_VERSION,
+    AnyFrame,
+    Bye,
+    Call,
+    Command,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    Result,
+    ToolResult,
+    Welcome,
+    decode,
+    encode,
+)
+
+WAIT = 10.0
+#: What designd's RSS may grow by over a run: allocator arenas and caches that are kept, not a leak.
+RSS_SLACK = 30 * 1024 * 1024
+#: The file key of the plugin that must keep working while another socket is fuzzed.
+LEGIT_FILE = "legit-file"
+#: Log lines that mean a handler died instead of refusing its input.
+CRASH_MARKERS = ("Traceback", "connection handler failed", "Task exception was never retrieved")
+
+
+@dataclass
+class FuzzedDaemon:
+    """A designd under fuzz, with its stderr read into a ring so a crash in any loop shows up as a log line."""
+
+    daemon: DaemonProcess
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=2000))
+    crashes: list[str] = field(default_factory=list)
+
+    @property
+    def env(self) -> TestEnv:
+        return self.daemon.env
+
+    def rss(self) -> int:
+        """designd's resident memory now."""
+        return int(psutil.Process(self.daemon.pid).memory_info().rss)
+
+    def alive(self) -> bool:
+        return self.daemon.proc is not None and self.daemon.proc.poll() is None
+
+    def _drain(self) -> None:
+        assert self.daemon.proc is not None and self.daemon.proc.stderr is not None
+        for raw in self.daemon.proc.stderr:
+            line = raw.decode(errors="replace").rstrip()
+            self.log.append(line)
+            if any(marker in line for marker in CRASH_MARKERS):
+                self.crashes.append(line)
+
+
+@contextmanager
+def fuzzed_daemon() -> Iterator[FuzzedDaemon]:
+    """designd in an isolated installation, stopped and checked for leftover processes afterwards."""
+    with contextmanager(isolated)(make_env(LOG_LEVEL="info")) as env, contextmanager(running_daemon)(env) as daemon:
+        fuzzed = FuzzedDaemon(daemon)
+        threading.Thread(target=fuzzed._drain, name="designd-stderr", daemon=True).start()
+        yield fuzzed
+
+
+# --- the control socket -------------------------------------------------------------------------------------------
+
+
+class RawPeer:
+    """A bare ZeroMQ DEALER on designd's control socket that sends whatever it is given."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.sock = zmq.Context.instance().socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.connect(endpoint)
+
+    def send(self, parts: list[bytes]) -> None:
+        self.sock.send_multipart(parts)
+
+    def request(self, frame: AnyFrame, timeout: float = WAIT) -> AnyFrame:
+        """Send a frame and return the first answer with its id."""
+        self.sock.send(encode(frame))
+        while True:
+            reply = self.recv(timeout)
+            if reply is not None and reply.id == frame.id:
+                return reply
+
+    def recv(self, timeout: float) -> AnyFrame | None:
+        """The next frame, or None when none came within ``timeout``."""
+        if not self.sock.poll(int(timeout * 1000), zmq.POLLIN):
+            return None
+        return decode(self.sock.recv())
+
+    def close(self) -> None:
+        self.sock.close(linger=0)
+
+
+def hello(peer: str = "ctl") -> Hello:
+    return Hello(id="hello", peer=peer, version=PROTOCOL_VERSION, pid=os.getpid())
+
+
+def send_control_message(endpoint: str, parts: list[bytes]) -> AnyFrame | None:
+    """Send one message from a fresh peer and return designd's answer (None for a multipart message, which is
+    refused unanswered: it has no frame to take an id from; a Ping after it proves designd read it)."""
+    peer = RawPeer(endpoint)
+    try:
+        peer.send(parts)
+        if len(parts) != 1:
+            assert peer.request(Ping(id="after-parts")).id == "after-parts"
+            return None
+        reply = peer.recv(WAIT)
+        assert reply is not None, f"designd did not answer {parts[0][:80]!r}"
+        if isinstance(reply, Welcome):
+            # Past the hello: one more frame of the same kind exercises the handlers behind it, and must not hurt.
+            peer.send(parts)
+            peer.recv(0.05)
+        else:
+            assert isinstance(reply, Error), reply
+        peer.send([encode(Bye(reason="fuzz"))])
+        return reply
+    finally:
+        peer.close()
+
+
+def undecodable(reply: AnyFrame | None) -> bool:
+    """Whether designd refused a message as undecodable (multipart messages included): each one is counted."""
+    return reply is None or (isinstance(reply, Error) and reply.message.startswith("undecodable frame"))
+
+
+def control_status(endpoint: str) -> dict[str, Any]:
+    """designd answers a Ping after a Hello, and a status Command; returns the status."""
+    peer = RawPeer(endpoint)
+    try:
+        assert isinstance(peer.request(hello()), Welcome)
+        assert peer.request(Ping(id="alive")) == Pong(id="alive")
+        result = peer.request(Command(id="status", name="status"))
+        assert isinstance(result, Result) and isinstance(result.data, dict), result
+        peer.sock.send(encode(Bye(reason="checked")))
+        return result.data
+    finally:
+        peer.close()
+
+
+def call_tool(endpoint: str, tool: str, arguments: dict[str, Any]) -> ToolResult:
+    """Run one tool through designd as designctl call does."""
+    peer = RawPeer(endpoint)
+    try:
+        assert isinstance(peer.request(hello()), Welcome)
+        reply = peer.request(Call(id="call", tool=tool, arguments=arguments), timeout=WAIT * 2)
+        assert isinstance(reply, ToolResult), reply
+        peer.sock.send(encode(Bye(reason="checked")))
+        return reply
+    finally:
+        peer.close()
+
+
+def designctl_status(env: TestEnv) -> dict[str, Any]:
+    """``designctl status --json`` run as the user would."""
+    done = subprocess.run(
+        [str(BIN / "designctl"), "status", "--json"], env=env.env, capture_output=True, timeout=WAIT * 3, check=True
+    )
+    status: dict[str, Any] = json.loads(done.stdout)
+    return status
+
+
+# --- plugins on a loop of their own --------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class LoopThread:
+    """An event loop in a thread of its own, so synchronous hypothesis tests can drive WebSocket clients on it."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="fuzz-loop", daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float = WAIT * 6) -> T:
+        """Run a coroutine on the loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(WAIT)
+        self.loop.close()
+
+
+@contextmanager
+def plugin_on(loop: LoopThread, designd: FuzzedDaemon, file_key: str) -> Iterator[FakePlugin]:
+    """A fake plugin authenticated the way the real one is, on ``loop``, closed afterwards."""
+    plugin = loop.run(FakePlugin.connect(designd.daemon.port, designd.env.token, file_key=file_key))
+    try:
+        yield plugin
+    finally:
+        loop.run(plugin.close())
+
+
+# --- the bridge wire ------------------------------------------------------------------------------------------------
+
+
+async def raw_bridge_socket(port: int) -> ClientConnection:
+    """A WebSocket the way the plugin UI opens one (Origin "null"), past SERVER_HELLO but not authenticated."""
+    ws = await connect(f"ws://127.0.0.1:{port}/", origin="null", max_size=None, compression=None)  # type: ignore[arg-type]
+    first = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+    assert first.get("type") == "SERVER_HELLO", first
+    return ws
+
+
+#: Close codes designd chooses on purpose: normal, frame too big, authentication required. 1011 means a handler raised.
+DELIBERATE_CLOSES = {1000, 1009, 4401}
+#: A frame designd handles only after the ones before it, and answers by closing an unauthenticated socket (or any
+#: socket, for a HELLO with a wrong token): the fuzzer's proof that everything sent before it was read.
+_NEEDS_AUTH = json.dumps({"type": "FILE_INFO", "data": {"fileKey": "fuzz-unauthenticated"}})
+_WRONG_HELLO = json.dumps({"type": "HELLO", "data": {"token": "not-the-token", "protocol": 2}})
+
+
+async def _closed_by_designd(ws: ClientConnection) -> int | None:
+    try:
+        await asyncio.wait_for(ws.wait_closed(), WAIT)
+    except TimeoutError:
+        raise AssertionError("designd did not close a socket it must close") from None
+    return ws.close_code
+
+
+async def send_unauthenticated(port: int, message: str | bytes) -> int | None:
+    """Send one message on a fresh unauthenticated socket, then a frame that needs authentication; returns the code
+    designd closed the socket with once it had read both."""
+    ws = await raw_bridge_socket(port)
+    try:
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(message)
+            await ws.send(_NEEDS_AUTH)
+        return await _closed_by_designd(ws)
+    finally:
+        await ws.close()
+
+
+async def send_authenticated(plugin: FakePlugin, messages: list[str | bytes]) -> list[int | None]:
+    """Send messages on an authenticated plugin's socket, opening a new one whenever designd closed it, and end with
+    a wrong HELLO; returns the codes designd closed each socket with, once it had read every message."""
+    codes: list[int | None] = []
+    for message in [*messages, _WRONG_HELLO]:
+        if not await plugin.send_raw(message):
+            codes.append(await _closed_by_designd(_current(plugin)))
+            await plugin.open()
+            await plugin.send_raw(message)
+    codes.append(await _closed_by_designd(_current(plugin)))
+    await plugin.open()
+    return codes
+
+
+def _current(plugin: FakePlugin) -> ClientConnection:
+    assert plugin.ws is not None
+    return plugin.ws
+
+
+def legit_plugin_answers(endpoint: str) -> None:
+    """A command sent through designd reaches the legitimate plugin and its answer comes back."""
+    reply = call_tool(endpoint, "design_execute", {"code": "return 42", "fileKey": LEGIT_FILE})
+    assert not reply.output.is_error, reply
+    assert "42" in reply.output.content[0].text, reply  # type: ignore[union-attr]
