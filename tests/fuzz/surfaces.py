@@ -285,3 +285,64 @@ def legit_plugin_answers(endpoint: str) -> None:
     reply = call_tool(endpoint, "design_execute", {"code": "return 42", "fileKey": LEGIT_FILE})
     assert not reply.output.is_error, reply
     assert "42" in reply.output.content[0].text, reply  # type: ignore[union-attr]
+
+
+# --- one batch of each surface, checked (the tests and the bench run these) ---------------------------------------
+
+
+def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]]) -> int:
+    """Send a batch from fresh peers: designd answers each single-part message, counts every one it could not
+    decode, and still serves afterwards. Returns how many it refused as undecodable."""
+    endpoint = designd.env.config.control_endpoint
+    before = control_status(endpoint)["controlStats"]["badFrames"]
+    refused = sum(undecodable(send_control_message(endpoint, parts)) for parts in batch)
+    after = control_status(endpoint)["controlStats"]
+    assert after["badFrames"] >= before + refused, after
+    assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
+    assert not designd.crashes, designd.crashes
+    return refused
+
+
+def unauthenticated_batch(designd: FuzzedDaemon, loop: LoopThread, batch: list[str | bytes]) -> None:
+    """Each message on a fresh unauthenticated socket: designd closes it only on purpose, and the legitimate plugin
+    still answers."""
+    closes = [loop.run(send_unauthenticated(designd.daemon.port, message)) for message in batch]
+    assert set(closes) <= DELIBERATE_CLOSES, closes
+    assert not designd.crashes, designd.crashes
+    legit_plugin_answers(designd.env.config.control_endpoint)
+
+
+def authenticated_batch(designd: FuzzedDaemon, loop: LoopThread, fuzzer: FakePlugin, batch: list[str | bytes]) -> None:
+    """The batch on an authenticated plugin's socket: designd closes it only on purpose, and the legitimate plugin
+    still answers."""
+    closes = loop.run(send_authenticated(fuzzer, batch))
+    assert set(closes) <= DELIBERATE_CLOSES, closes
+    assert not designd.crashes, designd.crashes
+    legit_plugin_answers(designd.env.config.control_endpoint)
+
+
+#: The bridge's counters of frames it refused, ignored or dropped, and of sockets it closed for authentication.
+BRIDGE_REFUSALS = (
+    "badFrames",
+    "unauthenticatedRejects",
+    "unknownTypes",
+    "unknownReplies",
+    "unidentifiedEvents",
+    "malformedEvents",
+    "oversizedFrames",
+)
+
+
+def bridge_refusals(designd: FuzzedDaemon) -> int:
+    """How many frames (and sockets) designd's bridge has refused so far."""
+    stats = control_status(designd.env.config.control_endpoint)["bridgeStats"]
+    return sum(int(stats.get(name, 0)) for name in BRIDGE_REFUSALS)
+
+
+def settled(designd: FuzzedDaemon, rss_before: int) -> dict[str, Any]:
+    """After a run: designd is alive with no crash logged, designctl status works, and its memory is back within
+    :data:`RSS_SLACK` of ``rss_before``. Returns the status."""
+    status = designctl_status(designd.env)
+    assert designd.alive() and not designd.crashes, designd.crashes
+    assert designd.rss() <= rss_before + RSS_SLACK, (rss_before, designd.rss())
+    return status
