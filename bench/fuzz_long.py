@@ -27,16 +27,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzz.arguments import TOOLS, check_arguments, schema_of  # noqa: E402
-from fuzz.strategies import bridge_message, control_message, from_schema, hostile_arguments  # noqa: E402
+from fuzz.strategies import bridge_message, control_message, control_session, from_schema, hostile_arguments  # noqa: E402
 from fuzz.surfaces import (  # noqa: E402
     LEGIT_FILE,
     LoopThread,
     authenticated_batch,
     bridge_refusals,
     control_batch,
+    control_status,
     fuzzed_daemon,
     legit_plugin_answers,
     plugin_on,
+    session_batch,
     settled,
     unauthenticated_batch,
 )
@@ -81,21 +83,32 @@ def rounds(seconds: float, run_round: Callable[[], None]) -> float:
     return time.monotonic() - started
 
 
-def fuzz_control(seconds: float) -> Tally:
-    tally = Tally("control frames")
+def fuzz_control(seconds: float) -> list[Tally]:
+    fresh, behind = Tally("control, before hello"), Tally("control, after hello")
     with fuzzed_daemon() as designd:
-        tally.rss_before = designd.rss()
+        fresh.rss_before = behind.rss_before = designd.rss()
 
         @ROUND
         @given(st.lists(control_message(), min_size=1, max_size=6))
-        def one(batch: list[list[bytes]]) -> None:
-            tally.refused += control_batch(designd, batch)
-            tally.inputs += len(batch)
+        def before_hello(batch: list[list[bytes]]) -> None:
+            fresh.refused += control_batch(designd, batch)
+            fresh.inputs += len(batch)
 
-        tally.seconds = rounds(seconds, one)
-        settled(designd, tally.rss_before)
-        tally.rss_after = designd.rss()
-    return tally
+        fresh.seconds = rounds(seconds / 2, before_hello)
+        fresh.rss_after = designd.rss()
+        bad_frames = control_status(designd.env.config.control_endpoint)["controlStats"]["badFrames"]
+
+        @ROUND
+        @given(st.lists(control_session(), min_size=1, max_size=3))
+        def after_hello(sessions: list[tuple[str, list[bytes]]]) -> None:
+            session_batch(designd, sessions)
+            behind.inputs += sum(len(frames) for _, frames in sessions)
+
+        behind.seconds = rounds(seconds / 2, after_hello)
+        status = settled(designd, fresh.rss_before)
+        behind.refused = status["controlStats"]["badFrames"] - bad_frames
+        behind.rss_after = designd.rss()
+    return [fresh, behind]
 
 
 def fuzz_bridge(seconds: float) -> list[Tally]:
@@ -162,8 +175,9 @@ def main() -> None:
     seconds = opts.minutes * 60
     tallies: list[Tally] = []
     if opts.surface in ("control", "all"):
-        tallies.append(fuzz_control(seconds))
-        print(tallies[-1].line(), flush=True)
+        for tally in fuzz_control(seconds):
+            tallies.append(tally)
+            print(tally.line(), flush=True)
     if opts.surface in ("bridge", "all"):
         for tally in fuzz_bridge(seconds):
             tallies.append(tally)

@@ -138,6 +138,80 @@ def control_message(draw: st.DrawFn) -> list[bytes]:
     return [frame]
 
 
+#: Tools a fuzzed Call or tools/call may name: a fuzzer that ran every tool would test the tools, not designd.
+SAFE_TOOLS = ["design_get_status", "design_get_console_logs", "no_such_tool", ""]
+#: Kinds a fuzzing peer says it is: each reaches other handlers behind the hello (sessions, ctl calls, workers).
+PEER_KINDS = ["ctl", "shim", "worker:api", "worker:media", "worker:nope"]
+
+
+def _typed(annotation: Any) -> st.SearchStrategy[Any]:
+    """Values of a protocol field's type, wide open within it (NaN, infinities, 64-bit edges, unknown keys)."""
+    kind = repr(annotation)
+    if annotation is str:
+        return text()
+    if annotation is int:
+        return st.one_of(st.integers(-(2**63), 2**63 - 1), st.sampled_from([0, -1, 2**63 - 1, -(2**63)]))
+    if annotation is float:
+        return st.floats()
+    if annotation is bytes:
+        return st.binary(max_size=64)
+    if annotation is protocol.ToolOutput:
+        return st.builds(lambda t, e: {"content": [{"type": "text", "text": t}], "is_error": e}, text(), st.booleans())
+    if kind.startswith("dict["):
+        return st.dictionaries(st.text(max_size=8), json_values(6, msgpack=True), max_size=4)
+    if kind.startswith("list[str]"):
+        return st.one_of(st.none(), st.lists(text(), max_size=3))
+    if kind.startswith("float |"):
+        return st.one_of(st.none(), st.floats())
+    return json_values(6, msgpack=True)
+
+
+def rpc_data() -> st.SearchStrategy[bytes]:
+    """What a shim's Rpc frame carries: JSON-RPC messages of the MCP methods with random params, or garbage."""
+    message = st.fixed_dictionaries(
+        {"jsonrpc": st.sampled_from(["2.0", "1.0"])},
+        optional={
+            "id": st.one_of(st.integers(-(2**63), 2**63 - 1), text(), st.none()),
+            "method": st.sampled_from(["initialize", "tools/list", "tools/call", "ping", "resources/list", "x"]),
+            "params": st.one_of(
+                json_values(6),
+                st.fixed_dictionaries({"name": st.sampled_from(SAFE_TOOLS), "arguments": json_values(6)}),
+            ),
+        },
+    )
+    return st.one_of(message.map(lambda m: json.dumps(m).encode()), st.binary(max_size=64))
+
+
+@st.composite
+def valid_frame(draw: st.DrawFn) -> bytes:
+    """A frame that decodes: every op, required fields always, optional ones sometimes, each of its own type."""
+    cls = draw(st.sampled_from(protocol.AnyFrame.__args__))  # type: ignore[attr-defined]
+    fields: dict[str, Any] = {"op": cls.__struct_config__.tag}
+    for field in msgspec.structs.fields(cls):
+        if field.required or draw(st.booleans()):
+            fields[field.encode_name] = draw(_typed(field.type))
+    overrides = {
+        "call": ("tool", st.sampled_from(SAFE_TOOLS)),
+        "command": ("name", st.sampled_from(SAFE_COMMANDS)),
+        "hello": ("version", st.just(protocol.PROTOCOL_VERSION)),
+        "rpc": ("data", rpc_data()),
+    }
+    if fields["op"] in overrides:
+        name, strategy = overrides[fields["op"]]
+        fields[name] = draw(strategy)
+    if fields["op"] == "hello":
+        fields["peer"] = draw(st.sampled_from(PEER_KINDS))
+    return msgspec.msgpack.encode(fields)
+
+
+def control_session() -> st.SearchStrategy[tuple[str, list[bytes]]]:
+    """A peer of some kind that says hello, then sends frames (mostly valid ones) through the handlers behind it."""
+    return st.tuples(
+        st.sampled_from(PEER_KINDS),
+        st.lists(st.one_of(valid_frame(), valid_frame(), control_frame()), min_size=1, max_size=8),
+    )
+
+
 # --- bridge frames (JSON over the plugin's WebSocket) -------------------------------------------------------------
 
 #: Frame types the bridge knows (events, identification, progress, HELLO) plus ones it does not.

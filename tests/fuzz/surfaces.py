@@ -152,6 +152,30 @@ def undecodable(reply: AnyFrame | None) -> bool:
     return reply is None or (isinstance(reply, Error) and reply.message.startswith("undecodable frame"))
 
 
+def send_control_session(endpoint: str, kind: str, frames: list[bytes]) -> int:
+    """Say hello as ``kind``, then send each frame followed by a Ping: designd must answer every Ping (a Bye or a
+    second hello may turn its answer into an Error with the Ping's id), so no frame stopped its loop. Returns how
+    many frames were answered before their Ping's answer."""
+    peer = RawPeer(endpoint)
+    answered = 0
+    try:
+        assert isinstance(peer.request(hello(kind)), Welcome)
+        for n, frame in enumerate(frames):
+            peer.send([frame])
+            probe = f"probe-{n}"
+            peer.sock.send(encode(Ping(id=probe)))
+            while True:
+                reply = peer.recv(WAIT)
+                assert reply is not None, f"designd stopped answering after {frame[:80]!r} from a {kind} peer"
+                if reply.id == probe:
+                    break
+                answered += 1
+        peer.sock.send(encode(Bye(reason="fuzz")))
+        return answered
+    finally:
+        peer.close()
+
+
 def control_status(endpoint: str) -> dict[str, Any]:
     """designd answers a Ping after a Hello, and a status Command; returns the status."""
     peer = RawPeer(endpoint)
@@ -301,6 +325,17 @@ def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]]) -> int:
     assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
     assert not designd.crashes, designd.crashes
     return refused
+
+
+def session_batch(designd: FuzzedDaemon, sessions: list[tuple[str, list[bytes]]]) -> int:
+    """Peers that said hello send frames through the handlers behind it: designd answers every Ping after them and
+    no handler raises. Returns how many frames were answered."""
+    endpoint = designd.env.config.control_endpoint
+    answered = sum(send_control_session(endpoint, kind, frames) for kind, frames in sessions)
+    after = control_status(endpoint)["controlStats"]
+    assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
+    assert not designd.crashes, designd.crashes
+    return answered
 
 
 def unauthenticated_batch(designd: FuzzedDaemon, loop: LoopThread, batch: list[str | bytes]) -> None:

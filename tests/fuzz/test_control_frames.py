@@ -9,8 +9,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from fuzz.strategies import CI_SETTINGS, DEEP, control_message
-from fuzz.surfaces import FuzzedDaemon, control_batch, control_status, fuzzed_daemon, settled
+from fuzz.strategies import CI_SETTINGS, DEEP, control_message, control_session
+from fuzz.surfaces import FuzzedDaemon, control_batch, control_status, fuzzed_daemon, session_batch, settled
 
 #: A string of invalid UTF-8, and maps or arrays nested 100,000 deep: each once ended the control loop silently.
 REGRESSIONS = [
@@ -40,3 +40,15 @@ def test_control_socket_answers_or_refuses_every_frame(designd: FuzzedDaemon) ->
     fuzz()
     after = settled(designd, rss_before)["controlStats"]
     assert after["badFrames"] > before["badFrames"], after
+
+
+def test_handlers_behind_the_hello_survive_any_frame(designd: FuzzedDaemon) -> None:
+    rss_before = designd.rss()
+
+    @CI_SETTINGS
+    @given(st.lists(control_session(), min_size=1, max_size=3))
+    def fuzz(sessions: list[tuple[str, list[bytes]]]) -> None:
+        session_batch(designd, sessions)
+
+    fuzz()
+    settled(designd, rss_before)
