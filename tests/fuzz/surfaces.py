@@ -304,9 +304,13 @@ def _current(plugin: FakePlugin) -> ClientConnection:
     return plugin.ws
 
 
-def legit_plugin_answers(endpoint: str) -> None:
-    """A command sent through designd reaches the legitimate plugin and its answer comes back."""
-    reply = call_tool(endpoint, "design_execute", {"code": "return 42", "fileKey": LEGIT_FILE})
+def legit_plugin_answers(designd: FuzzedDaemon, loop: LoopThread) -> None:
+    """A legitimate plugin still connects (and authenticates), and a command sent through designd reaches it and
+    its answer comes back."""
+    with plugin_on(loop, designd, LEGIT_FILE):
+        reply = call_tool(
+            designd.env.config.control_endpoint, "design_execute", {"code": "return 42", "fileKey": LEGIT_FILE}
+        )
     assert not reply.output.is_error, reply
     assert "42" in reply.output.content[0].text, reply  # type: ignore[union-attr]
 
@@ -344,7 +348,7 @@ def unauthenticated_batch(designd: FuzzedDaemon, loop: LoopThread, batch: list[s
     closes = [loop.run(send_unauthenticated(designd.daemon.port, message)) for message in batch]
     assert set(closes) <= DELIBERATE_CLOSES, closes
     assert not designd.crashes, designd.crashes
-    legit_plugin_answers(designd.env.config.control_endpoint)
+    legit_plugin_answers(designd, loop)
 
 
 def authenticated_batch(designd: FuzzedDaemon, loop: LoopThread, fuzzer: FakePlugin, batch: list[str | bytes]) -> None:
@@ -353,7 +357,7 @@ def authenticated_batch(designd: FuzzedDaemon, loop: LoopThread, fuzzer: FakePlu
     closes = loop.run(send_authenticated(fuzzer, batch))
     assert set(closes) <= DELIBERATE_CLOSES, closes
     assert not designd.crashes, designd.crashes
-    legit_plugin_answers(designd.env.config.control_endpoint)
+    legit_plugin_answers(designd, loop)
 
 
 #: The bridge's counters of frames it refused, ignored or dropped, and of sockets it closed for authentication.

@@ -6,13 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from fakes.fake_plugin import FakePlugin
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fuzz.strategies import CI_SETTINGS, DEEP, bridge_message
 from fuzz.surfaces import (
-    LEGIT_FILE,
     FuzzedDaemon,
     LoopThread,
     authenticated_batch,
@@ -48,14 +46,8 @@ def loop() -> Iterator[LoopThread]:
         thread.close()
 
 
-@pytest.fixture
-def legit(designd: FuzzedDaemon, loop: LoopThread) -> Iterator[FakePlugin]:
-    with plugin_on(loop, designd, LEGIT_FILE) as plugin:
-        legit_plugin_answers(designd.env.config.control_endpoint)
-        yield plugin
-
-
-def test_unauthenticated_sockets_refuse_every_frame(designd: FuzzedDaemon, loop: LoopThread, legit: FakePlugin) -> None:
+def test_unauthenticated_sockets_refuse_every_frame(designd: FuzzedDaemon, loop: LoopThread) -> None:
+    legit_plugin_answers(designd, loop)
     rss_before = designd.rss()
 
     @CI_SETTINGS
@@ -68,7 +60,8 @@ def test_unauthenticated_sockets_refuse_every_frame(designd: FuzzedDaemon, loop:
     assert settled(designd, rss_before)["bridgeStats"]["badFrames"] > 0
 
 
-def test_authenticated_socket_survives_every_frame(designd: FuzzedDaemon, loop: LoopThread, legit: FakePlugin) -> None:
+def test_authenticated_socket_survives_every_frame(designd: FuzzedDaemon, loop: LoopThread) -> None:
+    legit_plugin_answers(designd, loop)
     rss_before = designd.rss()
 
     with plugin_on(loop, designd, "fuzz-plugin") as fuzzer:
