@@ -72,11 +72,13 @@ class FuzzedDaemon:
 
     def _drain(self) -> None:
         assert self.daemon.proc is not None and self.daemon.proc.stderr is not None
-        for raw in self.daemon.proc.stderr:
-            line = raw.decode(errors="replace").rstrip()
-            self.log.append(line)
-            if any(marker in line for marker in CRASH_MARKERS):
-                self.crashes.append(line)
+        # The pipe is closed when the daemon is stopped; a read racing that close ends the reader, nothing else.
+        with contextlib.suppress(ValueError, OSError):
+            for raw in self.daemon.proc.stderr:
+                line = raw.decode(errors="replace").rstrip()
+                self.log.append(line)
+                if any(marker in line for marker in CRASH_MARKERS):
+                    self.crashes.append(line)
 
 
 @contextmanager
