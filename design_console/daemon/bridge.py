@@ -158,19 +158,36 @@ def _replace_lone_surrogates(data: bytes) -> bytes:
 
 def _decode_frame(message: str | bytes, counters: dict[str, int]) -> _Frame:
     """Decode a plugin frame. JavaScript strings may hold half an emoji (a user's own slice can cut one), which
-    JSON.stringify sends as a lone surrogate escape; it becomes U+FFFD instead of costing the whole frame."""
-    data = message.encode() if isinstance(message, str) else message
+    JSON.stringify sends as a lone surrogate escape; it becomes U+FFFD instead of costing the whole frame.
+
+    Every way a frame can be unreadable raises ``msgspec.DecodeError``: a binary frame that is not UTF-8 (websockets
+    checks only text frames, and the bytes would otherwise reach the event decoders inside a raw field) and JSON
+    nested deeper than the decoder recurses (``RecursionError``) included."""
+    if isinstance(message, str):
+        data = message.encode()
+    else:
+        data = message
+        try:
+            data.decode()
+        except UnicodeDecodeError as exc:
+            raise msgspec.DecodeError(f"a binary frame that is not UTF-8: {exc}") from None
     try:
         return _frame_decoder.decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON nested too deeply") from None
     except msgspec.DecodeError:
         if b"\\u" not in data:
             raise
         repaired = _replace_lone_surrogates(data)
         if repaired == data:
             raise
+    try:
         frame = _frame_decoder.decode(repaired)
-        counters["surrogatesReplaced"] += 1
-        return frame
+    except RecursionError:
+        # The lone surrogate stopped the first decode before it reached the depth.
+        raise msgspec.DecodeError("JSON nested too deeply") from None
+    counters["surrogatesReplaced"] += 1
+    return frame
 
 
 _hello_decoder = msgspec.json.Decoder(_HelloData)

@@ -2,9 +2,11 @@
 
 Some MCP clients reject ``$ref`` and tuple forms, and every byte of the tool list costs the user context, so the
 schema msgspec emits is inlined, stripped of titles, and optional-or-null unions are folded to the plain type.
-Constraints that only guard against abuse (string lengths, closed objects) are enforced when arguments are
-validated but left out of the published schema: a model gains nothing from them, and all 125 tools pay for them in
-every session. Ranges, enums and item limits stay: they tell the model what it may ask for.
+Constraints that only guard against abuse (string lengths, closed objects, whole numbers written as floats beyond 64
+bits) are enforced when arguments are validated but left out of the published schema: a model gains nothing from
+them, and all 125 tools pay for them in every session. Nor do normalised strings (node ids, file URLs, colours) get a
+pattern: each takes several forms a pattern could only approximate, and its description names them. Ranges, enums
+and item limits stay: they tell the model what it may ask for.
 """
 
 from __future__ import annotations
