@@ -260,10 +260,9 @@ async def raw_bridge_socket(port: int) -> ClientConnection:
 
 #: Close codes designd chooses on purpose: normal, frame too big, authentication required. 1011 means a handler raised.
 DELIBERATE_CLOSES = {1000, 1009, 4401}
-#: A frame designd handles only after the ones before it, and answers by closing an unauthenticated socket (or any
-#: socket, for a HELLO with a wrong token): the fuzzer's proof that everything sent before it was read.
+#: A frame designd handles only after the ones before it, and answers by closing an unauthenticated socket: the
+#: fuzzer's proof that everything sent before it was read.
 _NEEDS_AUTH = json.dumps({"type": "FILE_INFO", "data": {"fileKey": "fuzz-unauthenticated"}})
-_WRONG_HELLO = json.dumps({"type": "HELLO", "data": {"token": "not-the-token", "protocol": 2}})
 
 
 async def _closed_by_designd(ws: ClientConnection) -> int | None:
@@ -288,16 +287,17 @@ async def send_unauthenticated(port: int, message: str | bytes) -> int | None:
 
 
 async def send_authenticated(plugin: FakePlugin, messages: list[str | bytes]) -> list[int | None]:
-    """Send messages on an authenticated plugin's socket, opening a new one whenever designd closed it, and end with
-    a wrong HELLO; returns the codes designd closed each socket with, once it had read every message."""
+    """Send messages on an authenticated plugin's socket, opening a new one whenever designd closed it, then say
+    FILE_INFO again (a fuzzed frame may have renamed the socket's file); returns the codes designd closed with."""
     codes: list[int | None] = []
-    for message in [*messages, _WRONG_HELLO]:
+    for message in messages:
         if not await plugin.send_raw(message):
             codes.append(await _closed_by_designd(_current(plugin)))
             await plugin.open()
             await plugin.send_raw(message)
-    codes.append(await _closed_by_designd(_current(plugin)))
-    await plugin.open()
+    if not await plugin.send_json({"type": "FILE_INFO", "data": plugin.file_info()}):
+        codes.append(await _closed_by_designd(_current(plugin)))
+        await plugin.open()
     return codes
 
 
@@ -357,6 +357,13 @@ def authenticated_batch(designd: FuzzedDaemon, loop: LoopThread, fuzzer: FakePlu
     """The batch on an authenticated plugin's socket: designd closes it only on purpose, and the legitimate plugin
     still answers."""
     closes = loop.run(send_authenticated(fuzzer, batch))
+    # A command on the same socket after the batch: designd handles a socket's frames in order, so its answer
+    # proves every fuzzed frame was read, and that none made a handler raise (which closes the socket with 1011).
+    endpoint = designd.env.config.control_endpoint
+    reply = call_tool(endpoint, "design_execute", {"code": "return 7", "fileKey": fuzzer.file_key})
+    if reply.output.is_error:
+        closes.append(loop.run(_closed_by_designd(_current(fuzzer))))
+        loop.run(fuzzer.open())
     assert set(closes) <= DELIBERATE_CLOSES, closes
     assert not designd.crashes, designd.crashes
     legit_plugin_answers(designd, loop)
