@@ -144,8 +144,12 @@ def _part(text: str, scale: float) -> float:
     return float(text[:-1]) / 100 * scale if text.endswith("%") else float(text)
 
 
-def parse_color(text: str) -> Color | None:
-    """The colour written as ``text`` (hex of 3/4/6/8 digits, rgb[a](), hsl[a](), oklch()), else None."""
+def parse_color(text: str, *, strict: bool = False) -> Color | None:
+    """The colour written as ``text`` (hex of 3/4/6/8 digits, rgb[a](), hsl[a](), oklch()), else None.
+
+    Token files are read leniently (a channel past its range is clamped); with ``strict`` a channel or alpha out of
+    range makes the text no colour at all, as an argument a user typed should be refused rather than guessed.
+    """
     text = text.strip()
     if m := _HEX.fullmatch(text):
         digits = m.group(1)
@@ -164,6 +168,8 @@ def parse_color(text: str) -> Color | None:
         alpha = _part(parts[3], 1.0) if len(parts) == 4 else 1.0
         if kind.startswith("rgb"):
             r, g, b = (_part(p, 255) / 255 for p in parts[:3])
+            if strict and not all(0 <= x <= 1 for x in (r, g, b, alpha)):
+                return None
             return Color(_clamp(r), _clamp(g), _clamp(b), _clamp(alpha))
         if kind.startswith("hsl"):
             return from_hsl(float(parts[0].removesuffix("deg")), _part(parts[1], 1), _part(parts[2], 1), alpha)

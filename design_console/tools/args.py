@@ -15,6 +15,7 @@ from msgspec import Meta
 
 from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
+from design_console.tokens import values
 from design_console.tools import shaping
 from design_console.tools.base import NORMALIZE
 from design_console.tools.token_code import ExportFormat
@@ -81,48 +82,19 @@ class Rgba(msgspec.Struct, frozen=True):
     a: float = 1.0
 
 
-_HEX = re.compile(r"^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$")
-_FUNCTION = re.compile(r"^rgba?\((.*)\)$")
-_NUMBER = re.compile(r"^[+]?(\d+(\.\d*)?|\.\d+)(%?)$")
+#: The forms the plugin reads (``colors.js``); token files may hold more (hsl, oklch), tool arguments may not.
+_FORMS = re.compile(r"^(#[0-9a-f]{3,8}|rgba?\(.*\))$")
 _COLOR_FORMS = "#rgb, #rgba, #rrggbb, #rrggbbaa, rgb(r, g, b) or rgba(r, g, b, a)"
-
-
-def _channel(text: str, scale: float) -> float:
-    """One channel as 0..1: a number out of ``scale`` or a percentage; anything out of range raises ValueError."""
-    match = _NUMBER.match(text)
-    if match is None:
-        raise ValueError(f"{text!r} is not a number")
-    value = float(text.rstrip("%")) / (100 if match.group(3) else scale)
-    if value > 1:
-        raise ValueError(f"{text} is out of range")
-    return value
 
 
 def parse_color(text: str) -> Rgba:
     """A colour from ``#`` and 3, 4, 6 or 8 hex digits, or CSS ``rgb()``/``rgba()`` (channels 0-255 or
     percentages, alpha 0-1 or a percentage; commas, or spaces with ``/ alpha``); raises ValueError otherwise."""
-    value = text.strip().lower()
-    if match := _HEX.match(value):
-        digits = match.group(1)
-        if len(digits) <= 4:
-            digits = "".join(d * 2 for d in digits)
-        channels = [int(digits[i : i + 2], 16) / 255 for i in range(0, len(digits), 2)]
-        return Rgba(channels[0], channels[1], channels[2], channels[3] if len(channels) == 4 else 1.0)
-    if match := _FUNCTION.match(value):
-        body = match.group(1).strip()
-        if "," in body:
-            parts = [p.strip() for p in body.split(",")]
-        else:
-            colour, _, alpha = body.partition("/")
-            parts = colour.split() + ([alpha.strip()] if alpha else [])
-        if len(parts) in (3, 4):
-            try:
-                channels = [_channel(p, 255) for p in parts[:3]]
-                alpha_value = _channel(parts[3], 1) if len(parts) == 4 else 1.0
-            except ValueError as exc:
-                raise ValueError(f"{text.strip()[:80]!r} is not a colour: {exc}") from None
-            return Rgba(channels[0], channels[1], channels[2], alpha_value)
-    raise ValueError(f"{text.strip()[:80]!r} is not a colour; use {_COLOR_FORMS}")
+    value = text.strip()
+    parsed = values.parse_color(value, strict=True) if _FORMS.match(value.lower()) else None
+    if parsed is None:
+        raise ValueError(f"{value[:80]!r} is not a colour; use {_COLOR_FORMS}")
+    return Rgba(parsed.r, parsed.g, parsed.b, parsed.a)
 
 
 def _checked_color(text: str) -> str:
