@@ -83,3 +83,15 @@ async def api(fake_api: ApiServer, home: Path) -> AsyncIterator[DesignApi]:
 def ctx(api: DesignApi) -> FakeContext:
     """A tool context with the real client, no plugin connected and no active file."""
     return FakeContext(api.config, api=api)
+
+
+@pytest.fixture(scope="module")
+def chain_env() -> Iterator[TestEnv]:
+    """An isolated installation shared by a module's tests of the whole chain."""
+    yield from isolated(make_env())
+
+
+@pytest.fixture(scope="module")
+def chain_daemon(chain_env: TestEnv) -> Iterator[DaemonProcess]:
+    """designd running in ``chain_env`` for the whole module."""
+    yield from running_daemon(chain_env)

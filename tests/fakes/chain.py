@@ -10,9 +10,12 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
+import mcp_types as types
 from mcp import Client, StdioServerParameters
+from procs import BIN, TestEnv
 
 
 @asynccontextmanager
@@ -32,6 +35,25 @@ async def held_session(params: StdioServerParameters, **options: Any) -> AsyncIt
     finally:
         done.set()
         await holder
+
+
+@asynccontextmanager
+async def chain_session(env: TestEnv, *, cwd: Path | None = None) -> AsyncIterator[Client]:
+    """A held MCP session through the installed shim of ``env``. Given ``cwd``, the AI app runs there and shares
+    that folder as its one MCP root, as an editor opened on a project does."""
+    params = StdioServerParameters(
+        command=str(BIN / "design-console-mcp"), env=dict(env.env), cwd=str(cwd) if cwd else None
+    )
+    options: dict[str, Any] = {"mode": "legacy"}
+    if cwd is not None:
+        root = types.Root(uri=cwd.as_uri())
+
+        async def roots(context: Any) -> types.ListRootsResult:
+            return types.ListRootsResult(roots=[root])
+
+        options["list_roots_callback"] = roots
+    async with held_session(params, **options) as session:
+        yield session
 
 
 async def call(client: Client, name: str, args: dict[str, Any]) -> Any:

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.chain import call, held_session, js, one_undo_step, refused
+from fakes.chain import call, chain_session, js, one_undo_step, refused
 from fakes.real_plugin import RealPlugin
-from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
+from mcp import Client
+from procs import DaemonProcess, TestEnv
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -74,16 +74,6 @@ FLAT = "return figma.getSlideGrid().flat().map((s) => s.id);"
 
 
 @pytest.fixture(scope="module")
-def chain_env() -> Iterator[TestEnv]:
-    yield from isolated(make_env())
-
-
-@pytest.fixture(scope="module")
-def chain_daemon(chain_env: TestEnv) -> Iterator[DaemonProcess]:
-    yield from running_daemon(chain_env)
-
-
-@pytest.fixture(scope="module")
 def plugins(chain_daemon: DaemonProcess) -> Iterator[list[RealPlugin]]:
     started: list[RealPlugin] = []
     try:
@@ -98,8 +88,7 @@ def plugins(chain_daemon: DaemonProcess) -> Iterator[list[RealPlugin]]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def client(chain_env: TestEnv, plugins: list[RealPlugin]) -> AsyncIterator[Client]:
     """One MCP session for the module, in a task of its own (the SDK's task groups must be left by their task)."""
-    params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(chain_env.env))
-    async with held_session(params, mode="legacy") as session:
+    async with chain_session(chain_env) as session:
         yield session
 
 

@@ -6,15 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
-import mcp_types as types
 import pytest
 import pytest_asyncio
-from fakes.chain import call, held_session, refused
+from fakes.chain import call, chain_session, refused
 from fakes.real_plugin import RealPlugin
-from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
+from mcp import Client
+from procs import DaemonProcess, TestEnv
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -40,16 +38,6 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chain_env() -> Iterator[TestEnv]:
-    yield from isolated(make_env())
-
-
-@pytest.fixture(scope="module")
-def chain_daemon(chain_env: TestEnv) -> Iterator[DaemonProcess]:
-    yield from running_daemon(chain_env)
-
-
-@pytest.fixture(scope="module")
 def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
     plugin = RealPlugin.start(chain_daemon.env, file_key="tokenFile", file_name="Token File")
     yield plugin
@@ -58,12 +46,7 @@ def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def client(chain_env: TestEnv, real_plugin: RealPlugin, project: Path) -> AsyncIterator[Client]:
-    params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(chain_env.env), cwd=str(project))
-
-    async def roots(context: Any) -> types.ListRootsResult:
-        return types.ListRootsResult(roots=[types.Root(uri=project.as_uri())])
-
-    async with held_session(params, mode="legacy", list_roots_callback=roots) as session:
+    async with chain_session(chain_env, cwd=project) as session:
         await call(
             session,
             "design_setup_design_tokens",

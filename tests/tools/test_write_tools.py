@@ -13,14 +13,13 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
 import pytest_asyncio
-from fakes.chain import call, held_session, js, one_undo_step, refused
+from fakes.chain import call, chain_session, js, one_undo_step, refused
 from fakes.real_plugin import RealPlugin
-from mcp import Client, StdioServerParameters
+from mcp import Client
 from PIL import Image
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
+from procs import DaemonProcess, TestEnv
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -99,16 +98,6 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def chain_env() -> Iterator[TestEnv]:
-    yield from isolated(make_env())
-
-
-@pytest.fixture(scope="module")
-def chain_daemon(chain_env: TestEnv) -> Iterator[DaemonProcess]:
-    yield from running_daemon(chain_env)
-
-
-@pytest.fixture(scope="module")
 def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
     plugin = RealPlugin.start(chain_daemon.env, file_key="writeFile", file_name="Write File")
     yield plugin
@@ -119,12 +108,7 @@ def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
 async def client(chain_env: TestEnv, real_plugin: RealPlugin, project: Path) -> AsyncIterator[Client]:
     """One MCP session for the module. It lives in a task of its own: the SDK's task groups must be left by the task
     that entered them, and a module fixture is set up and torn down in different tasks."""
-    params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(chain_env.env), cwd=str(project))
-
-    async def roots(context: Any) -> types.ListRootsResult:
-        return types.ListRootsResult(roots=[types.Root(uri=project.as_uri())])
-
-    async with held_session(params, mode="legacy", list_roots_callback=roots) as session:
+    async with chain_session(chain_env, cwd=project) as session:
         yield session
 
 
