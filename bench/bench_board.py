@@ -22,9 +22,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fakes.real_plugin import RealPlugin  # noqa: E402
+from fakes.real_plugin import installation_with_plugin  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
-from procs import BIN, DaemonProcess, kill_all, make_env, processes_of  # noqa: E402
+from procs import BIN  # noqa: E402
 
 from design_console.tools import shaping  # noqa: E402
 
@@ -69,10 +69,7 @@ def _line(label: str, times: list[float], extra: str = "") -> None:
 
 
 async def run(rounds: int) -> None:
-    env = make_env()
-    daemon = DaemonProcess(env).start()
-    plugin = RealPlugin.start(env, editor_type="figjam", file_key="benchBoard", file_name="Bench Board")
-    try:
+    with installation_with_plugin(editor_type="figjam", file_key="benchBoard", file_name="Bench Board") as env:
         params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
         async with Client(params) as client:
             create: list[float] = []
@@ -107,11 +104,6 @@ async def run(rounds: int) -> None:
                 assert len(text) <= budget, len(text)
                 parts, cursor = parts + 1, json.loads(text).get("nextCursor")
             print(f"  whole board: {parts} parts, {(time.perf_counter() - started) * 1000:.0f} ms after the first")
-    finally:
-        plugin.stop()
-        daemon.stop()
-        kill_all(processes_of(env))
-        env.cleanup()
 
 
 def main() -> None:

@@ -20,9 +20,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fakes.real_plugin import RealPlugin  # noqa: E402
+from fakes.real_plugin import installation_with_plugin  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
-from procs import BIN, DaemonProcess, kill_all, make_env, processes_of  # noqa: E402
+from procs import BIN  # noqa: E402
 
 
 async def _call(client: Client, name: str, args: dict[str, Any]) -> tuple[float, Any]:
@@ -39,10 +39,7 @@ def _line(label: str, times: list[float], extra: str = "") -> None:
 
 
 async def run(rounds: int) -> None:
-    env = make_env()
-    daemon = DaemonProcess(env).start()
-    plugin = RealPlugin.start(env, file_key="benchFile", file_name="Bench File")
-    try:
+    with installation_with_plugin(file_key="benchFile", file_name="Bench File") as env:
         params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
         async with Client(params) as client:
             listed = await client.list_tools()
@@ -98,11 +95,6 @@ async def run(rounds: int) -> None:
                 arrange,
                 f" (creating the set: {created:.0f} ms)",
             )
-    finally:
-        plugin.stop()
-        daemon.stop()
-        kill_all(processes_of(env))
-        env.cleanup()
 
 
 def main() -> None:

@@ -11,11 +11,12 @@ import select
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from procs import TestEnv
+from procs import DaemonProcess, TestEnv, kill_all, make_env, processes_of
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "plugin" / "harness" / "run-plugin.mjs"
@@ -88,3 +89,21 @@ class RealPlugin:
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+@contextmanager
+def installation_with_plugin(*, editor_type: str = "figma", file_key: str, file_name: str) -> Iterator[TestEnv]:
+    """A throwaway installation with designd running and the real plugin connected in one file, for benchmarks;
+    designd, its workers and the plugin are stopped and the files removed afterwards."""
+    env = make_env()
+    daemon = DaemonProcess(env).start()
+    try:
+        plugin = RealPlugin.start(env, editor_type=editor_type, file_key=file_key, file_name=file_name)
+        try:
+            yield env
+        finally:
+            plugin.stop()
+    finally:
+        daemon.stop()
+        kill_all(processes_of(env))
+        env.cleanup()
