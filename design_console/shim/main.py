@@ -77,7 +77,9 @@ class Shim:
 
     def __init__(self) -> None:
         self.config = load_config()
-        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
+        # The inbox has a context of its own: the stdin reader may sit in readline() for ever holding a socket, and
+        # ending the link's context on exit must not wait for it.
+        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.inbox = self.ctx.socket(zmq.PULL)
         self.inbox.bind(INBOX)
         self.link: DaemonLink | None = None
@@ -108,7 +110,7 @@ class Shim:
 
     def _watch_parent(self) -> None:
         while os.getppid() == self.parent:
-            time.sleep(0.2)
+            time.sleep(0.05)
         push = self.ctx.socket(zmq.PUSH)
         push.connect(INBOX)
         push.send(EOF_MARK)
@@ -132,16 +134,16 @@ class Shim:
     def _say_goodbye(self) -> None:
         """Tell designd the client is gone, so it ends the session (and cancels its calls) at once.
 
-        Closing with linger 0 would drop the Bye unsent; the context is terminated so the process waits until the
+        Closing with linger 0 would drop the Bye unsent; the link's context is terminated so the process waits until the
         frame is on the wire (the stdin and parent watchers still end the process if that ever took too long).
         """
         if self.monitor is not None:
             self.monitor.close(linger=0)
+        self.inbox.close(linger=0)
         if self.link is not None and self.link.sock is not None:
             self.link.send(Bye(reason="client gone"))
             self.link.close(linger_ms=int(EXIT_GRACE * 500))
-        self.inbox.close(linger=0)
-        self.ctx.term()
+            self.link.ctx.term()
 
     def _connect(self, *, first: bool) -> None:
         """Connect (starting designd when needed), replay the session on a new designd, and watch the link."""
