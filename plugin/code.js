@@ -641,7 +641,7 @@
     return ("#" + part(c.r) + part(c.g) + part(c.b) + alpha).toUpperCase();
   }
   function luminance(c) {
-    const lin = (x) => x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+    const lin = (x) => x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
     return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
   }
   function contrastRatio(a, b) {
@@ -939,14 +939,14 @@
       const v = byId.get(key);
       if (!v) return null;
       const values = v.valuesByMode;
-      const over = pending.get(key);
+      const over2 = pending.get(key);
       return {
         collection: v.variableCollectionId,
         modes: modes.get(v.variableCollectionId) || Object.keys(values),
         alias: (modeId) => {
-          if (over && over.has(modeId)) return (
+          if (over2 && over2.has(modeId)) return (
             /** @type {string | null} */
-            over.get(modeId)
+            over2.get(modeId)
           );
           const value = (
             /** @type {any} */
@@ -3160,18 +3160,124 @@
     };
   }
 
+  // plugin/src/code/rendered.js
+  var CLEAR = { r: 0, g: 0, b: 0, a: 0 };
+  var WHITE = { r: 1, g: 1, b: 1, a: 1 };
+  var PLAIN_BLENDS = ["NORMAL", "PASS_THROUGH"];
+  function over(top, bottom) {
+    const a = top.a + bottom.a * (1 - top.a);
+    if (a <= 0) return CLEAR;
+    const mix = (t, b) => (t * top.a + b * bottom.a * (1 - top.a)) / a;
+    return { r: mix(top.r, bottom.r), g: mix(top.g, bottom.g), b: mix(top.b, bottom.b), a };
+  }
+  function faded(c, opacity) {
+    return { r: c.r, g: c.g, b: c.b, a: c.a * opacity };
+  }
+  function paintColor(paint) {
+    const opacity = typeof paint.opacity === "number" ? paint.opacity : 1;
+    const plain = !paint.blendMode || PLAIN_BLENDS.indexOf(paint.blendMode) >= 0;
+    if (paint.type === "SOLID") {
+      const c = paint.color;
+      return { color: { r: c.r, g: c.g, b: c.b, a: (typeof c.a === "number" ? c.a : 1) * opacity }, exact: plain };
+    }
+    if (typeof paint.type === "string" && paint.type.indexOf("GRADIENT") === 0 && Array.isArray(paint.gradientStops) && paint.gradientStops.length) {
+      const stops = paint.gradientStops;
+      const mean = (k) => stops.reduce((s, st) => s + (k === "a" && typeof st.color.a !== "number" ? 1 : st.color[k]), 0) / stops.length;
+      return { color: { r: mean("r"), g: mean("g"), b: mean("b"), a: mean("a") * opacity }, exact: false };
+    }
+    return null;
+  }
+  function fillsColor(node, notes) {
+    if (!Array.isArray(node.fills)) return node.fills === void 0 ? CLEAR : null;
+    let color = CLEAR;
+    node.fills.forEach((paint) => {
+      if (paint.visible === false) return;
+      const p = paintColor(paint);
+      if (!p) {
+        notes.unknown.push(node.name);
+        return;
+      }
+      if (!p.exact) notes.approximate.push(node.name);
+      color = over(p.color, color);
+    });
+    return color;
+  }
+  function boxOf(node) {
+    const b = node.absoluteBoundingBox;
+    return b ? b : { x: node.x || 0, y: node.y || 0, width: node.width || 0, height: node.height || 0 };
+  }
+  function covers(outer, inner) {
+    const e = 0.01;
+    return outer.x <= inner.x + e && outer.y <= inner.y + e && outer.x + outer.width >= inner.x + inner.width - e && outer.y + outer.height >= inner.y + inner.height - e;
+  }
+  function visible(node) {
+    return node.visible !== false && (typeof node.opacity !== "number" || node.opacity > 0);
+  }
+  function opacityOf(node) {
+    return typeof node.opacity === "number" ? node.opacity : 1;
+  }
+  function paintedOver(node, area, notes) {
+    let color = node.type === "TEXT" ? CLEAR : fillsColor(node, notes) || CLEAR;
+    if (node.blendMode && PLAIN_BLENDS.indexOf(node.blendMode) < 0) notes.approximate.push(node.name);
+    (node.children || []).forEach((child) => {
+      if (visible(child) && child.type !== "TEXT" && covers(boxOf(child), area)) color = over(faded(paintedOver(child, area, notes), opacityOf(child)), color);
+    });
+    return color;
+  }
+  function pageBackground() {
+    const page = (
+      /** @type {any} */
+      figma.currentPage
+    );
+    const bg = Array.isArray(page.backgrounds) ? page.backgrounds.filter((p) => p.visible !== false && p.type === "SOLID") : [];
+    if (!bg.length) return WHITE;
+    const c = bg[bg.length - 1].color;
+    return over({ r: c.r, g: c.g, b: c.b, a: typeof bg[bg.length - 1].opacity === "number" ? bg[bg.length - 1].opacity : 1 }, WHITE);
+  }
+  function renderedTextColors(text) {
+    const notes = { approximate: [], unknown: [] };
+    const own = fillsColor(text, notes);
+    if (!own || own.a <= 0) return null;
+    const area = boxOf(text);
+    let withText = faded(own, opacityOf(text));
+    let without = CLEAR;
+    let child = text;
+    let parent = text.parent;
+    while (parent && parent.type !== "PAGE" && parent.type !== "DOCUMENT") {
+      let below = fillsColor(parent, notes) || CLEAR;
+      const siblings = parent.children || [];
+      for (let i = 0; i < siblings.length && siblings[i] !== child; i++) {
+        const s = siblings[i];
+        if (visible(s) && s.type !== "TEXT" && covers(boxOf(s), area)) below = over(faded(paintedOver(s, area, notes), opacityOf(s)), below);
+      }
+      const o = opacityOf(parent);
+      withText = faded(over(withText, below), o);
+      without = faded(over(without, below), o);
+      child = parent;
+      parent = parent.parent;
+    }
+    const page = pageBackground();
+    return { foreground: over(withText, page), background: over(without, page), approximate: notes.approximate, unknown: notes.unknown };
+  }
+
   // plugin/src/code/methods/audit.js
   var RULE_GROUPS = {
     wcag: ["wcag-contrast", "wcag-text-size", "wcag-target-size"],
-    "design-system": ["ds-hardcoded-color", "ds-detached-text-style"],
-    layout: ["layout-no-autolayout", "layout-empty-frame"],
-    "best-practice": ["bp-default-name", "bp-hidden-layer"]
+    "design-system": ["ds-hardcoded-color", "ds-detached-text-style", "ds-missing-style"],
+    layout: ["layout-no-autolayout", "layout-empty-frame", "layout-subpixel"],
+    "best-practice": ["bp-default-name", "bp-hidden-layer", "bp-empty-text"]
   };
   var ALL_RULES = Object.keys(RULE_GROUPS).reduce((all, g) => all.concat(
     /** @type {any} */
     RULE_GROUPS[g]
   ), []);
   var DEFAULT_NAME = /^(Frame|Rectangle|Ellipse|Group|Text|Line|Vector|Polygon|Star|Component|Instance|Section)( \d+)?$/;
+  var INTERACTIVE_NAME = /button|link|checkbox|check box|radio|switch|toggle|input|text ?field|select|dropdown|tab\b|chip|menu ?item|slider|stepper|icon ?button/i;
+  var LARGE_TEXT_PX = 24;
+  var LARGE_BOLD_TEXT_PX = 18.66;
+  var BOLD_WEIGHT = 700;
+  var MIN_TEXT_PX = 12;
+  var DEFAULT_TARGET_PX = 24;
   function selectRules(rules) {
     if (rules === void 0 || rules === null) return ALL_RULES.slice();
     if (!Array.isArray(rules)) throw badParams("'rules' must be an array of rule ids or groups (" + Object.keys(RULE_GROUPS).join(", ") + ").");
@@ -3187,54 +3293,125 @@
     });
     return out;
   }
-  function solidOf(node) {
-    if (!node || !Array.isArray(node.fills)) return null;
-    for (let i = node.fills.length - 1; i >= 0; i--) {
-      const p = node.fills[i];
-      if (p.type === "SOLID" && p.visible !== false && (p.opacity === void 0 || p.opacity > 0.5)) return p.color;
-    }
-    return null;
+  function shownRatio(x) {
+    return Math.floor(x * 100) / 100;
   }
-  function backgroundOf(node) {
-    let cur = node.parent;
-    while (cur && cur.type !== "PAGE" && cur.type !== "DOCUMENT") {
-      const c = solidOf(cur);
-      if (c) return c;
-      cur = cur.parent;
+  function isLarge(node) {
+    const size = node.fontSize === figma.mixed ? null : node.fontSize;
+    const bold = node.fontWeight !== figma.mixed && typeof node.fontWeight === "number" && node.fontWeight >= BOLD_WEIGHT;
+    return size !== null && (size >= LARGE_TEXT_PX || bold && size >= LARGE_BOLD_TEXT_PX);
+  }
+  function textContrast(node) {
+    const seen = renderedTextColors(node);
+    if (!seen) return null;
+    const ratio = contrastRatio(seen.foreground, seen.background);
+    const required = isLarge(node) ? 3 : 4.5;
+    const out = { ratio, required, foreground: toHex(seen.foreground), background: toHex(seen.background) };
+    if (seen.unknown.length) out.unknownBehind = seen.unknown;
+    if (seen.approximate.length) out.approximateBehind = seen.approximate;
+    return out;
+  }
+  function contrastFinding(c) {
+    if (c.unknownBehind) {
+      return { severity: "info", message: "Contrast cannot be measured: an image is behind the text (" + c.unknownBehind.join(", ") + "); check it by eye.", foreground: c.foreground };
     }
-    return { r: 1, g: 1, b: 1 };
+    if (c.ratio >= c.required) return null;
+    const f = {
+      severity: "error",
+      message: "Text contrast " + shownRatio(c.ratio).toFixed(2) + ":1 (" + c.foreground + " on " + c.background + " as rendered) is below " + c.required + ":1.",
+      ratio: shownRatio(c.ratio),
+      required: c.required,
+      foreground: c.foreground,
+      background: c.background
+    };
+    if (c.approximateBehind) f.approximate = "gradients or blend modes behind (" + c.approximateBehind.join(", ") + ") were averaged";
+    return f;
   }
   function isInteractive(node) {
-    return Array.isArray(node.reactions) && node.reactions.length > 0;
+    if (Array.isArray(node.reactions) && node.reactions.length > 0) return true;
+    return (node.type === "INSTANCE" || node.type === "COMPONENT" || node.type === "COMPONENT_SET") && INTERACTIVE_NAME.test(node.name);
   }
-  function checkNode(node, rules, opts, report) {
-    const on = (r) => rules.indexOf(r) >= 0;
-    if (node.type === "TEXT" && node.visible !== false) {
+  function hardCoded(paint) {
+    return paint.type === "SOLID" && paint.visible !== false && !(paint.boundVariables && paint.boundVariables.color);
+  }
+  async function designSystem() {
+    const colors = {};
+    const fonts = {};
+    const f = (
+      /** @type {any} */
+      figma
+    );
+    if (f.variables && typeof f.variables.getLocalVariablesAsync === "function") {
+      const collections = await f.variables.getLocalVariableCollectionsAsync();
+      const defaultMode = {};
+      collections.forEach((c) => defaultMode[c.id] = c.defaultModeId);
+      (await f.variables.getLocalVariablesAsync("COLOR")).forEach((v) => {
+        const value = v.valuesByMode[defaultMode[v.variableCollectionId]];
+        if (value && typeof value.r === "number") colors[toHex(value)] = colors[toHex(value)] || "variable '" + v.name + "'";
+      });
+    }
+    if (typeof f.getLocalPaintStylesAsync === "function") {
+      (await f.getLocalPaintStylesAsync()).forEach((s) => {
+        const p = s.paints && s.paints.length === 1 && s.paints[0];
+        if (p && p.type === "SOLID") colors[toHex(Object.assign({ a: p.opacity }, p.color))] = colors[toHex(Object.assign({ a: p.opacity }, p.color))] || "style '" + s.name + "'";
+      });
+    }
+    if (typeof f.getLocalTextStylesAsync === "function") {
+      (await f.getLocalTextStylesAsync()).forEach((s) => {
+        if (s.fontName) fonts[fontKey(s.fontName, s.fontSize)] = s.name;
+      });
+    }
+    return { colors, fonts };
+  }
+  function fontKey(fontName, size) {
+    return fontName.family + "|" + fontName.style + "|" + size;
+  }
+  async function styleExists(ctx, id) {
+    if (!ctx.styles.has(id)) ctx.styles.set(id, !!await figma.getStyleByIdAsync(id));
+    return ctx.styles.get(id);
+  }
+  async function checkNode(node, ctx, report) {
+    const on = (r) => ctx.rules.indexOf(r) >= 0;
+    if (node.type === "TEXT") {
       const size = node.fontSize === figma.mixed ? null : node.fontSize;
-      const fg = solidOf(node);
-      if (on("wcag-contrast") && fg) {
-        const bg = backgroundOf(node);
-        const bold = node.fontWeight !== figma.mixed && node.fontWeight >= 700;
-        const large = size !== null && (size >= 24 || bold && size >= 18.66);
-        const needed = large ? 3 : 4.5;
-        const ratio = contrastRatio(fg, bg);
-        if (ratio < needed) {
-          report({ rule: "wcag-contrast", severity: "error", message: "Text contrast " + ratio.toFixed(2) + ":1 (" + toHex(fg) + " on " + toHex(bg) + ") is below " + needed + ":1." });
+      if (on("wcag-contrast")) {
+        const c = textContrast(node);
+        const f = c && contrastFinding(c);
+        if (f) report(Object.assign({ rule: "wcag-contrast", severity: f.severity, message: f.message }, f));
+      }
+      if (on("wcag-text-size") && size !== null && size < MIN_TEXT_PX) {
+        report({ rule: "wcag-text-size", severity: "warning", message: "Font size " + size + " px is below " + MIN_TEXT_PX + " px." });
+      }
+      if (on("ds-detached-text-style") && !node.textStyleId && node.fontName && node.fontName !== figma.mixed) {
+        const match = ctx.system.fonts[fontKey(node.fontName, size)];
+        if (match) report({ rule: "ds-detached-text-style", severity: "warning", message: "Text matches text style '" + match + "' but is not attached to it; re-attach the style." });
+        else report({ rule: "ds-detached-text-style", severity: "info", message: "Text does not use a text style." });
+      }
+      if (on("bp-empty-text") && typeof node.characters === "string" && node.characters.trim() === "") {
+        report({ rule: "bp-empty-text", severity: "warning", message: "Text layer is empty." });
+      }
+    }
+    if (on("wcag-target-size") && isInteractive(node) && (node.width < ctx.targetSize || node.height < ctx.targetSize)) {
+      report({ rule: "wcag-target-size", severity: "error", message: "Interactive target " + Math.round(node.width) + "×" + Math.round(node.height) + " is smaller than " + ctx.targetSize + "×" + ctx.targetSize + " (WCAG 2.5.8)." });
+    }
+    if (on("ds-hardcoded-color")) {
+      [["fills", "fillStyleId", "Fill"], ["strokes", "strokeStyleId", "Stroke"]].forEach(([prop, styleProp, label2]) => {
+        const paints = node[prop];
+        if (!Array.isArray(paints) || node[styleProp] && node[styleProp] !== figma.mixed) return;
+        paints.filter(hardCoded).forEach((p) => {
+          const hex = toHex(Object.assign({ a: p.opacity }, p.color));
+          const match = ctx.system.colors[hex];
+          report({ rule: "ds-hardcoded-color", severity: "warning", message: label2 + " " + hex + " is not bound to a variable or style" + (match ? "; it equals " + match + ", bind it." : "."), color: hex });
+        });
+      });
+    }
+    if (on("ds-missing-style")) {
+      for (const prop of ["fillStyleId", "strokeStyleId", "textStyleId", "effectStyleId"]) {
+        const id = node[prop];
+        if (typeof id === "string" && id && !await styleExists(ctx, id)) {
+          report({ rule: "ds-missing-style", severity: "warning", message: prop.replace("StyleId", "") + " style " + id + " no longer exists (deleted or unpublished); attach a current style." });
         }
       }
-      if (on("wcag-text-size") && size !== null && size < 12) {
-        report({ rule: "wcag-text-size", severity: "warning", message: "Font size " + size + " px is below 12 px." });
-      }
-      if (on("ds-detached-text-style") && !node.textStyleId) {
-        report({ rule: "ds-detached-text-style", severity: "info", message: "Text does not use a text style." });
-      }
-    }
-    if (on("wcag-target-size") && isInteractive(node) && (node.width < opts.targetSize || node.height < opts.targetSize)) {
-      report({ rule: "wcag-target-size", severity: "error", message: "Interactive target " + Math.round(node.width) + "×" + Math.round(node.height) + " is smaller than " + opts.targetSize + "×" + opts.targetSize + "." });
-    }
-    if (on("ds-hardcoded-color") && Array.isArray(node.fills)) {
-      const hard = node.fills.some((p) => p.type === "SOLID" && p.visible !== false && !(p.boundVariables && p.boundVariables.color));
-      if (hard && !node.fillStyleId) report({ rule: "ds-hardcoded-color", severity: "warning", message: "Solid fill is not bound to a variable or style." });
     }
     if ((node.type === "FRAME" || node.type === "COMPONENT") && node.children) {
       if (on("layout-no-autolayout") && node.children.length > 1 && node.layoutMode === "NONE") {
@@ -3242,8 +3419,10 @@
       }
       if (on("layout-empty-frame") && node.children.length === 0) report({ rule: "layout-empty-frame", severity: "info", message: "Frame is empty." });
     }
+    if (on("layout-subpixel") && node.type !== "TEXT" && [node.x, node.y, node.width, node.height].some((v) => typeof v === "number" && Math.abs(v - Math.round(v)) > 0.01)) {
+      report({ rule: "layout-subpixel", severity: "info", message: "Position or size is not on whole pixels (" + [node.x, node.y, node.width, node.height].map((v) => +v.toFixed(2)).join(", ") + ")." });
+    }
     if (on("bp-default-name") && DEFAULT_NAME.test(node.name)) report({ rule: "bp-default-name", severity: "info", message: "Layer keeps its default name '" + node.name + "'." });
-    if (on("bp-hidden-layer") && node.visible === false) report({ rule: "bp-hidden-layer", severity: "info", message: "Layer is hidden." });
   }
   async function lintDesign(params) {
     const root = params.nodeId ? await getNode(params.nodeId) : figma.currentPage;
@@ -3256,71 +3435,164 @@
       /** @type {number} */
       optNumber(params, "maxFindings", 100, { min: 1, max: 5e3 })
     );
+    const needsSystem = rules.indexOf("ds-hardcoded-color") >= 0 || rules.indexOf("ds-detached-text-style") >= 0;
+    const ctx = { rules, targetSize: DEFAULT_TARGET_PX, system: needsSystem ? await designSystem() : { colors: {}, fonts: {} }, styles: /* @__PURE__ */ new Map() };
     const findings = [];
     const counts = {};
     let visited = 0;
-    let truncated = false;
-    function visit(node, depth) {
+    const report = (node, f) => {
+      counts[f.rule] = (counts[f.rule] || 0) + 1;
+      if (findings.length < maxFindings) findings.push(Object.assign({ nodeId: node.id, nodeName: node.name, nodeType: node.type }, f));
+    };
+    async function visit(node, depth) {
       visited++;
       if (node.type !== "PAGE") {
-        checkNode(node, rules, { targetSize: 24 }, (f) => {
-          counts[f.rule] = (counts[f.rule] || 0) + 1;
-          if (findings.length < maxFindings) findings.push(Object.assign({ nodeId: node.id, nodeName: node.name, nodeType: node.type }, f));
-          else truncated = true;
-        });
+        if (node.visible === false) {
+          if (rules.indexOf("bp-hidden-layer") >= 0) report(node, { rule: "bp-hidden-layer", severity: "info", message: "Layer is hidden." });
+          return;
+        }
+        await checkNode(node, ctx, (f) => report(node, f));
       }
-      if (depth < maxDepth && node.children) node.children.forEach((c) => visit(c, depth + 1));
+      if (depth < maxDepth && node.children) {
+        for (const c of node.children) await visit(c, depth + 1);
+      }
     }
-    visit(root, 0);
-    return { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts, findings, truncated };
+    await visit(root, 0);
+    const total = Object.keys(counts).reduce((s, k) => s + counts[k], 0);
+    return { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts, findings, truncated: total > findings.length };
+  }
+  function variantProps(c) {
+    if (c.variantProperties) return c.variantProperties;
+    const out = {};
+    String(c.name).split(",").forEach((part) => {
+      const eq = part.indexOf("=");
+      if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    });
+    return out;
+  }
+  function isDisabled(c) {
+    const values = Object.keys(variantProps(c)).map((k) => variantProps(c)[k]);
+    return values.concat([c.name]).some((v) => /disabled|inactive/i.test(String(v)));
+  }
+  function eachVisible(node, fn) {
+    (node.children || []).forEach((c) => {
+      if (c.visible === false) return;
+      fn(c);
+      eachVisible(c, fn);
+    });
+  }
+  function undersizedTargets(targets, min) {
+    const boxes = targets.map(boxOf);
+    const small = boxes.map((b) => b.width < min || b.height < min);
+    const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    const r = min / 2;
+    const distToBox = (p, b) => Math.hypot(Math.max(b.x - p.x, 0, p.x - (b.x + b.width)), Math.max(b.y - p.y, 0, p.y - (b.y + b.height)));
+    return targets.filter((t, i) => {
+      if (!small[i]) return false;
+      const c = centre(boxes[i]);
+      return boxes.some((b, j) => j !== i && (distToBox(c, b) < r || small[j] && Math.hypot(c.x - centre(b).x, c.y - centre(b).y) < min));
+    });
+  }
+  function auditComponent(c, targetSize, owner) {
+    const issues = [];
+    const disabled = isDisabled(c);
+    const interactive = isInteractive(owner) || isInteractive(c);
+    const inner = [];
+    eachVisible(c, (n) => isInteractive(n) && inner.push(n));
+    const alone = (t) => boxOf(t).width < targetSize || boxOf(t).height < targetSize;
+    const failing = (interactive && alone(c) ? [c] : []).concat(undersizedTargets(inner, targetSize));
+    failing.forEach((t) => {
+      issues.push({ rule: "target-size", severity: disabled ? "info" : "error", nodeId: t.id, nodeName: t.name, message: "Target is " + Math.round(t.width) + "×" + Math.round(t.height) + ", below " + targetSize + "×" + targetSize + (t === c ? "" : " and too close to another target") + " (WCAG 2.5.8)." + (disabled ? " Disabled variants are exempt." : "") });
+    });
+    let minContrast = null;
+    let texts = 0;
+    eachVisible(c, (n) => {
+      if (n.type !== "TEXT") return;
+      texts++;
+      const size = n.fontSize === figma.mixed ? null : n.fontSize;
+      if (size !== null && size < MIN_TEXT_PX) issues.push({ rule: "text-size", severity: "warning", nodeId: n.id, nodeName: n.name, message: "Font size " + size + " px is below " + MIN_TEXT_PX + " px." });
+      const contrast = textContrast(n);
+      if (!contrast) return;
+      if (!contrast.unknownBehind) minContrast = minContrast === null ? contrast.ratio : Math.min(minContrast, contrast.ratio);
+      const f = contrastFinding(contrast);
+      if (!f) return;
+      if (disabled && f.severity === "error") {
+        f.severity = "info";
+        f.message += " Disabled variants are exempt.";
+      }
+      issues.push(Object.assign({ rule: "contrast", nodeId: n.id, nodeName: n.name }, f));
+    });
+    if (interactive && texts === 0 && !owner.description) {
+      issues.push({ rule: "accessible-name", severity: "warning", nodeId: owner.id, message: "No visible text label and no description: document the accessible name (aria-label) it needs." });
+    }
+    const score = Math.max(0, 100 - issues.reduce((s, i) => s + (i.severity === "error" ? 20 : i.severity === "warning" ? 10 : 0), 0));
+    const out = { id: c.id, name: c.name, size: { width: c.width, height: c.height }, interactive, score, issues };
+    if (minContrast !== null) out.minContrast = shownRatio(minContrast);
+    if (disabled) out.disabled = true;
+    return out;
+  }
+  function auditOwner(owner, variants, interactive) {
+    const issues = [];
+    if (!owner.description) issues.push({ rule: "description", severity: "warning", nodeId: owner.id, message: "No description: add what it is for and how assistive technology should announce it." });
+    const axes = {};
+    variants.forEach((v) => {
+      const props = variantProps(v);
+      Object.keys(props).forEach((k) => (axes[k] = axes[k] || []).indexOf(props[k]) < 0 && axes[k].push(props[k]));
+    });
+    Object.keys(axes).forEach((axis) => {
+      if (/^Property \d+$/.test(axis)) issues.push({ rule: "property-name", severity: "warning", nodeId: owner.id, message: "Variant property '" + axis + "' keeps its default name; name what it changes (State, Size…)." });
+    });
+    const values = Object.keys(axes).reduce((all, k) => all.concat(axes[k]), []);
+    const hasFocus = values.some((v) => /focus/i.test(v)) || variants.some((v) => /focus/i.test(v.name));
+    if (interactive && !hasFocus) issues.push({ rule: "focus-state", severity: "error", nodeId: owner.id, message: "No focus variant: add a State=Focus variant with a visible focus indicator (WCAG 2.4.7)." });
+    return { issues, hasFocusState: hasFocus, hasDisabledState: values.some((v) => /disabled/i.test(v)), axes };
   }
   async function auditComponentAccessibility(params) {
     const targetSize = (
       /** @type {number} */
-      optNumber(params, "targetSize", 24, { min: 1, max: 200 })
+      optNumber(params, "targetSize", DEFAULT_TARGET_PX, { min: 1, max: 200 })
     );
-    let components;
-    let set = null;
+    let owners;
     if (params.nodeId) {
       const node = (
         /** @type {any} */
         await getNode(params.nodeId)
       );
-      if (node.type === "COMPONENT_SET") {
-        set = node;
-        components = node.children.filter((c) => c.type === "COMPONENT");
-      } else if (node.type === "COMPONENT" || node.type === "INSTANCE") {
-        components = [node];
-      } else {
-        components = node.findAllWithCriteria ? node.findAllWithCriteria({ types: ["COMPONENT"] }) : [];
+      if (node.type === "INSTANCE") {
+        const main = await node.getMainComponentAsync();
+        const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
+        throw new PluginError("wrong_node_type", "Node " + node.id + " (" + node.name + ") is an instance; audit its main component" + (owner ? " '" + owner.name + "' (" + owner.id + ")" : "") + " instead.");
       }
+      if (node.type !== "COMPONENT" && node.type !== "COMPONENT_SET") {
+        throw new PluginError("wrong_node_type", "Node " + node.id + " (" + node.name + ") is a " + node.type + ", not a component or component set; pass a component's id (design_search_components finds them) or omit nodeId to audit every component on the page.");
+      }
+      owners = [node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET" ? node.parent : node];
+      if (node.type === "COMPONENT" && owners[0] !== node) owners = [{ only: node, set: owners[0] }];
     } else {
-      components = figma.currentPage.findAllWithCriteria({ types: ["COMPONENT"] });
+      owners = figma.currentPage.findAllWithCriteria({ types: ["COMPONENT_SET", "COMPONENT"] }).filter((n) => !(n.type === "COMPONENT" && n.parent && n.parent.type === "COMPONENT_SET"));
     }
-    const rules = ["wcag-contrast", "wcag-text-size", "wcag-target-size"];
-    const results = components.map((c) => {
-      const issues = [];
-      const report = (f) => issues.push(f);
-      if (c.width < targetSize || c.height < targetSize) {
-        issues.push({ rule: "target-size", severity: "error", nodeId: c.id, message: "Component is " + Math.round(c.width) + "×" + Math.round(c.height) + ", below the " + targetSize + "×" + targetSize + " target size." });
-      }
-      const walk2 = (n) => {
-        checkNode(n, rules, { targetSize }, (f) => report(Object.assign({ nodeId: n.id, nodeName: n.name }, f)));
-        if (n.children) n.children.forEach(walk2);
-      };
-      if (c.children) c.children.forEach(walk2);
-      const owner = c.parent && c.parent.type === "COMPONENT_SET" ? c.parent : c;
-      if (c.type !== "INSTANCE" && !owner.description) issues.push({ rule: "description", severity: "warning", nodeId: owner.id, message: "No description for assistive documentation." });
-      const score = Math.max(0, 100 - issues.reduce((s, i) => s + (i.severity === "error" ? 20 : i.severity === "warning" ? 10 : 2), 0));
-      return { id: c.id, name: c.name, type: c.type, score, issues };
+    const components = [];
+    const sets = [];
+    owners.forEach((entry) => {
+      const owner = entry.set || entry;
+      const variants = entry.only ? [entry.only] : owner.type === "COMPONENT_SET" ? owner.children.filter((c) => c.type === "COMPONENT") : [owner];
+      const interactive = isInteractive(owner) || variants.some(isInteractive);
+      const results = variants.map((v) => auditComponent(v, targetSize, owner));
+      const whole = auditOwner(owner, owner.type === "COMPONENT_SET" ? owner.children : variants, interactive);
+      results.forEach((r) => components.push(Object.assign({ owner: owner.id }, r)));
+      const score = Math.max(0, Math.round(results.reduce((s, r) => s + r.score, 0) / Math.max(1, results.length)) - whole.issues.reduce((s, i) => s + (i.severity === "error" ? 20 : 10), 0));
+      sets.push({ id: owner.id, name: owner.name, type: owner.type, interactive, hasFocusState: whole.hasFocusState, hasDisabledState: whole.hasDisabledState, score, issues: whole.issues });
     });
-    const out = { success: true, targetSize, components: results, componentCount: results.length };
-    if (set) {
-      const states = results.map((r) => r.name.toLowerCase());
-      out.componentSet = { id: set.id, name: set.name, hasFocusState: states.some((s) => s.indexOf("focus") >= 0), hasDisabledState: states.some((s) => s.indexOf("disabled") >= 0) };
-    }
-    out.averageScore = results.length ? Math.round(results.reduce((s, r) => s + r.score, 0) / results.length) : null;
-    return out;
+    const errors = components.reduce((s, c) => s + c.issues.filter((i) => i.severity === "error").length, 0) + sets.reduce((s, o) => s + o.issues.filter((i) => i.severity === "error").length, 0);
+    return {
+      success: true,
+      targetSize,
+      componentCount: components.length,
+      errorCount: errors,
+      averageScore: sets.length ? Math.round(sets.reduce((s, o) => s + o.score, 0) / sets.length) : null,
+      owners: sets,
+      components
+    };
   }
 
   // plugin/src/code/methods/whiteboard.js

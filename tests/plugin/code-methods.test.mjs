@@ -377,7 +377,7 @@ test("lint and accessibility audit", async () => {
   const audit = await p.ok("AUDIT_COMPONENT_ACCESSIBILITY", { nodeId: set.id, targetSize: 44 });
   assert.equal(audit.components.length, 2);
   assert.ok(audit.components[0].issues.some((i) => i.rule === "target-size"));
-  assert.equal(audit.componentSet.hasFocusState, true);
+  assert.equal(audit.owners[0].hasFocusState, true);
   const page = await p.ok("AUDIT_COMPONENT_ACCESSIBILITY", {});
   assert.ok(page.componentCount >= 2);
   fail(await p.call("AUDIT_COMPONENT_ACCESSIBILITY", { targetSize: 0 }), "bad_params");

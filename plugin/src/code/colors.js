@@ -72,9 +72,9 @@ export function toHex(c) {
   return ("#" + part(c.r) + part(c.g) + part(c.b) + alpha).toUpperCase();
 }
 
-/** @param {{r: number, g: number, b: number}} c relative luminance per WCAG 2.x */
+/** @param {{r: number, g: number, b: number}} c relative luminance per WCAG 2.2 (sRGB linearisation threshold 0.04045) */
 export function luminance(c) {
-  const lin = (/** @type {number} */ x) => (x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
+  const lin = (/** @type {number} */ x) => (x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
   return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
 }
 

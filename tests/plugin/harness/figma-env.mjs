@@ -130,7 +130,14 @@ export function createDesignEnv(options = {}) {
     Object.defineProperty(node, "absoluteBoundingBox", {
       configurable: true,
       get() {
-        return { x: this.x, y: this.y, width: this.width, height: this.height };
+        // In page coordinates, as the editor gives it: x and y are relative to the parent.
+        let x = this.x;
+        let y = this.y;
+        for (let p = this.parent; p && p.type !== "PAGE" && p.type !== "DOCUMENT"; p = p.parent) {
+          x += p.x || 0;
+          y += p.y || 0;
+        }
+        return { x: x, y: y, width: this.width, height: this.height };
       },
     });
     node.exportAsync = async function (settings) {
@@ -590,6 +597,7 @@ export function createDesignEnv(options = {}) {
   const styles = new Map();
   figma.getStyleByIdAsync = async (id) => styles.get(id) || null;
   figma.getLocalTextStylesAsync = async () => [...styles.values()].filter((s) => s.type === "TEXT");
+  figma.getLocalPaintStylesAsync = async () => [...styles.values()].filter((s) => s.type === "PAINT");
   figma.annotations = {
     getAnnotationCategoriesAsync: async () => annotationCategories.map((c) => Object.assign({}, c)),
   };
