@@ -3237,7 +3237,7 @@
   function renderedTextColors(text) {
     const notes = { approximate: [], unknown: [] };
     const own = fillsColor(text, notes);
-    if (!own || own.a <= 0) return null;
+    if (!own || own.a <= 0 || opacityOf(text) <= 0) return null;
     const area = boxOf(text);
     let withText = faded(own, opacityOf(text));
     let without = CLEAR;
@@ -3251,6 +3251,7 @@
         if (visible(s) && s.type !== "TEXT" && covers(boxOf(s), area)) below = over(faded(paintedOver(s, area, notes), opacityOf(s)), below);
       }
       const o = opacityOf(parent);
+      if (o <= 0) return null;
       withText = faded(over(withText, below), o);
       without = faded(over(without, below), o);
       child = parent;
@@ -3420,7 +3421,7 @@
       if (on("layout-empty-frame") && node.children.length === 0) report({ rule: "layout-empty-frame", severity: "info", message: "Frame is empty." });
     }
     if (on("layout-subpixel") && node.type !== "TEXT" && [node.x, node.y, node.width, node.height].some((v) => typeof v === "number" && Math.abs(v - Math.round(v)) > 0.01)) {
-      report({ rule: "layout-subpixel", severity: "info", message: "Position or size is not on whole pixels (" + [node.x, node.y, node.width, node.height].map((v) => +v.toFixed(2)).join(", ") + ")." });
+      report({ rule: "layout-subpixel", severity: "info", message: "Position or size is not on whole pixels (" + [node.x, node.y, node.width, node.height].map((v) => typeof v === "number" ? +v.toFixed(2) : v).join(", ") + ")." });
     }
     if (on("bp-default-name") && DEFAULT_NAME.test(node.name)) report({ rule: "bp-default-name", severity: "info", message: "Layer keeps its default name '" + node.name + "'." });
   }
@@ -3462,7 +3463,13 @@
     return { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts, findings, truncated: total > findings.length };
   }
   function variantProps(c) {
-    if (c.variantProperties) return c.variantProperties;
+    let own = null;
+    try {
+      own = c.variantProperties;
+    } catch (err) {
+      own = null;
+    }
+    if (own) return own;
     const out = {};
     String(c.name).split(",").forEach((part) => {
       const eq = part.indexOf("=");

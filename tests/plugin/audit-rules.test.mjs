@@ -110,7 +110,7 @@ test("layer opacity wraps text and backdrop in one group; siblings that cover th
   assert.equal(offPlate.ratio, floor2(wcagRatio(WHITE, page)));
 });
 
-test("large text needs 3:1; an image behind makes contrast unmeasurable, not failing", async () => {
+test("large text needs 3:1; an image behind makes contrast unmeasurable, not failing; unseen text is skipped", async () => {
   const p = await open();
   const card = frame(p.figma, p.figma.currentPage, { fills: [paint(WHITE)] });
   const grey = [0.55, 0.55, 0.55];
@@ -118,11 +118,13 @@ test("large text needs 3:1; an image behind makes contrast unmeasurable, not fai
   const small = text(p.figma, card, { fills: [paint(grey)], fontSize: 16, name: "Small", y: 40 });
   const photo = frame(p.figma, p.figma.currentPage, { x: 400, fills: [{ type: "IMAGE", imageHash: "abc", scaleMode: "FILL", visible: true }] });
   const caption = text(p.figma, photo, { fills: [paint(WHITE)], name: "Caption" });
+  const invisible = text(p.figma, card, { fills: [paint(WHITE)], opacity: 0, name: "Invisible", y: 70 });
   const lint = await p.ok("LINT_DESIGN", { rules: ["wcag-contrast"] });
   const r = wcagRatio(grey, WHITE);
   assert.ok(r >= 3 && r < 4.5, String(r));
   assert.deepEqual(contrastOf(lint, big.id), []);
   assert.equal(contrastOf(lint, small.id)[0].ratio, floor2(r));
+  assert.deepEqual(contrastOf(lint, invisible.id), [], "text at opacity 0 is not seen, so not measured");
   const [unknown] = contrastOf(lint, caption.id);
   assert.equal(unknown.severity, "info");
   assert.match(unknown.message, /image/);

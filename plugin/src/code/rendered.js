@@ -128,7 +128,8 @@ export function renderedTextColors(text) {
   /** @type {Notes} */
   const notes = { approximate: [], unknown: [] };
   const own = fillsColor(text, notes);
-  if (!own || own.a <= 0) return null;
+  // Text nobody can see has no contrast to check.
+  if (!own || own.a <= 0 || opacityOf(text) <= 0) return null;
   const area = boxOf(text);
   // The content of `child` after its layer opacity, with the glyphs and without them; each step wraps both in the
   // next ancestor's group, over what that ancestor paints below the child.
@@ -145,6 +146,7 @@ export function renderedTextColors(text) {
       if (visible(s) && s.type !== "TEXT" && covers(boxOf(s), area)) below = over(faded(paintedOver(s, area, notes), opacityOf(s)), below);
     }
     const o = opacityOf(parent);
+    if (o <= 0) return null;
     withText = faded(over(withText, below), o);
     without = faded(over(without, below), o);
     child = parent;

@@ -204,7 +204,7 @@ async function checkNode(node, ctx, report) {
     if (on("layout-empty-frame") && node.children.length === 0) report({ rule: "layout-empty-frame", severity: "info", message: "Frame is empty." });
   }
   if (on("layout-subpixel") && node.type !== "TEXT" && [node.x, node.y, node.width, node.height].some((v) => typeof v === "number" && Math.abs(v - Math.round(v)) > 0.01)) {
-    report({ rule: "layout-subpixel", severity: "info", message: "Position or size is not on whole pixels (" + [node.x, node.y, node.width, node.height].map((v) => +v.toFixed(2)).join(", ") + ")." });
+    report({ rule: "layout-subpixel", severity: "info", message: "Position or size is not on whole pixels (" + [node.x, node.y, node.width, node.height].map((v) => (typeof v === "number" ? +v.toFixed(2) : v)).join(", ") + ")." });
   }
   if (on("bp-default-name") && DEFAULT_NAME.test(node.name)) report({ rule: "bp-default-name", severity: "info", message: "Layer keeps its default name '" + node.name + "'." });
 }
@@ -252,7 +252,15 @@ export async function lintDesign(/** @type {any} */ params) {
 
 /** A variant's properties, from the editor or from its name ("Size=S, State=Hover"). @param {any} c */
 function variantProps(c) {
-  if (c.variantProperties) return c.variantProperties;
+  /** @type {Record<string, string> | null} */
+  let own = null;
+  try {
+    own = c.variantProperties;
+  } catch (err) {
+    // The editor throws for a variant of a set with conflicting variants; the name still says what it is.
+    own = null;
+  }
+  if (own) return own;
   /** @type {Record<string, string>} */
   const out = {};
   String(c.name)
