@@ -1683,8 +1683,9 @@
           /** @type {any} */
           v.valuesByMode[modeId]
         );
+        if (!raw || raw.type !== "VARIABLE_ALIAS" || !deleted.has(raw.id)) return;
         const overridden = values.some((x) => x.target.variable === v && modeName(v, modeId, allCollections) === x.mode);
-        if (raw && raw.type === "VARIABLE_ALIAS" && deleted.has(raw.id) && !overridden) {
+        if (!overridden) {
           throw conflict("variable '" + v.name + "' (" + v.id + ") aliases " + raw.id + ", which this import deletes; keep that token or change the alias too.");
         }
       });
@@ -1737,11 +1738,13 @@
       ).indexOf(m) < 0)) : p.coll.modes;
       nodes.set("r:" + p.ref, { collection: "c:" + p.coll.ref, modes, aliases, name: p.name });
     });
+    const refOfCollection = /* @__PURE__ */ new Map();
+    variables.forEach((p) => {
+      if (p.coll.collection) refOfCollection.set(p.coll.collection.id, "c:" + p.coll.ref);
+    });
     nodes.forEach((n) => {
-      if (n.collection.indexOf("c:") !== 0) {
-        const ref = [...variables.values()].find((p) => p.coll.collection && p.coll.collection.id === n.collection);
-        if (ref) n.collection = "c:" + ref.coll.ref;
-      }
+      const ref = refOfCollection.get(n.collection);
+      if (ref) n.collection = ref;
     });
     values.forEach((v) => {
       const node = nodes.get("r:" + v.target.ref);

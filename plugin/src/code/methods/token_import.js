@@ -163,8 +163,9 @@ async function plan(params) {
     if (deleted.has(v.id)) return;
     Object.keys(v.valuesByMode).forEach((modeId) => {
       const raw = /** @type {any} */ (v.valuesByMode[modeId]);
+      if (!raw || raw.type !== "VARIABLE_ALIAS" || !deleted.has(raw.id)) return;
       const overridden = values.some((x) => x.target.variable === v && modeName(v, modeId, allCollections) === x.mode);
-      if (raw && raw.type === "VARIABLE_ALIAS" && deleted.has(raw.id) && !overridden) {
+      if (!overridden) {
         throw conflict("variable '" + v.name + "' (" + v.id + ") aliases " + raw.id + ", which this import deletes; keep that token or change the alias too.");
       }
     });
@@ -221,11 +222,15 @@ function refuseLoops(allVariables, allCollections, variables, values, deleted) {
     const modes = p.coll.collection ? collModes(p.coll.collection.id).concat(p.coll.modes.filter((m) => collModes(/** @type {VariableCollection} */ (p.coll.collection).id).indexOf(m) < 0)) : p.coll.modes;
     nodes.set("r:" + p.ref, { collection: "c:" + p.coll.ref, modes: modes, aliases: aliases, name: p.name });
   });
+  // One name per collection: an existing collection of the call is known by its ref.
+  /** @type {Map<string, string>} */
+  const refOfCollection = new Map();
+  variables.forEach((p) => {
+    if (p.coll.collection) refOfCollection.set(p.coll.collection.id, "c:" + p.coll.ref);
+  });
   nodes.forEach((n) => {
-    if (n.collection.indexOf("c:") !== 0) {
-      const ref = [...variables.values()].find((p) => p.coll.collection && p.coll.collection.id === n.collection);
-      if (ref) n.collection = "c:" + ref.coll.ref;
-    }
+    const ref = refOfCollection.get(n.collection);
+    if (ref) n.collection = ref;
   });
   values.forEach((v) => {
     const node = nodes.get("r:" + v.target.ref);
