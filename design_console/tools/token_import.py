@@ -183,7 +183,7 @@ def _map_collections(code: TokenSet, mapping: dict[str, str]) -> TokenSet:
                 m: Alias(v.name, mapping.get(v.collection, v.collection)) if isinstance(v, Alias) else v
                 for m, v in token.values.items()
             }
-            into.tokens.append(Token(token.name, token.type, values, token.description))
+            into.tokens.append(Token(token.name, token.type, values, token.description, token.id))
     return out
 
 
@@ -251,7 +251,7 @@ class _Planner:
         self.variables: dict[tuple[str, str], dict[str, Any]] = {}
         self.values: list[dict[str, Any]] = []
         self.deletes: list[str] = []
-        self.created: set[tuple[str, str]] = set()
+        self.by_id: dict[str, dict[str, Any]] = {}
 
     def coll(self, name: str) -> dict[str, Any]:
         if name not in self.collections:
@@ -282,7 +282,11 @@ class _Planner:
             found = self.existing(collection, name)
             if found is None:
                 raise _refuse(f"{collection}/{name} is not in this design file.", "Import the token it names too.")
-            self.variables[key] = {
+            if found["id"] in self.by_id:
+                # A reference by the old name of a variable this import renames: the same variable.
+                self.variables[key] = self.by_id[found["id"]]
+                return self.variables[key]
+            self.variables[key] = self.by_id[found["id"]] = {
                 "ref": f"v{len(self.variables)}",
                 "id": found["id"],
                 "collection": self.coll(collection)["ref"],
@@ -307,7 +311,6 @@ class _Planner:
             if c.kind in ("create-collection", "create-mode"):
                 self.coll(c.collection)["modes"] += c.modes
             elif c.kind == "create":
-                self.created.add((c.collection, c.name))
                 self.variables[(c.collection, c.name)] = {
                     "ref": f"v{len(self.variables)}",
                     "collection": self.coll(c.collection)["ref"],
@@ -335,7 +338,7 @@ class _Planner:
                     self.value(entry, mode, value)
         return {
             "collections": list(self.collections.values()),
-            "variables": list(self.variables.values()),
+            "variables": list({id(entry): entry for entry in self.variables.values()}.values()),
             "values": self.values,
             "deletes": self.deletes,
         }

@@ -210,6 +210,28 @@ async def test_renames_updates_and_deletes_with_their_policies(client: Client) -
     assert "color/brand" in names and "space/8" in names
 
 
+async def test_a_renamed_token_with_new_values_keeps_its_variable_by_the_exported_id(client: Client) -> None:
+    await empty(client)
+    small = token_set(40, seed=5)
+    await call(client, "design_import_tokens", {"payload": next(iter(tokens.export(small, "dtcg").values()))})
+    exported_ = json.loads(
+        next(iter((await call(client, "design_export_tokens", {"format": "dtcg"}))["files"].values()))
+    )
+    space = exported_["Core"]["space"]
+    old_key = next(iter(space))
+    old_id = space[old_key]["$extensions"]["com.design-console"]["id"]
+    space["moved"] = space.pop(old_key)
+    space["moved"]["$value"] = "999px"
+    done = await one_undo_step(
+        client, "design_import_tokens", {"payload": json.dumps(exported_), "onConflict": "code-wins"}
+    )
+    assert done["counts"]["rename"] == {"apply": 1} and "delete" not in done["counts"]
+    moved = await js(
+        client, f"const v = await figma.variables.getVariableByIdAsync({old_id!r}); return [v.name, v.valuesByMode];"
+    )
+    assert moved[0] == "space/moved" and 999 in moved[1].values()
+
+
 async def test_mappings_put_tokens_into_the_design_files_names(client: Client) -> None:
     await empty(client)
     css = ':root {\n  --space-4: 16px;\n  --gap: var(--space-4);\n}\n[data-theme="dark"] {\n  --space-4: 12px;\n}\n'
