@@ -232,13 +232,20 @@ async def test_a_renamed_token_with_new_values_keeps_its_variable_by_the_exporte
     assert moved[0] == "space/moved" and 999 in moved[1].values()
 
 
-async def test_mappings_put_tokens_into_the_design_files_names(client: Client) -> None:
+async def test_mappings_put_tokens_into_the_design_files_names(client: Client, project: Path) -> None:
     await empty(client)
     css = ':root {\n  --space-4: 16px;\n  --gap: var(--space-4);\n}\n[data-theme="dark"] {\n  --space-4: 12px;\n}\n'
+    (project / "web.css").write_text(css)
+    options = {"format": "css-vars", "collectionMapping": {"tokens": "Web"}, "modeMapping": {"default": "Light"}}
+    (project / "import.json").write_text(json.dumps(options))
     await call(
         client,
         "design_import_tokens",
-        {"payload": css, "collectionMapping": {"tokens": "Web"}, "modeMapping": {"default": "Light", "dark": "Dark"}},
+        {
+            "files": [{"path": "web.css"}],
+            "configPath": "import.json",
+            "modeMapping": {"default": "Light", "dark": "Dark"},
+        },
     )
     shape = await js(
         client,
@@ -246,6 +253,8 @@ async def test_mappings_put_tokens_into_the_design_files_names(client: Client) -
         "return [c.name, c.modes.map((m) => m.name)];",
     )
     assert shape == ["Web", ["Light", "Dark"]]
+    outside = await refused(client, "design_import_tokens", {"files": [{"path": "../elsewhere.css"}]})
+    assert "outside the folders this AI app shares" in outside
 
 
 async def test_refusals_name_the_problem_and_write_nothing(client: Client) -> None:
