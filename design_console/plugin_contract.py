@@ -42,6 +42,11 @@ COMPONENT_SET_MARGIN_SECONDS: Final = 5.0
 TOKEN_SETUP_MIN_SECONDS: Final = 30.0
 TOKEN_SETUP_SECONDS_PER_TOKEN: Final = 0.2
 TOKEN_SETUP_MAX_SECONDS: Final = 300.0
+#: APPLY_TOKEN_CHANGES checks, then applies every collection, variable, value and delete of an import: 30 s plus
+#: 0.02 s a change, at most 900 s (5,000 tokens × 4 modes are 25,000 changes).
+TOKEN_IMPORT_MIN_SECONDS: Final = 30.0
+TOKEN_IMPORT_SECONDS_PER_CHANGE: Final = 0.02
+TOKEN_IMPORT_MAX_SECONDS: Final = 900.0
 
 
 def bridge_proof(token: str, side: Literal["plugin", "server"], port: int, first: str, second: str) -> str:
@@ -90,6 +95,7 @@ class Method(StrEnum):
     BATCH_CREATE_VARIABLES = "BATCH_CREATE_VARIABLES", 60
     BATCH_UPDATE_VARIABLES = "BATCH_UPDATE_VARIABLES", 60
     SETUP_DESIGN_TOKENS = "SETUP_DESIGN_TOKENS", TOKEN_SETUP_MIN_SECONDS
+    APPLY_TOKEN_CHANGES = "APPLY_TOKEN_CHANGES", TOKEN_IMPORT_MIN_SECONDS
     # components
     GET_COMPONENT = "GET_COMPONENT", 10
     GET_LOCAL_COMPONENTS = "GET_LOCAL_COMPONENTS", 300
@@ -164,8 +170,8 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
     """How long designd waits for the reply to one command, in seconds.
 
     EXECUTE_CODE waits for the code's own limit (``params.timeout`` ms, default and cap above) plus a margin;
-    CREATE_COMPONENT_SET scales with its variant count, SETUP_DESIGN_TOKENS with its token count; a method the
-    table does not know gets the default.
+    CREATE_COMPONENT_SET scales with its variant count, SETUP_DESIGN_TOKENS with its token count,
+    APPLY_TOKEN_CHANGES with its change count; a method the table does not know gets the default.
     """
     params = params or {}
     if method == Method.EXECUTE_CODE:
@@ -180,8 +186,15 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
         tokens = params.get("tokens")
         count = len(tokens) if isinstance(tokens, list) else 0
         return min(TOKEN_SETUP_MAX_SECONDS, TOKEN_SETUP_MIN_SECONDS + TOKEN_SETUP_SECONDS_PER_TOKEN * count)
+    if method == Method.APPLY_TOKEN_CHANGES:
+        changes = sum(len(part) for key in _IMPORT_PARTS if isinstance(part := params.get(key), list))
+        return min(TOKEN_IMPORT_MAX_SECONDS, TOKEN_IMPORT_MIN_SECONDS + TOKEN_IMPORT_SECONDS_PER_CHANGE * changes)
     known = Method.__members__.get(method)
     return known.timeout if known is not None else DEFAULT_TIMEOUT
+
+
+#: The lists of APPLY_TOKEN_CHANGES whose items each count as one change.
+_IMPORT_PARTS: Final = ("collections", "variables", "values", "deletes")
 
 
 def _variant_count(params: Mapping[str, Any]) -> int:

@@ -1162,7 +1162,7 @@
     const all = (await figma.variables.getLocalVariablesAsync()).filter((v) => v.variableCollectionId === collection.id);
     const inside = /* @__PURE__ */ new Map();
     all.forEach((v) => inside.set(v.id, v.name));
-    const modeName = (id) => (collection.modes.find((m) => m.modeId === id) || { name: id }).name;
+    const modeName2 = (id) => (collection.modes.find((m) => m.modeId === id) || { name: id }).name;
     const tokens = all.slice(0, MAX_SETUP_TOKENS).map((v) => {
       const values = {};
       const byMode = v.valuesByMode;
@@ -1173,7 +1173,7 @@
         );
         const targetName = value && value.type === "VARIABLE_ALIAS" ? inside.get(value.id) : void 0;
         const ref = targetName === void 0 ? null : referenceTo(targetName);
-        values[modeName(m)] = ref !== null ? ref : compactValue(value);
+        values[modeName2(m)] = ref !== null ? ref : compactValue(value);
       });
       const token = { name: v.name, resolvedType: v.resolvedType, values };
       if (v.description) token.description = v.description;
@@ -1205,18 +1205,18 @@
   }
   async function addMode(params) {
     const collection = editableCollection(await getCollection(params.collectionId));
-    const modeName = reqString(params, "modeName");
-    refuseTakenModeName(collection, modeName, "ADD_MODE");
+    const modeName2 = reqString(params, "modeName");
+    refuseTakenModeName(collection, modeName2, "ADD_MODE");
     let modeId;
     try {
-      modeId = collection.addMode(modeName);
+      modeId = collection.addMode(modeName2);
     } catch (err) {
       throw new PluginError(
         "plugin_api_error",
-        "Could not add mode '" + modeName + "': " + errorText(err) + ". The plan of this file may limit modes per collection."
+        "Could not add mode '" + modeName2 + "': " + errorText(err) + ". The plan of this file may limit modes per collection."
       );
     }
-    return { success: true, modeId, modeName, collection: describeCollection(collection) };
+    return { success: true, modeId, modeName: modeName2, collection: describeCollection(collection) };
   }
   async function renameMode(params) {
     const collection = editableCollection(await getCollection(params.collectionId));
@@ -1436,7 +1436,7 @@
   async function batchUpdateVariables(params, ctx) {
     const items = reqArray(params, "updates");
     checkCount(items, "updates", MAX_BATCH);
-    const plan = [];
+    const plan2 = [];
     const links = [];
     const collections = /* @__PURE__ */ new Map();
     const names = /* @__PURE__ */ new Map();
@@ -1471,19 +1471,19 @@
         names.get(cid),
         where
       );
-      plan.push({ variable, modeId: mode.modeId, value: resolved.value, where, index: i });
+      plan2.push({ variable, modeId: mode.modeId, value: resolved.value, where, index: i });
       links.push([variable, mode.modeId, resolved.target ? resolved.target.id : null, where]);
     }
     await refuseAliasLoops(links);
     const done = [];
-    let current = plan[0];
+    let current = plan2[0];
     try {
-      for (let i = 0; i < plan.length; i++) {
-        current = plan[i];
+      for (let i = 0; i < plan2.length; i++) {
+        current = plan2[i];
         const before = current.variable.valuesByMode[current.modeId];
         current.variable.setValueForMode(current.modeId, current.value);
         done.push({ variable: current.variable, modeId: current.modeId, before });
-        await ctx.progress(i + 1, plan.length, "Updated " + (i + 1) + " of " + plan.length + " values");
+        await ctx.progress(i + 1, plan2.length, "Updated " + (i + 1) + " of " + plan2.length + " values");
       }
     } catch (err) {
       let left = 0;
@@ -1556,6 +1556,377 @@
     const ids = {};
     created.forEach((v) => ids[v.name] = v.id);
     return { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length, created: ids };
+  }
+
+  // plugin/src/code/methods/token_import.js
+  function refOf(item, at) {
+    if (!isPlainObject(item)) throw badParams(at + " must be an object.");
+    if (typeof item.ref !== "string" || !item.ref) throw badParams(at + ": 'ref' is required and must be a non-empty string.");
+    return item.ref;
+  }
+  function literal(type, raw, where) {
+    const fail = () => badParams(where + ": value " + JSON.stringify(raw) + " does not fit a " + type + " variable.");
+    if (type === "COLOR") {
+      try {
+        return parseColor(raw, "value");
+      } catch (err) {
+        throw fail();
+      }
+    }
+    if (type === "FLOAT" && (typeof raw !== "number" || !isFinite(raw))) throw fail();
+    if (type === "STRING" && typeof raw !== "string") throw fail();
+    if (type === "BOOLEAN" && typeof raw !== "boolean") throw fail();
+    return (
+      /** @type {VariableValue} */
+      raw
+    );
+  }
+  async function plan(params) {
+    const allCollections = await figma.variables.getLocalVariableCollectionsAsync();
+    const allVariables = await figma.variables.getLocalVariablesAsync();
+    const collections = /* @__PURE__ */ new Map();
+    reqArray(params, "collections").forEach((item, i) => {
+      const at = "collections[" + i + "]";
+      const ref = refOf(item, at);
+      if (collections.has(ref)) throw conflict(at + ": ref '" + ref + "' is given twice.");
+      if (typeof item.name !== "string" || !item.name.trim()) throw badParams(at + ": 'name' must be a non-empty string.");
+      const modes = checkModeNames(Array.isArray(item.modes) ? item.modes : [], at + ".modes");
+      let found = null;
+      if (item.id !== void 0) {
+        found = allCollections.find((c) => c.id === item.id);
+        if (!found) throw notFound(at + ": collection " + item.id + " is not in this file. List them with design_get_variables.");
+        editableCollection(found);
+      } else {
+        if (!modes.length) throw badParams(at + ": a new collection needs at least one mode.");
+        const twin = allCollections.find((c) => c.name === item.name);
+        if (twin) throw conflict(at + ": a collection named '" + item.name + "' already exists (" + twin.id + ").");
+      }
+      collections.set(ref, { ref, collection: found, name: item.name, modes });
+    });
+    const byId = /* @__PURE__ */ new Map();
+    allVariables.forEach((v) => byId.set(v.id, v));
+    const deletes = reqArray(params, "deletes").map((id, i) => {
+      const v = byId.get(id);
+      if (!v) throw notFound("deletes[" + i + "]: variable " + JSON.stringify(id) + " is not in this file.");
+      return editableVariable(v);
+    });
+    const deleted = new Set(deletes.map((v) => v.id));
+    const variables = /* @__PURE__ */ new Map();
+    const listedIds = /* @__PURE__ */ new Set();
+    reqArray(params, "variables").forEach((item, i) => {
+      const at = "variables[" + i + "]";
+      const ref = refOf(item, at);
+      if (variables.has(ref)) throw conflict(at + ": ref '" + ref + "' is given twice.");
+      const coll = collections.get(item.collection);
+      if (!coll) throw notFound(at + ": collection ref " + JSON.stringify(item.collection) + " is not in 'collections'.");
+      if (typeof item.name !== "string" || !item.name.trim()) throw badParams(at + ": 'name' must be a non-empty string.");
+      const where = at + " ('" + item.name + "')";
+      if (TYPES.indexOf(item.type) < 0) throw badParams(where + ": 'type' must be one of " + TYPES.join(", ") + ".");
+      if (item.description !== void 0 && typeof item.description !== "string") throw badParams(where + ": 'description' must be a string.");
+      let found = null;
+      if (item.id !== void 0) {
+        found = byId.get(item.id);
+        if (!found) throw notFound(where + ": variable " + item.id + " is not in this file.");
+        if (deleted.has(found.id)) throw conflict(where + ": variable " + item.id + " is also in 'deletes'.");
+        if (listedIds.has(found.id)) throw conflict(where + ": variable " + item.id + " is listed twice.");
+        listedIds.add(found.id);
+        if (!coll.collection || found.variableCollectionId !== coll.collection.id) throw badParams(where + ": variable " + item.id + " is not in that collection.");
+        if (found.resolvedType !== item.type) throw badParams(where + ": variable " + item.id + " is a " + found.resolvedType + ", not a " + item.type + ".");
+        if (found.name !== item.name || item.description !== void 0) editableVariable(found);
+      }
+      const entry = { ref, variable: found, coll, name: item.name, type: item.type };
+      if (item.description !== void 0) entry.description = item.description;
+      variables.set(ref, entry);
+    });
+    const taken = /* @__PURE__ */ new Map();
+    const claim = (collKey, name, who) => {
+      const key = collKey + "\0" + name;
+      const other = taken.get(key);
+      if (other !== void 0) throw conflict(who + ": the name '" + name + "' is also " + other + "; names in one collection must differ.");
+      taken.set(key, who);
+    };
+    const touched = new Set([...collections.values()].map((c) => c.collection ? c.collection.id : ""));
+    allVariables.forEach((v) => {
+      if (touched.has(v.variableCollectionId) && !deleted.has(v.id) && !listedIds.has(v.id)) {
+        claim(v.variableCollectionId, v.name, "the name of variable " + v.id);
+      }
+    });
+    [...variables.values()].forEach((p, i) => claim(p.coll.collection ? p.coll.collection.id : "new:" + p.coll.ref, p.name, "variables[" + i + "]"));
+    const values = [];
+    const seen = /* @__PURE__ */ new Set();
+    reqArray(params, "values").forEach((item, i) => {
+      const at = "values[" + i + "]";
+      if (!isPlainObject(item)) throw badParams(at + " must be an object with 'variable', 'mode' and 'value' or 'alias'.");
+      const target = variables.get(item.variable);
+      if (!target) throw notFound(at + ": variable ref " + JSON.stringify(item.variable) + " is not in 'variables'.");
+      const where = at + " ('" + target.name + "' in mode '" + item.mode + "')";
+      const modeNames = target.coll.collection ? target.coll.collection.modes.map((m) => m.name).concat(target.coll.modes) : target.coll.modes;
+      if (modeNames.indexOf(item.mode) < 0) throw notFound(where + ": collection '" + target.coll.name + "' has no mode '" + item.mode + "'.");
+      const key = target.ref + "\0" + item.mode;
+      if (seen.has(key)) throw conflict(where + ": this variable's value in this mode is given twice.");
+      seen.add(key);
+      if (item.alias !== void 0) {
+        const to = variables.get(item.alias);
+        if (!to) throw notFound(where + ": the alias target ref " + JSON.stringify(item.alias) + " is not in 'variables'.");
+        if (to.type !== target.type) throw badParams(where + ": a " + target.type + " variable cannot alias '" + to.name + "', a " + to.type + " variable.");
+        values.push({ target, mode: item.mode, alias: to, where });
+      } else {
+        if (!("value" in item)) throw badParams(where + ": give 'value' or 'alias'.");
+        values.push({ target, mode: item.mode, value: literal(target.type, item.value, where), where });
+      }
+    });
+    refuseLoops2(allVariables, allCollections, variables, values, deleted);
+    allVariables.forEach((v) => {
+      if (deleted.has(v.id)) return;
+      Object.keys(v.valuesByMode).forEach((modeId) => {
+        const raw = (
+          /** @type {any} */
+          v.valuesByMode[modeId]
+        );
+        if (!raw || raw.type !== "VARIABLE_ALIAS" || !deleted.has(raw.id)) return;
+        const overridden = values.some((x) => x.target.variable === v && modeName(v, modeId, allCollections) === x.mode);
+        if (!overridden) {
+          throw conflict("variable '" + v.name + "' (" + v.id + ") aliases " + raw.id + ", which this import deletes; keep that token or change the alias too.");
+        }
+      });
+    });
+    return { collections: [...collections.values()], variables: [...variables.values()], values, deletes };
+  }
+  function modeName(v, modeId, all) {
+    const c = all.find((x) => x.id === v.variableCollectionId);
+    const m = c && c.modes.find((x) => x.modeId === modeId);
+    return m ? m.name : modeId;
+  }
+  function refuseLoops2(allVariables, allCollections, variables, values, deleted) {
+    if (!values.some((v) => v.alias)) return;
+    const nodes = /* @__PURE__ */ new Map();
+    const keyOfId = /* @__PURE__ */ new Map();
+    variables.forEach((p) => {
+      if (p.variable) keyOfId.set(p.variable.id, "r:" + p.ref);
+    });
+    const collModes = (id) => {
+      const c = allCollections.find((x) => x.id === id);
+      return c ? c.modes.map((m) => m.name) : [];
+    };
+    allVariables.forEach((v) => {
+      if (deleted.has(v.id) || keyOfId.has(v.id)) return;
+      const aliases = /* @__PURE__ */ new Map();
+      Object.keys(v.valuesByMode).forEach((modeId) => {
+        const raw = (
+          /** @type {any} */
+          v.valuesByMode[modeId]
+        );
+        if (raw && raw.type === "VARIABLE_ALIAS") aliases.set(modeName(v, modeId, allCollections), keyOfId.get(raw.id) || "i:" + raw.id);
+      });
+      nodes.set("i:" + v.id, { collection: v.variableCollectionId, modes: collModes(v.variableCollectionId), aliases, name: v.name });
+    });
+    variables.forEach((p) => {
+      const aliases = /* @__PURE__ */ new Map();
+      if (p.variable) {
+        const v = p.variable;
+        Object.keys(v.valuesByMode).forEach((modeId) => {
+          const raw = (
+            /** @type {any} */
+            v.valuesByMode[modeId]
+          );
+          if (raw && raw.type === "VARIABLE_ALIAS") aliases.set(modeName(v, modeId, allCollections), keyOfId.get(raw.id) || "i:" + raw.id);
+        });
+      }
+      const modes = p.coll.collection ? collModes(p.coll.collection.id).concat(p.coll.modes.filter((m) => collModes(
+        /** @type {VariableCollection} */
+        p.coll.collection.id
+      ).indexOf(m) < 0)) : p.coll.modes;
+      nodes.set("r:" + p.ref, { collection: "c:" + p.coll.ref, modes, aliases, name: p.name });
+    });
+    const refOfCollection = /* @__PURE__ */ new Map();
+    variables.forEach((p) => {
+      if (p.coll.collection) refOfCollection.set(p.coll.collection.id, "c:" + p.coll.ref);
+    });
+    nodes.forEach((n) => {
+      const ref = refOfCollection.get(n.collection);
+      if (ref) n.collection = ref;
+    });
+    values.forEach((v) => {
+      const node = nodes.get("r:" + v.target.ref);
+      if (node) node.aliases.set(v.mode, v.alias ? "r:" + v.alias.ref : null);
+    });
+    const lookup = (key) => {
+      const n = nodes.get(key);
+      return n ? { collection: n.collection, modes: n.modes, alias: (mode) => n.aliases.get(mode) || null } : null;
+    };
+    for (const v of values) {
+      if (!v.alias) continue;
+      const loop = aliasLoop("r:" + v.target.ref, v.mode, "r:" + v.alias.ref, lookup);
+      if (loop) {
+        const label2 = (k) => {
+          const n = nodes.get(k);
+          return n ? n.name : k;
+        };
+        throw badParams(v.where + ": the aliases make a loop (" + describeLoop(loop, label2) + "). Point one of them at a plain value.");
+      }
+    }
+  }
+  async function apply(p, ctx, undo, current) {
+    const total = p.collections.length + p.variables.length * 2 + p.values.length + p.deletes.length;
+    let done = 0;
+    const step = async (message) => {
+      done++;
+      await ctx.progress(done, total, message);
+    };
+    const modeIds = /* @__PURE__ */ new Map();
+    for (const c of p.collections) {
+      current.step = "collection '" + c.name + "'";
+      const ids = {};
+      if (!c.collection) {
+        const made2 = figma.variables.createVariableCollection(c.name);
+        undo.push(() => made2.remove());
+        c.collection = made2;
+        made2.renameMode(made2.defaultModeId, c.modes[0]);
+      }
+      const coll = c.collection;
+      coll.modes.forEach((m) => ids[m.name] = m.modeId);
+      for (const mode of c.modes) {
+        if (ids[mode]) continue;
+        current.step = "mode '" + mode + "' of collection '" + c.name + "'";
+        const id = coll.addMode(mode);
+        undo.push(() => coll.removeMode(id));
+        ids[mode] = id;
+      }
+      modeIds.set(c.ref, ids);
+      await step("Prepared collection " + c.name);
+    }
+    const renamed = p.variables.filter((v) => v.variable && v.variable.name !== v.name);
+    for (const v of renamed) {
+      const variable = (
+        /** @type {Variable} */
+        v.variable
+      );
+      const old = variable.name;
+      current.step = "renaming '" + old + "' to '" + v.name + "'";
+      variable.name = old + " → " + v.name + " (renaming)";
+      undo.push(() => variable.name = old);
+    }
+    const made = /* @__PURE__ */ new Map();
+    for (const v of p.variables) {
+      current.step = "variable '" + v.name + "'";
+      if (v.variable) {
+        const variable = v.variable;
+        if (variable.name !== v.name) {
+          const temporary = variable.name;
+          variable.name = v.name;
+          undo.push(() => variable.name = temporary);
+        }
+        if (v.description !== void 0 && v.description !== variable.description) {
+          const before = variable.description;
+          variable.description = v.description;
+          undo.push(() => variable.description = before);
+        }
+        made.set(v, variable);
+      } else {
+        const variable = figma.variables.createVariable(
+          v.name,
+          /** @type {VariableCollection} */
+          v.coll.collection,
+          v.type
+        );
+        undo.push(() => variable.remove());
+        if (v.description) variable.description = v.description;
+        made.set(v, variable);
+      }
+      await step("Prepared " + made.size + " of " + p.variables.length + " variables");
+    }
+    let valuesSet = 0;
+    for (const x of p.values) {
+      current.step = x.where;
+      const variable = (
+        /** @type {Variable} */
+        made.get(x.target)
+      );
+      const modeId = (
+        /** @type {Record<string, string>} */
+        modeIds.get(x.target.coll.ref)[x.mode]
+      );
+      const before = variable.valuesByMode[modeId];
+      const value = x.alias ? figma.variables.createVariableAlias(
+        /** @type {Variable} */
+        made.get(x.alias)
+      ) : (
+        /** @type {VariableValue} */
+        x.value
+      );
+      variable.setValueForMode(modeId, value);
+      if (x.target.variable && before !== void 0) undo.push(() => variable.setValueForMode(modeId, before));
+      valuesSet++;
+      await step("Set " + valuesSet + " of " + p.values.length + " values");
+    }
+    for (const v of p.deletes) {
+      current.step = "deleting '" + v.name + "'";
+      const recipe = {
+        name: v.name,
+        type: v.resolvedType,
+        collectionId: v.variableCollectionId,
+        description: v.description,
+        scopes: v.scopes,
+        values: v.valuesByMode
+      };
+      const home = await figma.variables.getVariableCollectionByIdAsync(recipe.collectionId);
+      v.remove();
+      undo.push(() => {
+        const back = figma.variables.createVariable(
+          recipe.name,
+          /** @type {VariableCollection} */
+          home,
+          recipe.type
+        );
+        back.description = recipe.description;
+        back.scopes = recipe.scopes;
+        Object.keys(recipe.values).forEach((m) => back.setValueForMode(m, recipe.values[m]));
+      });
+      await step("Deleted " + v.name);
+    }
+    const collections = {};
+    p.collections.forEach((c) => collections[c.name] = /** @type {VariableCollection} */
+    c.collection.id);
+    const created = {};
+    made.forEach((variable, v) => {
+      if (!v.variable) created[v.ref] = variable.id;
+    });
+    return { collections, created };
+  }
+  async function applyTokenChanges(params, ctx) {
+    const p = await plan(params);
+    const renames = p.variables.filter((v) => v.variable && v.variable.name !== v.name).length;
+    const undo = [];
+    const current = { step: "" };
+    try {
+      const result = await apply(p, ctx, undo, current);
+      return {
+        success: true,
+        collections: result.collections,
+        created: result.created,
+        counts: {
+          collectionsCreated: params.collections.filter((c) => c.id === void 0).length,
+          variablesCreated: Object.keys(result.created).length,
+          renamed: renames,
+          values: p.values.length,
+          deleted: p.deletes.length
+        }
+      };
+    } catch (err) {
+      let left = 0;
+      undo.reverse().forEach((back) => {
+        try {
+          back();
+        } catch (undoErr) {
+          left++;
+        }
+      });
+      const undone = left ? "Taking back the " + undo.length + " steps already done failed for " + left + "; check the variables." : "Nothing was kept: the " + undo.length + " steps already done were taken back.";
+      if (err instanceof PluginError && err.code === "cancelled") throw new PluginError("cancelled", err.message + " " + undone);
+      throw new PluginError("plugin_api_error", "The design tool refused " + current.step + ": " + errorText(err) + ". " + undone, {
+        rolledBack: left === 0
+      });
+    }
   }
 
   // plugin/src/code/nodes.js
@@ -4176,6 +4547,7 @@
     BATCH_CREATE_VARIABLES: batchCreateVariables,
     BATCH_UPDATE_VARIABLES: batchUpdateVariables,
     SETUP_DESIGN_TOKENS: setupDesignTokens,
+    APPLY_TOKEN_CHANGES: applyTokenChanges,
     GET_COMPONENT: getComponent,
     GET_LOCAL_COMPONENTS: getLocalComponents,
     DEEP_GET_COMPONENT: deepGetComponent,
@@ -4253,6 +4625,7 @@
     "BATCH_CREATE_VARIABLES",
     "BATCH_UPDATE_VARIABLES",
     "SETUP_DESIGN_TOKENS",
+    "APPLY_TOKEN_CHANGES",
     "SET_NODE_DESCRIPTION",
     "ADD_COMPONENT_PROPERTY",
     "EDIT_COMPONENT_PROPERTY",

@@ -25,6 +25,9 @@ from design_console.plugin_contract import (
     EXECUTE_MARGIN_SECONDS,
     EXECUTE_MAX_MS,
     MAX_CODE_CHARS,
+    TOKEN_IMPORT_MAX_SECONDS,
+    TOKEN_IMPORT_MIN_SECONDS,
+    TOKEN_IMPORT_SECONDS_PER_CHANGE,
     TOKEN_SETUP_MAX_SECONDS,
     TOKEN_SETUP_MIN_SECONDS,
     TOKEN_SETUP_SECONDS_PER_TOKEN,
@@ -172,6 +175,11 @@ def _expected_timeout_cell(method: Method) -> str:
             f"min({TOKEN_SETUP_MAX_SECONDS:g}, {TOKEN_SETUP_MIN_SECONDS:g} + "
             f"{TOKEN_SETUP_SECONDS_PER_TOKEN:g} × tokens) s"
         )
+    if method is Method.APPLY_TOKEN_CHANGES:
+        return (
+            f"min({TOKEN_IMPORT_MAX_SECONDS:g}, {TOKEN_IMPORT_MIN_SECONDS:g} + "
+            f"{TOKEN_IMPORT_SECONDS_PER_CHANGE:g} × changes) s"
+        )
     return f"{method.timeout:g} s"
 
 
@@ -231,3 +239,10 @@ def test_token_setup_waits_longer_for_more_tokens() -> None:
     assert command_timeout(Method.SETUP_DESIGN_TOKENS, {"tokens": [{}] * 300}) == 30 + 0.2 * 300
     assert command_timeout(Method.SETUP_DESIGN_TOKENS, {"tokens": [{}] * 5000}) == 300
     assert command_timeout(Method.SETUP_DESIGN_TOKENS, {}) == Method.SETUP_DESIGN_TOKENS.timeout
+
+
+def test_token_import_waits_longer_for_more_changes() -> None:
+    params = {"collections": [{}] * 2, "variables": [{}] * 5000, "values": [{}] * 20000, "deletes": []}
+    assert command_timeout(Method.APPLY_TOKEN_CHANGES, params) == 30 + 0.02 * 25002
+    assert command_timeout(Method.APPLY_TOKEN_CHANGES, {"values": [{}] * 100000}) == 900
+    assert command_timeout(Method.APPLY_TOKEN_CHANGES, {}) == Method.APPLY_TOKEN_CHANGES.timeout

@@ -108,7 +108,7 @@ def _mapped(code: TokenSet, opts: DiffOptions) -> TokenSet:
                 colls.get(coll.name, coll.name),
                 [modes.get(m, m) for m in coll.modes],
                 [
-                    Token(t.name, t.type, {modes.get(m, m): value(v) for m, v in t.values.items()}, t.description)
+                    Token(t.name, t.type, {modes.get(m, m): value(v) for m, v in t.values.items()}, t.description, t.id)
                     for t in coll.tokens
                 ],
             )
@@ -121,7 +121,17 @@ def _conflict(kind: ChangeKind, opts: DiffOptions) -> Action:
 
 
 def _renames(new: list[Token], gone: list[Token]) -> dict[str, str]:
-    """New name → old name, for the pairs the rename heuristic accepts."""
+    """New name → old name: first the pairs whose variable id is the same (the export writes ids) and type agrees,
+    then, among the rest, the pairs the rename heuristic accepts."""
+    by_id = {g.id: g for g in gone if g.id}
+    paired: dict[str, str] = {}
+    for n in new:
+        old = by_id.pop(n.id, None) if n.id else None
+        if old is not None and RESOLVED_TYPE[old.type] == RESOLVED_TYPE[n.type]:
+            paired[n.name] = old.name
+    taken = set(paired.values())
+    new = [n for n in new if n.name not in paired]
+    gone = [g for g in gone if g.name not in taken]
 
     def matches(a: Token, b: Token) -> bool:
         common = a.values.keys() & b.values.keys()
@@ -136,7 +146,8 @@ def _renames(new: list[Token], gone: list[Token]) -> dict[str, str]:
     for olds in candidates.values():
         for old in olds:
             claimed[old] = claimed.get(old, 0) + 1
-    return {name: olds[0] for name, olds in candidates.items() if len(olds) == 1 and claimed[olds[0]] == 1}
+    guessed = {name: olds[0] for name, olds in candidates.items() if len(olds) == 1 and claimed[olds[0]] == 1}
+    return paired | guessed
 
 
 def diff(code: TokenSet, design: TokenSet, opts: DiffOptions | None = None) -> Diff:
@@ -228,7 +239,7 @@ def _follow(token: Token, new_names: dict[tuple[str, str], str]) -> Token:
         m: Alias(new_names.get((v.collection, v.name), v.name), v.collection) if isinstance(v, Alias) else v
         for m, v in token.values.items()
     }
-    return Token(token.name, token.type, values, token.description)
+    return Token(token.name, token.type, values, token.description, token.id)
 
 
 def _value_changes(collection: str, before: Token, after: Token, opts: DiffOptions) -> list[Change]:

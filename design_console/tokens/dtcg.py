@@ -9,9 +9,11 @@ Each collection is a top-level group whose ``$extensions["com.design-console"].m
 is the default). A token's ``$value`` holds its first mode; the other modes ride in the token's
 ``$extensions["com.design-console"].modes``. ``string`` and ``boolean`` are not DTCG types: legacy writes them as
 ``$type`` anyway (Style Dictionary passes them through); 2025 leaves ``$type`` off and keeps the type in the
-extension. Losses: none for our own files, except that names must not contain ``.`` (the alias syntax) and a token
-name cannot also be a group of others. A file written elsewhere (no extension) is read as one collection
-(``tokens``) with one mode (``default``); ``$type`` inherited from groups is honoured.
+extension. A token read from the design tool carries its variable id in ``$extensions["com.design-console"].id``, so
+that importing the file back tells a renamed token from a new one. Losses: none for our own files, except that names
+must not contain ``.`` (the alias syntax) and a token name cannot also be a group of others. A file written elsewhere
+(no extension) is read as one collection (``tokens``) with one mode (``default``); ``$type`` inherited from groups is
+honoured.
 """
 
 from __future__ import annotations
@@ -109,6 +111,8 @@ def write_tree(tokens: TokenSet, opts: ExportOptions, keys: Keys, dialect: str =
                 ext["modes"] = {m: encode(token, token.values[m]) for m in present[1:]}
             if dialect == "2025" and token.type in ("string", "boolean"):
                 ext["type"] = token.type
+            if token.id:
+                ext["id"] = token.id
             if ext:
                 entry["$extensions"] = {_EXT: ext}
             pairs.append((token.name, entry))
@@ -177,7 +181,13 @@ def _walk(
         declared = ext.get("type") or child.get(keys.type) or group_type
         kind = _TYPES.get(str(declared)) if declared else None
         raw_values = {str(ext.get("mode") or coll.modes[0]): child[keys.value], **(ext.get("modes") or {})}
-        token = Token("/".join((*path, key)), kind or "string", {}, str(child.get(keys.description) or ""))
+        token = Token(
+            "/".join((*path, key)),
+            kind or "string",
+            {},
+            str(child.get(keys.description) or ""),
+            str(ext.get("id") or ""),
+        )
         for mode, raw in raw_values.items():
             read_back = _read_value(raw, kind, opts)
             if read_back is None:

@@ -41,12 +41,14 @@ Value = Color | Alias | bool | float | str
 
 
 class Token(msgspec.Struct):
-    """One token: name (slash path), type, description, value per mode name."""
+    """One token: name (slash path), type, description, value per mode name, and the design tool's variable id when
+    it came from there (directly, or through a file the export wrote): what tells a rename from a new token."""
 
     name: str
     type: TokenType
     values: dict[str, Value] = {}
     description: str = ""
+    id: str = ""
 
 
 class Collection(msgspec.Struct):
@@ -129,7 +131,13 @@ def resolve_all(tokens: TokenSet) -> TokenSet:
         for token in coll.tokens:
             values = {m: resolve(where, v, m) for m, v in token.values.items()}
             new.tokens.append(
-                Token(token.name, token.type, {m: v for m, v in values.items() if v is not None}, token.description)
+                Token(
+                    token.name,
+                    token.type,
+                    {m: v for m, v in values.items() if v is not None},
+                    token.description,
+                    token.id,
+                )
             )
         out.collections.append(new)
     return out
@@ -176,9 +184,10 @@ def merge(parts: list[TokenSet]) -> TokenSet:
                         # The type shown by a literal beats the placeholder of a file that held only aliases.
                         into_token.type = token.type
                     into_token.values.update(token.values)
+                    into_token.id = into_token.id or token.id
                     have[token.name].description = have[token.name].description or token.description
                 else:
-                    copy = Token(token.name, token.type, dict(token.values), token.description)
+                    copy = Token(token.name, token.type, dict(token.values), token.description, token.id)
                     into.tokens.append(copy)
                     have[token.name] = copy
     link_aliases(out)
@@ -197,7 +206,7 @@ def select_modes(tokens: TokenSet, modes: list[str] | None) -> TokenSet:
                 coll.name,
                 keep,
                 [
-                    Token(t.name, t.type, {m: t.values[m] for m in keep if m in t.values}, t.description)
+                    Token(t.name, t.type, {m: t.values[m] for m in keep if m in t.values}, t.description, t.id)
                     for t in coll.tokens
                 ],
             )
@@ -255,7 +264,9 @@ def from_variables(snapshot: dict[str, Any]) -> TokenSet:
             if value is not None and mode_id in modes:
                 values[modes[mode_id]] = value
         ordered = {m: values[m] for m in coll.modes if m in values}
-        coll.tokens.append(Token(var.get("name", var["id"]), kind, ordered, var.get("description", "") or ""))
+        coll.tokens.append(
+            Token(var.get("name", var["id"]), kind, ordered, var.get("description", "") or "", str(var["id"]))
+        )
     return out
 
 
@@ -267,7 +278,7 @@ def to_variables(tokens: TokenSet) -> dict[str, Any]:
     ids: dict[tuple[str, str], str] = {}
     for coll in tokens.collections:
         for token in coll.tokens:
-            ids[(coll.name, token.name)] = f"VariableID:{next(counter)}"
+            ids[(coll.name, token.name)] = token.id or f"VariableID:{next(counter)}"
     variables: list[dict[str, Any]] = []
     for ci, coll in enumerate(tokens.collections, start=1):
         mode_ids = {m: f"{ci}:{mi}" for mi, m in enumerate(coll.modes)}

@@ -8,7 +8,7 @@ AI app's directory and inside its MCP roots, atomic writes, and nothing overwrit
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta
@@ -24,6 +24,7 @@ from design_console.tools.context import TokensContext
 
 #: Inline files beyond this are cut: the whole export belongs in files (outputPath), not in the model's context.
 INLINE_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
+A = TypeVar("A", bound=Args)
 #: A token file read for a merge, or a config file, is never larger than this.
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
@@ -46,20 +47,28 @@ class ExportTokensArgs(Args):
     remBase: Annotated[float, Meta(gt=0)] = 16
 
 
-def _with_config(ctx: TokensContext, args: ExportTokensArgs, given: set[str]) -> ExportTokensArgs:
-    """Options from ``configPath`` (a JSON object with the tool's own option names) fill what the call left out."""
-    if not args.configPath:
+def given_fields(args: Args) -> set[str]:
+    """The arguments a call set to other than their defaults."""
+    blank = type(args)()
+    return {f for f in args.__struct_fields__ if getattr(args, f) != getattr(blank, f)}
+
+
+def with_config(ctx: TokensContext, args: A, given: set[str]) -> A:
+    """Options from ``args.configPath`` (a JSON object with the tool's own option names) fill what the call left
+    out."""
+    path = getattr(args, "configPath", None)
+    if not path:
         return args
-    raw = read_bytes(args.configPath, ctx.file_scope, max_bytes=MAX_FILE_BYTES, argument="configPath")
+    raw = read_bytes(path, ctx.file_scope, max_bytes=MAX_FILE_BYTES, argument="configPath")
     try:
         options = msgspec.json.decode(raw, type=dict[str, Any])
         merged = {**options, **{k: v for k, v in msgspec.structs.asdict(args).items() if k in given}}
         merged.pop("configPath", None)
-        return msgspec.convert(merged, ExportTokensArgs)
+        return msgspec.convert(merged, type(args))
     except msgspec.DecodeError as exc:
         raise DesignError(
             ErrorCode.BAD_ARGUMENT,
-            f"configPath {args.configPath!r} is not a usable config: {exc}.",
+            f"configPath {path!r} is not a usable config: {exc}.",
             "Give a JSON object with this tool's option names (format, modes, prefix, …).",
         ) from None
 
@@ -138,8 +147,7 @@ def _inline(files: dict[str, str]) -> dict[str, Any]:
 )
 async def design_export_tokens(ctx: TokensContext, args: ExportTokensArgs) -> ToolOutput:
     """Read the variables through the plugin, convert, and write or return the files."""
-    given = {f for f in args.__struct_fields__ if getattr(args, f) != getattr(ExportTokensArgs(), f)}
-    args = _with_config(ctx, args, given)
+    args = with_config(ctx, args, given_fields(args))
     snapshot = await ctx.bridge(Method.GET_VARIABLES_DATA, file_key=ctx.active_file_key or "")
     tokens = from_variables(_select(snapshot, args))
     if not any(True for _ in tokens.tokens()):

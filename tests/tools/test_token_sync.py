@@ -16,8 +16,9 @@ from procs import DaemonProcess, TestEnv
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-TOKEN_TOOLS = frozenset({"design_export_tokens"})
+#: The tools this module and test_token_import.py run through the whole chain (tests/workers/test_every_tool.py
+#: runs the others).
+TOKEN_TOOLS = frozenset({"design_export_tokens", "design_import_tokens"})
 
 TOKENS = [
     {"name": "color/blue/500", "resolvedType": "COLOR", "values": {"Light": "#3366ff", "Dark": "#6699ff"}},

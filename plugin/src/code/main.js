@@ -7,6 +7,7 @@ import { executeCode } from "./methods/execute.js";
 import { getFileInfo } from "./methods/file.js";
 import * as variables from "./methods/variables.js";
 import * as tokens from "./methods/tokens.js";
+import { applyTokenChanges } from "./methods/token_import.js";
 import { arrangeComponentSet } from "./methods/arrange.js";
 import * as components from "./methods/components.js";
 import * as annotations from "./methods/annotations.js";
@@ -59,6 +60,7 @@ const handlers = {
   BATCH_CREATE_VARIABLES: tokens.batchCreateVariables,
   BATCH_UPDATE_VARIABLES: tokens.batchUpdateVariables,
   SETUP_DESIGN_TOKENS: tokens.setupDesignTokens,
+  APPLY_TOKEN_CHANGES: applyTokenChanges,
   GET_COMPONENT: components.getComponent,
   GET_LOCAL_COMPONENTS: components.getLocalComponents,
   DEEP_GET_COMPONENT: components.deepGetComponent,
@@ -141,6 +143,7 @@ const WRITE_METHODS = [
   "BATCH_CREATE_VARIABLES",
   "BATCH_UPDATE_VARIABLES",
   "SETUP_DESIGN_TOKENS",
+  "APPLY_TOKEN_CHANGES",
   "SET_NODE_DESCRIPTION",
   "ADD_COMPONENT_PROPERTY",
   "EDIT_COMPONENT_PROPERTY",
