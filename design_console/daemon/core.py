@@ -307,6 +307,8 @@ class Daemon:
         if frame.what == "metadata_changes":
             data = msgspec.to_builtins(self.state.metadata_changes(key, count=None)) if key else []
             await self.control.send(peer.identity, Result(id=frame.id, data=data))
+        elif frame.what == "change_seq":
+            await self.control.send(peer.identity, Result(id=frame.id, data=self.state.change_seq(key)))
         else:
             await self.control.send(
                 peer.identity, Error(id=frame.id, code=ErrorCode.BAD_REQUEST, message=f"unknown state {frame.what!r}")
