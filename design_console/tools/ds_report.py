@@ -20,15 +20,15 @@ Category = Literal[
 ]
 Severity = Literal["error", "warning", "info"]
 
-#: Weights of the categories in the overall score (they sum to 1). Naming, tokens and component metadata are what
+#: Weights of the categories in the overall score, in percent. Naming, tokens and component metadata are what
 #: code generation leans on most; coverage only says what is missing.
-WEIGHTS: dict[Category, float] = {
-    "naming-semantics": 0.2,
-    "token-architecture": 0.2,
-    "component-metadata": 0.2,
-    "accessibility": 0.15,
-    "consistency": 0.15,
-    "coverage": 0.1,
+WEIGHTS: dict[Category, int] = {
+    "naming-semantics": 20,
+    "token-architecture": 20,
+    "component-metadata": 20,
+    "accessibility": 15,
+    "consistency": 15,
+    "coverage": 10,
 }
 CATEGORIES: tuple[Category, ...] = tuple(WEIGHTS)
 
@@ -347,11 +347,16 @@ _RULES = {
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
+def _percent(part: int, whole: int) -> int:
+    """``100 * part / whole`` rounded half up, in integers (so that a score never depends on float rounding)."""
+    return (200 * part + whole) // (2 * whole)
+
+
 def score(checks: list[Check]) -> int:
     """The share of checked items that passed, 0-100; 100 when nothing was checked."""
     checked = sum(c.checked for c in checks)
     failed = sum(len(c.failed) for c in checks)
-    return 100 if checked == 0 else round(100 * (checked - failed) / checked)
+    return 100 if checked == 0 else _percent(checked - failed, checked)
 
 
 def build_report(data: AuditData) -> dict[str, Any]:
@@ -365,12 +370,13 @@ def build_report(data: AuditData) -> dict[str, Any]:
             {
                 "id": name,
                 "score": score(checks),
-                "weight": WEIGHTS[name],
+                "weight": WEIGHTS[name] / 100,
                 "checked": sum(c.checked for c in checks),
                 "findings": findings,
             }
         )
-    overall = round(sum(c["score"] * c["weight"] for c in categories) / sum(WEIGHTS.values()))
+    # The weights are percentages: the weighted sum over 100, rounded half up.
+    overall = (sum(c["score"] * WEIGHTS[c["id"]] for c in categories) + 50) // 100
     return {
         "score": overall,
         "counts": {

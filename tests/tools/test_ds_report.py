@@ -77,7 +77,7 @@ def test_each_category_scores_the_share_of_checks_that_pass() -> None:
     assert cats["consistency"]["score"] == 50
     # coverage: all four foundations there, k3 has no instance (1 of 2 standalone components): 5/6.
     assert cats["coverage"]["score"] == 83
-    # 81*.2 + 78*.2 + 50*.2 + 50*.15 + 50*.15 + 83*.1 = 65.1
+    # (81*20 + 78*20 + 50*20 + 50*15 + 50*15 + 83*10) / 100 = 65.1
     assert report["score"] == 65
     assert report["counts"] == {"variables": 5, "collections": 2, "components": 4, "styles": 2, "nodes": 5}
 
