@@ -33,7 +33,7 @@ MAX_CRAWL_NODES = 1_200
 CRAWL_PAGE = 150
 TOP_FINDINGS = 5
 #: Bridge failures that mean "no plugin in this file": the design API answers instead.
-_NO_PLUGIN = {ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.DISCONNECTED}
+NO_PLUGIN = {ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.DISCONNECTED}
 
 CRAWL_CODE = """
 const offset = %d, size = %d, limit = %d;
@@ -275,7 +275,7 @@ async def gather(ctx: ApiContext, key: str, force: bool) -> Gathered:
     try:
         return await _from_plugin(ctx, key, force)
     except DesignError as exc:
-        if exc.code not in _NO_PLUGIN:
+        if exc.code not in NO_PLUGIN:
             raise
         plugin_failure = exc
     try:
@@ -398,7 +398,7 @@ def shape_report(key: str, cached: CachedReport, from_cache: bool, fmt: str, cat
     "Six scores 0-100 with findings.",
     args=ReportArgs,
     runs_in="api",
-    toolset="read",
+    toolset="audit",
     idempotent=True,
     open_world=True,
 )

@@ -19,6 +19,8 @@ from procs import DaemonProcess, TestEnv
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 REPORT = "design_audit_design_system_report"
+#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
+DS_TOOLS = frozenset({REPORT})
 FILE_KEY = "auditFile"
 WAIT = 10.0
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from fakes.context import FakeContext
+from fakes.design_api import ENTERPRISE_KEY, PRO_KEY
 
 from design_console.tools.ds_audit import CachedReport, Gathered, ReportCache
 from design_console.tools.ds_report import AuditData, build_report, contrast_ratio, top_findings
 
+REPORT = "design_audit_design_system_report"
 BLUE = {"r": 0, "g": 0, "b": 1, "a": 1}
 
 
@@ -153,3 +157,24 @@ def test_cached_reports_expire_and_follow_the_data_version() -> None:
     assert cache.get("f", "plugin:5") is None and cache.peek("f") is entry
     now[0] += 300
     assert cache.get("f", "plugin:4") is None and cache.peek("f") is None
+
+
+async def test_without_a_plugin_the_design_api_answers(ctx: FakeContext) -> None:
+    """The fallback route: the fake design API's design-system files, read through the real client."""
+    ctx.pushed["change_seq"] = 0
+    full = json.loads((await ctx.run(REPORT, {"fileUrl": ENTERPRISE_KEY, "format": "full"})).content[0].text)
+    assert full["source"] == "design_api" and full["fromCache"] is False
+    assert full["notes"] == ["No Desktop Bridge plugin is connected in this file; read through the design API."]
+    variables = (await ctx.api.request("GET", f"/v1/files/{ENTERPRISE_KEY}/variables/local"))["meta"]["variables"]
+    assert full["counts"]["variables"] == len(variables) and full["counts"]["components"] == 2
+    consistency = {f["id"]: f for f in by_id(full)["consistency"]["findings"]}
+    # The file's four text layers carry no text style; its one unbound fill is the frame 1:4.
+    assert consistency["consistency.no-text-style"]["ids"] == ["1:30", "1:31", "1:32", "2:2"]
+    assert consistency["consistency.hardcoded-fill"]["ids"] == ["1:4"]
+    again = json.loads((await ctx.run(REPORT, {"fileUrl": ENTERPRISE_KEY})).content[0].text)
+    assert again["fromCache"] is True and again["score"] == full["score"]
+
+    # A Professional plan cannot read variables over the API: the report says so and scores the rest.
+    pro = json.loads((await ctx.run(REPORT, {"fileUrl": PRO_KEY})).content[0].text)
+    assert pro["counts"]["variables"] == 0 and "Variables unavailable" in pro["notes"][1]
+    assert next(c for c in pro["categories"] if c["id"] == "token-architecture")["findings"] == 0
