@@ -69,11 +69,15 @@ INSTRUCTIONS = (
 )
 
 
+def _app_only(spec: ToolSpec) -> bool:
+    return spec.extra.get("ui", {}).get("visibility") == ["app"]
+
+
 def tool_definition(spec: ToolSpec) -> types.Tool:
     """The MCP ``Tool`` of one catalog entry.
 
     Annotations are sent only where they differ from MCP's defaults (not read-only, destructive, not idempotent,
-    open world), and a description only when there is one (tools that only an MCP App calls have none): the tool
+    open world), and no description for a tool that only an MCP App calls (hosts keep it from the model): the tool
     list is paid for in every session's context.
     """
     hints: dict[str, bool] = {}
@@ -88,7 +92,7 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
         hints["openWorldHint"] = False
     return types.Tool(
         name=spec.name,
-        description=spec.description or None,
+        description=None if _app_only(spec) else spec.description,
         input_schema=input_schema(spec.args),
         annotations=types.ToolAnnotations.model_validate(hints),
         meta=spec.extra or None,

@@ -66,7 +66,7 @@ def _opens(view: AppView) -> dict[str, Any]:
     return {"ui": {"resourceUri": view.uri}}
 
 
-#: A refresh tool feeds its view: hosts keep it from the model, so it needs no description either.
+#: A refresh tool feeds its view: hosts keep it from the model (and tools/list leaves out its description).
 APP_ONLY = {"ui": {"visibility": ["app"]}}
 
 
@@ -152,7 +152,7 @@ async def design_browse_tokens(ctx: ApiContext, args: AppArgs) -> ToolOutput:
 
 @tool(
     "design_token_browser_refresh",
-    "",
+    "The token browser's data.",
     args=AppArgs,
     runs_in="api",
     toolset="apps",
@@ -184,7 +184,7 @@ async def design_audit_design_system(ctx: ApiContext, args: AppArgs) -> ToolOutp
 
 @tool(
     "design_ds_dashboard_refresh",
-    "",
+    "The dashboard's data: the whole health report.",
     args=AppArgs,
     runs_in="api",
     toolset="apps",
