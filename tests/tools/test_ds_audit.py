@@ -14,6 +14,7 @@ import pytest_asyncio
 from fakes.chain import call, chain_session, js, refused
 from fakes.real_plugin import RealPlugin
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 from procs import DaemonProcess, TestEnv
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -165,3 +166,7 @@ async def test_apps_are_not_listed_unless_enabled(client: Client) -> None:
     }
     caps = client.server_capabilities
     assert caps is not None and caps.resources is None and not caps.extensions
+    with pytest.raises(MCPError, match="Method not found"):
+        await client.list_resources()
+    with pytest.raises(MCPError, match="Method not found"):
+        await client.read_resource("ui://design/tokens")
