@@ -7,6 +7,7 @@ summary, and the view fetches its data by calling its refresh tool (visible to t
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -39,12 +40,18 @@ class AppView:
 
     def html(self) -> str:
         """The view's complete HTML document, with the shared JSON-RPC helper inlined."""
-        folder = resources.files(__package__) / "app_ui"
-        return (folder / self.file).read_text("utf-8").replace(_BRIDGE_MARK, (folder / "bridge.js").read_text("utf-8"))
+        return _document(self.file)
 
     def meta(self) -> dict[str, Any]:
         """The resource's ``_meta``: a CSP that allows no network and no outside resources, and a border."""
         return {"ui": {"csp": {"connectDomains": [], "resourceDomains": []}, "prefersBorder": True}}
+
+
+@functools.cache
+def _document(file: str) -> str:
+    # Read once: designd serves views from its event loop, which must not wait on the disk at every read.
+    folder = resources.files(__package__) / "app_ui"
+    return (folder / file).read_text("utf-8").replace(_BRIDGE_MARK, (folder / "bridge.js").read_text("utf-8"))
 
 
 TOKEN_BROWSER = AppView(
