@@ -70,7 +70,8 @@ INSTRUCTIONS = (
 
 
 def _app_only(spec: ToolSpec) -> bool:
-    return spec.extra.get("ui", {}).get("visibility") == ["app"]
+    ui: dict[str, Any] = spec.extra.get("ui", {})
+    return ui.get("visibility") == ["app"]
 
 
 def tool_definition(spec: ToolSpec) -> types.Tool:
@@ -95,7 +96,7 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
         description=None if _app_only(spec) else spec.description,
         input_schema=input_schema(spec.args),
         annotations=types.ToolAnnotations.model_validate(hints),
-        meta=spec.extra or None,
+        _meta=spec.extra or None,
     )
 
 
@@ -150,7 +151,7 @@ def build_server(
         resources = types.ListResourcesResult(
             resources=[
                 types.Resource(
-                    uri=view.uri, name=view.name, description=view.description, mime_type=MIME_TYPE, meta=view.meta()
+                    uri=view.uri, name=view.name, description=view.description, mime_type=MIME_TYPE, _meta=view.meta()
                 )
                 for view in views.values()
             ]
@@ -163,7 +164,7 @@ def build_server(
             view = views.get(str(params.uri))
             if view is None:
                 raise MCPError(RESOURCE_NOT_FOUND, f"No resource {params.uri}; resources/list names those there are.")
-            content = types.TextResourceContents(uri=view.uri, mime_type=MIME_TYPE, text=view.html(), meta=view.meta())
+            content = types.TextResourceContents(uri=view.uri, mime_type=MIME_TYPE, text=view.html(), _meta=view.meta())
             return types.ReadResourceResult(contents=[content])
 
         resource_handlers = {"on_list_resources": on_list_resources, "on_read_resource": on_read_resource}

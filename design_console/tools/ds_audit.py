@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from design_console.clients.design_api import CacheMode
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
@@ -214,7 +215,7 @@ def _rest_records(document: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[
 
 async def _from_api(ctx: ApiContext, key: str, force: bool) -> Gathered:
     await ctx.progress(0, 2, "Reading the file through the design API")
-    cache = "none" if force else "short"
+    cache: CacheMode = "none" if force else "short"
     body = await ctx.api.request("GET", f"/v1/files/{key}", cache=cache)
     version = f"api:{body.get('version') or await ctx.api.file_version(key) or ''}"
     notes = ["No Desktop Bridge plugin is connected in this file; read through the design API."]
