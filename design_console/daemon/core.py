@@ -39,6 +39,7 @@ from design_console.protocol import (
 from design_console.runtime.setup_text import not_connected_error, setup_steps
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
+from design_console.tools.apps import VIEWS
 from design_console.tools.base import TARGET_FILE_FIELD, ToolSpec, failure, parse_args
 from design_console.tools.context import DaemonContext, ProgressFn
 
@@ -129,7 +130,7 @@ class Daemon:
         self.control.on_leave = self._on_leave
         self.supervisor = Supervisor(config, self.control)
         self.sessions: dict[bytes, McpSession] = {}
-        self.server = build_server(self.tools, self.call_tool)
+        self.server = build_server(self.tools, self.call_tool, VIEWS if config.enable_mcp_apps else None)
         self.stopping = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -307,6 +308,8 @@ class Daemon:
         if frame.what == "metadata_changes":
             data = msgspec.to_builtins(self.state.metadata_changes(key, count=None)) if key else []
             await self.control.send(peer.identity, Result(id=frame.id, data=data))
+        elif frame.what == "change_seq":
+            await self.control.send(peer.identity, Result(id=frame.id, data=self.state.change_seq(key)))
         else:
             await self.control.send(
                 peer.identity, Error(id=frame.id, code=ErrorCode.BAD_REQUEST, message=f"unknown state {frame.what!r}")

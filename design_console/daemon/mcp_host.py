@@ -12,20 +12,21 @@ import base64
 import contextvars
 import logging
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.shared._context_streams import create_context_streams
-from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.message import SessionMessage
 
 from design_console import __version__
 from design_console.errors import DesignError, ErrorCode, format_error
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
+from design_console.tools.apps import EXTENSION, MIME_TYPE, AppView
 from design_console.tools.base import ToolSpec
 from design_console.tools.context import ProgressFn
 from design_console.tools.schema import input_schema
@@ -68,11 +69,17 @@ INSTRUCTIONS = (
 )
 
 
+def _app_only(spec: ToolSpec) -> bool:
+    ui: dict[str, Any] = spec.extra.get("ui", {})
+    return ui.get("visibility") == ["app"]
+
+
 def tool_definition(spec: ToolSpec) -> types.Tool:
     """The MCP ``Tool`` of one catalog entry.
 
     Annotations are sent only where they differ from MCP's defaults (not read-only, destructive, not idempotent,
-    open world): the tool list is paid for in every session's context.
+    open world), and no description for a tool that only an MCP App calls (hosts keep it from the model): the tool
+    list is paid for in every session's context.
     """
     hints: dict[str, bool] = {}
     if spec.read_only:
@@ -86,9 +93,10 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
         hints["openWorldHint"] = False
     return types.Tool(
         name=spec.name,
-        description=spec.description,
+        description=None if _app_only(spec) else spec.description,
         input_schema=input_schema(spec.args),
         annotations=types.ToolAnnotations.model_validate(hints),
+        _meta=spec.extra or None,
     )
 
 
@@ -103,8 +111,16 @@ def to_call_tool_result(output: ToolOutput) -> types.CallToolResult:
     return types.CallToolResult(content=content, is_error=output.is_error)
 
 
-def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
-    """The SDK server every shim session shares."""
+#: JSON-RPC error of a read of a resource the server does not have (MCP's resource-not-found code).
+RESOURCE_NOT_FOUND = -32002
+
+
+def build_server(
+    tools: dict[str, ToolSpec], call: ToolCaller, views: Mapping[str, AppView] | None = None
+) -> Server[Any]:
+    """The SDK server every shim session shares. Given MCP App ``views`` (ENABLE_MCP_APPS), it lists and serves
+    them as ``ui://`` resources and advertises the ``io.modelcontextprotocol/ui`` extension; else it has no
+    resources at all."""
     definitions = [tool_definition(spec) for spec in tools.values()]
     listing = types.ListToolsResult(tools=definitions)
 
@@ -130,13 +146,40 @@ def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
             )
         return to_call_tool_result(output)
 
-    return Server(
+    resource_handlers: dict[str, Any] = {}
+    if views:
+        resources = types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    uri=view.uri, name=view.name, description=view.description, mime_type=MIME_TYPE, _meta=view.meta()
+                )
+                for view in views.values()
+            ]
+        )
+
+        async def on_list_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
+            return resources
+
+        async def on_read_resource(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+            view = views.get(str(params.uri))
+            if view is None:
+                raise MCPError(RESOURCE_NOT_FOUND, f"No resource {params.uri}; resources/list names those there are.")
+            content = types.TextResourceContents(uri=view.uri, mime_type=MIME_TYPE, text=view.html(), _meta=view.meta())
+            return types.ReadResourceResult(contents=[content])
+
+        resource_handlers = {"on_list_resources": on_list_resources, "on_read_resource": on_read_resource}
+
+    server: Server[Any] = Server(
         "design-console-mcp",
         version=__version__,
         instructions=INSTRUCTIONS,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        **resource_handlers,
     )
+    if views:
+        server.extensions[EXTENSION] = {"mimeTypes": [MIME_TYPE]}
+    return server
 
 
 class McpSession:

@@ -502,6 +502,12 @@ class State:
         data = self._files.get(key)
         return _since(data.changes, since, count, lambda e: e.seq) if data else []
 
+    def change_seq(self, key: str) -> int:
+        """How many document and metadata changes the plugin has reported in file ``key`` (0 for a file without
+        one): it grows with every edit, so it versions what was read from the plugin."""
+        data = self._files.get(key)
+        return data.next_seq - 1 if data else 0
+
     def clear_changes(self, key: str) -> int:
         """Empty both change feeds (document and metadata) of file ``key``; returns how many entries were removed."""
         data = self._files.get(key)

@@ -135,6 +135,7 @@ class ToolSpec:
     #: on; empty: any. designd refuses the call before sending anything when the target file is of another editor.
     needs_editor: tuple[str, ...] = ()
     title: str = ""
+    #: The tool's ``_meta`` as listed (MCP Apps link a tool to its ``ui://`` view there); empty: none.
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -151,6 +152,7 @@ class ToolOptions(TypedDict, total=False):
     open_world: bool
     needs_bridge: bool
     uses_files: bool
+    extra: dict[str, Any]
 
 
 @overload

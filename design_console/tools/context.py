@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
 
 #: What a worker may ask designd about plugin-fed state (the workers cannot see designd's memory).
-StateQueryName = Literal["metadata_changes"]
+StateQueryName = Literal["metadata_changes", "change_seq"]
 
 
 class Context(Protocol):
@@ -250,8 +250,8 @@ class ApiContext(Context, Protocol):
     def api(self) -> DesignApi: ...
 
     async def state(self, what: StateQueryName, file_key: str = "") -> Any:
-        """State the plugin pushed to designd (``metadata_changes``: a list of dicts), of ``file_key`` or the active
-        file."""
+        """State the plugin pushed to designd (``metadata_changes``: a list of dicts; ``change_seq``: how many changes
+        it has reported, a version of the file's data), of ``file_key`` or the active file."""
         ...
 
 

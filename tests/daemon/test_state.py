@@ -208,6 +208,8 @@ def test_change_feed_has_increasing_seq_and_is_bounded(tmp_path: Path) -> None:
     assert state.changes("K") == [] and state.metadata_changes("K") == []
     assert _event(state, "DOCUMENT_CHANGE", {"hasStyleChanges": True})
     assert state.changes("K")[0].seq > meta[0].seq
+    # Clearing the feeds does not reset the count of changes seen, which versions what was read from the plugin.
+    assert state.change_seq("K") == MAX_CHANGES + 32 and state.change_seq("other") == 0
 
 
 def test_variables_snapshot(tmp_path: Path) -> None:

@@ -20,9 +20,11 @@ from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
+from tools.test_apps import APP_TOOLS
 from tools.test_audits import AUDIT_TOOLS
 from tools.test_board_slides import BOARD_SLIDES_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
+from tools.test_ds_audit import DS_TOOLS
 from tools.test_token_sync import TOKEN_TOOLS
 from tools.test_write_tools import WRITE_TOOLS
 
@@ -97,12 +99,14 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 
 
 def test_every_tool_has_a_case() -> None:
-    assert sorted(CASES) == sorted(set(catalog()) - WRITE_TOOLS - TOKEN_TOOLS - BOARD_SLIDES_TOOLS - AUDIT_TOOLS)
-    # The write, FigJam and Slides tools run through the real plugin in their own modules: each is called there.
+    chained = WRITE_TOOLS | TOKEN_TOOLS | BOARD_SLIDES_TOOLS | AUDIT_TOOLS | DS_TOOLS | APP_TOOLS
+    assert sorted(CASES) == sorted(set(catalog()) - chained)
+    # The write, FigJam, Slides, audit and app tools run through the real plugin in their own modules, which call each.
     for module, names in (
         ("test_write_tools.py", WRITE_TOOLS),
         ("test_board_slides.py", BOARD_SLIDES_TOOLS),
         ("test_audits.py", AUDIT_TOOLS),
+        ("test_apps.py", APP_TOOLS),
     ):
         source = (Path(__file__).parents[1] / "tools" / module).read_text()
         for name in names:
