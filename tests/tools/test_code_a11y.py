@@ -1,0 +1,173 @@
+"""design_scan_code_accessibility through the whole chain: real axe-core in the machine's headless Chromium, started
+by the api worker, on pages with known faults and on a clean one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import psutil
+import pytest
+import pytest_asyncio
+from fakes.chain import call, chain_session, refused
+from mcp import Client
+from procs import DaemonProcess, TestEnv
+
+from design_console.clients import axe
+from design_console.errors import DesignError, ErrorCode
+from design_console.tools.code_a11y import MAX_HTML_BYTES, shape_report
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
+
+#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
+A11Y_TOOLS = frozenset({"design_scan_code_accessibility"})
+
+FAULTY = """<!doctype html>
+<html lang="en"><head><title>Checkout</title></head>
+<body><main><h1>Checkout</h1>
+<img src="hero.png">
+<p style="color:#b0b0b0;background:#ffffff">Delivery in 3 days</p>
+<input type="email" id="mail">
+<button></button>
+<div id="card"><button style="color:#c8c8c8;background:#ffffff">Pay</button></div>
+<script>document.querySelector("img").alt = "set by a script that must not run";</script>
+</main></body></html>"""
+
+CLEAN = """<!doctype html>
+<html lang="en"><head><title>Sign in</title></head>
+<body><main><h1>Sign in</h1>
+<img src="logo.png" alt="Acme">
+<p style="color:#1a1a1a;background:#ffffff">Welcome back.</p>
+<label for="mail">Email</label><input type="email" id="mail">
+<button>Continue</button>
+</main></body></html>"""
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(chain_env: TestEnv, chain_daemon: DaemonProcess) -> AsyncIterator[Client]:
+    async with chain_session(chain_env) as session:
+        yield session
+
+
+def _ids(rules: list[dict[str, object]]) -> set[object]:
+    return {r["id"] for r in rules}
+
+
+async def test_known_faults_are_found_with_selectors_and_help(client: Client) -> None:
+    report = await call(client, "design_scan_code_accessibility", {"html": FAULTY})
+    assert report["engine"].startswith("axe-core 4.")
+    found = {r["id"]: r for r in report["violations"]}
+    assert {"image-alt", "color-contrast", "label", "button-name"} <= set(found)
+    # The page's own script never ran: the image still has no alt text.
+    assert found["image-alt"]["nodes"][0]["selector"] == "img"
+    assert found["image-alt"]["impact"] == "critical"
+    assert found["image-alt"]["helpUrl"].startswith("https://dequeuniversity.com/rules/axe/")
+    assert "wcag2a" in found["image-alt"]["tags"]
+    contrast = found["color-contrast"]
+    assert len(contrast["nodes"]) == 2 and "contrast" in contrast["nodes"][0]["summary"]
+    assert found["label"]["nodes"][0]["selector"] == "#mail"
+    assert report["summary"]["violations"] == len(report["violations"])
+    # Worst first.
+    impacts = [axe_rank(r["impact"]) for r in report["violations"]]
+    assert impacts == sorted(impacts)
+
+
+def axe_rank(impact: str) -> int:
+    return ["critical", "serious", "moderate", "minor"].index(impact)
+
+
+async def test_a_clean_page_has_no_violations_and_lists_what_passed(client: Client) -> None:
+    report = await call(client, "design_scan_code_accessibility", {"html": CLEAN, "includePassingRules": True})
+    assert report["violations"] == []
+    assert {"image-alt", "label", "button-name", "color-contrast"} <= _ids(report["passedRules"])
+    assert report["summary"]["passed"] == len(report["passedRules"])
+
+
+async def test_tags_and_context_narrow_the_scan_and_code_spec_mapping(client: Client) -> None:
+    scoped = await call(
+        client,
+        "design_scan_code_accessibility",
+        {"html": FAULTY, "context": "#card", "tags": ["wcag2aa"], "mapToCodeSpec": True},
+    )
+    assert _ids(scoped["violations"]) == {"color-contrast"}
+    assert [n["selector"] for n in scoped["violations"][0]["nodes"]] == ["#card > button"]
+    section = scoped["codeSpec"]["accessibility"]
+    assert section["issues"] == [
+        {
+            "rule": "color-contrast",
+            "impact": "serious",
+            "selector": "#card > button",
+            "message": scoped["violations"][0]["help"],
+            "wcag": ["wcag2aa", "wcag143"],
+            "helpUrl": scoped["violations"][0]["helpUrl"],
+        }
+    ]
+    only_a = await call(client, "design_scan_code_accessibility", {"html": FAULTY, "tags": ["wcag2a"]})
+    assert "color-contrast" not in _ids(only_a["violations"]) and "image-alt" in _ids(only_a["violations"])
+
+
+async def test_bad_input_is_refused_with_the_next_step(client: Client) -> None:
+    big = "<p>x</p>" * (MAX_HTML_BYTES // 8 + 1)
+    assert "the limit is 1,000,000" in await refused(client, "design_scan_code_accessibility", {"html": big})
+    missing = await refused(client, "design_scan_code_accessibility", {"html": FAULTY, "context": "#nowhere"})
+    assert "matches no element" in missing
+    invalid = await refused(client, "design_scan_code_accessibility", {"html": FAULTY, "context": "[["})
+    assert "not a valid CSS selector" in invalid
+    unknown = await refused(client, "design_scan_code_accessibility", {"html": FAULTY, "tags": ["wcag9zz"]})
+    assert "tags" in unknown
+
+
+def _browsers() -> set[int]:
+    me = psutil.Process()
+    return {p.pid for p in me.children(recursive=True) if "chrom" in p.name().lower()}
+
+
+async def test_a_scan_past_its_time_is_stopped_and_leaves_no_browser() -> None:
+    before = _browsers()
+    with pytest.raises(DesignError) as caught:
+        await axe.run_axe(FAULTY * 200, tags=[], context=None, include_passes=True, timeout=0.3)
+    assert caught.value.code == ErrorCode.TIMEOUT
+    assert _browsers() == before
+
+
+async def test_a_cancelled_scan_leaves_no_browser() -> None:
+    before = _browsers()
+    task = asyncio.create_task(axe.run_axe(FAULTY, tags=[], context=None, include_passes=False, timeout=30))
+    deadline = asyncio.get_running_loop().time() + 10
+    while not _browsers() - before:
+        assert asyncio.get_running_loop().time() < deadline, "the browser never started"
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert _browsers() == before
+
+
+async def test_a_missing_browser_names_the_next_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(DesignError) as caught:
+        axe.find_browser(tmp_path / "chrome")
+    assert caught.value.code == ErrorCode.BAD_CONFIG and "DESIGN_BROWSER" in caught.value.message
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(DesignError) as caught:
+        axe.find_browser(None)
+    assert caught.value.code == ErrorCode.UNAVAILABLE and "Install Chromium" in str(caught.value)
+
+
+async def test_large_reports_are_cut_to_the_budget_and_say_what_was_left_out() -> None:
+    rule = {
+        "id": "r",
+        "impact": "minor",
+        "help": "h",
+        "helpUrl": "u",
+        "tags": ["wcag2a"],
+        "nodeCount": 40,
+        "nodes": [{"target": [f"#n{i}"], "html": "<b>" * 100, "failureSummary": "s"} for i in range(40)],
+    }
+    raw = {"engine": "axe-core 4", "violations": [{**rule, "id": f"r{i}"} for i in range(60)], "incomplete": []}
+    report = shape_report(raw, include_passes=False, budget=6000)
+    assert len(report["violations"]) < 60 and all(
+        len(r["nodes"]) == 5 and r["moreNodes"] == 35 for r in report["violations"]
+    )
+    assert len(report["violations"]) + len(report["notShown"]) == 60
+    assert report["notShown"][0]["elements"] == 40
