@@ -71,6 +71,9 @@ def test_sdist_and_wheel_carry_the_plugin_and_service_files(dist: Dist) -> None:
             for name in names_in:
                 packaged = wheel.read(f"design_console/_bundled/{folder}/{name}")
                 assert packaged == (ROOT / folder / name).read_bytes(), f"{folder}/{name} differs from the checkout"
+        # axe-core, for design_scan_code_accessibility: users of the wheel have no node_modules.
+        axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+        assert wheel.read("design_console/_bundled/axe-core/axe.min.js") == axe.read_bytes()
 
 
 @pytest.fixture

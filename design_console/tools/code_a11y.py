@@ -32,8 +32,8 @@ IMPACT_ORDER = {"critical": 0, "serious": 1, "moderate": 2, "minor": 3}
 
 class ScanArgs(Args):
     html: str
-    tags: Annotated[list[str], Meta(description="axe tags: wcag2aa, best-practice…")] | None = None
-    context: Annotated[str, Meta(description="CSS selector to scope")] | None = None
+    tags: Annotated[list[str], Meta(description="e.g. wcag2aa, best-practice")] | None = None
+    context: str | None = None
     includePassingRules: bool = False
     mapToCodeSpec: bool = False
 
@@ -143,8 +143,7 @@ def code_spec_section(report: dict[str, Any]) -> dict[str, Any]:
 
 @tool(
     "design_scan_code_accessibility",
-    "axe-core scan of HTML in a local headless Chromium/Chrome: failing rules with impact, help URL, selectors, "
-    "snippets. mapToCodeSpec adds a parity codeSpec section.",
+    "axe-core scan of HTML (context: CSS selector) in local headless Chrome: failures with help URLs and selectors.",
     args=ScanArgs,
     runs_in="api",
     toolset="audit",

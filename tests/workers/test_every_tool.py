@@ -22,6 +22,7 @@ from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
 from tools.test_board_slides import BOARD_SLIDES_TOOLS
 from tools.test_code_a11y import A11Y_TOOLS
+from tools.test_component_doc import DOC_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 from tools.test_token_sync import TOKEN_TOOLS
 from tools.test_write_tools import WRITE_TOOLS
@@ -97,7 +98,9 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 
 
 def test_every_tool_has_a_case() -> None:
-    assert sorted(CASES) == sorted(set(catalog()) - WRITE_TOOLS - TOKEN_TOOLS - BOARD_SLIDES_TOOLS - A11Y_TOOLS)
+    assert sorted(CASES) == sorted(
+        set(catalog()) - WRITE_TOOLS - TOKEN_TOOLS - BOARD_SLIDES_TOOLS - A11Y_TOOLS - DOC_TOOLS
+    )
     # The write, FigJam and Slides tools run through the real plugin in their own modules: each is called there.
     for module, names in (("test_write_tools.py", WRITE_TOOLS), ("test_board_slides.py", BOARD_SLIDES_TOOLS)):
         source = (Path(__file__).parents[1] / "tools" / module).read_text()
