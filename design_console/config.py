@@ -185,7 +185,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         runtime_dir=_runtime_dir(env, home),
         temp_dir=Path(env.get("TMPDIR") or tempfile.gettempdir()),
         plugin_source=Path(env["DESIGN_PLUGIN_SOURCE"]) if env.get("DESIGN_PLUGIN_SOURCE") else None,
-        browser_path=Path(env["DESIGN_BROWSER"]).expanduser() if env.get("DESIGN_BROWSER", "").strip() else None,
+        browser_path=Path(env["DESIGN_BROWSER"].strip()).expanduser()
+        if env.get("DESIGN_BROWSER", "").strip()
+        else None,
         user_home=user_home,
         config_home=Path(env.get("XDG_CONFIG_HOME") or user_home / ".config"),
         detached=bool(env.get(DETACHED_VAR)),

@@ -54,6 +54,9 @@ BROWSER_PATHS = (
 START_TIMEOUT_S = 20.0
 #: Results of a large page run to a few MB of JSON before they are cut down.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+#: Each scan starts its own browser (100-200 MB); more scans than this at once wait for a turn.
+MAX_BROWSERS = 2
+_browsers = asyncio.Semaphore(MAX_BROWSERS)
 #: Lines of the browser's stderr kept to explain a failed start.
 STDERR_TAIL = 20
 
@@ -84,7 +87,7 @@ _RUN = """
   const rule = (x, withNodes) => ({
     id: x.id, impact: x.impact, tags: x.tags, help: x.help, helpUrl: x.helpUrl,
     nodeCount: x.nodes.length,
-    nodes: withNodes ? x.nodes.map((n) => ({
+    nodes: withNodes ? x.nodes.slice(0, opts.maxNodes).map((n) => ({
       target: n.target, html: n.html, impact: n.impact, failureSummary: n.failureSummary,
     })) : [],
   });
@@ -245,16 +248,33 @@ async def run_axe(
     context: str | None,
     include_passes: bool,
     timeout: float,
+    max_nodes: int = 1000,
     browser: Path | None = None,
 ) -> dict[str, Any]:
-    """Run axe-core on ``html`` in a fresh headless browser and return its results, reduced to what a report needs.
+    """Run axe-core on ``html`` in a fresh headless browser and return its results, reduced to what a report needs:
+    each rule's element count and its first ``max_nodes`` elements. At most MAX_BROWSERS scans run at once.
 
     Raises DesignError: ``timeout`` when the whole run (start, load, scan) takes longer than ``timeout`` seconds,
     ``unavailable`` without a browser, ``bad_argument`` for a bad ``context`` selector or unknown ``tags``.
     """
     command = find_browser(browser)
     source = _axe_source()
-    with tempfile.TemporaryDirectory(prefix="design-axe-") as profile:
+    async with _browsers:
+        return await _run(command, source, html, tags, context, include_passes, timeout, max_nodes)
+
+
+async def _run(
+    command: str,
+    source: str,
+    html: str,
+    tags: list[str],
+    context: str | None,
+    include_passes: bool,
+    timeout: float,
+    max_nodes: int,
+) -> dict[str, Any]:
+    # The browser's last child processes may still be leaving files as the profile is removed: not worth failing.
+    with tempfile.TemporaryDirectory(prefix="design-axe-", ignore_cleanup_errors=True) as profile:
         proc = await asyncio.create_subprocess_exec(
             command,
             *_flags(profile),
@@ -267,10 +287,18 @@ async def run_axe(
         try:
             async with asyncio.timeout(timeout):
                 tail: list[str] = []
-                url = await asyncio.wait_for(_endpoint(proc, tail), START_TIMEOUT_S)
+                try:
+                    url = await asyncio.wait_for(_endpoint(proc, tail), START_TIMEOUT_S)
+                except TimeoutError:
+                    raise DesignError(
+                        ErrorCode.UNAVAILABLE,
+                        f"The browser {command} did not open its DevTools endpoint within {START_TIMEOUT_S:g} s.",
+                        "Check that it starts on this machine (run it with --headless), or set DESIGN_BROWSER to "
+                        "another Chromium-family browser.",
+                    ) from None
                 drain = asyncio.create_task(_drain(proc))
                 async with websockets.connect(url, max_size=MAX_MESSAGE_BYTES, compression=None) as ws:
-                    result = await _scan(_Cdp(ws), html, source, tags, context, include_passes)
+                    result = await _scan(_Cdp(ws), html, source, tags, context, include_passes, max_nodes)
         except TimeoutError:
             raise DesignError(
                 ErrorCode.TIMEOUT,
@@ -294,7 +322,7 @@ async def run_axe(
 
 
 async def _scan(
-    cdp: _Cdp, html: str, source: str, tags: list[str], context: str | None, include_passes: bool
+    cdp: _Cdp, html: str, source: str, tags: list[str], context: str | None, include_passes: bool, max_nodes: int
 ) -> dict[str, Any]:
     target = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
     session = (await cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
@@ -305,7 +333,7 @@ async def _scan(
         raise DesignError(
             ErrorCode.INTERNAL, "axe-core did not load in the browser.", "Reinstall the package and try again."
         )
-    options = json.dumps({"tags": tags, "context": context or "", "passes": include_passes})
+    options = json.dumps({"tags": tags, "context": context or "", "passes": include_passes, "maxNodes": max_nodes})
     reply = await cdp.send(
         "Runtime.evaluate",
         {"expression": f"{_RUN}({options})", "awaitPromise": True, "returnByValue": True},

@@ -67,8 +67,9 @@ def _rule(raw: dict[str, Any]) -> dict[str, Any]:
             for n in nodes[:NODES_PER_RULE]
         ],
     }
-    if len(nodes) > NODES_PER_RULE:
-        out["moreNodes"] = len(nodes) - NODES_PER_RULE
+    total = max(int(raw.get("nodeCount", 0)), len(nodes))
+    if total > NODES_PER_RULE:
+        out["moreNodes"] = total - NODES_PER_RULE
     return out
 
 
@@ -166,6 +167,7 @@ async def design_scan_code_accessibility(ctx: ApiContext, args: ScanArgs) -> Too
         context=args.context,
         include_passes=args.includePassingRules,
         timeout=SCAN_TIMEOUT_S,
+        max_nodes=NODES_PER_RULE,
         browser=ctx.config.browser_path,
     )
     report = shape_report(raw, include_passes=args.includePassingRules)

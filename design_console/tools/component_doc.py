@@ -30,7 +30,7 @@ from design_console.tools.component_doc_md import CodeInfo, DocData, Sections, r
 from design_console.tools.components import plugin_extra
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
-from design_console.tools.history import compact_version, list_versions
+from design_console.tools.history import MAX_VERSION_PAGES, compact_version, list_versions
 
 #: A page returned inline is cut here; a whole design system's page belongs in a file (outputPath).
 INLINE_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
@@ -139,7 +139,7 @@ async def _gather(ctx: ApiContext, key: str, nid: str, enrich: bool) -> DocData:
 async def _figma_history(ctx: ApiContext, key: str, history: History) -> tuple[list[dict[str, Any]], str | None]:
     try:
         versions, _cursor = await list_versions(
-            ctx, key, limit=history.versions, include_autosaves=history.includeAutosaves
+            ctx, key, limit=history.versions, include_autosaves=history.includeAutosaves, max_pages=MAX_VERSION_PAGES
         )
     except DesignError as exc:
         return [], f"Design file versions not included: {exc.message}"

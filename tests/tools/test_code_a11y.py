@@ -107,6 +107,14 @@ async def test_tags_and_context_narrow_the_scan_and_code_spec_mapping(client: Cl
     assert "color-contrast" not in _ids(only_a["violations"]) and "image-alt" in _ids(only_a["violations"])
 
 
+async def test_many_failing_elements_show_a_few_and_count_the_rest(client: Client) -> None:
+    page = '<!doctype html><html lang="en"><title>t</title><main><h1>Gallery</h1>' + '<img src="a.png">' * 8
+    report = await call(client, "design_scan_code_accessibility", {"html": page, "tags": ["wcag2a"]})
+    (alt,) = [r for r in report["violations"] if r["id"] == "image-alt"]
+    assert len(alt["nodes"]) == 5 and alt["moreNodes"] == 3
+    assert report["summary"]["violatingElements"] == 8
+
+
 async def test_bad_input_is_refused_with_the_next_step(client: Client) -> None:
     big = "<p>x</p>" * (MAX_HTML_BYTES // 8 + 1)
     assert "the limit is 1,000,000" in await refused(client, "design_scan_code_accessibility", {"html": big})
