@@ -102,7 +102,12 @@ async def test_installed_wheel_starts_designd_syncs_the_plugin_and_serves(dist: 
         # The shim starts designd on demand, as an AI app's first session does.
         async with Client(shim, mode="legacy") as client:
             tools = await asyncio.wait_for(client.list_tools(), WAIT)
+            # The wheel's own copy of axe-core runs: this installation has no node_modules to fall back on.
+            scan = await asyncio.wait_for(
+                client.call_tool("design_scan_code_accessibility", {"html": '<img src="a.png">'}), WAIT
+            )
         assert any(tool.name == "design_get_status" for tool in tools.tools)
+        assert scan.is_error is False and '"image-alt"' in scan.content[0].text, scan.content[0].text
 
         status = json.loads(_ctl(dist, wheel_env, "status", "--json").stdout)
         assert status["pid"] == InstanceLock(config.lock_file).holder()["pid"]

@@ -13,7 +13,7 @@ import pytest
 import pytest_asyncio
 from fakes.api_server import ApiServer
 from fakes.chain import call, chain_session, js, refused
-from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN
+from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, frame
 from fakes.real_plugin import RealPlugin
 from mcp import Client
 from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon
@@ -237,3 +237,28 @@ async def test_bad_history_and_arguments_are_refused(client: Client, button: str
     assert "Invalid sections" in typo and "overveiw" in typo
     missing = await refused(client, "design_generate_component_doc", {"nodeId": "999:999"})
     assert "999:999" in missing
+
+
+async def test_the_design_api_fills_in_what_the_plugin_lacks(client: Client, fake_api_server: ApiServer) -> None:
+    badge = str(await js(client, 'const c = figma.createComponent(); c.name = "Badge"; c.resize(64, 24); return c.id;'))
+    content = fake_api_server.fake.files[HISTORY_KEY].content()
+    box = {"x": 0.0, "y": 0.0, "width": 64.0, "height": 24.0}
+    content["document"]["children"][0]["children"].append(frame(badge, "Badge", box, [], kind="COMPONENT"))
+    content["components"][badge] = {
+        "key": "key-badge",
+        "name": "Badge",
+        "description": "Shows the status of an order.",
+        "documentationLinks": [],
+        "remote": False,
+    }
+    plain = await _page(client, {"nodeId": badge, "enrich": False, "includeFrontmatter": False})
+    assert "No description in the design file yet" in plain and "Design API" not in plain
+    enriched = await _page(client, {"nodeId": badge})
+    assert "Shows the status of an order." in enriched and "Design API metadata not included" not in enriched
+    # A 24 px tall target is at the WCAG 2.2 minimum; no text layer means the name must come from code.
+    assert "below 24 × 24" not in enriched and "needs an accessible name in code" in enriched
+
+
+async def test_a_page_too_long_for_the_answer_is_cut_with_a_note(client: Client, button: str) -> None:
+    page = await _page(client, {"nodeId": button, "codeInfo": {"usageExamples": ["<Button/>" * 5000]}})
+    assert len(page) < 33_000 and page.rstrip().endswith("pass outputPath for all.")
