@@ -71,6 +71,7 @@ _POLICY = (
 #: Runs in the page once axe is loaded: checks the scope, runs axe, and keeps only the fields the tool reports.
 _RUN = """
 (async (opts) => {
+  if (location.href !== "about:blank") return { error: "the page navigated away (a meta refresh?) before the scan" };
   if (opts.context) {
     let found;
     try { found = document.querySelectorAll(opts.context).length; }
@@ -81,6 +82,7 @@ _RUN = """
   if (unknown.length) return { error: "no axe rule has the tags " + unknown.join(", ") };
   const options = { resultTypes: ["violations", "incomplete"] };
   if (opts.tags.length) options.runOnly = { type: "tag", values: opts.tags };
+  if (opts.skip.length) options.rules = Object.fromEntries(opts.skip.map((id) => [id, { enabled: false }]));
   let r;
   try { r = await axe.run(opts.context || document, options); }
   catch (e) { return { error: String(e && e.message || e) }; }
@@ -249,10 +251,12 @@ async def run_axe(
     include_passes: bool,
     timeout: float,
     max_nodes: int = 1000,
+    skip: list[str] | None = None,
     browser: Path | None = None,
 ) -> dict[str, Any]:
     """Run axe-core on ``html`` in a fresh headless browser and return its results, reduced to what a report needs:
-    each rule's element count and its first ``max_nodes`` elements. At most MAX_BROWSERS scans run at once.
+    each rule's element count and its first ``max_nodes`` elements. Rules named in ``skip`` do not run. At most
+    MAX_BROWSERS scans run at once.
 
     Raises DesignError: ``timeout`` when the whole run (start, load, scan) takes longer than ``timeout`` seconds,
     ``unavailable`` without a browser, ``bad_argument`` for a bad ``context`` selector or unknown ``tags``.
@@ -260,7 +264,7 @@ async def run_axe(
     command = find_browser(browser)
     source = _axe_source()
     async with _browsers:
-        return await _run(command, source, html, tags, context, include_passes, timeout, max_nodes)
+        return await _run(command, source, html, tags, context, include_passes, timeout, max_nodes, skip or [])
 
 
 async def _run(
@@ -272,6 +276,7 @@ async def _run(
     include_passes: bool,
     timeout: float,
     max_nodes: int,
+    skip: list[str],
 ) -> dict[str, Any]:
     # The browser's last child processes may still be leaving files as the profile is removed: not worth failing.
     with tempfile.TemporaryDirectory(prefix="design-axe-", ignore_cleanup_errors=True) as profile:
@@ -298,7 +303,7 @@ async def _run(
                     ) from None
                 drain = asyncio.create_task(_drain(proc))
                 async with websockets.connect(url, max_size=MAX_MESSAGE_BYTES, compression=None) as ws:
-                    result = await _scan(_Cdp(ws), html, source, tags, context, include_passes, max_nodes)
+                    result = await _scan(_Cdp(ws), html, source, tags, context, include_passes, max_nodes, skip)
         except TimeoutError:
             raise DesignError(
                 ErrorCode.TIMEOUT,
@@ -322,7 +327,14 @@ async def _run(
 
 
 async def _scan(
-    cdp: _Cdp, html: str, source: str, tags: list[str], context: str | None, include_passes: bool, max_nodes: int
+    cdp: _Cdp,
+    html: str,
+    source: str,
+    tags: list[str],
+    context: str | None,
+    include_passes: bool,
+    max_nodes: int,
+    skip: list[str],
 ) -> dict[str, Any]:
     target = (await cdp.send("Target.createTarget", {"url": "about:blank"}))["targetId"]
     session = (await cdp.send("Target.attachToTarget", {"targetId": target, "flatten": True}))["sessionId"]
@@ -333,7 +345,9 @@ async def _scan(
         raise DesignError(
             ErrorCode.INTERNAL, "axe-core did not load in the browser.", "Reinstall the package and try again."
         )
-    options = json.dumps({"tags": tags, "context": context or "", "passes": include_passes, "maxNodes": max_nodes})
+    options = json.dumps(
+        {"tags": tags, "context": context or "", "passes": include_passes, "maxNodes": max_nodes, "skip": skip}
+    )
     reply = await cdp.send(
         "Runtime.evaluate",
         {"expression": f"{_RUN}({options})", "awaitPromise": True, "returnByValue": True},

@@ -8,6 +8,7 @@ It runs in the api worker, so a scan never holds designd's event loop.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from msgspec import Meta
@@ -28,6 +29,21 @@ MAX_HTML_SNIPPET = 200
 MAX_SUMMARY_CHARS = 300
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
 IMPACT_ORDER = {"critical": 0, "serious": 1, "moderate": 2, "minor": 3}
+
+
+_DOCUMENT = re.compile(r"<(html|body)[\s>]", re.IGNORECASE)
+#: A fragment (one component's markup) is scanned inside this page, so that rules about whole pages (a title, a
+#: language, landmarks) do not bury the component's own findings.
+#: Rules about a whole page that the minimal page around a fragment cannot satisfy on the fragment's behalf.
+PAGE_RULES = ["page-has-heading-one"]
+_FRAME_PAGE = '<!doctype html><html lang="en"><head><title>Component</title></head><body><main>{}</main></body></html>'
+
+
+def as_document(html: str) -> tuple[str, bool]:
+    """``html`` as a whole page, and whether it was a fragment that had to be wrapped in one."""
+    if _DOCUMENT.search(html):
+        return html, False
+    return _FRAME_PAGE.format(html), True
 
 
 class ScanArgs(Args):
@@ -161,16 +177,20 @@ async def design_scan_code_accessibility(ctx: ApiContext, args: ScanArgs) -> Too
         )
     if not args.html.strip():
         raise DesignError(ErrorCode.BAD_ARGUMENT, "html is empty.", "Pass the markup to scan.")
+    page, wrapped = as_document(args.html)
     raw = await run_axe(
-        args.html,
+        page,
         tags=args.tags or [],
         context=args.context,
         include_passes=args.includePassingRules,
         timeout=SCAN_TIMEOUT_S,
         max_nodes=NODES_PER_RULE,
+        skip=PAGE_RULES if wrapped else [],
         browser=ctx.config.browser_path,
     )
     report = shape_report(raw, include_passes=args.includePassingRules)
+    if wrapped:
+        report["note"] = "A fragment: scanned inside a minimal page (lang, title, <main>), as a component is used."
     if args.mapToCodeSpec:
         report["codeSpec"] = {"accessibility": code_spec_section(report)}
     return ok(report)

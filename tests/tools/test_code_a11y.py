@@ -115,6 +115,16 @@ async def test_many_failing_elements_show_a_few_and_count_the_rest(client: Clien
     assert report["summary"]["violatingElements"] == 8
 
 
+async def test_a_fragment_is_scanned_as_a_component_inside_a_page(client: Client) -> None:
+    report = await call(client, "design_scan_code_accessibility", {"html": '<button class="icon"></button>'})
+    assert _ids(report["violations"]) == {"button-name"} and "fragment" in report["note"]
+    assert report["violations"][0]["nodes"][0]["html"] == '<button class="icon"></button>'
+    whole = await call(
+        client, "design_scan_code_accessibility", {"html": "<html><body><button></button></body></html>"}
+    )
+    assert {"button-name", "html-has-lang", "document-title"} <= _ids(whole["violations"]) and "note" not in whole
+
+
 async def test_bad_input_is_refused_with_the_next_step(client: Client) -> None:
     big = "<p>x</p>" * (MAX_HTML_BYTES // 8 + 1)
     assert "the limit is 1,000,000" in await refused(client, "design_scan_code_accessibility", {"html": big})
