@@ -4,19 +4,22 @@ the AI app's working directory (its one MCP root)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
+import yaml
 from fakes.api_server import ApiServer
 from fakes.chain import call, chain_session, js, refused
 from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, frame
 from fakes.real_plugin import RealPlugin
 from mcp import Client
 from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon
+
+from design_console.tools.component_doc_md import CodeInfo, DocData, parity_report
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -135,9 +138,11 @@ async def _page(client: Client, args: dict[str, object]) -> str:
     return str(result.content[0].text)
 
 
-def _front(page: str) -> dict[str, object]:
-    head = page.split("---\n")[1]
-    return {k: json.loads(v) for k, v in (line.split(": ", 1) for line in head.strip().splitlines())}
+def _front(page: str) -> dict[str, Any]:
+    """The YAML front matter, read by a YAML parser."""
+    assert page.startswith("---\n")
+    front: dict[str, Any] = yaml.safe_load(page.split("---\n")[1])
+    return front
 
 
 async def test_a_component_set_is_documented_from_the_plugin_and_the_code(client: Client, button: str) -> None:
@@ -145,6 +150,7 @@ async def test_a_component_set_is_documented_from_the_plugin_and_the_code(client
     front = _front(page)
     assert front["title"] == "Button" and front["type"] == "COMPONENT_SET" and front["variants"] == 3
     assert front["system"] == "Acme UI" and front["package"] == "@acme/ui" and front["fileKey"] == HISTORY_KEY
+    assert front["import"] == 'import { Button } from "@acme/ui";' and front["nodeId"] == button
     assert "# Button" in page and "Triggers the main action of a form." in page
     assert "| State | Default, Hover, Disabled |" in page
     assert "**Label** `TEXT`" in page  # anatomy of the default variant
@@ -262,3 +268,17 @@ async def test_the_design_api_fills_in_what_the_plugin_lacks(client: Client, fak
 async def test_a_page_too_long_for_the_answer_is_cut_with_a_note(client: Client, button: str) -> None:
     page = await _page(client, {"nodeId": button, "codeInfo": {"usageExamples": ["<Button/>" * 5000]}})
     assert len(page) < 33_000 and page.rstrip().endswith("pass outputPath for all.")
+
+
+async def test_parity_matches_names_across_case_separators_and_property_ids() -> None:
+    data = DocData(
+        component={
+            "componentPropertyDefinitions": {
+                "Show icon#12:3": {"type": "BOOLEAN", "defaultValue": False},
+                "Size": {"type": "VARIANT", "defaultValue": "md", "variantOptions": ["sm", "md"]},
+            }
+        },
+        file_key="f",
+        code=CodeInfo(props={"showIcon": "boolean", "size": "'sm' | 'md'", "onPress": "() => void"}),
+    )
+    assert parity_report(data) == {"matched": ["Show icon", "Size"], "designOnly": [], "codeOnly": ["onPress"]}
