@@ -4,6 +4,9 @@ by the api worker, on pages with known faults and on a clean one."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 import pytest_asyncio
 from fakes.chain import call, chain_session, refused
 from mcp import Client
-from procs import DaemonProcess, TestEnv
+from procs import BIN, DaemonProcess, TestEnv, wait_for
 
 from design_console.clients import axe
 from design_console.errors import DesignError, ErrorCode
@@ -136,9 +139,38 @@ async def test_bad_input_is_refused_with_the_next_step(client: Client) -> None:
     assert "tags" in unknown
 
 
-def _browsers() -> set[int]:
-    me = psutil.Process()
-    return {p.pid for p in me.children(recursive=True) if "chrom" in p.name().lower()}
+def _browsers(parent: psutil.Process | None = None) -> set[int]:
+    """Browser processes below ``parent`` (default: this test process)."""
+    found = set()
+    for proc in (parent or psutil.Process()).children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if "chrom" in proc.name().lower() and proc.status() != psutil.STATUS_ZOMBIE:
+                found.add(proc.pid)
+    return found
+
+
+async def test_an_ai_app_gone_mid_scan_stops_the_browser(chain_env: TestEnv, chain_daemon: DaemonProcess) -> None:
+    """The scan runs in the api worker; when its caller leaves, designd cancels it and the browser is killed."""
+    slow = '<!doctype html><html lang="en"><title>t</title><main>' + '<p style="color:#aaa">x</p>' * 30000
+    shim = subprocess.Popen(
+        [str(BIN / "design-console-mcp")], env=chain_env.env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL
+    )
+    assert shim.stdin is not None
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    call = {"name": "design_scan_code_accessibility", "arguments": {"html": slow}}
+    for message in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ):
+        shim.stdin.write(json.dumps(message).encode() + b"\n")
+    shim.stdin.flush()
+    daemon = psutil.Process(chain_daemon.pid)
+    wait_for(lambda: _browsers(daemon), 30, "the scan's browser to start")
+    shim.stdin.close()
+    shim.wait(10)
+    # The whole scan takes about 15 s on this page; the browser must go well before that.
+    wait_for(lambda: not _browsers(daemon), 5, "the browser of the abandoned scan to be killed")
 
 
 async def test_a_scan_past_its_time_is_stopped_and_leaves_no_browser() -> None:
