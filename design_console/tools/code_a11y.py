@@ -31,11 +31,12 @@ RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
 IMPACT_ORDER = {"critical": 0, "serious": 1, "moderate": 2, "minor": 3}
 
 
-_DOCUMENT = re.compile(r"<(html|body)[\s>]", re.IGNORECASE)
-#: A fragment (one component's markup) is scanned inside this page, so that rules about whole pages (a title, a
-#: language, landmarks) do not bury the component's own findings.
+#: Markup with any of these is a page of its own; anything else is a fragment.
+_DOCUMENT = re.compile(r"<(!doctype|html|head|body)[\s>]", re.IGNORECASE)
 #: Rules about a whole page that the minimal page around a fragment cannot satisfy on the fragment's behalf.
 PAGE_RULES = ["page-has-heading-one"]
+#: A fragment (one component's markup) is scanned inside this page, so that rules about whole pages (a title, a
+#: language, landmarks) do not bury the component's own findings.
 _FRAME_PAGE = '<!doctype html><html lang="en"><head><title>Component</title></head><body><main>{}</main></body></html>'
 
 
@@ -104,13 +105,13 @@ def shape_report(raw: dict[str, Any], *, include_passes: bool, budget: int = RES
             "violations": len(violations),
             "violatingElements": sum(int(r.get("nodeCount", 0)) for r in raw.get("violations", [])),
             "needsReview": len(review),
-            "passed": len(raw.get("passes", [])) if include_passes else None,
             "inapplicable": raw.get("inapplicable"),
         },
         "violations": [],
         "needsReview": [],
     }
     if include_passes:
+        report["summary"]["passed"] = len(raw.get("passes", []))
         report["passedRules"] = [{"id": r["id"], "help": r.get("help")} for r in raw.get("passes", [])]
     used = len(to_json(report))
     cut: list[dict[str, Any]] = []
@@ -188,7 +189,9 @@ async def design_scan_code_accessibility(ctx: ApiContext, args: ScanArgs) -> Too
         skip=PAGE_RULES if wrapped else [],
         browser=ctx.config.browser_path,
     )
-    report = shape_report(raw, include_passes=args.includePassingRules)
+    # The codeSpec section repeats what is shown, so the report leaves it room.
+    budget = RESULT_CHARS * 2 // 3 if args.mapToCodeSpec else RESULT_CHARS
+    report = shape_report(raw, include_passes=args.includePassingRules, budget=budget)
     if wrapped:
         report["note"] = "A fragment: scanned inside a minimal page (lang, title, <main>), as a component is used."
     if args.mapToCodeSpec:
