@@ -118,22 +118,38 @@ async def _gather(ctx: ApiContext, key: str, nid: str, enrich: bool) -> DocData:
             "Call again with the main component's (or its component set's) node id.",
         )
     data = DocData(component=component, file_key=key)
-    deep = await plugin_extra(ctx, Method.DEEP_GET_COMPONENT, {"nodeId": nid, "depth": TREE_DEPTH}, key)
+    is_set = component.get("type") == "COMPONENT_SET"
+    # Independent reads: the plugin's three and the design API's one run together.
+    deep, analysis, notes, published = await asyncio.gather(
+        plugin_extra(ctx, Method.DEEP_GET_COMPONENT, {"nodeId": nid, "depth": TREE_DEPTH}, key),
+        plugin_extra(ctx, Method.ANALYZE_COMPONENT_SET, {"nodeId": nid}, key) if is_set else _nothing(),
+        plugin_extra(ctx, Method.GET_ANNOTATIONS, {"nodeId": nid, "includeChildren": True, "depth": 4}, key),
+        _published(ctx, key, nid) if enrich else _nothing(),
+    )
     if "unavailable" in deep:
         data.notes.append(f"Layer details could not be read: {deep['unavailable']}")
     else:
         data.tree = deep.get("component")
-    if component.get("type") == "COMPONENT_SET":
-        analysis = await plugin_extra(ctx, Method.ANALYZE_COMPONENT_SET, {"nodeId": nid}, key)
-        data.analysis = None if "unavailable" in analysis else analysis
-    notes = await plugin_extra(ctx, Method.GET_ANNOTATIONS, {"nodeId": nid, "includeChildren": True, "depth": 4}, key)
+    if analysis and "unavailable" not in analysis:
+        data.analysis = analysis
     data.annotations = list(notes.get("nodes") or [])
-    if enrich:
-        try:
-            data.published = component_metadata(await fetch_node(ctx, key, nid, 1))
-        except DesignError as exc:
-            data.notes.append(f"Design API metadata not included: {exc.message}")
+    if "unavailable" in published:
+        data.notes.append(f"Design API metadata not included: {published['unavailable']}")
+    elif published:
+        data.published = published
     return data
+
+
+async def _nothing() -> dict[str, Any]:
+    return {}
+
+
+async def _published(ctx: ApiContext, key: str, nid: str) -> dict[str, Any]:
+    """The design API's metadata of the component, or why it could not be read."""
+    try:
+        return component_metadata(await fetch_node(ctx, key, nid, 1))
+    except DesignError as exc:
+        return {"unavailable": exc.message}
 
 
 async def _figma_history(ctx: ApiContext, key: str, history: History) -> tuple[list[dict[str, Any]], str | None]:
