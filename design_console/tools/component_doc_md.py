@@ -394,7 +394,11 @@ def _accessibility(data: DocData) -> list[str]:
             f"- Target size {root['width']:g} × {root['height']:g} px is below {MIN_TARGET} × {MIN_TARGET} px "
             "(WCAG 2.5.8): add spacing or a larger hit area."
         )
-    small = [n.get("name") for n in _texts(data) if isinstance(n.get("fontSize"), int | float) and n["fontSize"] < 12]
+    small = [
+        n.get("name")
+        for n in _texts(data)
+        if isinstance(n.get("fontSize"), int | float) and n["fontSize"] < MIN_TEXT_SIZE
+    ]
     if small:
         lines.append(f"- Text under {MIN_TEXT_SIZE}px: {', '.join(map(str, small))}.")
     axes = _axes(data)
