@@ -57,6 +57,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     temp_dir: Path
     #: DESIGN_PLUGIN_SOURCE: plugin files to copy instead of the build's own (plugin development).
     plugin_source: Path | None = None
+    #: DESIGN_BROWSER: the Chromium-family browser design_scan_code_accessibility runs axe-core in (else found on PATH).
+    browser_path: Path | None = None
     #: HOME: where per-user service files go (launchd agents).
     user_home: Path
     #: XDG_CONFIG_HOME, else ~/.config: where the systemd user unit goes.
@@ -183,6 +185,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         runtime_dir=_runtime_dir(env, home),
         temp_dir=Path(env.get("TMPDIR") or tempfile.gettempdir()),
         plugin_source=Path(env["DESIGN_PLUGIN_SOURCE"]) if env.get("DESIGN_PLUGIN_SOURCE") else None,
+        browser_path=Path(env["DESIGN_BROWSER"].strip()).expanduser()
+        if env.get("DESIGN_BROWSER", "").strip()
+        else None,
         user_home=user_home,
         config_home=Path(env.get("XDG_CONFIG_HOME") or user_home / ".config"),
         detached=bool(env.get(DETACHED_VAR)),

@@ -81,6 +81,10 @@ class Call(Frame, tag="call"):
     roots: list[str] | None = None
 
 
+class Cancel(Frame, tag="cancel"):
+    """designd → worker: stop the Call with this id, whose AI app went away or cancelled it. Nothing answers it."""
+
+
 class Command(Frame, tag="command"):
     """A control command from designctl (``status`` or ``stop``); answered with Result or Error."""
 
@@ -159,6 +163,7 @@ AnyFrame = (
     | Pong
     | Bye
     | Call
+    | Cancel
     | Command
     | BridgeCall
     | StateQuery

@@ -77,6 +77,9 @@ def test_sdist_and_wheel_carry_the_plugin_and_service_files(dist: Dist) -> None:
             for name in names_in:
                 packaged = wheel.read(f"design_console/_bundled/{folder}/{name}")
                 assert packaged == (ROOT / folder / name).read_bytes(), f"{folder}/{name} differs from the checkout"
+        # axe-core, for design_scan_code_accessibility: users of the wheel have no node_modules.
+        axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+        assert wheel.read("design_console/_bundled/axe-core/axe.min.js") == axe.read_bytes()
 
 
 @pytest.fixture
@@ -105,7 +108,12 @@ async def test_installed_wheel_starts_designd_syncs_the_plugin_and_serves(dist: 
         # The shim starts designd on demand, as an AI app's first session does.
         async with Client(shim, mode="legacy") as client:
             tools = await asyncio.wait_for(client.list_tools(), WAIT)
+            # The wheel's own copy of axe-core runs: this installation has no node_modules to fall back on.
+            scan = await asyncio.wait_for(
+                client.call_tool("design_scan_code_accessibility", {"html": '<img src="a.png">'}), WAIT
+            )
         assert any(tool.name == "design_get_status" for tool in tools.tools)
+        assert scan.is_error is False and '"image-alt"' in scan.content[0].text, scan.content[0].text
 
         status = json.loads(_ctl(dist, wheel_env, "status", "--json").stdout)
         assert status["pid"] == InstanceLock(config.lock_file).holder()["pid"]

@@ -28,6 +28,7 @@ from design_console.protocol import (
     WORKER_PREFIX,
     Bye,
     Call,
+    Cancel,
     Error,
     Progress,
     ToolOutput,
@@ -201,6 +202,13 @@ class Supervisor:
             if not sent:
                 raise DesignError(ErrorCode.WORKER_UNAVAILABLE, f"The {kind} worker went away.", "Call again.")
             return await future
+        except asyncio.CancelledError:
+            # The caller is gone: the worker stops the tool too (and whatever it started, e.g. a browser).
+            if worker.identity is not None:
+                # Best effort: a worker that cannot be told finishes the call and its result is dropped.
+                with contextlib.suppress(Exception):
+                    await self.control.send(worker.identity, Cancel(id=call_id))
+            raise
         finally:
             worker.pending.pop(call_id, None)
 

@@ -1,6 +1,7 @@
-"""Files that ship beside the code: the Desktop Bridge plugin (``plugin/``) and the service units (``systemd/``).
+"""Files that ship beside the code: the Desktop Bridge plugin (``plugin/``), the service units (``systemd/``) and
+the accessibility engine axe-core (``axe.min.js`` of the npm package, which ``npm ci`` puts in ``node_modules/``).
 
-The repository's top-level folders are their only copies. A built wheel carries them as package data under
+The repository's folders are their only copies. A built wheel carries them as package data under
 ``design_console/_bundled/`` (setup.py copies them there at build time); an editable install reads them from the
 checkout it was installed from, which the installer recorded in the distribution's ``direct_url.json`` (PEP 610).
 """
@@ -26,6 +27,23 @@ def bundled_dir(name: str) -> Path | None:
     checkout = _editable_checkout()
     if checkout is not None and (checkout / name).is_dir():
         return checkout / name
+    return None
+
+
+#: Where axe-core's files are in a checkout; a wheel carries them in ``_bundled/axe-core`` (setup.py names both).
+AXE_CHECKOUT = Path("node_modules") / "axe-core"
+AXE_BUNDLED = "axe-core"
+AXE_SCRIPT = "axe.min.js"
+
+
+def axe_script() -> Path | None:
+    """This installation's ``axe.min.js``, or None when it has none (a checkout without ``npm ci``)."""
+    packaged = resources.files("design_console") / BUNDLE / AXE_BUNDLED / AXE_SCRIPT
+    if isinstance(packaged, Path) and packaged.is_file():
+        return packaged
+    checkout = _editable_checkout()
+    if checkout is not None and (checkout / AXE_CHECKOUT / AXE_SCRIPT).is_file():
+        return checkout / AXE_CHECKOUT / AXE_SCRIPT
     return None
 
 

@@ -56,11 +56,11 @@ async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutp
         )
     result = component_metadata(await fetch_node(ctx, key, nid, 1))
     if args.enrich:
-        result["plugin"] = await _plugin_extra(ctx, "GET_COMPONENT", {"nodeId": nid}, key)
+        result["plugin"] = await plugin_extra(ctx, "GET_COMPONENT", {"nodeId": nid}, key)
     return ok(result)
 
 
-async def _plugin_extra(ctx: ApiContext, method: str, params: dict[str, Any], key: str) -> Any:
+async def plugin_extra(ctx: ApiContext, method: str, params: dict[str, Any], key: str) -> Any:
     """What the plugin adds, or a note saying why it could not."""
     try:
         reply = await ctx.bridge(method, params, file_key=key)
@@ -106,7 +106,7 @@ async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -
         cursor=args.cursor,
     )
     if not args.cursor:
-        result["annotations"] = await _plugin_extra(
+        result["annotations"] = await plugin_extra(
             ctx, "GET_ANNOTATIONS", {"nodeId": nid, "includeChildren": True, "depth": 4}, key
         )
         if args.includeImage:

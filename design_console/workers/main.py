@@ -28,6 +28,7 @@ from design_console.protocol import (
     BridgeCall,
     Bye,
     Call,
+    Cancel,
     Error,
     Frame,
     Hello,
@@ -163,6 +164,8 @@ class WorkerProcess:
                 continue
             if isinstance(frame, Call):
                 self._tasks[frame.id] = asyncio.create_task(self._run_call(frame))
+            elif isinstance(frame, Cancel) and frame.id in self._tasks:
+                self._tasks[frame.id].cancel()
             elif isinstance(frame, Result | Error) and frame.id in self._waits:
                 future = self._waits[frame.id]
                 if not future.done():

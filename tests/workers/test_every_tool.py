@@ -23,6 +23,8 @@ from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemo
 from tools.test_apps import APP_TOOLS
 from tools.test_audits import AUDIT_TOOLS
 from tools.test_board_slides import BOARD_SLIDES_TOOLS
+from tools.test_code_a11y import A11Y_TOOLS
+from tools.test_component_doc import DOC_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 from tools.test_ds_audit import DS_TOOLS
 from tools.test_token_sync import TOKEN_TOOLS
@@ -99,18 +101,15 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 
 
 def test_every_tool_has_a_case() -> None:
-    chained = WRITE_TOOLS | TOKEN_TOOLS | BOARD_SLIDES_TOOLS | AUDIT_TOOLS | DS_TOOLS | APP_TOOLS
+    chained = (
+        WRITE_TOOLS | BOARD_SLIDES_TOOLS | TOKEN_TOOLS | AUDIT_TOOLS | DS_TOOLS | APP_TOOLS | A11Y_TOOLS | DOC_TOOLS
+    )
     assert sorted(CASES) == sorted(set(catalog()) - chained)
-    # The write, FigJam, Slides, audit and app tools run through the real plugin in their own modules, which call each.
-    for module, names in (
-        ("test_write_tools.py", WRITE_TOOLS),
-        ("test_board_slides.py", BOARD_SLIDES_TOOLS),
-        ("test_audits.py", AUDIT_TOOLS),
-        ("test_apps.py", APP_TOOLS),
-    ):
-        source = (Path(__file__).parents[1] / "tools" / module).read_text()
-        for name in names:
-            assert source.count(f'"{name}"') >= 2, f"{name} is not called by any test of {module}"
+    # The other tools run through the real plugin (or their real engine) in modules of their own: one names each in
+    # its set, and a test calls it by name.
+    sources = "".join(path.read_text() for path in (Path(__file__).parents[1] / "tools").glob("test_*.py"))
+    for name in chained:
+        assert sources.count(f'"{name}"') >= 2, f"{name} is not called by any test of tests/tools"
     assert {spec.runs_in for spec in catalog().values()} == {"daemon", "api", "media", "tokens"}
 
 

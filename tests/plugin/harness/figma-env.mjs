@@ -117,6 +117,15 @@ export function createDesignEnv(options = {}) {
       if (typeof node.insertChild === "function" && !Object.prototype.hasOwnProperty.call(node, "insertChild")) allowReorder(node);
     }
     if (!("cornerRadius" in node) && ["RECTANGLE", "FRAME", "COMPONENT", "INSTANCE"].includes(node.type)) node.cornerRadius = 0;
+    if (typeof node.setBoundVariable !== "function") {
+      // Scalar fields (width, itemSpacing, padding, radius, fontSize…) bound to a variable, as the editor keeps them.
+      node.setBoundVariable = function (field, variable) {
+        const bound = Object.assign({}, this.boundVariables || {});
+        if (variable === null) delete bound[field];
+        else bound[field] = { type: "VARIABLE_ALIAS", id: variable.id };
+        this.boundVariables = bound;
+      };
+    }
     if (typeof node.resize !== "function") {
       node.resize = function (w, h) {
         this.width = w;
