@@ -269,24 +269,29 @@ class RemoteService:
         assert oauth is not None
         base = self.config.base_url
         registration = ClientRegistrationOptions(enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE])
-        metadata = OAuthMetadata(
-            issuer=AnyHttpUrl(base),
-            authorization_endpoint=AnyHttpUrl(f"{base}/authorize"),
-            token_endpoint=AnyHttpUrl(f"{base}/token"),
-            registration_endpoint=AnyHttpUrl(f"{base}/oauth/register"),
-            revocation_endpoint=AnyHttpUrl(f"{base}/revoke"),
-            scopes_supported=[SCOPE],
-            response_types_supported=["code"],
-            grant_types_supported=["authorization_code", "refresh_token"],
-            token_endpoint_auth_methods_supported=["client_secret_post", "client_secret_basic", "none"],
-            revocation_endpoint_auth_methods_supported=["client_secret_post", "client_secret_basic", "none"],
-            code_challenge_methods_supported=["S256"],
+        # Plain strings: a URL object would add a trailing slash to the issuer and break exact issuer matching.
+        metadata = OAuthMetadata.model_validate(
+            {
+                "issuer": base,
+                "authorization_endpoint": f"{base}/authorize",
+                "token_endpoint": f"{base}/token",
+                "registration_endpoint": f"{base}/oauth/register",
+                "revocation_endpoint": f"{base}/revoke",
+                "scopes_supported": [SCOPE],
+                "response_types_supported": ["code"],
+                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic", "none"],
+                "revocation_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic", "none"],
+                "code_challenge_methods_supported": ["S256"],
+            }
         )
-        resource = ProtectedResourceMetadata(
-            resource=AnyHttpUrl(oauth.resource),
-            authorization_servers=[AnyHttpUrl(base)],
-            scopes_supported=[SCOPE],
-            resource_name=SERVICE_NAME,
+        resource = ProtectedResourceMetadata.model_validate(
+            {
+                "resource": oauth.resource,
+                "authorization_servers": [base],
+                "scopes_supported": [SCOPE],
+                "resource_name": SERVICE_NAME,
+            }
         )
         authenticator = ClientAuthenticator(oauth)  # type: ignore[arg-type]
         resource_handler = ProtectedResourceMetadataHandler(resource).handle
