@@ -5,15 +5,11 @@ API key)."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -21,7 +17,22 @@ import httpx2
 import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY
-from fakes.remote import FakePlatform, RemoteServer, fake_platform, oauth_env, remote_env, running_remote
+from fakes.remote import (
+    REDIRECT,
+    FakePlatform,
+    RemoteServer,
+    authorize_query,
+    fake_platform,
+    follow_to_client,
+    list_and_call,
+    mcp_status,
+    oauth_env,
+    pkce,
+    register,
+    remote_env,
+    running_remote,
+    sign_in,
+)
 from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.sse import sse_client
@@ -30,7 +41,6 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 
 from design_console.remote.crypto import token_hash
 
-REDIRECT = "http://127.0.0.1:9/callback"
 API_KEY = "deployer-key-for-oauth-tests"
 
 
@@ -48,109 +58,6 @@ def server(
     env = remote_env(root, fake_api_server.url, **oauth_env(platform))
     with running_remote(env) as running:
         yield running
-
-
-def pkce() -> tuple[str, str]:
-    verifier = base64.urlsafe_b64encode(os.urandom(40)).decode().rstrip("=")
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
-    return verifier, challenge
-
-
-def register(server: RemoteServer, redirect: str = REDIRECT) -> str:
-    response = httpx.post(
-        f"{server.url}/oauth/register",
-        json={
-            "redirect_uris": [redirect],
-            "token_endpoint_auth_method": "none",
-            "grant_types": ["authorization_code", "refresh_token"],
-            "response_types": ["code"],
-            "client_name": "Test Client",
-        },
-    )
-    assert response.status_code == 201, response.text
-    client_id: str = response.json()["client_id"]
-    return client_id
-
-
-def authorize_query(server: RemoteServer, client_id: str, challenge: str, **over: str) -> dict[str, str]:
-    query = {
-        "response_type": "code",
-        "client_id": client_id,
-        "redirect_uri": REDIRECT,
-        "code_challenge": challenge,
-        "code_challenge_method": "S256",
-        "state": "client-state",
-        "scope": "design",
-        "resource": f"{server.url}/mcp",
-    }
-    query.update(over)
-    return query
-
-
-def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "allow") -> dict[str, str]:
-    """Play the user's browser from an authorize URL to the client's redirect URI; returns its query."""
-    with httpx.Client(follow_redirects=False, timeout=20) as browser:
-        consent = browser.get(authorize_url)
-        assert consent.status_code == 302, consent.text
-        page = browser.get(consent.headers["location"])
-        assert page.status_code == 200 and "Test Client" in page.text
-        assert page.headers["x-frame-options"] == "DENY"
-        request_id = parse_qs(urlsplit(consent.headers["location"]).query)["request"][0]
-        step = browser.post(f"{server.url}/consent", data={"request": request_id, "decision": decision})
-        while step.status_code in (302, 303, 307) and not step.headers["location"].startswith(REDIRECT):
-            step = browser.get(step.headers["location"])
-        assert step.status_code in (302, 303, 307), step.text
-        location = step.headers["location"]
-        assert location.startswith(REDIRECT)
-        return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
-
-
-def sign_in(server: RemoteServer, platform: FakePlatform, user: str) -> tuple[str, dict[str, Any]]:
-    """The whole dance by hand for ``user``; returns the client id and our token response."""
-    platform.user = user
-    client_id = register(server)
-    verifier, challenge = pkce()
-    url = httpx.URL(f"{server.url}/authorize", params=authorize_query(server, client_id, challenge))
-    back = follow_to_client(server, str(url))
-    assert back["state"] == "client-state"
-    tokens = httpx.post(
-        f"{server.url}/token",
-        data={
-            "grant_type": "authorization_code",
-            "code": back["code"],
-            "redirect_uri": REDIRECT,
-            "client_id": client_id,
-            "code_verifier": verifier,
-            "resource": f"{server.url}/mcp",
-        },
-    )
-    assert tokens.status_code == 200, tokens.text
-    return client_id, tokens.json()
-
-
-def bearer(token: str) -> httpx2.AsyncClient:
-    return httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
-
-
-async def list_and_call(server: RemoteServer, token: str) -> None:
-    http = bearer(token)
-    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
-        assert (await client.list_tools()).tools
-        result = await client.call_tool("design_get_file_versions", {"fileUrl": ENTERPRISE_KEY})
-        assert not result.is_error, result.content[0].text  # type: ignore[union-attr]
-
-
-def mcp_status(server: RemoteServer, token: str | None, headers: dict[str, str] | None = None) -> httpx.Response:
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
-    sent = {"Accept": "application/json, text/event-stream", **(headers or {})}
-    if token:
-        sent["Authorization"] = f"Bearer {token}"
-    return httpx.post(f"{server.url}/mcp", json=body, headers=sent, timeout=20)
 
 
 # Discovery --------------------------------------------------------------------------------------------------------
