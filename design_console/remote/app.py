@@ -64,7 +64,7 @@ ENDPOINTS = {
         "/oauth/register",
         "/revoke",
     ],
-    "oauth_legacy": ["/oauth/callback"],
+    "oauth_legacy": ["/oauth/authorize", "/oauth/callback"],
     "utility": ["/health"],
 }
 PURGE_INTERVAL = 60.0
@@ -312,6 +312,7 @@ class RemoteService:
                 methods=["POST"],
             ),
             Route("/revoke", RevocationHandler(oauth, authenticator).handle, methods=["POST"]),  # type: ignore[arg-type]
+            Route("/oauth/authorize", oauth.legacy_authorize, methods=["GET"]),
             Route("/oauth/callback", oauth.callback, methods=["GET"]),
         ]
 

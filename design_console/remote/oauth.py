@@ -42,6 +42,8 @@ from design_console.remote.store import Store, store_lock
 
 log = logging.getLogger("design_console.remote.oauth")
 
+#: The client id of tokens issued through the older browser flow (``/oauth/authorize``).
+LEGACY_CLIENT = "legacy-browser-sign-in"
 #: The one scope of this server: use its MCP endpoints as the signed-in user.
 SCOPE = "design"
 CODE_TTL = 120
@@ -65,7 +67,8 @@ class Pending(msgspec.Struct, kw_only=True):
     scopes: list[str]
     code_challenge: str
     resource: str
-    approved: bool = False
+    #: Started at ``/oauth/authorize`` (the older flow): the callback shows the user a token to paste.
+    legacy: bool = False
 
 
 class Grant(msgspec.Struct, kw_only=True):
@@ -185,7 +188,25 @@ class OAuthServer:
                 ),
                 status_code=302,
             )
-        pending.approved = True
+        return await self._to_platform(pending)
+
+    async def legacy_authorize(self, request: Request) -> Response:
+        """The older flow, for clients that only take a fixed header: the user signs in here in a browser and is
+        shown a bearer token of ours to put in the client's ``Authorization`` header."""
+        pending = Pending(
+            client_id=LEGACY_CLIENT,
+            client_name=LEGACY_CLIENT,
+            redirect_uri="",
+            explicit=False,
+            state=None,
+            scopes=[SCOPE],
+            code_challenge="",
+            resource=self.resource,
+            legacy=True,
+        )
+        return await self._to_platform(pending)
+
+    async def _to_platform(self, pending: Pending) -> Response:
         state = new_secret()
         await self.store.put("state", state, msgspec.json.encode(pending), PENDING_TTL)
         query = {
@@ -204,6 +225,8 @@ class OAuthServer:
             return _page("This sign-in link has expired or was already used. Start again from your AI app.", 400)
         pending = msgspec.json.decode(raw, type=Pending)
         code = request.query_params.get("code", "")
+        if pending.legacy:
+            return await self._legacy_callback(code)
         if not code:
             error = request.query_params.get("error", "access_denied")
             return RedirectResponse(
@@ -244,6 +267,32 @@ class OAuthServer:
         await self.store.put("code", token_hash(our_code), msgspec.json.encode(grant), CODE_TTL)
         return RedirectResponse(
             construct_redirect_uri(pending.redirect_uri, code=our_code, state=pending.state), status_code=302
+        )
+
+    async def _legacy_callback(self, code: str) -> Response:
+        if not code:
+            return _page("Sign-in was cancelled at the design platform.", 400)
+        try:
+            tokens = await self._platform_token(
+                {"grant_type": "authorization_code", "code": code, "redirect_uri": self.callback_url}
+            )
+            subject = await self._subject(tokens)
+        except DesignError as err:
+            return _page(str(err), 502)
+        await self._save_upstream(
+            subject,
+            Upstream(
+                access_token=tokens.access_token,
+                refresh_token=tokens.refresh_token,
+                expires_at=time.time() + tokens.expires_in,
+            ),
+        )
+        ours = await self._issue(LEGACY_CLIENT, [SCOPE], self.resource, subject)
+        hours = ACCESS_TTL // 3600
+        return _page(
+            f"Signed in. Give your AI app this header for {self.resource} (valid {hours} h; sign in here again after):",
+            200,
+            f"<pre>Authorization: Bearer {html.escape(ours.access_token)}</pre>",
         )
 
     # Codes and tokens -----------------------------------------------------------------------------------------------

@@ -310,3 +310,17 @@ def test_api_key_gate_applies_with_oauth(fake_api_server: ApiServer, platform: F
         wrong = mcp_status(keyed, tokens["access_token"], {"X-API-Key": "nope"})
         assert wrong.status_code == 401 and wrong.text == "Unauthorized"
         assert mcp_status(keyed, tokens["access_token"], {"X-API-Key": API_KEY}).status_code == 200
+
+
+async def test_legacy_browser_sign_in_gives_a_header_token(server: RemoteServer, platform: FakePlatform) -> None:
+    platform.user = "8001"
+    with httpx.Client(follow_redirects=True, timeout=20) as browser:
+        page = browser.get(f"{server.url}/oauth/authorize")
+    assert page.status_code == 200, page.text
+    token = page.text.split("Authorization: Bearer ")[1].split("<")[0]
+    await list_and_call(server, token)
+    with httpx.Client(follow_redirects=False) as browser:
+        upstream = browser.get(f"{server.url}/oauth/authorize").headers["location"]
+        callback = browser.get(upstream).headers["location"]
+        assert browser.get(callback).status_code == 200
+        assert browser.get(callback).status_code == 400
