@@ -15,6 +15,7 @@ import hmac
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgspec
 from mcp.server.auth.handlers.authorize import AuthorizationHandler
@@ -28,7 +29,7 @@ from mcp.server.auth.middleware.client_auth import ClientAuthenticator
 from mcp.server.auth.settings import ClientRegistrationOptions
 from mcp.server.sse import SseServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
-from mcp.server.transport_security import RequestBodyLimitMiddleware
+from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
 from mcp.shared.auth import OAuthMetadata, ProtectedResourceMetadata
 from pydantic import AnyHttpUrl
 from starlette.applications import Starlette
@@ -155,6 +156,17 @@ class _Endpoint:
         await response(scope, receive, send)
 
 
+def transport_security(config: RemoteConfig) -> TransportSecuritySettings:
+    """DNS-rebinding protection: MCP requests must name this server (its public address, or the address it binds, for
+    a load balancer's health checks and direct access) in ``Host``, and come from no browser page but its own."""
+    public = urlsplit(config.base_url)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[public.netloc, f"{config.host}:{config.port}"],
+        allowed_origins=[f"{public.scheme}://{public.netloc}"],
+    )
+
+
 class RemoteService:
     """The hosted service's state: the store, OAuth (when configured), design API clients per user, MCP transports."""
 
@@ -164,8 +176,11 @@ class RemoteService:
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
         self._apis: dict[str, tuple[str, DesignApi]] = {}
         self.server = build_server(config.base, self.api_for)
-        self.sessions = StreamableHTTPSessionManager(app=self.server, max_request_body_size=config.max_body)
-        self.sse = SseServerTransport(SSE_MESSAGES, max_request_body_size=config.max_body)
+        security = transport_security(config)
+        self.sessions = StreamableHTTPSessionManager(
+            app=self.server, max_request_body_size=config.max_body, security_settings=security
+        )
+        self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
 
     async def api_for(self, request: Request | None) -> DesignApi:
         """The design API client of the user a request comes from (the deployer's token when OAuth is off)."""
