@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 import httpx2
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -64,15 +66,29 @@ async def _client(url: str, token: str, until: float, lists: list[float], calls:
 async def load(label: str, servers: list[RemoteServer], tokens: list[str], clients: int, seconds: float) -> None:
     lists: list[float] = []
     calls: list[float] = []
+    procs = [psutil.Process(server.proc.pid) for server in servers]
+    me = psutil.Process()
+    cpu_before = [_cpu(proc) for proc in procs], _cpu(me)
     until = time.monotonic() + seconds
     started = time.monotonic()
     await asyncio.gather(
         *(_client(servers[i % len(servers)].url, tokens[i % len(tokens)], until, lists, calls) for i in range(clients))
     )
     took = time.monotonic() - started
+    servers_cpu = sum(_cpu(proc) - before for proc, before in zip(procs, cpu_before[0], strict=True))
     print(f"{label}, {clients} clients:")
     print("  " + _figures("tools/list          ", lists, took))
     print("  " + _figures("design API tool call", calls, took))
+    generator_cpu = _cpu(me) - cpu_before[1]
+    print(
+        f"  CPU: servers {servers_cpu / took * 100:.0f} %, load generator {generator_cpu / took * 100:.0f} %"
+        f" (of one core; machine load average {os.getloadavg()[0]:.1f})"
+    )
+
+
+def _cpu(proc: psutil.Process) -> float:
+    times = proc.cpu_times()
+    return float(times.user + times.system)
 
 
 async def refresh_once(server: RemoteServer, platform: FakePlatform) -> None:

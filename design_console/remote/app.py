@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -69,6 +70,8 @@ ENDPOINTS = {
     "utility": ["/health"],
 }
 PURGE_INTERVAL = 60.0
+#: Design API clients kept open (one per recently active user); the least recently used is closed beyond this.
+MAX_API_CLIENTS = 256
 
 
 class ApiKeyGate:
@@ -174,7 +177,8 @@ class RemoteService:
         self.config = config
         self.store = store or open_store(config.store_url)
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
-        self._apis: dict[str, tuple[str, DesignApi]] = {}
+        self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
         self.server = build_server(config.base, self.api_for)
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
@@ -195,6 +199,7 @@ class RemoteService:
     def _client(self, subject: str, token: str) -> DesignApi:
         known = self._apis.get(subject)
         if known is not None and known[0] == token:
+            self._apis.move_to_end(subject)
             return known[1]
         # Each user's client has a cache folder of its own: no user is ever answered from another's responses.
         folder = hashlib.sha256(subject.encode()).hexdigest()[:32] if subject else "deployer"
@@ -202,9 +207,15 @@ class RemoteService:
             self.config.base, access_token=token, home=self.config.base.home / "remote-users" / folder
         )
         client = DesignApi(config)
-        if known is not None:
-            asyncio.get_running_loop().create_task(known[1].aclose())
+        retired = [known[1]] if known is not None else []
         self._apis[subject] = (token, client)
+        self._apis.move_to_end(subject)
+        while len(self._apis) > MAX_API_CLIENTS:
+            retired.append(self._apis.popitem(last=False)[1][1])
+        for old in retired:
+            task = asyncio.get_running_loop().create_task(old.aclose())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
         return client
 
     def health(self, request: Request) -> Response:

@@ -16,6 +16,7 @@ import asyncio
 import html
 import logging
 import time
+import weakref
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -129,7 +130,8 @@ class OAuthServer:
         self._http = httpx.AsyncClient(
             timeout=UPSTREAM_TIMEOUT, headers={"User-Agent": f"design-console-mcp/{__version__}"}
         )
-        self._user_locks: dict[str, asyncio.Lock] = {}
+        # A user's lock lives while someone holds or waits for it.
+        self._user_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: How many times a platform token was refreshed (benchmarks and tests read it).
         self.upstream_refreshes = 0
 
@@ -404,7 +406,9 @@ class OAuthServer:
         upstream = await self._load_upstream(subject)
         if upstream.expires_at - UPSTREAM_MARGIN > time.time():
             return upstream.access_token
-        lock = self._user_locks.setdefault(subject, asyncio.Lock())
+        lock = self._user_locks.get(subject)
+        if lock is None:
+            lock = self._user_locks[subject] = asyncio.Lock()
         async with lock, store_lock(self.store, f"refresh:{subject}"):
             upstream = await self._load_upstream(subject)
             if upstream.expires_at - UPSTREAM_MARGIN > time.time():
