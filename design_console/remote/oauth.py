@@ -85,6 +85,8 @@ class Grant(msgspec.Struct, kw_only=True):
     redirect_uri: str = ""
     explicit: bool = True
     pair: str = ""
+    #: Every token descended from one code shares it: a replayed code or refresh token ends them all.
+    family: str = ""
 
 
 class Upstream(msgspec.Struct, kw_only=True):
@@ -289,7 +291,7 @@ class OAuthServer:
                 expires_at=time.time() + tokens.expires_in,
             ),
         )
-        ours = await self._issue(LEGACY_CLIENT, [SCOPE], self.resource, subject)
+        ours = await self._issue(LEGACY_CLIENT, [SCOPE], self.resource, subject, new_secret())
         hours = ACCESS_TTL // 3600
         return _page(
             f"Signed in. Give your AI app this header for {self.resource} (valid {hours} h; sign in here again after):",
@@ -304,6 +306,7 @@ class OAuthServer:
     ) -> AuthorizationCode | None:
         raw = await self.store.get("code", token_hash(authorization_code))
         if raw is None:
+            await self._replayed(authorization_code)
             return None
         grant = msgspec.json.decode(raw, type=Grant)
         return AuthorizationCode(
@@ -324,13 +327,17 @@ class OAuthServer:
         # Taken, not read: of two requests racing with one code, exactly one gets tokens.
         raw = await self.store.take("code", token_hash(authorization_code.code))
         if raw is None:
+            await self._replayed(authorization_code.code)
             raise TokenError("invalid_grant", "authorization code was already used or has expired")
         grant = msgspec.json.decode(raw, type=Grant)
-        return await self._issue(grant.client_id, grant.scopes, grant.resource, grant.subject)
+        family = new_secret()
+        await self._spend(authorization_code.code, family)
+        return await self._issue(grant.client_id, grant.scopes, grant.resource, grant.subject, family)
 
     async def load_refresh_token(self, client: OAuthClientInformationFull, refresh_token: str) -> RefreshToken | None:
         grant = await self._grant("refresh", refresh_token)
         if grant is None:
+            await self._replayed(refresh_token)
             return None
         return RefreshToken(
             token=refresh_token,
@@ -346,10 +353,12 @@ class OAuthServer:
     ) -> OAuthToken:
         raw = await self.store.take("refresh", token_hash(refresh_token.token))
         if raw is None:
+            await self._replayed(refresh_token.token)
             raise TokenError("invalid_grant", "refresh token was already used or has expired")
         grant = msgspec.json.decode(raw, type=Grant)
+        await self._spend(refresh_token.token, grant.family)
         await self.store.delete("access", grant.pair)
-        return await self._issue(grant.client_id, scopes, grant.resource, grant.subject)
+        return await self._issue(grant.client_id, scopes, grant.resource, grant.subject, grant.family)
 
     async def load_access_token(self, token: str) -> AccessToken | None:
         grant = await self._grant("access", token)
@@ -373,19 +382,43 @@ class OAuthServer:
         kind, other = ("access", "refresh") if isinstance(token, AccessToken) else ("refresh", "access")
         raw = await self.store.take(kind, token_hash(token.token))
         if raw is not None:
-            await self.store.delete(other, msgspec.json.decode(raw, type=Grant).pair)
+            grant = msgspec.json.decode(raw, type=Grant)
+            await self.store.delete(other, grant.pair)
+            await self._end_family(grant.family)
 
     async def _grant(self, kind: str, token: str) -> Grant | None:
         raw = await self.store.get(kind, token_hash(token))
         if raw is None:
             return None
         grant = msgspec.json.decode(raw, type=Grant)
-        return grant if grant.expires_at > time.time() else None
+        if grant.expires_at <= time.time():
+            return None
+        if grant.family and await self.store.get("ended", grant.family) is not None:
+            return None
+        return grant
 
-    async def _issue(self, client_id: str, scopes: list[str], resource: str, subject: str) -> OAuthToken:
+    async def _spend(self, used: str, family: str) -> None:
+        """Remember that a code or refresh token was used, and by which family, to spot it coming back."""
+        await self.store.put("spent", token_hash(used), family.encode(), REFRESH_TTL)
+
+    async def _replayed(self, presented: str) -> None:
+        """A code or refresh token that was already used came back: someone else holds a copy, so every token
+        issued from it is ended (RFC 6749 §4.1.2, OAuth 2.1 refresh token rotation)."""
+        family = await self.store.get("spent", token_hash(presented))
+        if family:
+            log.warning("a used code or refresh token was presented again; its tokens are revoked")
+            await self._end_family(family.decode())
+
+    async def _end_family(self, family: str) -> None:
+        if family:
+            await self.store.put("ended", family, b"1", REFRESH_TTL)
+
+    async def _issue(self, client_id: str, scopes: list[str], resource: str, subject: str, family: str) -> OAuthToken:
         access, refresh = new_secret(), new_secret()
         now = time.time()
-        base = Grant(client_id=client_id, scopes=scopes, resource=resource, subject=subject, expires_at=0.0)
+        base = Grant(
+            client_id=client_id, scopes=scopes, resource=resource, subject=subject, expires_at=0.0, family=family
+        )
         access_grant = msgspec.structs.replace(base, expires_at=now + ACCESS_TTL, pair=token_hash(refresh))
         refresh_grant = msgspec.structs.replace(base, expires_at=now + REFRESH_TTL, pair=token_hash(access))
         await self.store.put("access", token_hash(access), msgspec.json.encode(access_grant), ACCESS_TTL)

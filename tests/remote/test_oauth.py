@@ -109,12 +109,7 @@ async def test_whole_flow_by_hand(server: RemoteServer, platform: FakePlatform) 
     assert refreshed.status_code == 200, refreshed.text
     new = refreshed.json()
     assert new["refresh_token"] != tokens["refresh_token"]
-    # The refresh token rotated: the old one and the access token of its pair are dead.
-    again = httpx.post(
-        f"{server.url}/token",
-        data={"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": client_id},
-    )
-    assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
+    # The refresh token rotated: the access token of the old pair is dead.
     assert mcp_status(server, tokens["access_token"]).status_code == 401
     await list_and_call(server, new["access_token"])
 
@@ -198,11 +193,29 @@ def _exchange(server: RemoteServer, client_id: str, code: str, verifier: str, **
     return httpx.post(f"{server.url}/token", data=data)
 
 
-def test_code_replay_is_refused(server: RemoteServer, platform: FakePlatform) -> None:
+def test_code_replay_is_refused_and_ends_its_tokens(server: RemoteServer, platform: FakePlatform) -> None:
     client_id, verifier, code = _code(server, platform)
-    assert _exchange(server, client_id, code, verifier).status_code == 200
+    first = _exchange(server, client_id, code, verifier)
+    assert first.status_code == 200
+    assert mcp_status(server, first.json()["access_token"]).status_code == 200
     replay = _exchange(server, client_id, code, verifier)
     assert replay.status_code == 400 and replay.json()["error"] == "invalid_grant"
+    # Someone else holds a copy of the code: what it gave is taken back.
+    assert mcp_status(server, first.json()["access_token"]).status_code == 401
+    refresh = {"grant_type": "refresh_token", "refresh_token": first.json()["refresh_token"], "client_id": client_id}
+    assert httpx.post(f"{server.url}/token", data=refresh).status_code == 400
+
+
+def test_refresh_replay_ends_the_rotated_tokens(server: RemoteServer, platform: FakePlatform) -> None:
+    client_id, tokens = sign_in(server, platform, "3004")
+    old = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": client_id}
+    rotated = httpx.post(f"{server.url}/token", data=old).json()
+    assert mcp_status(server, rotated["access_token"]).status_code == 200
+    again = httpx.post(f"{server.url}/token", data=old)
+    assert again.status_code == 400 and again.json()["error"] == "invalid_grant"
+    assert mcp_status(server, rotated["access_token"]).status_code == 401
+    newer = {"grant_type": "refresh_token", "refresh_token": rotated["refresh_token"], "client_id": client_id}
+    assert httpx.post(f"{server.url}/token", data=newer).status_code == 400
 
 
 def test_wrong_verifier_is_refused(server: RemoteServer, platform: FakePlatform) -> None:
@@ -324,3 +337,26 @@ async def test_legacy_browser_sign_in_gives_a_header_token(server: RemoteServer,
         callback = browser.get(upstream).headers["location"]
         assert browser.get(callback).status_code == 200
         assert browser.get(callback).status_code == 400
+
+
+def test_another_users_sse_session_is_refused(server: RemoteServer, platform: FakePlatform) -> None:
+    _, alice = sign_in(server, platform, "4003")
+    _, bob = sign_in(server, platform, "4004")
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    with (
+        httpx.Client(timeout=20) as http,
+        http.stream("GET", f"{server.url}/sse", headers={"Authorization": f"Bearer {alice['access_token']}"}) as stream,
+    ):
+        assert stream.status_code == 200
+        # The line iterator is kept: a discarded one would close the stream, and with it the session.
+        lines = stream.iter_lines()
+        endpoint = next(line for line in lines if line.startswith("data:")).removeprefix("data:").strip()
+        assert "session_id=" in endpoint
+        stolen = http.post(
+            f"{server.url}{endpoint}", json=ping, headers={"Authorization": f"Bearer {bob['access_token']}"}
+        )
+        assert stolen.status_code in (403, 404)
+        own = http.post(
+            f"{server.url}{endpoint}", json=ping, headers={"Authorization": f"Bearer {alice['access_token']}"}
+        )
+        assert own.status_code == 202
