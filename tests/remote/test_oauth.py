@@ -271,18 +271,27 @@ def test_upstream_state_is_single_use(server: RemoteServer, platform: FakePlatfo
         assert browser.get(callback).status_code == 400
 
 
+def _change_grant(server: RemoteServer, token: str, **fields: object) -> None:
+    """Rewrite the stored grant of one of our access tokens (as time, or a token of another server, would be)."""
+    db = sqlite3.connect(Path(server.env["DESIGN_CONSOLE_HOME"]) / "remote.sqlite3")
+    with db:
+        key = token_hash(token)
+        (raw,) = db.execute("SELECT value FROM entries WHERE kind='access' AND key=?", (key,)).fetchone()
+        grant = {**json.loads(raw), **fields}
+        db.execute("UPDATE entries SET value=? WHERE kind='access' AND key=?", (json.dumps(grant).encode(), key))
+    db.close()
+
+
 def test_expired_access_token_is_refused(server: RemoteServer, platform: FakePlatform) -> None:
     _, tokens = sign_in(server, platform, "3002")
     assert mcp_status(server, tokens["access_token"]).status_code == 200
-    # Age the stored grant as time would.
-    db = sqlite3.connect(Path(server.env["DESIGN_CONSOLE_HOME"]) / "remote.sqlite3")
-    with db:
-        key = token_hash(tokens["access_token"])
-        (raw,) = db.execute("SELECT value FROM entries WHERE kind='access' AND key=?", (key,)).fetchone()
-        grant = json.loads(raw)
-        grant["expires_at"] = time.time() - 1
-        db.execute("UPDATE entries SET value=? WHERE kind='access' AND key=?", (json.dumps(grant).encode(), key))
-    db.close()
+    _change_grant(server, tokens["access_token"], expires_at=time.time() - 1)
+    assert mcp_status(server, tokens["access_token"]).status_code == 401
+
+
+def test_token_of_another_audience_is_refused(server: RemoteServer, platform: FakePlatform) -> None:
+    _, tokens = sign_in(server, platform, "3005")
+    _change_grant(server, tokens["access_token"], resource="https://elsewhere.example/mcp")
     assert mcp_status(server, tokens["access_token"]).status_code == 401
 
 
