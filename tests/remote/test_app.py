@@ -153,3 +153,16 @@ def test_bad_settings_stop_the_start(tmp_path: Path, fake_api_server: ApiServer)
     done = subprocess.run([str(BIN / "design-console-remote")], env=env, capture_output=True, timeout=30)
     assert done.returncode == 2
     assert b"DESIGN_TOKEN_KEYS" in done.stderr
+
+
+def test_one_missing_secret_is_named(fake_api_server: ApiServer, tmp_path: Path) -> None:
+    env = remote_env(
+        tmp_path,
+        fake_api_server.url,
+        DESIGN_OAUTH_CLIENT_ID="platform-client",
+        DESIGN_TOKEN_KEYS="MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+    )
+    with running_remote(env) as server:
+        assert httpx.get(f"{server.url}/health").json()["oauth_configured"] is False
+        text = httpx.post(f"{server.url}/token").json()["error_description"]
+        assert "not configured on this server: DESIGN_OAUTH_CLIENT_SECRET is not set." in text

@@ -369,3 +369,9 @@ def test_another_users_sse_session_is_refused(server: RemoteServer, platform: Fa
             f"{server.url}{endpoint}", json=ping, headers={"Authorization": f"Bearer {alice['access_token']}"}
         )
         assert own.status_code == 202
+
+
+def test_oversized_oauth_bodies_are_refused(server: RemoteServer) -> None:
+    huge = {"redirect_uris": [REDIRECT], "client_name": "x" * (2 * 1024 * 1024)}
+    assert httpx.post(f"{server.url}/oauth/register", json=huge).status_code == 413
+    assert httpx.post(f"{server.url}/token", data={"code": "x" * (2 * 1024 * 1024)}).status_code == 413
