@@ -122,3 +122,29 @@ async def test_two_instances_behind_one_redis(
         assert httpx.post(f"{second.url}/revoke", data=revoke).status_code == 200
         assert mcp_status(first, alice["access_token"]).status_code == 401
         assert mcp_status(second, alice["access_token"]).status_code == 401
+
+
+async def test_one_refresh_across_instances(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    shared = oauth_env(platform)
+    first_env = remote_env(tmp_path / "a", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
+    second_env = remote_env(tmp_path / "b", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
+    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+    with running_remote(first_env) as first, running_remote(second_env) as second:
+        platform.expires_in = 5
+        _, tokens = sign_in(first, platform, "7101")
+        platform.expires_in = 3600
+        before = platform.refreshes
+
+        async def calls(url: str) -> list[bool]:
+            http = bearer(tokens["access_token"])
+            async with http, Client(streamable_http_client(f"{url}/mcp", http_client=http), mode="legacy") as client:
+                results = await asyncio.gather(
+                    *(client.call_tool("design_get_file_versions", {"fileUrl": ENTERPRISE_KEY}) for _ in range(50))
+                )
+            return [result.is_error for result in results]
+
+        errors = await asyncio.gather(calls(first.url), calls(second.url))
+        assert not any(errors[0] + errors[1])
+        assert platform.refreshes - before == 1
