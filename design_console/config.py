@@ -36,9 +36,9 @@ NOTIFY_SOCKET_VAR = "NOTIFY_SOCKET"
 class Config(msgspec.Struct, frozen=True, kw_only=True):
     """Validated settings of one process; see README "Configuration" for each variable.
 
-    ``browser_timeout_ms``, ``oauth_client_id``, ``oauth_client_secret`` and ``relay_url`` belong to Remote Mode,
-    which is not part of this build: they are validated (and the secret redacted, the relay written into the plugin
-    copy) but nothing in local mode acts on them.
+    ``browser_timeout_ms``, ``oauth_client_id``, ``oauth_client_secret`` and ``relay_url`` belong to Remote Mode
+    (:class:`RemoteConfig` carries the hosted service's own settings): local mode validates them (and redacts the
+    secret, writes the relay into the plugin copy) but does not act on them.
     """
 
     access_token: str = ""
