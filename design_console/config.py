@@ -6,11 +6,14 @@ exception is ``NOTIFY_SOCKET``, systemd's readiness address, which only ``daemon
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -33,9 +36,9 @@ NOTIFY_SOCKET_VAR = "NOTIFY_SOCKET"
 class Config(msgspec.Struct, frozen=True, kw_only=True):
     """Validated settings of one process; see README "Configuration" for each variable.
 
-    ``browser_timeout_ms``, ``oauth_client_id``, ``oauth_client_secret`` and ``relay_url`` belong to Remote Mode,
-    which is not part of this build: they are validated (and the secret redacted, the relay written into the plugin
-    copy) but nothing in local mode acts on them.
+    ``browser_timeout_ms``, ``oauth_client_id``, ``oauth_client_secret`` and ``relay_url`` belong to Remote Mode
+    (:class:`RemoteConfig` carries the hosted service's own settings): local mode validates them (and redacts the
+    secret, writes the relay into the plugin copy) but does not act on them.
     """
 
     access_token: str = ""
@@ -191,4 +194,107 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         user_home=user_home,
         config_home=Path(env.get("XDG_CONFIG_HOME") or user_home / ".config"),
         detached=bool(env.get(DETACHED_VAR)),
+    )
+
+
+# Remote Mode --------------------------------------------------------------------------------------------------------
+
+#: The design platform's OAuth endpoints (authorization page and token exchange), unless overridden for tests.
+DEFAULT_OAUTH_AUTHORIZE_URL = "https://www.figma.com/oauth"
+DEFAULT_OAUTH_TOKEN_URL = "https://api.figma.com/v1/oauth/token"
+DEFAULT_OAUTH_SCOPES = (
+    "file_content:read file_metadata:read file_comments:read file_variables:read library_content:read"
+)
+DEFAULT_REMOTE_PORT = 8787
+
+
+class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """Settings of the hosted service (``design-console-remote``); see README "Remote Mode" for each variable."""
+
+    #: The settings every process shares (the design API address, DESIGN_ACCESS_TOKEN, toolsets, home).
+    base: Config
+    #: DESIGN_REMOTE_BASE_URL: the public address AI clients reach; OAuth issuer and resource URLs derive from it.
+    base_url: str
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_REMOTE_PORT
+    #: DESIGN_REMOTE_STORE: ``sqlite:///<path>`` (default, in the home) or ``redis://…`` for several instances.
+    store_url: str
+    #: DESIGN_REMOTE_API_KEY: when set, every MCP request must carry it in ``X-API-Key``.
+    api_key: str = ""
+    #: DESIGN_TOKEN_KEYS: base64 AES-256 keys, newest first; upstream tokens are encrypted with the first.
+    token_keys: tuple[bytes, ...] = ()
+    oauth_authorize_url: str = DEFAULT_OAUTH_AUTHORIZE_URL
+    oauth_token_url: str = DEFAULT_OAUTH_TOKEN_URL
+    oauth_scopes: str = DEFAULT_OAUTH_SCOPES
+    #: DESIGN_REMOTE_MAX_BODY: the largest request body accepted, in bytes.
+    max_body: int = 1024 * 1024
+
+    @property
+    def missing_oauth(self) -> list[str]:
+        """The variables per-user OAuth needs that are not set (empty: OAuth is configured)."""
+        missing = []
+        if not self.base.oauth_client_id:
+            missing.append("DESIGN_OAUTH_CLIENT_ID")
+        if not self.base.oauth_client_secret:
+            missing.append("DESIGN_OAUTH_CLIENT_SECRET")
+        if not self.token_keys:
+            missing.append("DESIGN_TOKEN_KEYS")
+        return missing
+
+
+def _http_url(env: Mapping[str, str], name: str, default: str) -> str:
+    raw = (env.get(name, "").strip() or default).rstrip("/")
+    if not raw.startswith(("http://", "https://")):
+        raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not an http(s) URL.")
+    return raw
+
+
+def _token_keys(env: Mapping[str, str]) -> tuple[bytes, ...]:
+    keys = []
+    for number, raw in enumerate(t.strip() for t in env.get("DESIGN_TOKEN_KEYS", "").split(",") if t.strip()):
+        try:
+            key = base64.b64decode(raw, validate=True)
+        except (binascii.Error, ValueError):
+            key = b""
+        if len(key) != 32:
+            raise DesignError(
+                ErrorCode.BAD_CONFIG,
+                f"DESIGN_TOKEN_KEYS: key {number + 1} is not 32 bytes in base64.",
+                'Make one with: python -c "import os,base64;print(base64.b64encode(os.urandom(32)).decode())"',
+            )
+        keys.append(key)
+    return tuple(keys)
+
+
+def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
+    """Read and validate the hosted service's settings; raises :class:`DesignError` naming the variable."""
+    env = os.environ if env is None else env
+    base = load_config(env)
+    host = env.get("DESIGN_REMOTE_HOST", "").strip() or "127.0.0.1"
+    port = _int(env, "DESIGN_REMOTE_PORT", DEFAULT_REMOTE_PORT, 0, 65535)
+    raw_base_url = env.get("DESIGN_REMOTE_BASE_URL", "").strip()
+    if not raw_base_url:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            "DESIGN_REMOTE_BASE_URL is not set.",
+            "Set it to the public https:// address AI clients use to reach this server (no path).",
+        )
+    base_url = _http_url(env, "DESIGN_REMOTE_BASE_URL", "")
+    if urlsplit(base_url).path or urlsplit(base_url).query:
+        raise DesignError(ErrorCode.BAD_CONFIG, f"DESIGN_REMOTE_BASE_URL={base_url!r} must have no path or query.")
+    store_url = env.get("DESIGN_REMOTE_STORE", "").strip() or f"sqlite:///{base.home / 'remote.sqlite3'}"
+    if not store_url.startswith(("sqlite:///", "redis://", "rediss://", "unix://")):
+        raise DesignError(ErrorCode.BAD_CONFIG, "DESIGN_REMOTE_STORE is neither sqlite:///<path> nor a redis:// URL.")
+    return RemoteConfig(
+        base=base,
+        base_url=base_url,
+        host=host,
+        port=port,
+        store_url=store_url,
+        api_key=env.get("DESIGN_REMOTE_API_KEY", ""),
+        token_keys=_token_keys(env),
+        oauth_authorize_url=_http_url(env, "DESIGN_OAUTH_AUTHORIZE_URL", DEFAULT_OAUTH_AUTHORIZE_URL),
+        oauth_token_url=_http_url(env, "DESIGN_OAUTH_TOKEN_URL", DEFAULT_OAUTH_TOKEN_URL),
+        oauth_scopes=env.get("DESIGN_OAUTH_SCOPES", "").strip() or DEFAULT_OAUTH_SCOPES,
+        max_body=_int(env, "DESIGN_REMOTE_MAX_BODY", 1024 * 1024, 1024, 64 * 1024 * 1024),
     )

@@ -144,8 +144,8 @@ def _renames(new: list[Token], gone: list[Token]) -> dict[str, str]:
     candidates = {n.name: [g.name for g in gone if matches(n, g)] for n in new}
     claimed: dict[str, int] = {}
     for olds in candidates.values():
-        for old in olds:
-            claimed[old] = claimed.get(old, 0) + 1
+        for old_name in olds:
+            claimed[old_name] = claimed.get(old_name, 0) + 1
     guessed = {name: olds[0] for name, olds in candidates.items() if len(olds) == 1 and claimed[olds[0]] == 1}
     return paired | guessed
 

@@ -6,7 +6,8 @@ Constraints that only guard against abuse (string lengths, closed objects, whole
 bits) are enforced when arguments are validated but left out of the published schema: a model gains nothing from
 them, and all 125 tools pay for them in every session. Nor do normalised strings (node ids, file URLs, colours) get a
 pattern: each takes several forms a pattern could only approximate, and its description names them. Ranges, enums
-and item limits stay: they tell the model what it may ask for.
+and item limits stay: they tell the model what it may ask for, except where one parameter recurs across the catalog
+with one range (``maxTokens``): the server instructions state that range once.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import msgspec
 
 #: Keys msgspec emits that the published schema leaves out (see the module docstring).
 _UNPUBLISHED = frozenset({"title", "$defs", "minLength", "maxLength"})
+#: Parameters whose range the server instructions state once for every tool that takes them.
+RANGE_IN_INSTRUCTIONS = frozenset({"maxTokens"})
 
 
 def _resolve(node: Any, defs: dict[str, Any]) -> Any:
@@ -48,6 +51,7 @@ def _fold(node: dict[str, Any]) -> dict[str, Any]:
             folded = {**rest[0], **{k: v for k, v in node.items() if k not in ("anyOf", "default")}}
             return folded
         variants = rest
+        node = {**node, "anyOf": rest}
     if isinstance(variants, list) and len(variants) > 1 and all(set(v) == {"type"} for v in variants):
         node = {"type": [v["type"] for v in variants], **{k: v for k, v in node.items() if k != "anyOf"}}
     if node.get("default", 0) is None or (node.get("type") == "boolean" and node.get("default") is False):
@@ -65,7 +69,9 @@ def input_schema(args: type[msgspec.Struct]) -> dict[str, Any]:
     """The published input schema of an argument struct: an inline object schema with no ``$ref``."""
     raw = msgspec.json.schema(args)
     schema: dict[str, Any] = _resolve(raw, raw.get("$defs", {}))
-    schema.setdefault("properties", {})
+    properties: dict[str, Any] = schema.setdefault("properties", {})
+    for name in RANGE_IN_INSTRUCTIONS & properties.keys():
+        properties[name] = {k: v for k, v in properties[name].items() if k not in ("minimum", "maximum")}
     schema["type"] = "object"
     if not schema.get("required"):
         schema.pop("required", None)

@@ -8,7 +8,7 @@ undo step. Files named by path follow the user-file rules (:mod:`design_console.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import msgspec
 from msgspec import Meta
@@ -17,7 +17,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import read_bytes
-from design_console.tokens import ALIASES, FORMATS, ParseOptions, detect, parse
+from design_console.tokens import ALIASES, FORMATS, Format, ParseOptions, detect, parse
 from design_console.tokens.diff import Change, DiffOptions, OnConflict, diff
 from design_console.tokens.model import (
     RESOLVED_TYPE,
@@ -145,7 +145,7 @@ def _check_declared(sources: dict[str, str], fmt: str, opts: ParseOptions, merge
         name = detect(path, text) if fmt == "auto" else ALIASES.get(fmt, fmt)
         if name not in DECLARES_TYPES:
             continue
-        for coll, token in FORMATS[name].read(text, opts).tokens():
+        for coll, token in FORMATS[cast(Format, name)].read(text, opts).tokens():
             values = list(token.values.values())
             if token.type == "string" or not values or not all(isinstance(v, Alias) for v in values):
                 continue
@@ -216,12 +216,13 @@ def _check(code: TokenSet, design: TokenSet) -> None:
                     "Point it at a token of the same type, or fix its type.",
                 )
     for coll, token in code.tokens():
-        for mode, value in token.values.items():
+        for mode, first in token.values.items():
+            step: Value | None = first
             chain = [f"{coll.name}/{token.name}"]
             seen = {(coll.name, token.name)}
-            while isinstance(value, Alias):
-                key = (value.collection, value.name)
-                chain.append(f"{value.collection}/{value.name}")
+            while isinstance(step, Alias):
+                key = (step.collection, step.name)
+                chain.append(f"{step.collection}/{step.name}")
                 if key in seen:
                     raise _refuse(
                         f"Alias loop in mode {mode}: {' → '.join(chain)}.", "Point one of them at a plain value."
@@ -231,7 +232,7 @@ def _check(code: TokenSet, design: TokenSet) -> None:
                 if found is None:
                     break
                 target_coll, target = found
-                value = target.values.get(mode, target.values.get(target_coll.modes[0]) if target_coll.modes else None)
+                step = target.values.get(mode, target.values.get(target_coll.modes[0]) if target_coll.modes else None)
 
 
 class _Planner:

@@ -1,0 +1,361 @@
+"""The hosted service as one ASGI app: MCP over ``/mcp`` and ``/sse``, OAuth, ``/health``.
+
+With OAuth configured (DESIGN_OAUTH_CLIENT_ID, DESIGN_OAUTH_CLIENT_SECRET, DESIGN_TOKEN_KEYS) every MCP request needs
+one of our bearer tokens, issued for this server's ``/mcp``, and tools call the design API as the signed-in user.
+Without it the server still starts: the OAuth endpoints say which variable is missing, and MCP requests are served
+with the deployer's DESIGN_ACCESS_TOKEN. DESIGN_REMOTE_API_KEY, when set, gates the MCP endpoints either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+from mcp.server.auth.handlers.authorize import AuthorizationHandler
+from mcp.server.auth.handlers.metadata import MetadataHandler, ProtectedResourceMetadataHandler
+from mcp.server.auth.handlers.register import RegistrationHandler
+from mcp.server.auth.handlers.revoke import RevocationHandler
+from mcp.server.auth.handlers.token import TokenHandler
+from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
+from mcp.server.auth.middleware.client_auth import ClientAuthenticator
+from mcp.server.auth.settings import ClientRegistrationOptions
+from mcp.server.sse import SseServerTransport
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
+from mcp.shared.auth import OAuthMetadata, ProtectedResourceMetadata
+from pydantic import AnyHttpUrl
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from design_console import __version__
+from design_console.clients.design_api import DesignApi
+from design_console.config import RemoteConfig
+from design_console.errors import DesignError, ErrorCode
+from design_console.remote.oauth import SCOPE, OAuthServer, not_configured_error
+from design_console.remote.store import Store, open_store
+from design_console.remote.tools import build_server
+
+log = logging.getLogger("design_console.remote")
+
+SERVICE_NAME = "Design Console MCP"
+SSE_MESSAGES = "/messages/"
+#: Paths of the health response, by group (spec 2.3).
+ENDPOINTS = {
+    "mcp": ["/mcp", "/sse", SSE_MESSAGES],
+    "oauth_mcp_spec": [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-authorization-server",
+        "/authorize",
+        "/consent",
+        "/token",
+        "/oauth/register",
+        "/revoke",
+    ],
+    "oauth_legacy": ["/oauth/authorize", "/oauth/callback"],
+    "utility": ["/health"],
+}
+PURGE_INTERVAL = 60.0
+#: Design API clients kept open (one per recently active user); the least recently used is closed beyond this.
+MAX_API_CLIENTS = 256
+
+
+class ApiKeyGate:
+    """Refuses a request whose ``X-API-Key`` is not the deployer's key: 401 with body ``Unauthorized``."""
+
+    def __init__(self, app: ASGIApp, key: str) -> None:
+        self.app = app
+        # Compared as digests so the comparison takes the same time whatever the lengths.
+        self._digest = hashlib.sha256(key.encode()).digest()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        given = dict(scope.get("headers", [])).get(b"x-api-key", b"")
+        if not hmac.compare_digest(hashlib.sha256(given).digest(), self._digest):
+            await PlainTextResponse("Unauthorized", status_code=401)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class RequireBearer:
+    """Refuses a request without a valid token of ours: 401 whose ``WWW-Authenticate`` names the protected resource
+    metadata and the scope to ask for (MCP authorization spec)."""
+
+    def __init__(self, app: ASGIApp, metadata_url: str) -> None:
+        self.app = app
+        self._challenge = f'Bearer resource_metadata="{metadata_url}", scope="{SCOPE}"'
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        user = scope.get("user")
+        if isinstance(user, AuthenticatedUser) and SCOPE in user.scopes:
+            await self.app(scope, receive, send)
+            return
+        has_token = b"authorization" in dict(scope.get("headers", []))
+        error = ', error="invalid_token"' if has_token else ""
+        body = {"error": "invalid_token", "error_description": "A valid bearer token for this server is required."}
+        await JSONResponse(body, status_code=401, headers={"WWW-Authenticate": self._challenge + error})(
+            scope, receive, send
+        )
+
+
+class TokenResourceCheck:
+    """Refuses a token request whose ``resource`` (RFC 8707) is not this server's, before the SDK's handler."""
+
+    def __init__(self, app: ASGIApp, resource: str) -> None:
+        self.app = app
+        self.resource = resource
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        request = Request(scope, _replay(body))
+        form = await request.form()
+        resource = str(form.get("resource") or "")
+        if resource and resource.rstrip("/") != self.resource:
+            error = {"error": "invalid_target", "error_description": f"tokens are issued only for {self.resource}"}
+            await JSONResponse(error, status_code=400, headers={"Cache-Control": "no-store"})(scope, receive, send)
+            return
+        await self.app(scope, _replay(body), send)
+
+
+def _replay(body: bytes) -> Receive:
+    sent = False
+
+    async def receive() -> Any:
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return receive
+
+
+class _Endpoint:
+    """A request handler as a plain ASGI app, so gates can wrap it (Starlette would treat a function as a handler)."""
+
+    def __init__(self, handler: Any) -> None:
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = await self.handler(Request(scope, receive, send))
+        await response(scope, receive, send)
+
+
+def transport_security(config: RemoteConfig) -> TransportSecuritySettings:
+    """DNS-rebinding protection: MCP requests must name this server (its public address, or the address it binds, for
+    a load balancer's health checks and direct access) in ``Host``, and come from no browser page but its own."""
+    public = urlsplit(config.base_url)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[public.netloc, f"{config.host}:{config.port}"],
+        allowed_origins=[f"{public.scheme}://{public.netloc}"],
+    )
+
+
+class RemoteService:
+    """The hosted service's state: the store, OAuth (when configured), design API clients per user, MCP transports."""
+
+    def __init__(self, config: RemoteConfig, store: Store | None = None) -> None:
+        self.config = config
+        self.store = store or open_store(config.store_url)
+        self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
+        self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
+        self.server = build_server(config.base, self.api_for)
+        security = transport_security(config)
+        self.sessions = StreamableHTTPSessionManager(
+            app=self.server, max_request_body_size=config.max_body, security_settings=security
+        )
+        self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
+
+    async def api_for(self, request: Request | None) -> DesignApi:
+        """The design API client of the user a request comes from (the deployer's token when OAuth is off)."""
+        if self.oauth is None:
+            return self._client("", self.config.base.access_token)
+        user = request.scope.get("user") if request is not None else None
+        if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
+            raise DesignError(ErrorCode.UNAUTHORIZED, "This request carries no signed-in user.", "Sign in again.")
+        subject = user.access_token.subject
+        return self._client(subject, await self.oauth.upstream_token(subject))
+
+    def _client(self, subject: str, token: str) -> DesignApi:
+        known = self._apis.get(subject)
+        if known is not None and known[0] == token:
+            self._apis.move_to_end(subject)
+            return known[1]
+        # Each user's client has a cache folder of its own: no user is ever answered from another's responses.
+        folder = hashlib.sha256(subject.encode()).hexdigest()[:32] if subject else "deployer"
+        config = msgspec.structs.replace(
+            self.config.base, access_token=token, home=self.config.base.home / "remote-users" / folder
+        )
+        client = DesignApi(config)
+        retired = [known[1]] if known is not None else []
+        self._apis[subject] = (token, client)
+        self._apis.move_to_end(subject)
+        while len(self._apis) > MAX_API_CLIENTS:
+            retired.append(self._apis.popitem(last=False)[1][1])
+        for old in retired:
+            task = asyncio.get_running_loop().create_task(old.aclose())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+        return client
+
+    def health(self, request: Request) -> Response:
+        return JSONResponse(
+            {
+                "status": "healthy",
+                "service": SERVICE_NAME,
+                "version": __version__,
+                "endpoints": ENDPOINTS,
+                "oauth_configured": self.oauth is not None,
+            }
+        )
+
+    async def handle_sse(self, request: Request) -> Response:
+        async with self.sse.connect_sse(request.scope, request.receive, request._send) as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options())
+        return Response()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        purger = asyncio.create_task(self._purge_periodically())
+        try:
+            async with self.sessions.run():
+                yield
+        finally:
+            purger.cancel()
+            await asyncio.gather(purger, return_exceptions=True)
+            for _, client in self._apis.values():
+                await client.aclose()
+            if self.oauth is not None:
+                await self.oauth.aclose()
+            await self.store.close()
+
+    async def _purge_periodically(self) -> None:
+        while True:
+            try:
+                dropped = await self.store.purge()
+                if dropped:
+                    log.debug("purged %d expired entries", dropped)
+            except Exception:
+                log.exception("purging the store failed")
+            await asyncio.sleep(PURGE_INTERVAL)
+
+    # Routes ---------------------------------------------------------------------------------------------------------
+
+    def _mcp_gate(self, app: ASGIApp) -> ASGIApp:
+        if self.oauth is not None:
+            app = RequireBearer(app, f"{self.config.base_url}/.well-known/oauth-protected-resource/mcp")
+        if self.config.api_key:
+            app = ApiKeyGate(app, self.config.api_key)
+        return app
+
+    def routes(self) -> list[Route | Mount]:
+        mcp_app = StreamableHTTPASGIApp(self.sessions)
+        routes: list[Route | Mount] = [
+            Route("/health", self.health, methods=["GET"]),
+            Route("/mcp", self._mcp_gate(mcp_app)),
+            Route("/sse", self._mcp_gate(_Endpoint(self.handle_sse)), methods=["GET"]),
+            Mount(SSE_MESSAGES, app=self._mcp_gate(self.sse.handle_post_message)),
+        ]
+        return routes + (self._oauth_routes() if self.oauth is not None else self._oauth_unavailable())
+
+    def _oauth_unavailable(self) -> list[Route | Mount]:
+        message = not_configured_error(self.config.missing_oauth)
+
+        async def unavailable(request: Request) -> Response:
+            body = {"error": "temporarily_unavailable", "error_description": message}
+            return JSONResponse(body, status_code=503)
+
+        return [
+            Route(path, unavailable, methods=["GET", "POST"])
+            for path in ENDPOINTS["oauth_mcp_spec"] + ENDPOINTS["oauth_legacy"]
+        ]
+
+    def _oauth_routes(self) -> list[Route | Mount]:
+        oauth = self.oauth
+        assert oauth is not None
+        base = self.config.base_url
+        registration = ClientRegistrationOptions(enabled=True, valid_scopes=[SCOPE], default_scopes=[SCOPE])
+        # Plain strings: a URL object would add a trailing slash to the issuer and break exact issuer matching.
+        metadata = OAuthMetadata.model_validate(
+            {
+                "issuer": base,
+                "authorization_endpoint": f"{base}/authorize",
+                "token_endpoint": f"{base}/token",
+                "registration_endpoint": f"{base}/oauth/register",
+                "revocation_endpoint": f"{base}/revoke",
+                "scopes_supported": [SCOPE],
+                "response_types_supported": ["code"],
+                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic", "none"],
+                "revocation_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic", "none"],
+                "code_challenge_methods_supported": ["S256"],
+            }
+        )
+        resource = ProtectedResourceMetadata.model_validate(
+            {
+                "resource": oauth.resource,
+                "authorization_servers": [base],
+                "scopes_supported": [SCOPE],
+                "resource_name": SERVICE_NAME,
+            }
+        )
+        authenticator = ClientAuthenticator(oauth)  # type: ignore[arg-type]
+        resource_handler = ProtectedResourceMetadataHandler(resource).handle
+        return [
+            Route("/.well-known/oauth-authorization-server", MetadataHandler(metadata).handle, methods=["GET"]),
+            Route("/.well-known/oauth-protected-resource", resource_handler, methods=["GET"]),
+            Route("/.well-known/oauth-protected-resource/mcp", resource_handler, methods=["GET"]),
+            Route("/authorize", AuthorizationHandler(oauth).handle, methods=["GET", "POST"]),  # type: ignore[arg-type]
+            Route("/consent", oauth.consent_page, methods=["GET", "POST"]),
+            Route(
+                "/token",
+                TokenResourceCheck(_Endpoint(TokenHandler(oauth, authenticator).handle), oauth.resource),  # type: ignore[arg-type]
+                methods=["POST"],
+            ),
+            Route(
+                "/oauth/register",
+                RegistrationHandler(oauth, options=registration).handle,  # type: ignore[arg-type]
+                methods=["POST"],
+            ),
+            Route("/revoke", RevocationHandler(oauth, authenticator).handle, methods=["POST"]),  # type: ignore[arg-type]
+            Route("/oauth/authorize", oauth.legacy_authorize, methods=["GET"]),
+            Route("/oauth/callback", oauth.callback, methods=["GET"]),
+        ]
+
+
+def build_app(config: RemoteConfig, store: Store | None = None) -> Starlette:
+    """The hosted service's ASGI app."""
+    service = RemoteService(config, store)
+    middleware: list[Middleware] = []
+    if service.oauth is not None:
+        backend = BearerAuthBackend(service.oauth, resource_server_url=AnyHttpUrl(service.oauth.resource))
+        middleware = [Middleware(AuthenticationMiddleware, backend=backend), Middleware(AuthContextMiddleware)]
+    app = Starlette(routes=service.routes(), middleware=middleware, lifespan=service.lifespan)
+    app.state.service = service
+    return app
+
+
+def asgi_app(config: RemoteConfig) -> ASGIApp:
+    """:func:`build_app` behind the body-size limit (the app uvicorn serves): a larger body gets 413 before any
+    handler reads it."""
+    return RequestBodyLimitMiddleware(build_app(config), config.max_body)

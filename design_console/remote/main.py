@@ -1,0 +1,41 @@
+"""``design-console-remote``: serve the hosted MCP service with uvicorn, configured from the environment."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import uvicorn
+
+from design_console.config import load_remote_config
+from design_console.errors import DesignError
+from design_console.runtime.logs import setup_logging
+
+
+def main() -> None:
+    """Start the service; a bad setting is reported with the variable to fix, and the exit status is 2."""
+    try:
+        config = load_remote_config()
+    except DesignError as err:
+        print(err, file=sys.stderr)
+        sys.exit(2)
+    from design_console.remote.app import asgi_app
+
+    # Upstream tokens never reach a log line; the deployer's secrets are redacted should one slip into a message.
+    setup_logging(config.base, "design-console-remote", [config.api_key], to_file=False)
+    if config.missing_oauth:
+        logging.getLogger("design_console.remote").warning(
+            "OAuth is off (%s not set): MCP requests use DESIGN_ACCESS_TOKEN", ", ".join(config.missing_oauth)
+        )
+    uvicorn.run(
+        asgi_app(config),
+        host=config.host,
+        port=config.port,
+        log_config=None,
+        proxy_headers=True,
+        server_header=False,
+    )
+
+
+if __name__ == "__main__":
+    main()

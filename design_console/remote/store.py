@@ -1,0 +1,197 @@
+"""Where the hosted service keeps what outlives a request: clients, codes, token hashes, encrypted upstream tokens.
+
+One small interface, two backends: SQLite (a file, nothing to set up; instances on one host may share it) and Redis
+(several instances behind a load balancer). Entries are bytes under a ``(kind, key)`` pair with an optional
+lifetime; :meth:`Store.take` reads and deletes in one step, which is what makes codes and states single-use even
+when two requests race; :meth:`Store.add` writes only when nothing is there, which is what locks are made of.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from design_console.errors import DesignError, ErrorCode
+
+#: How often a lock holder polls while another instance holds the lock.
+LOCK_POLL = 0.05
+
+
+class Store(Protocol):
+    """Bytes under (kind, key), each with an optional lifetime in seconds (None: until deleted)."""
+
+    async def put(self, kind: str, key: str, value: bytes, ttl: float | None = None) -> None:
+        """Write (or overwrite) an entry."""
+        ...
+
+    async def add(self, kind: str, key: str, value: bytes, ttl: float | None = None) -> bool:
+        """Write an entry only if none is there (an expired one counts as none); True when written."""
+        ...
+
+    async def get(self, kind: str, key: str) -> bytes | None:
+        """The entry, or None when there is none or it expired."""
+        ...
+
+    async def take(self, kind: str, key: str) -> bytes | None:
+        """Read and delete the entry in one atomic step: of two racing callers, one gets it."""
+        ...
+
+    async def delete(self, kind: str, key: str) -> None:
+        """Remove the entry, if any."""
+        ...
+
+    async def purge(self) -> int:
+        """Drop expired entries; returns how many were dropped."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+@contextlib.asynccontextmanager
+async def store_lock(store: Store, name: str, *, ttl: float = 30.0, wait: float = 30.0) -> AsyncIterator[None]:
+    """Hold a lock shared by every instance on ``store`` (it expires after ``ttl`` if its holder dies)."""
+    token = uuid.uuid4().bytes
+    deadline = time.monotonic() + wait
+    while not await store.add("lock", name, token, ttl):
+        if time.monotonic() > deadline:
+            raise DesignError(ErrorCode.TIMEOUT, f"Waited {wait:.0f} s for a lock held by another request.", "Retry.")
+        await asyncio.sleep(LOCK_POLL)
+    try:
+        yield
+    finally:
+        if await store.get("lock", name) == token:
+            await store.delete("lock", name)
+
+
+class SqliteStore:
+    """The store in one SQLite file; calls run in a thread so the event loop never waits on the disk."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10.0)
+        path.chmod(0o600)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS entries (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
+            "expires REAL, PRIMARY KEY (kind, key))"
+        )
+        self._lock = asyncio.Lock()
+
+    async def _run(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        def run() -> list[tuple[Any, ...]]:
+            return self._db.execute(sql, params).fetchall()
+
+        async with self._lock:
+            return await asyncio.to_thread(run)
+
+    @staticmethod
+    def _expiry(ttl: float | None) -> float | None:
+        return None if ttl is None else time.time() + ttl
+
+    async def put(self, kind: str, key: str, value: bytes, ttl: float | None = None) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO entries (kind, key, value, expires) VALUES (?, ?, ?, ?)",
+            kind,
+            key,
+            value,
+            self._expiry(ttl),
+        )
+
+    async def add(self, kind: str, key: str, value: bytes, ttl: float | None = None) -> bool:
+        # An expired entry is replaced; a live one is left alone and reports that nothing was written.
+        rows = await self._run(
+            "INSERT INTO entries (kind, key, value, expires) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, expires = excluded.expires "
+            "WHERE entries.expires IS NOT NULL AND entries.expires <= ? RETURNING 1",
+            kind,
+            key,
+            value,
+            self._expiry(ttl),
+            time.time(),
+        )
+        return bool(rows)
+
+    async def get(self, kind: str, key: str) -> bytes | None:
+        rows = await self._run(
+            "SELECT value FROM entries WHERE kind = ? AND key = ? AND (expires IS NULL OR expires > ?)",
+            kind,
+            key,
+            time.time(),
+        )
+        return bytes(rows[0][0]) if rows else None
+
+    async def take(self, kind: str, key: str) -> bytes | None:
+        rows = await self._run("DELETE FROM entries WHERE kind = ? AND key = ? RETURNING value, expires", kind, key)
+        if not rows:
+            return None
+        value, expires = rows[0]
+        if expires is not None and float(expires) <= time.time():
+            return None
+        return bytes(value)
+
+    async def delete(self, kind: str, key: str) -> None:
+        await self._run("DELETE FROM entries WHERE kind = ? AND key = ?", kind, key)
+
+    async def purge(self) -> int:
+        rows = await self._run(
+            "DELETE FROM entries WHERE expires IS NOT NULL AND expires <= ? RETURNING 1", time.time()
+        )
+        return len(rows)
+
+    async def close(self) -> None:
+        async with self._lock:
+            self._db.close()
+
+
+class RedisStore:
+    """The store in Redis: lifetimes are Redis expiries, single use is ``GETDEL``, locks are ``SET NX``."""
+
+    def __init__(self, url: str, prefix: str = "design-console:") -> None:
+        import redis.asyncio
+
+        self._redis = redis.asyncio.Redis.from_url(url)
+        self._prefix = prefix
+
+    def _key(self, kind: str, key: str) -> str:
+        return f"{self._prefix}{kind}:{key}"
+
+    @staticmethod
+    def _px(ttl: float | None) -> int | None:
+        return None if ttl is None else max(1, int(ttl * 1000))
+
+    async def put(self, kind: str, key: str, value: bytes, ttl: float | None = None) -> None:
+        await self._redis.set(self._key(kind, key), value, px=self._px(ttl))
+
+    async def add(self, kind: str, key: str, value: bytes, ttl: float | None = None) -> bool:
+        return bool(await self._redis.set(self._key(kind, key), value, px=self._px(ttl), nx=True))
+
+    async def get(self, kind: str, key: str) -> bytes | None:
+        return cast(bytes | None, await self._redis.get(self._key(kind, key)))
+
+    async def take(self, kind: str, key: str) -> bytes | None:
+        return cast(bytes | None, await self._redis.getdel(self._key(kind, key)))
+
+    async def delete(self, kind: str, key: str) -> None:
+        await self._redis.delete(self._key(kind, key))
+
+    async def purge(self) -> int:
+        # Redis drops expired keys itself.
+        return 0
+
+    async def close(self) -> None:
+        await self._redis.aclose()
+
+
+def open_store(url: str) -> Store:
+    """The store a ``DESIGN_REMOTE_STORE`` URL names: ``sqlite:///<path>`` or ``redis://…``."""
+    if url.startswith("sqlite:///"):
+        return SqliteStore(Path(url.removeprefix("sqlite://")))
+    return RedisStore(url)

@@ -1,0 +1,140 @@
+"""The store's promises, the same tests against SQLite and a real redis-server: lifetimes, single use under races,
+add-if-absent, shared locks, purging, and two stores on one backend seeing each other's entries."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from fakes.remote import redis_server
+
+from design_console.errors import DesignError
+from design_console.remote.store import SqliteStore, Store, open_store, store_lock
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    url: str = request.getfixturevalue("redis_url")
+    return url
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    opened = open_store(store_url)
+    # One redis-server serves the module: each test starts from an empty database.
+    if store_url.startswith("redis"):
+        await opened._redis.flushdb()  # type: ignore[attr-defined]
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_put_get_delete(store: Store) -> None:
+    assert await store.get("k", "a") is None
+    await store.put("k", "a", b"one")
+    await store.put("other", "a", b"two")
+    assert await store.get("k", "a") == b"one"
+    assert await store.get("other", "a") == b"two"
+    await store.put("k", "a", b"three")
+    assert await store.get("k", "a") == b"three"
+    await store.delete("k", "a")
+    assert await store.get("k", "a") is None
+
+
+async def test_entries_expire(store: Store) -> None:
+    await store.put("k", "short", b"x", ttl=0.2)
+    await store.put("k", "long", b"y", ttl=60)
+    assert await store.get("k", "short") == b"x"
+    deadline = time.monotonic() + 5
+    while await store.get("k", "short") is not None:
+        assert time.monotonic() < deadline, "the entry never expired"
+        await asyncio.sleep(0.05)
+    assert await store.take("k", "short") is None
+    assert await store.get("k", "long") == b"y"
+
+
+async def test_take_is_single_use_under_a_race(store: Store) -> None:
+    for round_ in range(5):
+        await store.put("code", f"c{round_}", b"grant", ttl=60)
+        results = await asyncio.gather(*(store.take("code", f"c{round_}") for _ in range(20)))
+        assert sorted(results, key=lambda r: r is None) == [b"grant"] + [None] * 19
+
+
+async def test_add_only_when_absent_or_expired(store: Store) -> None:
+    assert await store.add("lock", "x", b"first", ttl=0.2)
+    assert not await store.add("lock", "x", b"second", ttl=0.2)
+    assert await store.get("lock", "x") == b"first"
+    deadline = time.monotonic() + 5
+    while not await store.add("lock", "x", b"third", ttl=60):
+        assert time.monotonic() < deadline, "an expired entry blocked add"
+        await asyncio.sleep(0.05)
+    assert await store.get("lock", "x") == b"third"
+    results = await asyncio.gather(*(store.add("lock", "race", b"v", ttl=60) for _ in range(20)))
+    assert results.count(True) == 1
+
+
+async def test_lock_excludes_across_stores(store_url: str) -> None:
+    first, second = open_store(store_url), open_store(store_url)
+    inside = 0
+    most = 0
+
+    async def worker(store: Store) -> None:
+        nonlocal inside, most
+        async with store_lock(store, "user-1", ttl=10):
+            inside += 1
+            most = max(most, inside)
+            await asyncio.sleep(0.01)
+            inside -= 1
+
+    try:
+        await asyncio.gather(*(worker(s) for s in [first, second] * 5))
+        assert most == 1
+        async with store_lock(first, "held", ttl=10):
+            with pytest.raises(DesignError):
+                async with store_lock(second, "held", wait=0.2):
+                    pass
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_stores_share_entries(store_url: str) -> None:
+    first, second = open_store(store_url), open_store(store_url)
+    try:
+        await first.put("client", "abc", b"record")
+        assert await second.get("client", "abc") == b"record"
+        assert await second.take("client", "abc") == b"record"
+        assert await first.get("client", "abc") is None
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_sqlite_purge_drops_expired_rows(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    try:
+        await store.put("code", "old", b"x", ttl=0.05)
+        await store.put("client", "kept", b"y")
+        deadline = time.monotonic() + 5
+        dropped = 0
+        while dropped == 0:
+            assert time.monotonic() < deadline
+            dropped = await store.purge()
+            await asyncio.sleep(0.02)
+        assert dropped == 1
+        assert await store.get("client", "kept") == b"y"
+        assert (tmp_path / "s.sqlite3").stat().st_mode & 0o077 == 0
+    finally:
+        await store.close()

@@ -1,0 +1,82 @@
+"""Remote Mode's pure parts: its settings and the sealing of platform tokens."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import pytest
+
+from design_console.config import load_remote_config
+from design_console.errors import DesignError
+from design_console.remote.crypto import TokenCipher, token_hash
+
+
+def _key() -> bytes:
+    return os.urandom(32)
+
+
+def test_seal_opens_only_for_its_owner_and_untampered() -> None:
+    cipher = TokenCipher((_key(),))
+    sealed = cipher.seal(b"platform-token", "design:1")
+    assert b"platform-token" not in sealed
+    assert cipher.open(sealed, "design:1") == b"platform-token"
+    with pytest.raises(DesignError):
+        cipher.open(sealed, "design:2")
+    tampered = sealed[:-1] + bytes([sealed[-1] ^ 1])
+    with pytest.raises(DesignError):
+        cipher.open(tampered, "design:1")
+
+
+def test_rotation_keeps_old_records_readable() -> None:
+    old, new = _key(), _key()
+    sealed = TokenCipher((old,)).seal(b"t", "u")
+    rotated = TokenCipher((new, old))
+    assert rotated.open(sealed, "u") == b"t"
+    assert rotated.needs_rotation(sealed)
+    resealed = rotated.seal(b"t", "u")
+    assert not rotated.needs_rotation(resealed)
+    assert TokenCipher((new,)).open(resealed, "u") == b"t"
+    with pytest.raises(DesignError):
+        TokenCipher((new,)).open(sealed, "u")
+
+
+def test_token_hash_is_stable_and_not_the_token() -> None:
+    assert token_hash("abc") == token_hash("abc") != "abc"
+    assert token_hash("abc") != token_hash("abd")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {"HOME": "/tmp/nowhere", "DESIGN_REMOTE_BASE_URL": "https://mcp.example.com", **extra}
+
+
+def test_remote_settings_defaults_and_missing_oauth() -> None:
+    config = load_remote_config(_env())
+    assert config.base_url == "https://mcp.example.com"
+    assert (config.host, config.port) == ("127.0.0.1", 8787)
+    assert config.store_url.startswith("sqlite:///") and config.store_url.endswith("remote.sqlite3")
+    assert config.missing_oauth == ["DESIGN_OAUTH_CLIENT_ID", "DESIGN_OAUTH_CLIENT_SECRET", "DESIGN_TOKEN_KEYS"]
+    keys = ",".join(base64.b64encode(_key()).decode() for _ in range(2))
+    full = load_remote_config(
+        _env(DESIGN_OAUTH_CLIENT_ID="id", DESIGN_OAUTH_CLIENT_SECRET="secret", DESIGN_TOKEN_KEYS=keys)
+    )
+    assert full.missing_oauth == [] and len(full.token_keys) == 2
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"DESIGN_REMOTE_BASE_URL": ""}, "DESIGN_REMOTE_BASE_URL"),
+        ({"DESIGN_REMOTE_BASE_URL": "mcp.example.com"}, "DESIGN_REMOTE_BASE_URL"),
+        ({"DESIGN_REMOTE_BASE_URL": "https://mcp.example.com/mcp"}, "DESIGN_REMOTE_BASE_URL"),
+        ({"DESIGN_REMOTE_PORT": "http"}, "DESIGN_REMOTE_PORT"),
+        ({"DESIGN_REMOTE_STORE": "postgres://x"}, "DESIGN_REMOTE_STORE"),
+        ({"DESIGN_TOKEN_KEYS": "c2hvcnQ="}, "DESIGN_TOKEN_KEYS"),
+        ({"DESIGN_TOKEN_KEYS": "not base64!"}, "DESIGN_TOKEN_KEYS"),
+        ({"DESIGN_OAUTH_TOKEN_URL": "ftp://x"}, "DESIGN_OAUTH_TOKEN_URL"),
+    ],
+)
+def test_remote_settings_refused_name_the_variable(env: dict[str, str], variable: str) -> None:
+    with pytest.raises(DesignError) as caught:
+        load_remote_config(_env(**env))
+    assert variable in str(caught.value)
