@@ -4,8 +4,8 @@ overhead plus the plugin's own work, not the design tool's.
 
 Run: ``.venv/bin/python bench/bench_board.py [--rounds 5]``. Prints one line per figure (median and worst of the
 rounds): design_create_stickies of 200 stickies, and design_get_board_contents of a 1,000-node board with the size
-of its first part against the read budget and how many parts the whole board takes. Starts its own designd and
-plugin in a throwaway HOME and stops them.
+of its first part against the read budget and how many parts the whole board takes; and the bytes of tools/list
+without and with ENABLE_MCP_APPS. Starts its own designd and plugin in a throwaway HOME and stops them.
 """
 
 from __future__ import annotations
@@ -22,11 +22,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+import mcp_types as types  # noqa: E402
 from fakes.real_plugin import installation_with_plugin  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
 from procs import BIN  # noqa: E402
 
-from design_console.tools import shaping  # noqa: E402
+from design_console.config import load_config  # noqa: E402
+from design_console.tools import catalog, shaping  # noqa: E402
+from design_console.tools.wire.mcp import tool_definition  # noqa: E402
 
 #: A board of 1,000 nodes: 5 sections of 150 stickies, 150 stickies in none, 100 connectors between them.
 BUILD_BOARD = """
@@ -106,10 +109,20 @@ async def run(rounds: int) -> None:
             print(f"  whole board: {parts} parts, {(time.perf_counter() - started) * 1000:.0f} ms after the first")
 
 
+def tool_list_sizes() -> None:
+    """The tools/list payload as sent, for the catalog without and with the MCP Apps tools."""
+    for label, env in (("without apps", {}), ("with ENABLE_MCP_APPS=true", {"ENABLE_MCP_APPS": "true"})):
+        tools = catalog(load_config(env))
+        listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
+        size = len(listing.model_dump_json(by_alias=True, exclude_none=True))
+        print(f"tools/list {label}: {len(tools)} tools, {size:,} bytes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     asyncio.run(run(parser.parse_args().rounds))
+    tool_list_sizes()
 
 
 if __name__ == "__main__":
