@@ -1,0 +1,920 @@
+"""Design-system extraction from code, with no design tool: analyse app codebases, mine their tokens, scaffold a
+package with token files and MDX docs, wire a fresh Storybook to it, write per-component porting manifests, verify
+the package, and track porting progress.
+
+The tokens worker runs these (scans read thousands of files; the heavy part runs in a thread so the worker keeps
+answering). What the tools learn is kept in ``<outDir>/.extraction/``: ``analysis.json`` (the inventory),
+``tokens.json`` (the mined tokens as DTCG, with the file:line and frequency of each value), ``components/*.json``
+(manifests), ``status.json`` (porting progress) and ``written.json`` (hashes of the files the tools wrote, so that a
+file the user has edited since is never replaced silently). Paths follow :mod:`design_console.runtime.user_files`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from msgspec import Meta
+
+from design_console.codebase import analyze as analysis
+from design_console.codebase.component import describe
+from design_console.codebase.styles import DEFAULT_MODE, Mining, mine
+from design_console.codebase.walk import Walk, walk
+from design_console.errors import DesignError, ErrorCode
+from design_console.protocol import ToolOutput
+from design_console.runtime.user_files import WriteReport, resolve, write_bytes
+from design_console.tokens import FORMATS, ExportOptions, TokenSet, export, parse
+from design_console.tokens.common import EXTENSION, ParseOptions, read_css_literal
+from design_console.tokens.model import Alias, Collection, Token, index, type_aliases
+from design_console.tokens.model import resolve as resolve_value
+from design_console.tokens.values import Color, color_text
+from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import TokensContext
+
+OutFormat = Literal[
+    "dtcg",
+    "css-vars",
+    "tailwind-v4",
+    "tailwind-v3",
+    "scss",
+    "ts-module",
+    "json-nested",
+    "json-flat",
+    "tokens-studio",
+    "style-dictionary-v3",
+]
+Framework = Literal["react", "next", "astro", "angular", "web-components", "vue", "svelte"]
+Status = Literal["pending", "extracted", "in-progress", "ported", "verified", "skipped"]
+DEFAULT_FORMATS: list[OutFormat] = ["dtcg", "css-vars"]
+
+STATE = ".extraction"
+#: A component's source beyond this is cut in its manifest.
+MAX_SOURCE_BYTES = 64 * 1024
+#: Source text shown in a result beyond this is left in the manifest file only.
+INLINE_SOURCE_CHARS = 24_000
+#: Lists in results stop here (the files hold everything).
+LIST_LIMIT = 40
+#: Mined collections by where the values were found.
+COLLECTIONS = {"css": "css", "tailwind": "tailwind", "scss": "scss", "literal": "literals"}
+
+
+class AnalyzeArgs(Args):
+    targets: list[str]
+    outDir: str | None = None
+    include: list[str] | None = None
+    exclude: list[str] | None = None
+    maxFiles: Annotated[int, Meta(ge=100, le=20_000)] = 5000
+
+
+class ExtractTokensArgs(Args):
+    outDir: str | None = None
+    targets: list[str] | None = None
+    formats: list[OutFormat] = msgspec.field(default_factory=lambda: list(DEFAULT_FORMATS))
+    dtcgDialect: Literal["legacy", "2025"] = "legacy"
+    minFrequency: Annotated[int, Meta(ge=2, le=100)] = 4
+    write: bool = True
+
+
+class ScaffoldArgs(Args):
+    outDir: str
+    packageName: str | None = None
+    framework: Framework | None = None
+    formats: list[OutFormat] = msgspec.field(default_factory=lambda: list(DEFAULT_FORMATS))
+    dtcgDialect: Literal["legacy", "2025"] = "legacy"
+    force: bool = False
+
+
+class OutDirArgs(Args):
+    outDir: str
+
+
+class ComponentArgs(Args):
+    outDir: str
+    component: str
+
+
+class StatusUpdate(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    component: str
+    status: Status | None = None
+    notes: str | None = None
+    storyFile: str | None = None
+
+
+class StatusArgs(Args):
+    outDir: str
+    update: StatusUpdate | None = None
+
+
+# Running the engine off the event loop ----------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+async def _off_loop(ctx: TokensContext, work: Callable[[Callable[[int, str], None]], T]) -> T:
+    """Run ``work(report)`` in a thread; its progress reports reach the caller from the event loop."""
+    loop = asyncio.get_running_loop()
+
+    def report(done: int, message: str) -> None:
+        asyncio.run_coroutine_threadsafe(ctx.progress(done, None, message), loop)
+
+    return await asyncio.to_thread(work, report)
+
+
+def _targets(ctx: TokensContext, raw: list[str]) -> list[Path]:
+    if not raw or len(raw) > 20:
+        raise DesignError(ErrorCode.BAD_ARGUMENT, "targets needs 1 to 20 paths.", "Pass the app folders to scan.")
+    out = []
+    for text in raw:
+        path = resolve(text, ctx.file_scope, argument="targets")
+        if not path.exists():
+            raise DesignError(ErrorCode.NOT_FOUND, f"target {text!r} ({path}) does not exist.", "Check the path.")
+        out.append(path)
+    return out
+
+
+def _scan(targets: list[Path], include: list[str], exclude: list[str], max_files: int) -> Callable[..., Walk]:
+    def work(report: Callable[[int, str], None]) -> Walk:
+        return walk(targets, include=include, exclude=exclude, max_files=max_files, progress=report)
+
+    return work
+
+
+# The state folder ----------------------------------------------------------------------------------------------------
+
+
+def _out(ctx: TokensContext, raw: str) -> Path:
+    path = resolve(raw, ctx.file_scope, argument="outDir")
+    if path.exists() and not path.is_dir():
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"outDir {path} is a file.", "Give a folder.")
+    return path
+
+
+def _load(out: Path, name: str) -> Any:
+    try:
+        return json.loads((out / STATE / name).read_text())
+    except FileNotFoundError:
+        return None
+    except ValueError as exc:
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, f"{out / STATE / name} is not valid JSON ({exc}).", "Delete it and run again."
+        ) from None
+
+
+def _need(out: Path, name: str, tool_name: str) -> Any:
+    data = _load(out, name)
+    if data is None:
+        raise DesignError(
+            ErrorCode.NOT_FOUND,
+            f"{out} has no {STATE}/{name} yet.",
+            f"Run {tool_name} with outDir {str(out)!r} first.",
+        )
+    return data
+
+
+def _json_bytes(data: Any) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False) + "\n").encode()
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write_state(ctx: TokensContext, out: Path, name: str, data: Any) -> None:
+    """The tools' own state files are theirs to replace."""
+    write_bytes(str(out / STATE / name), _json_bytes(data), ctx.file_scope, strategy="replace", argument="outDir")
+
+
+def _write_files(
+    ctx: TokensContext, out: Path, files: dict[str, bytes], *, force: bool, keep_edited: bool = False
+) -> list[dict[str, object]]:
+    """Write package files under ``out``. A file whose content differs from what these tools last wrote there (the
+    user edited it, or it was never ours) is refused, all files unwritten, unless ``force``; with ``keep_edited``
+    such a file is left as it is instead."""
+    written = _load(out, "written.json") or {}
+    conflicts = []
+    for rel, data in files.items():
+        path = out / rel
+        if path.is_file() and not force:
+            current = path.read_bytes()
+            if current != data and written.get(rel) != _sha(current):
+                conflicts.append(rel)
+    if conflicts and not keep_edited:
+        raise DesignError(
+            ErrorCode.FILE_EXISTS,
+            f"These files in {out} differ from what the tools wrote there; nothing was written: "
+            + ", ".join(conflicts[:20]),
+            "Pass force: true to replace them, or move them away.",
+        )
+    reports = []
+    for rel, data in files.items():
+        if rel in conflicts:
+            reports.append({"path": str(out / rel), "action": "kept (edited)"})
+            continue
+        report: WriteReport = write_bytes(str(out / rel), data, ctx.file_scope, strategy="replace", argument="outDir")
+        written[rel] = _sha(data)
+        reports.append({"path": report.path, "action": report.action})
+    _write_state(ctx, out, "written.json", dict(sorted(written.items())))
+    return reports
+
+
+# design_ds_analyze -----------------------------------------------------------------------------------------------
+
+
+def _inventory(components: list[analysis.Component], bases: dict[str, Path]) -> list[dict[str, Any]]:
+    out = []
+    for c in components:
+        entry = c.to_dict()
+        if c.file:
+            entry["path"] = str(bases[c.target] / c.file)
+        out.append(entry)
+    return out
+
+
+@tool(
+    "design_ds_analyze",
+    "Analyse codebases: stack, vendor layers, components by use.",
+    args=AnalyzeArgs,
+    runs_in="tokens",
+    toolset="code",
+    read_only=False,
+    uses_files=True,
+)
+async def design_ds_analyze(ctx: TokensContext, args: AnalyzeArgs) -> ToolOutput:
+    """Walk the targets, analyse, and keep the full inventory in ``<outDir>/.extraction/analysis.json``."""
+    targets, out = await asyncio.to_thread(_places, ctx, args.targets, args.outDir)
+    scan = await _off_loop(ctx, _scan(targets, args.include or [], args.exclude or [], args.maxFiles))
+    return ok(await asyncio.to_thread(_analyzed, ctx, args, targets, out, scan))
+
+
+def _places(ctx: TokensContext, targets: list[str], out_dir: str | None) -> tuple[list[Path], Path | None]:
+    return _targets(ctx, targets), (_out(ctx, out_dir) if out_dir else None)
+
+
+def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: Path | None, scan: Walk) -> Any:
+    result = analysis.analyze(scan.files)
+    bases = {str(t): (t if t.is_dir() else t.parent) for t in targets}
+    components = _inventory(result["components"], bases)
+    summary: dict[str, Any] = {
+        "files": len(scan.files),
+        "frameworks": result["frameworks"],
+        "styling": result["styling"],
+        "vendorLayers": result["vendorLayers"],
+        "architecture": result["architecture"],
+        "components": {"total": len(components), "top": components[:LIST_LIMIT]},
+    }
+    if scan.truncated:
+        summary["note"] = f"Stopped at maxFiles ({args.maxFiles}): raise it or narrow targets/include."
+    if scan.skipped_large or scan.skipped_minified:
+        summary["skipped"] = {"large": scan.skipped_large, "minified": scan.skipped_minified}
+    if out is not None:
+        full = {**summary, "targets": [str(t) for t in targets], "components": components}
+        _write_state(ctx, out, "analysis.json", full)
+        summary["saved"] = str(out / STATE / "analysis.json")
+    return summary
+
+
+# design_ds_extract_tokens ----------------------------------------------------------------------------------------
+
+
+def _literal_name(kind: str, text: str) -> str:
+    return f"{'color' if kind == 'color' else 'size'}-" + re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+_VAR = re.compile(r"^var\(\s*--([\w-]+)\s*(?:,.*)?\)$")
+_SCSS_ALIAS = re.compile(r"^\$([\w-]+)$")
+
+
+def tokens_of(mining: Mining) -> tuple[TokenSet, dict[tuple[str, str], dict[str, Any]]]:
+    """The mined values as a token set (collections ``css``, ``tailwind``, ``scss``, ``literals``; modes from theme
+    selectors, ``default`` first) and the provenance of each token by (collection, name)."""
+    names: dict[str, set[str]] = {}
+    for item in mining.values:
+        coll = COLLECTIONS[item.source]
+        name = _literal_name(item.kind, item.name) if item.source == "literal" else item.name.replace(".", "_")
+        names.setdefault(coll, set()).add(name)
+    collections: dict[str, Collection] = {}
+    provenance: dict[tuple[str, str], dict[str, Any]] = {}
+    opts = ParseOptions()
+    for item in mining.values:
+        coll_name = COLLECTIONS[item.source]
+        name = _literal_name(item.kind, item.name) if item.source == "literal" else item.name.replace(".", "_")
+        coll = collections.setdefault(coll_name, Collection(coll_name, [DEFAULT_MODE]))
+        values: dict[str, Any] = {}
+        kind = None
+        for mode, text in item.values.items():
+            if (m := _VAR.match(text)) and item.source != "scss":
+                target = m.group(1)
+                where = next((c for c in (coll_name, "css", "tailwind") if target in names.get(c, ())), None)
+                if where is None:
+                    continue
+                values[mode] = Alias(target, where)
+            elif (m := _SCSS_ALIAS.match(text)) and item.source == "scss":
+                if m.group(1) not in names.get("scss", ()):
+                    continue
+                values[mode] = Alias(m.group(1), "scss")
+            else:
+                read = read_css_literal(text, opts)
+                if read is None:
+                    continue
+                kind, values[mode] = read
+        if not values:
+            continue
+        for mode in values:
+            if mode not in coll.modes:
+                coll.modes.append(mode)
+        coll.tokens.append(Token(name, kind or "string", values))
+        provenance[coll_name, name] = {
+            "places": [p.text() for p in item.places],
+            "frequency": item.frequency,
+        }
+    out = TokenSet([c for c in collections.values() if c.tokens])
+    type_aliases(out)
+    return out, provenance
+
+
+def _with_provenance(text: str, provenance: dict[tuple[str, str], dict[str, Any]]) -> str:
+    """A DTCG file of the engine with each token's places and frequency under its ``$extensions``."""
+    tree = json.loads(text)
+    for (coll, name), facts in provenance.items():
+        node = tree.get(coll, {}).get(name)
+        if isinstance(node, dict) and ("$value" in node or "value" in node):
+            node.setdefault("$extensions", {}).setdefault(EXTENSION, {})["provenance"] = facts
+    return json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
+
+
+def _format_files(
+    tokens: TokenSet, formats: list[OutFormat], dialect: str, provenance: dict[tuple[str, str], dict[str, Any]]
+) -> dict[str, bytes]:
+    """``tokens/<format>.<ext>`` of each format (one file per format, named after it); the DTCG file carries the
+    provenance of each token."""
+    files: dict[str, bytes] = {}
+    for fmt in dict.fromkeys(formats):
+        opts = ExportOptions(dtcg_dialect=dialect, base_name=fmt)  # type: ignore[arg-type]
+        for name, text in export(tokens, fmt, opts).items():
+            files[f"tokens/{name}"] = (_with_provenance(text, provenance) if fmt == "dtcg" else text).encode()
+    return files
+
+
+def _provenance_of(tree: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The provenance that ``.extraction/tokens.json`` keeps of each token."""
+    return {
+        (coll, name): node["$extensions"][EXTENSION]["provenance"]
+        for coll, group in tree.items()
+        if isinstance(group, dict)
+        for name, node in group.items()
+        if isinstance(node, dict) and "provenance" in node.get("$extensions", {}).get(EXTENSION, {})
+    }
+
+
+def _token_summary(tokens: TokenSet, provenance: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+    by_type: Counter[str] = Counter(t.type for _, t in tokens.tokens())
+    ranked = sorted(provenance.items(), key=lambda kv: (-kv[1]["frequency"], kv[0]))
+    return {
+        "tokens": sum(by_type.values()),
+        "byType": dict(sorted(by_type.items())),
+        "collections": {c.name: {"tokens": len(c.tokens), "modes": c.modes} for c in tokens.collections},
+        "mostUsed": [
+            {"token": f"{coll}/{name}", "frequency": p["frequency"], "at": p["places"][0]}
+            for (coll, name), p in ranked[:LIST_LIMIT]
+        ],
+    }
+
+
+@tool(
+    "design_ds_extract_tokens",
+    "Mine CSS/SCSS/Tailwind tokens with provenance.",
+    args=ExtractTokensArgs,
+    runs_in="tokens",
+    toolset="code",
+    read_only=False,
+    uses_files=True,
+)
+async def design_ds_extract_tokens(ctx: TokensContext, args: ExtractTokensArgs) -> ToolOutput:
+    """Mine the targets (or those of the saved analysis), then write ``.extraction/tokens.json`` and the formats."""
+    targets, out = await asyncio.to_thread(_token_places, ctx, args)
+    scan = await _off_loop(ctx, _scan(targets, [], [], 20_000))
+    return ok(await asyncio.to_thread(_extracted, ctx, args, targets, out, scan))
+
+
+def _token_places(ctx: TokensContext, args: ExtractTokensArgs) -> tuple[list[Path], Path | None]:
+    out = _out(ctx, args.outDir) if args.outDir else None
+    raw_targets = args.targets or (((_load(out, "analysis.json") or {}).get("targets")) if out else None)
+    if not raw_targets:
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT,
+            "No targets: none given and no saved analysis in outDir.",
+            "Pass targets, or run design_ds_analyze with outDir first.",
+        )
+    return _targets(ctx, raw_targets), out
+
+
+def _extracted(
+    ctx: TokensContext, args: ExtractTokensArgs, targets: list[Path], out: Path | None, scan: Walk
+) -> dict[str, Any]:
+    mining = mine(scan.files, args.minFrequency)
+    tokens, provenance = tokens_of(mining)
+    summary = {
+        **_token_summary(tokens, provenance),
+        "skippedComputed": mining.skipped,
+        "componentScoped": mining.scoped,
+        "fonts": mining.fonts[:20],
+    }
+    if mining.errors:
+        summary["parseErrors"] = mining.errors[:10]
+    if not any(True for _ in tokens.tokens()):
+        summary["note"] = "No token values found: point targets at the folders that hold the stylesheets."
+        return summary
+    if out is None or not args.write:
+        return summary
+    canonical = next(iter(export(tokens, "dtcg", ExportOptions(base_name="tokens")).values()))
+    _write_state(ctx, out, "tokens.json", json.loads(_with_provenance(canonical, provenance)))
+    _write_state(ctx, out, "extraction.json", {"targets": [str(t) for t in targets], "fonts": mining.fonts})
+    files = _format_files(tokens, args.formats, args.dtcgDialect, provenance)
+    summary["files"] = _write_files(ctx, out, files, force=False)
+    return summary
+
+
+# design_ds_scaffold ------------------------------------------------------------------------------------------------
+
+
+def _canonical(out: Path) -> tuple[TokenSet, dict[tuple[str, str], dict[str, Any]]]:
+    """The extracted tokens and their provenance."""
+    data = _need(out, "tokens.json", "design_ds_extract_tokens")
+    return parse({"tokens.json": json.dumps(data)}, "dtcg"), _provenance_of(data)
+
+
+def _docs(tokens: TokenSet, title: str) -> dict[str, str]:
+    """The MDX showcase pages of a token set: an introduction, then colours, type and sizes when there are any."""
+    where = index(tokens)
+    colors: dict[str, list[tuple[str, str]]] = {}
+    fonts: list[tuple[str, str]] = []
+    sizes: list[tuple[str, str, str]] = []
+    for coll, token in tokens.tokens():
+        value = resolve_value(where, token.values.get(coll.modes[0]) or next(iter(token.values.values())), "")
+        if isinstance(value, Color):
+            group = token.name.rsplit("-", 1)[0] if "-" in token.name else token.name
+            colors.setdefault(f"{coll.name}/{group}", []).append((token.name, color_text(value, "hex")))
+        elif token.type == "string" and re.search(r"font|family", token.name) and isinstance(value, str):
+            fonts.append((token.name, value))
+        elif token.type == "dimension" and isinstance(value, float):
+            sizes.append((coll.name, token.name, f"{value:g}px"))
+    blocks = 'import { Meta, ColorPalette, ColorItem, Typeset } from "@storybook/addon-docs/blocks";\n\n'
+    pages = {
+        "docs/Introduction.mdx": f'{blocks}<Meta title="{title}/Introduction" />\n\n# {title}\n\n'
+        f"Tokens extracted from code: {sum(1 for _ in tokens.tokens())} in "
+        f"{len(tokens.collections)} collections ({', '.join(c.name for c in tokens.collections)}).\n"
+        "Files: `tokens/` (one per format). Modes other than the default switch with "
+        '`data-theme="<mode>"` on the root element.\n'
+    }
+    if colors:
+        items = "\n".join(
+            f"  <ColorItem title={json.dumps(group)} colors={{{json.dumps(dict(pairs))}}} />"
+            for group, pairs in colors.items()
+        )
+        pages["docs/Colors.mdx"] = (
+            f'{blocks}<Meta title="{title}/Colors" />\n\n# Colors\n\n<ColorPalette>\n{items}\n</ColorPalette>\n'
+        )
+    if fonts:
+        sets = "\n\n".join(
+            f"## {name}\n\n<Typeset fontFamily={{{json.dumps(value)}}} fontSizes={{[14, 16, 20, 28]}} "
+            'sampleText="The quick brown fox jumps over the lazy dog" />'
+            for name, value in fonts
+        )
+        pages["docs/Typography.mdx"] = f'{blocks}<Meta title="{title}/Typography" />\n\n# Typography\n\n{sets}\n'
+    if sizes:
+        rows = "\n".join(f"| `{coll}/{name}` | {px} |" for coll, name, px in sizes)
+        pages["docs/Sizes.mdx"] = (
+            f'{blocks}<Meta title="{title}/Sizes" />\n\n# Sizes\n\n| Token | Value |\n| --- | --- |\n{rows}\n'
+        )
+    return pages
+
+
+_PEERS: dict[str, dict[str, str]] = {
+    "react": {"react": ">=18"},
+    "next": {"react": ">=18", "next": ">=14"},
+    "astro": {"astro": ">=4"},
+    "angular": {"@angular/core": ">=17"},
+    "web-components": {"lit": ">=3"},
+    "vue": {"vue": ">=3"},
+    "svelte": {"svelte": ">=4"},
+}
+
+
+def _framework(out: Path, given: str | None) -> str:
+    if given:
+        return given
+    found = ((_load(out, "analysis.json") or {}).get("frameworks")) or []
+    return next((f for f in found if f in _PEERS), "react")
+
+
+@tool(
+    "design_ds_scaffold",
+    "Write a token package with MDX docs.",
+    args=ScaffoldArgs,
+    runs_in="tokens",
+    toolset="code",
+    read_only=False,
+    uses_files=True,
+)
+async def design_ds_scaffold(ctx: TokensContext, args: ScaffoldArgs) -> ToolOutput:
+    """Write the package skeleton from the extracted tokens."""
+    return ok(await asyncio.to_thread(_scaffold, ctx, args))
+
+
+def _scaffold(ctx: TokensContext, args: ScaffoldArgs) -> Any:
+    out = _out(ctx, args.outDir)
+    tokens, provenance = _canonical(out)
+    framework = _framework(out, args.framework)
+    name = args.packageName or re.sub(r"[^a-z0-9.-]+", "-", f"{out.name.lower()}").strip("-") or "design-system"
+    title = name.split("/")[-1]
+    package = {
+        "name": name,
+        "version": "0.1.0",
+        "private": True,
+        "type": "module",
+        "files": ["tokens", "docs", "src"],
+        "exports": {"./tokens/*": "./tokens/*"},
+        "scripts": {"storybook": "storybook dev -p 6006", "build-storybook": "storybook build"},
+        "peerDependencies": _PEERS[framework],
+    }
+    files = {"package.json": _json_bytes(package)}
+    files.update(_format_files(tokens, args.formats, args.dtcgDialect, provenance))
+    readme = (
+        f"# {name}\n\nDesign system extracted from code ({framework}).\n\n"
+        + "".join(f"- `{p}`\n" for p in sorted(files) if p.startswith("tokens/"))
+        + "\nDocs: `docs/*.mdx` (Storybook). Porting progress: `.extraction/status.json`.\n"
+    )
+    files["README.md"] = readme.encode()
+    files.update({p: text.encode() for p, text in _docs(tokens, title).items()})
+    reports = _write_files(ctx, out, files, force=args.force)
+    _write_state(ctx, out, "package.json", {"name": name, "framework": framework, "formats": list(args.formats)})
+    return {"package": name, "framework": framework, "files": reports}
+
+
+# design_ds_setup_storybook -----------------------------------------------------------------------------------------
+
+
+def _find_config(folder: Path, stem: str) -> Path | None:
+    for ext in (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts"):
+        if (folder / f"{stem}{ext}").is_file():
+            return folder / f"{stem}{ext}"
+    return None
+
+
+MARK = "design-system tokens"
+
+
+@tool(
+    "design_ds_setup_storybook",
+    "Wire a fresh Storybook to the tokens.",
+    args=OutDirArgs,
+    runs_in="tokens",
+    toolset="code",
+    read_only=False,
+    uses_files=True,
+)
+async def design_ds_setup_storybook(ctx: TokensContext, args: OutDirArgs) -> ToolOutput:
+    """Import the token CSS and fonts in preview, and list the MDX docs in main's stories."""
+    return ok(await asyncio.to_thread(_setup_storybook, ctx, args))
+
+
+def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
+    out = _out(ctx, args.outDir)
+    folder = out / ".storybook"
+    main, preview = _find_config(folder, "main"), _find_config(folder, "preview")
+    if main is None or preview is None:
+        raise DesignError(
+            ErrorCode.NOT_FOUND,
+            f"No Storybook in {out} (.storybook/main and .storybook/preview).",
+            f"Create one first: `npm create storybook@latest` in {out}, then call again.",
+        )
+    tokens, provenance = _canonical(out)
+    facts = _load(out, "extraction.json") or {}
+    files: dict[str, bytes] = {}
+    if not (out / "tokens" / "css-vars.css").is_file():
+        files.update(_format_files(tokens, ["css-vars"], "legacy", provenance))
+    fonts = [f for f in facts.get("fonts", []) if f.startswith("http")]
+    lines = [f'@import url("{url}");' for url in fonts]
+    sans = next(
+        (
+            t
+            for c, t in tokens.tokens()
+            if re.fullmatch(r"(font-)?(sans|body|family-sans-serif|font-family-base)", t.name)
+        ),
+        None,
+    )
+    if sans is not None:
+        var = "--" + re.sub(r"[^a-z0-9]+", "-", sans.name.lower()).strip("-")
+        lines.append(f"body {{ font-family: var({var}); }}")
+    files["tokens/fonts.css"] = ("\n".join(lines) + "\n").encode()
+    reports = _write_files(ctx, out, files, force=False, keep_edited=True)
+
+    preview_text = preview.read_text()
+    imports = f'// {MARK}\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n'
+    if MARK not in preview_text:
+        preview_text = imports + preview_text
+    main_text = main.read_text()
+    if "../docs/**/*.mdx" not in main_text:
+        patched, count = re.subn(r"(stories\s*:\s*\[)", r'\1"../docs/**/*.mdx", ', main_text, count=1)
+        if not count:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"{main} has no `stories: [` list to add the docs to.",
+                'Add "../docs/**/*.mdx" to its stories yourself.',
+            )
+        main_text = patched
+    for path, text in ((preview, preview_text), (main, main_text)):
+        report = write_bytes(str(path), text.encode(), ctx.file_scope, strategy="replace", argument="outDir")
+        reports.append({"path": report.path, "action": report.action, **({"diff": report.diff} if report.diff else {})})
+    return {"files": reports, "fonts": fonts, "modes": sorted({m for c in tokens.collections for m in c.modes})}
+
+
+# design_ds_extract_component ---------------------------------------------------------------------------------------
+
+
+def _pascal(text: str) -> str:
+    words = re.split(r"[^A-Za-z0-9]+", text)
+    name = "".join(w[:1].upper() + w[1:] for w in words if w)
+    return name if re.match(r"[A-Za-z_]", name) else f"V{name}"
+
+
+_STORY_IMPORTS = {
+    "react": "@storybook/react",
+    "next": "@storybook/react",
+    "vue": "@storybook/vue3",
+    "svelte": "@storybook/svelte",
+    "angular": "@storybook/angular",
+    "web-components": "@storybook/web-components",
+    "astro": "@storybook/react",
+}
+
+
+def story_stub(name: str, module: str, default_export: bool, framework: str, facts: dict[str, Any]) -> str:
+    """A CSF3 story file for a component: its default variants as args, one story per option of its first
+    variant."""
+    renderer = _STORY_IMPORTS.get(framework, "@storybook/react")
+    binding = name if default_export else f"{{ {name} }}"
+    args = facts.get("defaultVariants") or {}
+    lines = [
+        f'import type {{ Meta, StoryObj }} from "{renderer}";',
+        f'import {binding} from "{module}";',
+        "",
+        f'const meta = {{\n  title: "Components/{name}",\n  component: {name},',
+    ]
+    if args:
+        lines.append(f"  args: {json.dumps(args)},")
+    variants = facts.get("variants") or {}
+    if variants:
+        arg_types = ", ".join(
+            f'{json.dumps(k)}: {{ control: "select", options: {json.dumps(v)} }}' for k, v in variants.items()
+        )
+        lines.append(f"  argTypes: {{ {arg_types} }},")
+    lines += [
+        f"}} satisfies Meta<typeof {name}>;",
+        "",
+        "export default meta;",
+        "type Story = StoryObj<typeof meta>;",
+        "",
+    ]
+    lines.append("export const Default: Story = {};")
+    if variants:
+        key, options = next(iter(variants.items()))
+        for option in options:
+            if option != args.get(key) and _pascal(option) != "Default":
+                pair = f"{json.dumps(key)}: {json.dumps(option)}"
+                lines.append(f"export const {_pascal(option)}: Story = {{ args: {{ {pair} }} }};")
+    return "\n".join(lines) + "\n"
+
+
+def _pick(components: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
+    own = [c for c in components if c.get("path")]
+    found = [c for c in own if c["name"] == wanted] or [c for c in own if c["name"].lower() == wanted.lower()]
+    if not found:
+        close = [c["name"] for c in own if wanted.lower() in c["name"].lower()][:10]
+        raise DesignError(
+            ErrorCode.NOT_FOUND,
+            f"No component {wanted!r} defined in the analysed code.",
+            (f"Did you mean: {', '.join(close)}?" if close else "List them with design_ds_analyze (components)."),
+        )
+    return found[0]
+
+
+@tool(
+    "design_ds_extract_component",
+    "Component porting manifest + CSF3 stub.",
+    args=ComponentArgs,
+    runs_in="tokens",
+    toolset="code",
+    read_only=False,
+    uses_files=True,
+)
+async def design_ds_extract_component(ctx: TokensContext, args: ComponentArgs) -> ToolOutput:
+    """Write ``.extraction/components/<Name>.json`` and a story stub, and mark the component extracted."""
+    return ok(await asyncio.to_thread(_extract_component, ctx, args))
+
+
+def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
+    out = _out(ctx, args.outDir)
+    analysed = _need(out, "analysis.json", "design_ds_analyze")
+    comp = _pick(analysed.get("components") or [], args.component)
+    source_path = resolve(comp["path"], ctx.file_scope, argument="component")
+    try:
+        data = source_path.read_bytes()
+    except OSError as exc:
+        raise DesignError(
+            ErrorCode.NOT_FOUND, f"{source_path} cannot be read ({exc.strerror}).", "Run design_ds_analyze again."
+        ) from None
+    cut = len(data) > MAX_SOURCE_BYTES
+    text = data[:MAX_SOURCE_BYTES].decode(errors="replace")
+    if cut:
+        text = text.rsplit("\n", 1)[0] + "\n"
+    facts = describe(data.decode(errors="replace"), comp["name"])
+    name = comp["name"]
+    story_rel = f"src/components/{name}/{name}.stories.tsx"
+    module = os.path.relpath(os.path.splitext(source_path)[0], out / os.path.dirname(story_rel))
+    module = module if module.startswith(".") else f"./{module}"
+    framework = _framework(out, None)
+    default_export = bool(re.search(rf"export\s+default\s+(function\s+)?{name}\b", data.decode(errors="replace")))
+    stub = story_stub(name, module, default_export, framework, facts)
+    manifest = {
+        "component": name,
+        "source": {
+            "path": str(source_path),
+            "defined": comp.get("defined", ""),
+            "bytes": len(data),
+            "sha256": _sha(data),
+            "truncated": cut,
+        },
+        "usage": {"uses": comp.get("uses", 0), "files": comp.get("files", 0)},
+        **facts,
+        "story": {"file": story_rel, "text": stub},
+        "sourceText": text,
+    }
+    _write_state(ctx, out, f"components/{name}.json", manifest)
+    reports = _write_files(ctx, out, {story_rel: stub.encode()}, force=False, keep_edited=True)
+    _set_status(ctx, out, StatusUpdate(component=name, storyFile=story_rel), promote="extracted")
+    shown = dict(manifest)
+    if len(text) > INLINE_SOURCE_CHARS:
+        shown["sourceText"] = f"(in {out / STATE / 'components' / (name + '.json')})"
+    return {**shown, "files": reports}
+
+
+# design_ds_verify --------------------------------------------------------------------------------------------------
+
+
+def _check(name: str, problems: list[str], detail: str = "") -> dict[str, Any]:
+    entry: dict[str, Any] = {"check": name, "ok": not problems}
+    if problems:
+        entry["problems"] = problems[:20]
+        if len(problems) > 20:
+            entry["more"] = len(problems) - 20
+    elif detail:
+        entry["detail"] = detail
+    return entry
+
+
+@tool(
+    "design_ds_verify",
+    "Check the extracted package.",
+    args=OutDirArgs,
+    runs_in="tokens",
+    toolset="code",
+    uses_files=True,
+)
+async def design_ds_verify(ctx: TokensContext, args: OutDirArgs) -> ToolOutput:
+    """Every check, in a fixed order, with what failed."""
+    return ok(await asyncio.to_thread(_verify, ctx, args))
+
+
+def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
+    out = _out(ctx, args.outDir)
+    tokens, _ = _canonical(out)
+    checks = []
+
+    problems = []
+    parsed = 0
+    for path in sorted((out / "tokens").glob("*")) if (out / "tokens").is_dir() else []:
+        fmt = path.name.split(".", 1)[0]
+        if fmt not in FORMATS:
+            continue
+        try:
+            got = parse({path.name: path.read_text()}, fmt)  # type: ignore[arg-type]
+            if not any(True for _ in got.tokens()):
+                problems.append(f"{path.name}: no tokens")
+            parsed += 1
+        except DesignError as exc:
+            problems.append(exc.message)
+    if not parsed and not problems:
+        problems.append("no token files in tokens/ (run design_ds_scaffold)")
+    checks.append(_check("token-files-parse", problems, f"{parsed} files"))
+
+    where = index(tokens)
+    broken = [
+        f"{coll.name}/{token.name} ({mode}) → {value.collection}/{value.name}"
+        for coll, token in tokens.tokens()
+        for mode, value in token.values.items()
+        if isinstance(value, Alias) and resolve_value(where, value, mode) is None
+    ]
+    checks.append(_check("references-resolve", broken, f"{len(where)} tokens"))
+
+    expected = sorted(_docs(tokens, "x"))
+    missing = [p for p in expected if not (out / p).is_file() or not (out / p).read_text().strip()]
+    checks.append(_check("docs-present", missing, ", ".join(expected)))
+
+    pkg_problems = []
+    try:
+        if not json.loads((out / "package.json").read_text()).get("name"):
+            pkg_problems.append("package.json has no name")
+    except (OSError, ValueError) as exc:
+        pkg_problems.append(f"package.json: {exc}")
+    checks.append(_check("package-json", pkg_problems))
+
+    manifest_problems = []
+    manifests = sorted((out / STATE / "components").glob("*.json")) if (out / STATE / "components").is_dir() else []
+    for path in manifests:
+        try:
+            m = json.loads(path.read_text())
+            source = Path(m["source"]["path"])
+            if not source.is_file():
+                manifest_problems.append(f"{path.name}: source {source} is gone")
+            elif _sha(source.read_bytes()) != m["source"]["sha256"]:
+                manifest_problems.append(f"{path.name}: source changed since extraction")
+            if not (out / m["story"]["file"]).is_file():
+                manifest_problems.append(f"{path.name}: story {m['story']['file']} is missing")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            manifest_problems.append(f"{path.name}: unreadable ({exc})")
+    status = (_load(out, "status.json") or {}).get("components", {})
+    have = {p.stem for p in manifests}
+    for name, entry in sorted(status.items()):
+        if entry.get("status") not in ("pending", "skipped") and name not in have:
+            manifest_problems.append(f"status: {name} is {entry.get('status')} but has no manifest")
+    checks.append(_check("manifests-consistent", manifest_problems, f"{len(manifests)} manifests"))
+    return {"ok": all(c["ok"] for c in checks), "checks": checks}
+
+
+# design_ds_status --------------------------------------------------------------------------------------------------
+
+_ORDER: list[Status] = ["pending", "extracted", "in-progress", "ported", "verified", "skipped"]
+
+
+def _set_status(
+    ctx: TokensContext, out: Path, update: StatusUpdate, *, promote: Status | None = None
+) -> dict[str, Any]:
+    state = _load(out, "status.json") or {"components": {}}
+    entry = state["components"].setdefault(update.component, {"status": "pending"})
+    if promote and _ORDER.index(entry.get("status", "pending")) < _ORDER.index(promote):
+        entry["status"] = promote
+    for key in ("status", "notes", "storyFile"):
+        value = getattr(update, key)
+        if value is not None:
+            entry[key] = value
+    entry["updated"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    state["components"] = dict(sorted(state["components"].items()))
+    _write_state(ctx, out, "status.json", state)
+    return state
+
+
+@tool(
+    "design_ds_status",
+    "Read/update porting status.",
+    args=StatusArgs,
+    runs_in="tokens",
+    toolset="code",
+    read_only=False,
+    uses_files=True,
+)
+async def design_ds_status(ctx: TokensContext, args: StatusArgs) -> ToolOutput:
+    """The progress of every component (after applying ``update``)."""
+    return ok(await asyncio.to_thread(_status, ctx, args))
+
+
+def _status(ctx: TokensContext, args: StatusArgs) -> Any:
+    out = _out(ctx, args.outDir)
+    if args.update is not None:
+        known = {c["name"] for c in ((_load(out, "analysis.json") or {}).get("components") or []) if c.get("path")}
+        current = (_load(out, "status.json") or {}).get("components", {})
+        if args.update.component not in known and args.update.component not in current:
+            raise DesignError(
+                ErrorCode.NOT_FOUND,
+                f"{args.update.component!r} is not a component of the analysed code.",
+                "Use a name from design_ds_analyze (components), or run design_ds_analyze with outDir first.",
+            )
+        state = _set_status(ctx, out, args.update)
+    else:
+        state = _load(out, "status.json") or {"components": {}}
+    components = state["components"]
+    counts = Counter(e.get("status", "pending") for e in components.values())
+    return {
+        "counts": {s: counts[s] for s in _ORDER if counts[s]},
+        "components": dict(list(components.items())[:100]),
+        "file": str(out / STATE / "status.json"),
+    }
