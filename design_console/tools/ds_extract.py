@@ -63,6 +63,8 @@ MAX_SOURCE_BYTES = 64 * 1024
 INLINE_SOURCE_CHARS = 24_000
 #: Lists in results stop here (the files hold everything).
 LIST_LIMIT = 40
+#: Where each token came from, by (collection, name): ``{"places": ["file:line", …], "frequency": n}``.
+Provenance = dict[tuple[str, str], dict[str, Any]]
 #: Mined collections by where the values were found.
 COLLECTIONS = {"css": "css", "tailwind": "tailwind", "scss": "scss", "literal": "literals"}
 
@@ -194,7 +196,13 @@ def _write_state(ctx: TokensContext, out: Path, name: str, data: Any) -> None:
 
 
 def _write_files(
-    ctx: TokensContext, out: Path, files: dict[str, bytes], *, force: bool, keep_edited: bool = False
+    ctx: TokensContext,
+    out: Path,
+    files: dict[str, bytes],
+    *,
+    force: bool,
+    keep_edited: bool = False,
+    hint: str = "Pass force: true to replace them, or move them away.",
 ) -> list[dict[str, object]]:
     """Write package files under ``out``. A file whose content differs from what these tools last wrote there (the
     user edited it, or it was never ours) is refused, all files unwritten, unless ``force``; with ``keep_edited``
@@ -212,7 +220,7 @@ def _write_files(
             ErrorCode.FILE_EXISTS,
             f"These files in {out} differ from what the tools wrote there; nothing was written: "
             + ", ".join(conflicts[:20]),
-            "Pass force: true to replace them, or move them away.",
+            hint,
         )
     reports = []
     for rel, data in files.items():
@@ -290,19 +298,23 @@ def _literal_name(kind: str, text: str) -> str:
 
 
 _VAR = re.compile(r"^var\(\s*--([\w-]+)\s*(?:,.*)?\)$")
+#: shadcn's older themes store bare HSL channels (``222.2 84% 4.9%``) for ``hsl(var(--x))``: a colour all the same.
+_HSL_CHANNELS = re.compile(r"^-?[\d.]+(?:deg)?\s+[\d.]+%\s+[\d.]+%(?:\s*/\s*[\d.]+%?)?$")
 _SCSS_ALIAS = re.compile(r"^\$([\w-]+)$")
 
 
-def tokens_of(mining: Mining) -> tuple[TokenSet, dict[tuple[str, str], dict[str, Any]]]:
+def tokens_of(mining: Mining) -> tuple[TokenSet, Provenance, list[str]]:
     """The mined values as a token set (collections ``css``, ``tailwind``, ``scss``, ``literals``; modes from theme
-    selectors, ``default`` first) and the provenance of each token by (collection, name)."""
+    selectors, ``default`` first), the provenance of each token by (collection, name), and the references to
+    values defined nowhere in the scan (those values are left out)."""
     names: dict[str, set[str]] = {}
     for item in mining.values:
         coll = COLLECTIONS[item.source]
         name = _literal_name(item.kind, item.name) if item.source == "literal" else item.name.replace(".", "_")
         names.setdefault(coll, set()).add(name)
     collections: dict[str, Collection] = {}
-    provenance: dict[tuple[str, str], dict[str, Any]] = {}
+    provenance: Provenance = {}
+    unresolved: list[str] = []
     opts = ParseOptions()
     for item in mining.values:
         coll_name = COLLECTIONS[item.source]
@@ -315,14 +327,16 @@ def tokens_of(mining: Mining) -> tuple[TokenSet, dict[tuple[str, str], dict[str,
                 target = m.group(1)
                 where = next((c for c in (coll_name, "css", "tailwind") if target in names.get(c, ())), None)
                 if where is None:
+                    unresolved.append(f"{coll_name}/{name} → --{target}")
                     continue
                 values[mode] = Alias(target, where)
             elif (m := _SCSS_ALIAS.match(text)) and item.source == "scss":
                 if m.group(1) not in names.get("scss", ()):
+                    unresolved.append(f"{coll_name}/{name} → ${m.group(1)}")
                     continue
                 values[mode] = Alias(m.group(1), "scss")
             else:
-                read = read_css_literal(text, opts)
+                read = read_css_literal(f"hsl({text})" if _HSL_CHANNELS.match(text) else text, opts)
                 if read is None:
                     continue
                 kind, values[mode] = read
@@ -338,10 +352,10 @@ def tokens_of(mining: Mining) -> tuple[TokenSet, dict[tuple[str, str], dict[str,
         }
     out = TokenSet([c for c in collections.values() if c.tokens])
     type_aliases(out)
-    return out, provenance
+    return out, provenance, unresolved
 
 
-def _with_provenance(text: str, provenance: dict[tuple[str, str], dict[str, Any]]) -> str:
+def _with_provenance(text: str, provenance: Provenance) -> str:
     """A DTCG file of the engine with each token's places and frequency under its ``$extensions``."""
     tree = json.loads(text)
     for (coll, name), facts in provenance.items():
@@ -351,9 +365,7 @@ def _with_provenance(text: str, provenance: dict[tuple[str, str], dict[str, Any]
     return json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
 
 
-def _format_files(
-    tokens: TokenSet, formats: list[OutFormat], dialect: str, provenance: dict[tuple[str, str], dict[str, Any]]
-) -> dict[str, bytes]:
+def _format_files(tokens: TokenSet, formats: list[OutFormat], dialect: str, provenance: Provenance) -> dict[str, bytes]:
     """``tokens/<format>.<ext>`` of each format (one file per format, named after it); the DTCG file carries the
     provenance of each token."""
     files: dict[str, bytes] = {}
@@ -364,7 +376,7 @@ def _format_files(
     return files
 
 
-def _provenance_of(tree: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+def _provenance_of(tree: dict[str, Any]) -> Provenance:
     """The provenance that ``.extraction/tokens.json`` keeps of each token."""
     return {
         (coll, name): node["$extensions"][EXTENSION]["provenance"]
@@ -375,7 +387,7 @@ def _provenance_of(tree: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]
     }
 
 
-def _token_summary(tokens: TokenSet, provenance: dict[tuple[str, str], dict[str, Any]]) -> dict[str, Any]:
+def _token_summary(tokens: TokenSet, provenance: Provenance) -> dict[str, Any]:
     by_type: Counter[str] = Counter(t.type for _, t in tokens.tokens())
     ranked = sorted(provenance.items(), key=lambda kv: (-kv[1]["frequency"], kv[0]))
     return {
@@ -421,7 +433,7 @@ def _extracted(
     ctx: TokensContext, args: ExtractTokensArgs, targets: list[Path], out: Path | None, scan: Walk
 ) -> dict[str, Any]:
     mining = mine(scan.files, args.minFrequency)
-    tokens, provenance = tokens_of(mining)
+    tokens, provenance, unresolved = tokens_of(mining)
     summary = {
         **_token_summary(tokens, provenance),
         "skippedComputed": mining.skipped,
@@ -430,6 +442,8 @@ def _extracted(
     }
     if mining.errors:
         summary["parseErrors"] = mining.errors[:10]
+    if unresolved:
+        summary["unresolved"] = unresolved[:LIST_LIMIT]
     if not any(True for _ in tokens.tokens()):
         summary["note"] = "No token values found: point targets at the folders that hold the stylesheets."
         return summary
@@ -439,14 +453,16 @@ def _extracted(
     _write_state(ctx, out, "tokens.json", json.loads(_with_provenance(canonical, provenance)))
     _write_state(ctx, out, "extraction.json", {"targets": [str(t) for t in targets], "fonts": mining.fonts})
     files = _format_files(tokens, args.formats, args.dtcgDialect, provenance)
-    summary["files"] = _write_files(ctx, out, files, force=False)
+    summary["files"] = _write_files(
+        ctx, out, files, force=False, hint="Move the edited files away (or call with write: false) and call again."
+    )
     return summary
 
 
 # design_ds_scaffold ------------------------------------------------------------------------------------------------
 
 
-def _canonical(out: Path) -> tuple[TokenSet, dict[tuple[str, str], dict[str, Any]]]:
+def _canonical(out: Path) -> tuple[TokenSet, Provenance]:
     """The extracted tokens and their provenance."""
     data = _need(out, "tokens.json", "design_ds_extract_tokens")
     return parse({"tokens.json": json.dumps(data)}, "dtcg"), _provenance_of(data)
@@ -624,7 +640,9 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
         preview_text = imports + preview_text
     main_text = main.read_text()
     if "../docs/**/*.mdx" not in main_text:
-        patched, count = re.subn(r"(stories\s*:\s*\[)", r'\1"../docs/**/*.mdx", ', main_text, count=1)
+        patched, count = re.subn(
+            r"([\"']?stories[\"']?\s*:\s*\[)(\s*)", r'\1\2"../docs/**/*.mdx",\2', main_text, count=1
+        )
         if not count:
             raise DesignError(
                 ErrorCode.BAD_ARGUMENT,

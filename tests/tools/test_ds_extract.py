@@ -1,0 +1,343 @@
+"""The design_ds tools on real open-source front-end code from npm (devDependencies, installed by ``npm ci``):
+
+- a shadcn/ui React app (Vite, Tailwind v4, ``components/ui``, an oklch theme with a dark mode): the template
+  ``@salesforce/webapp-template-feature-react-shadcn-experimental``;
+- Bootstrap's SCSS sources (``bootstrap/scss``);
+- Tailwind v4's own theme (``tailwindcss/theme.css``).
+
+Each is copied into a project folder that is the AI app's working directory and its one root. The expected inventory
+and token counts were checked by hand against the sources once (grep for the tags and declarations) and are pinned.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.context import FakeContext
+
+from design_console.codebase.source import blank, scan_script
+from design_console.codebase.walk import walk
+from design_console.config import load_config
+from design_console.errors import DesignError, ErrorCode
+from design_console.runtime.user_files import FileScope
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULES = ROOT / "node_modules"
+SHADCN_APP = (
+    MODULES
+    / "@salesforce/webapp-template-feature-react-shadcn-experimental/dist/force-app/main/default/webapplications"
+    / "feature-react-shadcn"
+)
+BOOTSTRAP_SCSS = MODULES / "bootstrap" / "scss"
+TAILWIND_THEME = MODULES / "tailwindcss" / "theme.css"
+
+#: A Storybook main and preview as ``npm create storybook`` writes them for React + Vite.
+FRESH_MAIN = """import type { StorybookConfig } from '@storybook/react-vite';
+
+const config: StorybookConfig = {
+  "stories": [
+    "../src/**/*.mdx",
+    "../src/**/*.stories.@(js|jsx|mjs|ts|tsx)"
+  ],
+  "addons": ["@storybook/addon-docs"],
+  "framework": {
+    "name": "@storybook/react-vite",
+    "options": {}
+  }
+};
+export default config;
+"""
+FRESH_PREVIEW = """import type { Preview } from '@storybook/react-vite'
+
+const preview: Preview = {
+  parameters: {
+    controls: {
+      matchers: {
+       color: /(background|color)$/i,
+       date: /Date$/i,
+      },
+    },
+  },
+};
+
+export default preview;
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    for source in (SHADCN_APP, BOOTSTRAP_SCSS, TAILWIND_THEME):
+        assert source.exists(), "npm packages are missing: run `npm ci` in the repo root"
+    shutil.copytree(SHADCN_APP, tmp_path / "app")
+    shutil.copytree(BOOTSTRAP_SCSS, tmp_path / "bootstrap-scss")
+    (tmp_path / "tw").mkdir()
+    shutil.copy(TAILWIND_THEME, tmp_path / "tw" / "theme.css")
+    return tmp_path
+
+
+@pytest.fixture
+def ctx(project: Path) -> FakeContext:
+    return FakeContext(load_config({}), file_scope=FileScope(cwd=project, roots=(project,)))
+
+
+async def run(ctx: FakeContext, name: str, args: dict[str, Any]) -> Any:
+    out = await ctx.run(name, args)
+    assert out.is_error is False
+    return json.loads(out.content[0].text)
+
+
+async def refusal(ctx: FakeContext, name: str, args: dict[str, Any]) -> DesignError:
+    with pytest.raises(DesignError) as caught:
+        await ctx.run(name, args)
+    return caught.value
+
+
+# The shadcn app ------------------------------------------------------------------------------------------------------
+
+
+async def test_analysis_of_a_shadcn_app(ctx: FakeContext, project: Path) -> None:
+    result = await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "ds"})
+    assert result["frameworks"] == ["react", "react-router", "vite"]
+    assert set(result["styling"]) >= {"tailwind", "shadcn", "cva", "css"}
+    layers = result["vendorLayers"]
+    assert layers[0] == {"kind": "shadcn-ui", "path": "src/components/ui", "components": 66}
+    assert {"kind": "package", "package": "radix-ui", "importingFiles": 6} in layers
+    top = result["components"]["top"]
+    # <Link> of react-router: 5 elements in navigationMenu, appLayout and NotFound; <Button>: pagination and dialog.
+    assert top[0] == {"name": "Link", "uses": 5, "files": 3, "package": "react-router"}
+    assert top[1]["name"] == "Button" and (top[1]["uses"], top[1]["files"]) == (3, 2)
+    assert top[1]["defined"] == "src/components/ui/button.tsx:44"
+    assert top[2]["name"] == "PaginationLink" and top[2]["uses"] == 2
+    assert {"name": "DialogPrimitive.Close", "uses": 2, "files": 1, "package": "radix-ui"} in top
+    assert result["architecture"]["roles"]["routes"] == ["src/pages"]
+    assert result["architecture"]["monorepo"] is False
+    saved = json.loads((project / "ds" / ".extraction" / "analysis.json").read_text())
+    assert saved["targets"] == [str(project / "app")] and len(saved["components"]) == result["components"]["total"]
+
+
+async def test_tokens_of_a_shadcn_theme_with_dark_mode_and_provenance(ctx: FakeContext, project: Path) -> None:
+    await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "ds"})
+    result = await run(ctx, "design_ds_extract_tokens", {"outDir": "ds", "formats": ["dtcg", "css-vars", "scss"]})
+    assert result["byType"] == {"color": 62, "dimension": 2}
+    assert result["collections"] == {
+        "tailwind": {"tokens": 32, "modes": ["default"]},
+        "css": {"tokens": 32, "modes": ["default", "dark"]},
+    }
+    # --color-destructive-foreground points at --destructive-foreground, which the theme never sets.
+    assert result["unresolved"] == ["tailwind/color-destructive-foreground → --destructive-foreground"]
+    # bg-destructive, text-destructive, ring-destructive… in the components.
+    assert result["mostUsed"][0] == {
+        "token": "tailwind/color-destructive",
+        "frequency": 24,
+        "at": "src/styles/global.css:35",
+    }
+    dtcg = json.loads((project / "ds" / "tokens" / "dtcg.json").read_text())
+    primary = dtcg["css"]["primary"]
+    assert primary["$type"] == "color" and primary["$value"] == "#171717"
+    facts = primary["$extensions"]["com.design-console"]
+    assert facts["modes"]["dark"] == "#e5e5e5"
+    # Referred to once: by `--color-primary: var(--primary)` of the @theme block.
+    assert facts["provenance"] == {"places": ["src/styles/global.css:67", "src/styles/global.css:101"], "frequency": 1}
+    assert dtcg["tailwind"]["color-primary"]["$value"] == "{css.primary}"
+    css = (project / "ds" / "tokens" / "css-vars.css").read_text()
+    assert "--color-primary: var(--primary);" in css and '[data-theme="dark"]' in css
+    assert "$radius: 10px;" in (project / "ds" / "tokens" / "scss.scss").read_text()
+
+
+async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext, project: Path) -> None:
+    ds = project / "ds"
+    await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "ds"})
+    await run(ctx, "design_ds_extract_tokens", {"outDir": "ds"})
+    made = await run(
+        ctx,
+        "design_ds_scaffold",
+        {"outDir": "ds", "packageName": "@acme/ds", "formats": ["dtcg", "css-vars", "tailwind-v4"]},
+    )
+    assert made["framework"] == "react"
+    assert json.loads((ds / "package.json").read_text())["peerDependencies"] == {"react": ">=18"}
+    assert sorted(p.name for p in (ds / "docs").iterdir()) == ["Colors.mdx", "Introduction.mdx", "Sizes.mdx"]
+    assert 'ColorItem title="css/primary"' in (ds / "docs" / "Colors.mdx").read_text()
+
+    (ds / ".storybook").mkdir()
+    (ds / ".storybook" / "main.ts").write_text(FRESH_MAIN)
+    (ds / ".storybook" / "preview.ts").write_text(FRESH_PREVIEW)
+    await run(ctx, "design_ds_setup_storybook", {"outDir": "ds"})
+    preview = (ds / ".storybook" / "preview.ts").read_text()
+    assert preview.startswith(
+        '// design-system tokens\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n'
+    )
+    assert preview.endswith(FRESH_PREVIEW)
+    assert (
+        '"stories": [\n    "../docs/**/*.mdx",\n    "../src/**/*.mdx",' in (ds / ".storybook" / "main.ts").read_text()
+    )
+    again = await run(ctx, "design_ds_setup_storybook", {"outDir": "ds"})
+    assert {f["action"] for f in again["files"]} == {"unchanged"}
+
+    manifest = await run(ctx, "design_ds_extract_component", {"outDir": "ds", "component": "button"})
+    assert manifest["component"] == "Button" and manifest["source"]["bytes"] == len(
+        (project / "app/src/components/ui/button.tsx").read_bytes()
+    )
+    assert manifest["variants"]["variant"] == ["default", "outline", "secondary", "ghost", "destructive", "link"]
+    assert manifest["variants"]["size"][:4] == ["default", "xs", "sm", "lg"]
+    assert manifest["defaultVariants"] == {"variant": "default", "size": "default"}
+    assert set(manifest["props"]) == {"className", "variant", "size", "asChild"}
+    story = (ds / "src/components/Button/Button.stories.tsx").read_text()
+    assert 'import { Button } from "../../../../app/src/components/ui/button";' in story
+    assert 'export const Destructive: Story = { args: { "variant": "destructive" } };' in story
+
+    checked = await run(ctx, "design_ds_verify", {"outDir": "ds"})
+    assert checked["ok"] is True, checked
+    assert [c["check"] for c in checked["checks"]] == [
+        "token-files-parse",
+        "references-resolve",
+        "docs-present",
+        "package-json",
+        "manifests-consistent",
+    ]
+
+    status = await run(
+        ctx, "design_ds_status", {"outDir": "ds", "update": {"component": "Button", "status": "ported", "notes": "ok"}}
+    )
+    assert status["counts"] == {"ported": 1}
+    assert status["components"]["Button"]["storyFile"] == "src/components/Button/Button.stories.tsx"
+
+    # The source moved on and a doc went missing: verify says which, deterministically.
+    source = project / "app/src/components/ui/button.tsx"
+    source.write_text(source.read_text() + "\n// changed\n")
+    (ds / "docs" / "Sizes.mdx").unlink()
+    failed = await run(ctx, "design_ds_verify", {"outDir": "ds"})
+    assert failed["ok"] is False
+    problems = {c["check"]: c.get("problems") for c in failed["checks"]}
+    assert problems["docs-present"] == ["docs/Sizes.mdx"]
+    assert problems["manifests-consistent"] == ["Button.json: source changed since extraction"]
+    assert failed == await run(ctx, "design_ds_verify", {"outDir": "ds"})
+
+
+async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, project: Path) -> None:
+    ds = project / "ds"
+    await run(ctx, "design_ds_extract_tokens", {"outDir": "ds", "targets": ["app"]})
+    await run(ctx, "design_ds_scaffold", {"outDir": "ds"})
+    # What the tools wrote themselves may be written again.
+    assert {f["action"] for f in (await run(ctx, "design_ds_scaffold", {"outDir": "ds"}))["files"]} == {"unchanged"}
+    (ds / "README.md").write_text("# mine\n")
+    err = await refusal(ctx, "design_ds_scaffold", {"outDir": "ds", "packageName": "other"})
+    assert err.code == ErrorCode.FILE_EXISTS and "README.md" in err.message and "force" in err.hint
+    assert (ds / "README.md").read_text() == "# mine\n"
+    assert json.loads((ds / "package.json").read_text())["name"] == "ds"
+    await run(ctx, "design_ds_scaffold", {"outDir": "ds", "packageName": "other", "force": True})
+    assert (ds / "README.md").read_text().startswith("# other")
+
+    (ds / "tokens" / "css-vars.css").write_text(":root { --mine: 1px; }\n")
+    err = await refusal(ctx, "design_ds_extract_tokens", {"outDir": "ds", "targets": ["app"]})
+    assert err.code == ErrorCode.FILE_EXISTS and "tokens/css-vars.css" in err.message
+
+
+# Bootstrap's SCSS and Tailwind's theme -----------------------------------------------------------------------------
+
+
+async def test_tokens_of_bootstrap_scss(ctx: FakeContext) -> None:
+    result = await run(ctx, "design_ds_extract_tokens", {"targets": ["bootstrap-scss"]})
+    assert result["byType"] == {"boolean": 21, "color": 125, "dimension": 162, "number": 77, "string": 121}
+    assert result["collections"]["scss"] == {"tokens": 505, "modes": ["default"]}
+    # `$h1-font-size: $font-size-base * 2.5`, `tint-color($blue, 80%)`, maps…: need Sass to be known.
+    assert result["skippedComputed"] == 422
+    used = {t["token"]: t for t in result["mostUsed"]}
+    assert used["scss/blue"] == {"token": "scss/blue", "frequency": 14, "at": "_variables.scss:39"}
+    assert used["scss/spacer"]["at"] == "_variables.scss:410"
+    assert "files" not in result  # no outDir: nothing written
+
+
+async def test_tokens_of_the_tailwind_v4_theme(ctx: FakeContext) -> None:
+    result = await run(ctx, "design_ds_extract_tokens", {"targets": ["tw/theme.css"]})
+    assert result["byType"] == {"color": 275, "dimension": 54, "number": 19, "string": 51}
+    assert result["collections"] == {"tailwind": {"tokens": 399, "modes": ["default"]}}
+
+
+async def test_repeated_literals_become_tokens_from_min_frequency(ctx: FakeContext, project: Path) -> None:
+    styles = project / "plain"
+    styles.mkdir()
+    rules = "\n".join(f".c{i} {{ color: #336699; padding: 12px; margin: {i + 1}px; }}" for i in range(5))
+    (styles / "site.css").write_text(rules + "\n")
+    at_five = await run(ctx, "design_ds_extract_tokens", {"targets": ["plain"], "minFrequency": 5})
+    assert at_five["collections"] == {"literals": {"tokens": 2, "modes": ["default"]}}
+    assert {t["token"]: t["frequency"] for t in at_five["mostUsed"]} == {
+        "literals/color-336699": 5,
+        "literals/size-12px": 5,
+    }
+    assert (await run(ctx, "design_ds_extract_tokens", {"targets": ["plain"], "minFrequency": 6}))["tokens"] == 0
+
+
+# Refusals ------------------------------------------------------------------------------------------------------------
+
+
+async def test_refusals(ctx: FakeContext, project: Path) -> None:
+    outside = await refusal(ctx, "design_ds_analyze", {"targets": ["../elsewhere"]})
+    assert outside.code == ErrorCode.PATH_NOT_ALLOWED
+    assert (await refusal(ctx, "design_ds_analyze", {"targets": ["missing"]})).code == ErrorCode.NOT_FOUND
+    assert (await refusal(ctx, "design_ds_analyze", {"targets": []})).code == ErrorCode.BAD_ARGUMENT
+    assert (
+        await refusal(ctx, "design_ds_analyze", {"targets": ["app"], "maxFiles": 50})
+    ).code == ErrorCode.BAD_ARGUMENT
+    no_targets = await refusal(ctx, "design_ds_extract_tokens", {"outDir": "ds"})
+    assert no_targets.code == ErrorCode.BAD_ARGUMENT and "design_ds_analyze" in no_targets.hint
+    bad = await refusal(ctx, "design_ds_extract_tokens", {"targets": ["app"], "formats": ["less"]})
+    assert bad.code == ErrorCode.BAD_ARGUMENT
+    assert (await refusal(ctx, "design_ds_scaffold", {"outDir": "ds"})).code == ErrorCode.NOT_FOUND
+    assert (await refusal(ctx, "design_ds_verify", {"outDir": "ds"})).code == ErrorCode.NOT_FOUND
+
+    await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "ds"})
+    await run(ctx, "design_ds_extract_tokens", {"outDir": "ds"})
+    no_storybook = await refusal(ctx, "design_ds_setup_storybook", {"outDir": "ds"})
+    assert no_storybook.code == ErrorCode.NOT_FOUND and "npm create storybook" in no_storybook.hint
+    unknown = await refusal(ctx, "design_ds_extract_component", {"outDir": "ds", "component": "Trigger"})
+    assert unknown.code == ErrorCode.NOT_FOUND and "DialogTrigger" in unknown.hint
+    wrong = await refusal(
+        ctx, "design_ds_status", {"outDir": "ds", "update": {"component": "Nope", "status": "ported"}}
+    )
+    assert wrong.code == ErrorCode.NOT_FOUND
+    bad_status = await refusal(
+        ctx, "design_ds_status", {"outDir": "ds", "update": {"component": "Button", "status": "done"}}
+    )
+    assert bad_status.code == ErrorCode.BAD_ARGUMENT
+    (project / "file.txt").write_text("x")
+    assert (await refusal(ctx, "design_ds_status", {"outDir": "file.txt"})).code == ErrorCode.BAD_ARGUMENT
+
+
+# The engine ----------------------------------------------------------------------------------------------------------
+
+
+def test_walk_skips_dependencies_and_build_output_and_stops_at_max_files(project: Path) -> None:
+    (project / "app" / "node_modules" / "x").mkdir(parents=True)
+    (project / "app" / "node_modules" / "x" / "index.js").write_text("export const A = 1;\n")
+    (project / "app" / "dist").mkdir()
+    (project / "app" / "dist" / "bundle.js").write_text("var a;\n")
+    seen: list[int] = []
+    found = walk([project / "app"], max_files=5000, progress=lambda n, _m: seen.append(n))
+    paths = {f.path for f in found.files}
+    assert not any(p.startswith(("node_modules/", "dist/")) for p in paths) and not found.truncated
+    assert "src/components/ui/button.tsx" in paths and "package.json" in paths
+    capped = walk([project / "bootstrap-scss"], max_files=10)
+    assert len(capped.files) == 10 and capped.truncated
+    only = walk([project / "app"], include=["*.tsx"], exclude=["src/pages/*"], max_files=5000)
+    assert all(f.path.endswith(".tsx") and not f.path.startswith("src/pages/") for f in only.files)
+
+
+def test_the_jsx_scan_tells_elements_from_comparisons_and_type_arguments() -> None:
+    code = (
+        'import { Card as C, type Props } from "./card";\n'
+        "// <Commented />\n"
+        'const s = "<Quoted>";\n'
+        "const x = a<B && c > d;\n"
+        "const [v] = useState<Value>(null);\n"
+        "export function Panel() { return cond ? <C.Header /> : (<Item>{n < Max ? <Badge/> : null}</Item>); }\n"
+    )
+    scan = scan_script(code, ".tsx")
+    assert [u.tag for u in scan.usages] == ["C.Header", "Item", "Badge"]
+    assert [u.line for u in scan.usages] == [6, 6, 6]
+    assert scan.imports == {"C": "./card", "Props": "./card"}
+    assert [(d.name, d.line) for d in scan.definitions] == [("Panel", 6)]
+    assert blank("a /* b */ 'c' / x = /d/g", strings=True) == "a         ' ' / x = / /g"
