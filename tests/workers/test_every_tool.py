@@ -22,6 +22,7 @@ from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
 from tools.test_board_slides import BOARD_SLIDES_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
+from tools.test_ds_chain import DS_TOOLS
 from tools.test_token_sync import TOKEN_TOOLS
 from tools.test_write_tools import WRITE_TOOLS
 
@@ -96,9 +97,13 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 
 
 def test_every_tool_has_a_case() -> None:
-    assert sorted(CASES) == sorted(set(catalog()) - WRITE_TOOLS - TOKEN_TOOLS - BOARD_SLIDES_TOOLS)
+    assert sorted(CASES) == sorted(set(catalog()) - WRITE_TOOLS - TOKEN_TOOLS - BOARD_SLIDES_TOOLS - DS_TOOLS)
     # The write, FigJam and Slides tools run through the real plugin in their own modules: each is called there.
-    for module, names in (("test_write_tools.py", WRITE_TOOLS), ("test_board_slides.py", BOARD_SLIDES_TOOLS)):
+    for module, names in (
+        ("test_write_tools.py", WRITE_TOOLS),
+        ("test_board_slides.py", BOARD_SLIDES_TOOLS),
+        ("test_ds_chain.py", DS_TOOLS),
+    ):
         source = (Path(__file__).parents[1] / "tools" / module).read_text()
         for name in names:
             assert source.count(f'"{name}"') >= 2, f"{name} is not called by any test of {module}"
