@@ -1,6 +1,7 @@
 """Values a codebase's stylesheets define: CSS custom properties by theme (``:root``, ``.dark``,
-``[data-theme=…]``), Tailwind v4 ``@theme`` blocks, SCSS ``$variables``, and literal colours and sizes that
-declarations repeat; each with the file and line it comes from and how often the code refers to it.
+``[data-theme=…]``), Tailwind v4 ``@theme`` blocks and v3 configs (:mod:`.tailwind_config`), SCSS ``$variables``,
+and literal colours and sizes that declarations repeat; each with the file and line it comes from and how often the
+code refers to it.
 
 Parsed with tinycss2 (CSS syntax level 3). SCSS is read with the same tokenizer after its ``//`` comments are
 blanked: a top-level ``$name: value;`` is a variable; values with SCSS maths, maps or functions other than colour
@@ -17,6 +18,7 @@ from typing import Any, Literal
 import tinycss2
 from tinycss2 import ast
 
+from design_console.codebase.tailwind_config import CONFIG_NAME, theme_values
 from design_console.codebase.walk import SourceFile
 
 Source = Literal["css", "tailwind", "scss", "literal"]
@@ -307,8 +309,11 @@ def mine(files: list[SourceFile], min_frequency: int) -> Mining:
     for f in files:
         if f.suffix == ".css":
             miner.css(f)
-        elif f.suffix in (".scss", ".sass") and f.suffix == ".scss":
+        elif f.suffix == ".scss":
             miner.scss(f)
+        elif CONFIG_NAME.match(f.name):
+            for item in theme_values(f.text):
+                miner.define("tailwind", item.name, DEFAULT_MODE, item.value, Place(f.path, item.line))
     refs: Counter[tuple[str, str]] = Counter()
     for f in files:
         for m in _CSS_REF.finditer(f.text):

@@ -297,7 +297,12 @@ def _literal_name(kind: str, text: str) -> str:
     return f"{'color' if kind == 'color' else 'size'}-" + re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-_VAR = re.compile(r"^var\(\s*--([\w-]+)\s*(?:,.*)?\)$")
+#: A reference to another custom property: ``var(--x)``, or shadcn's Tailwind v3 ``hsl(var(--x))`` (with an optional
+#: ``/ <alpha-value>``), which is the colour of ``--x`` all the same.
+_VAR = re.compile(
+    r"^(?P<fn>(?:hsla?|rgba?|oklch)\(\s*)?var\(\s*--(?P<name>[\w-]+)\s*(?:,[^()]*)?\)"
+    r"(?:\s*/\s*<alpha-value>)?(?(fn)\s*\))$"
+)
 #: shadcn's older themes store bare HSL channels (``222.2 84% 4.9%``) for ``hsl(var(--x))``: a colour all the same.
 _HSL_CHANNELS = re.compile(r"^-?[\d.]+(?:deg)?\s+[\d.]+%\s+[\d.]+%(?:\s*/\s*[\d.]+%?)?$")
 _SCSS_ALIAS = re.compile(r"^\$([\w-]+)$")
@@ -324,7 +329,7 @@ def tokens_of(mining: Mining) -> tuple[TokenSet, Provenance, list[str]]:
         kind = None
         for mode, text in item.values.items():
             if (m := _VAR.match(text)) and item.source != "scss":
-                target = m.group(1)
+                target = m.group("name")
                 where = next((c for c in (coll_name, "css", "tailwind") if target in names.get(c, ())), None)
                 if where is None:
                     unresolved.append(f"{coll_name}/{name} → --{target}")
@@ -587,6 +592,8 @@ def _find_config(folder: Path, stem: str) -> Path | None:
 
 
 MARK = "design-system tokens"
+#: Names of the token that holds a codebase's body font.
+_SANS = re.compile(r"(font-)?(sans|body|family-sans-serif|font-family-base|family-base)")
 
 
 @tool(
@@ -620,17 +627,10 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
         files.update(_format_files(tokens, ["css-vars"], "legacy", provenance))
     fonts = [f for f in facts.get("fonts", []) if f.startswith("http")]
     lines = [f'@import url("{url}");' for url in fonts]
-    sans = next(
-        (
-            t
-            for c, t in tokens.tokens()
-            if re.fullmatch(r"(font-)?(sans|body|family-sans-serif|font-family-base)", t.name)
-        ),
-        None,
-    )
+    sans = next((t for _, t in tokens.tokens() if _SANS.fullmatch(t.name) and t.type == "string"), None)
     if sans is not None:
-        var = "--" + re.sub(r"[^a-z0-9]+", "-", sans.name.lower()).strip("-")
-        lines.append(f"body {{ font-family: var({var}); }}")
+        # The family itself, not var(): the token engine writes a font stack as one quoted CSS string.
+        lines.append(f"body {{ font-family: {next(iter(sans.values.values()))}; }}")
     files["tokens/fonts.css"] = ("\n".join(lines) + "\n").encode()
     reports = _write_files(ctx, out, files, force=False, keep_edited=True)
 

@@ -3,7 +3,9 @@
 - a shadcn/ui React app (Vite, Tailwind v4, ``components/ui``, an oklch theme with a dark mode): the template
   ``@salesforce/webapp-template-feature-react-shadcn-experimental``;
 - Bootstrap's SCSS sources (``bootstrap/scss``);
-- Tailwind v4's own theme (``tailwindcss/theme.css``).
+- Tailwind v4's own theme (``tailwindcss/theme.css``);
+- Tailwind v3's full default config (``tailwindcss@3``'s ``stubs/config.full.js``): v3 cannot sit beside the v4 that
+  ``npm ci`` installs, so the test packs it once into a cache with ``npm pack`` and checks its pinned integrity.
 
 Each is copied into a project folder that is the AI app's working directory and its one root. The expected inventory
 and token counts were checked by hand against the sources once (grep for the tags and declarations) and are pinned.
@@ -11,8 +13,13 @@ and token counts were checked by hand against the sources once (grep for the tag
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import os
 import shutil
+import subprocess
+import tarfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +27,7 @@ import pytest
 from fakes.context import FakeContext
 
 from design_console.codebase.source import blank, scan_script
+from design_console.codebase.tailwind_config import theme_values
 from design_console.codebase.walk import walk
 from design_console.config import load_config
 from design_console.errors import DesignError, ErrorCode
@@ -34,6 +42,11 @@ SHADCN_APP = (
 )
 BOOTSTRAP_SCSS = MODULES / "bootstrap" / "scss"
 TAILWIND_THEME = MODULES / "tailwindcss" / "theme.css"
+#: Tailwind v3, packed from npm at test time: (package spec, the registry's integrity of its tarball).
+TAILWIND_V3 = (
+    "tailwindcss@3.4.17",
+    "sha512-w33E2aCvSDP0tW9RZuNXadXlkHXqFzSkQew/aIa2i/Sj8fThxwovwlXHSPXTbAHwEIhBFXAedUhP2tueAKP8Og==",
+)
 
 #: A Storybook main and preview as ``npm create storybook`` writes them for React + Vite.
 FRESH_MAIN = """import type { StorybookConfig } from '@storybook/react-vite';
@@ -66,6 +79,31 @@ const preview: Preview = {
 
 export default preview;
 """
+
+
+def _integrity(data: bytes) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+
+
+@pytest.fixture(scope="session")
+def tailwind_v3_config() -> str:
+    """``stubs/config.full.js`` of Tailwind v3, from a tarball packed once into the user's cache."""
+    spec, integrity = TAILWIND_V3
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "design-console-tests" / "npm"
+    cache.mkdir(parents=True, exist_ok=True)
+    tarball = cache / (spec.replace("@", "-") + ".tgz")
+    if not tarball.is_file() or _integrity(tarball.read_bytes()) != integrity:
+        subprocess.run(
+            ["npm", "pack", spec, "--pack-destination", str(cache), "--silent"],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+    assert _integrity(tarball.read_bytes()) == integrity, f"{tarball} is not the {spec} the tests pin"
+    with tarfile.open(tarball) as archive:
+        member = archive.extractfile("package/stubs/config.full.js")
+        assert member is not None
+        return member.read().decode()
 
 
 @pytest.fixture
@@ -255,6 +293,53 @@ async def test_tokens_of_the_tailwind_v4_theme(ctx: FakeContext) -> None:
     result = await run(ctx, "design_ds_extract_tokens", {"targets": ["tw/theme.css"]})
     assert result["byType"] == {"color": 275, "dimension": 54, "number": 19, "string": 51}
     assert result["collections"] == {"tailwind": {"tokens": 399, "modes": ["default"]}}
+
+
+async def test_tokens_of_a_tailwind_v3_config(ctx: FakeContext, project: Path, tailwind_v3_config: str) -> None:
+    (project / "tw3").mkdir()
+    (project / "tw3" / "tailwind.config.js").write_text(tailwind_v3_config)
+    result = await run(
+        ctx, "design_ds_extract_tokens", {"targets": ["tw3"], "outDir": "tw3ds", "formats": ["tailwind-v4"]}
+    )
+    # Literal groups only: `colors: ({ colors }) => …` and the other functions need the config to run.
+    assert result["byType"] == {"dimension": 77, "number": 43, "string": 26}
+    by_name = {v.name: v for v in theme_values(tailwind_v3_config)}
+    assert (by_name["radius"].value, by_name["radius"].line) == ("0.25rem", 90)
+    assert by_name["spacing-0_5"].value == "0.125rem" and by_name["text-xs"].value == "0.75rem"
+    assert by_name["font-mono"].value.startswith(
+        'ui-monospace, SFMono-Regular, Menlo, Monaco, Consolas, "Liberation Mono"'
+    )
+    assert "colors" not in {v.name.split("-")[0] for v in by_name.values()}
+    theme = (project / "tw3ds" / "tokens" / "tailwind-v4.css").read_text()
+    assert "--radius: 4px;" in theme and "--spacing-0-5: 2px;" in theme
+
+
+async def test_shadcn_v3_channels_and_hsl_references(ctx: FakeContext, project: Path) -> None:
+    """The older shadcn theme: bare HSL channels in CSS, ``hsl(var(--x))`` in the Tailwind v3 config."""
+    (project / "v3").mkdir()
+    (project / "v3" / "globals.css").write_text(
+        ":root { --primary: 222.2 47.4% 11.2%; }\n.dark { --primary: 210 40% 98%; }\n"
+    )
+    (project / "v3" / "tailwind.config.ts").write_text(
+        "export default { theme: { extend: { colors: {\n"
+        "  primary: { DEFAULT: 'hsl(var(--primary))', foreground: `rgb(var(--missing) / <alpha-value>)` },\n"
+        "}, borderRadius: { lg: 'var(--radius)' } } } } satisfies Config;\n"
+    )
+    result = await run(ctx, "design_ds_extract_tokens", {"targets": ["v3"], "outDir": "v3ds", "formats": ["dtcg"]})
+    assert result["collections"] == {
+        "css": {"tokens": 1, "modes": ["default", "dark"]},
+        "tailwind": {"tokens": 1, "modes": ["default"]},
+    }
+    assert sorted(result["unresolved"]) == [
+        "tailwind/color-primary-foreground → --missing",
+        "tailwind/radius-lg → --radius",
+    ]
+    tree = json.loads((project / "v3ds" / "tokens" / "dtcg.json").read_text())
+    assert tree["css"]["primary"]["$value"] == "#0f172a"
+    assert tree["tailwind"]["color-primary"]["$value"] == "{css.primary}"
+    assert tree["tailwind"]["color-primary"]["$extensions"]["com.design-console"]["provenance"]["places"] == [
+        "tailwind.config.ts:2"
+    ]
 
 
 async def test_repeated_literals_become_tokens_from_min_frequency(ctx: FakeContext, project: Path) -> None:
