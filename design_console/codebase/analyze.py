@@ -226,13 +226,14 @@ def analyze(files: list[SourceFile]) -> dict[str, Any]:
                 vendor_imports[package] += 1
         for use in scan.usages:
             head = use.tag.split(".")[0]
-            comp = _find(f, head, use.tag, scan.imports, by_name, defined, aliases, by_stem)
-            if comp is None:
-                module = scan.imports.get(head)
-                package = _package_name(module) if module else ""
+            found = _find(f, head, use.tag, scan.imports, by_name, defined, aliases, by_stem)
+            if found is None:
+                source_module = scan.imports.get(head)
+                package = _package_name(source_module) if source_module else ""
                 if not package:
                     continue
-                comp = external.setdefault(use.tag, Component(use.tag, package=package))
+                found = external.setdefault(use.tag, Component(use.tag, package=package))
+            comp = found
             comp.uses += 1
             comp.used_in.add(f.path)
 

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import tinycss2
+import tinycss2  # type: ignore[import-untyped]
 from tinycss2 import ast
 
 from design_console.codebase.tailwind_config import CONFIG_NAME, theme_values
@@ -312,8 +312,8 @@ def mine(files: list[SourceFile], min_frequency: int) -> Mining:
         elif f.suffix == ".scss":
             miner.scss(f)
         elif CONFIG_NAME.match(f.name):
-            for item in theme_values(f.text):
-                miner.define("tailwind", item.name, DEFAULT_MODE, item.value, Place(f.path, item.line))
+            for theme in theme_values(f.text):
+                miner.define("tailwind", theme.name, DEFAULT_MODE, theme.value, Place(f.path, theme.line))
     refs: Counter[tuple[str, str]] = Counter()
     for f in files:
         for m in _CSS_REF.finditer(f.text):

@@ -208,7 +208,7 @@ def _write_files(
     user edited it, or it was never ours) is refused, all files unwritten, unless ``force``; with ``keep_edited``
     such a file is left as it is instead."""
     written = _load(out, "written.json") or {}
-    conflicts = []
+    conflicts: list[str] = []
     for rel, data in files.items():
         path = out / rel
         if path.is_file() and not force:
@@ -222,7 +222,7 @@ def _write_files(
             + ", ".join(conflicts[:20]),
             hint,
         )
-    reports = []
+    reports: list[dict[str, object]] = []
     for rel, data in files.items():
         if rel in conflicts:
             reports.append({"path": str(out / rel), "action": "kept (edited)"})
@@ -324,7 +324,7 @@ def tokens_of(mining: Mining) -> tuple[TokenSet, Provenance, list[str]]:
     for item in mining.values:
         coll_name = COLLECTIONS[item.source]
         name = _literal_name(item.kind, item.name) if item.source == "literal" else item.name.replace(".", "_")
-        coll = collections.setdefault(coll_name, Collection(coll_name, [DEFAULT_MODE]))
+        into = collections.setdefault(coll_name, Collection(coll_name, [DEFAULT_MODE]))
         values: dict[str, Any] = {}
         kind = None
         for mode, text in item.values.items():
@@ -348,9 +348,9 @@ def tokens_of(mining: Mining) -> tuple[TokenSet, Provenance, list[str]]:
         if not values:
             continue
         for mode in values:
-            if mode not in coll.modes:
-                coll.modes.append(mode)
-        coll.tokens.append(Token(name, kind or "string", values))
+            if mode not in into.modes:
+                into.modes.append(mode)
+        into.tokens.append(Token(name, kind or "string", values))
         provenance[coll_name, name] = {
             "places": [p.text() for p in item.places],
             "frequency": item.frequency,
@@ -434,9 +434,20 @@ def _token_places(ctx: TokensContext, args: ExtractTokensArgs) -> tuple[list[Pat
     return _targets(ctx, raw_targets), out
 
 
+def _name_for_people(scan: Walk, cwd: Path | None) -> None:
+    """Give each file the path a person knows it by (relative to the AI app's folder when inside it, else absolute),
+    so that the places of tokens mined from several targets cannot be mistaken for one another."""
+    base = Path(os.path.realpath(cwd)) if cwd is not None else None
+    for f in scan.files:
+        target = Path(f.target)
+        full = (target if target.is_dir() else target.parent) / f.path
+        f.path = str(full.relative_to(base)) if base is not None and full.is_relative_to(base) else str(full)
+
+
 def _extracted(
     ctx: TokensContext, args: ExtractTokensArgs, targets: list[Path], out: Path | None, scan: Walk
 ) -> dict[str, Any]:
+    _name_for_people(scan, ctx.file_scope.cwd)
     mining = mine(scan.files, args.minFrequency)
     tokens, provenance, unresolved = tokens_of(mining)
     summary = {
@@ -825,7 +836,7 @@ def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
         if fmt not in FORMATS:
             continue
         try:
-            got = parse({path.name: path.read_text()}, fmt)  # type: ignore[arg-type]
+            got = parse({path.name: path.read_text()}, fmt)
             if not any(True for _ in got.tokens()):
                 problems.append(f"{path.name}: no tokens")
             parsed += 1

@@ -171,7 +171,7 @@ async def test_tokens_of_a_shadcn_theme_with_dark_mode_and_provenance(ctx: FakeC
     assert result["mostUsed"][0] == {
         "token": "tailwind/color-destructive",
         "frequency": 24,
-        "at": "src/styles/global.css:35",
+        "at": "app/src/styles/global.css:35",
     }
     dtcg = json.loads((project / "ds" / "tokens" / "dtcg.json").read_text())
     primary = dtcg["css"]["primary"]
@@ -179,7 +179,8 @@ async def test_tokens_of_a_shadcn_theme_with_dark_mode_and_provenance(ctx: FakeC
     facts = primary["$extensions"]["com.design-console"]
     assert facts["modes"]["dark"] == "#e5e5e5"
     # Referred to once: by `--color-primary: var(--primary)` of the @theme block.
-    assert facts["provenance"] == {"places": ["src/styles/global.css:67", "src/styles/global.css:101"], "frequency": 1}
+    places = ["app/src/styles/global.css:67", "app/src/styles/global.css:101"]
+    assert facts["provenance"] == {"places": places, "frequency": 1}
     assert dtcg["tailwind"]["color-primary"]["$value"] == "{css.primary}"
     css = (project / "ds" / "tokens" / "css-vars.css").read_text()
     assert "--color-primary: var(--primary);" in css and '[data-theme="dark"]' in css
@@ -284,8 +285,8 @@ async def test_tokens_of_bootstrap_scss(ctx: FakeContext) -> None:
     # `$h1-font-size: $font-size-base * 2.5`, `tint-color($blue, 80%)`, maps…: need Sass to be known.
     assert result["skippedComputed"] == 422
     used = {t["token"]: t for t in result["mostUsed"]}
-    assert used["scss/blue"] == {"token": "scss/blue", "frequency": 14, "at": "_variables.scss:39"}
-    assert used["scss/spacer"]["at"] == "_variables.scss:410"
+    assert used["scss/blue"] == {"token": "scss/blue", "frequency": 14, "at": "bootstrap-scss/_variables.scss:39"}
+    assert used["scss/spacer"]["at"] == "bootstrap-scss/_variables.scss:410"
     assert "files" not in result  # no outDir: nothing written
 
 
@@ -338,7 +339,7 @@ async def test_shadcn_v3_channels_and_hsl_references(ctx: FakeContext, project: 
     assert tree["css"]["primary"]["$value"] == "#0f172a"
     assert tree["tailwind"]["color-primary"]["$value"] == "{css.primary}"
     assert tree["tailwind"]["color-primary"]["$extensions"]["com.design-console"]["provenance"]["places"] == [
-        "tailwind.config.ts:2"
+        "v3/tailwind.config.ts:2"
     ]
 
 
@@ -354,6 +355,18 @@ async def test_repeated_literals_become_tokens_from_min_frequency(ctx: FakeConte
         "literals/size-12px": 5,
     }
     assert (await run(ctx, "design_ds_extract_tokens", {"targets": ["plain"], "minFrequency": 6}))["tokens"] == 0
+
+
+async def test_long_scans_report_progress_and_stop_at_max_files(ctx: FakeContext, project: Path) -> None:
+    many = project / "many"
+    many.mkdir()
+    for i in range(1_100):
+        (many / f"c{i:04}.css").write_text(f".c{i} {{ color: #102030; }}\n")
+    result = await run(ctx, "design_ds_analyze", {"targets": ["many"], "maxFiles": 1_050})
+    assert result["files"] == 1_050 and "maxFiles" in result["note"]
+    assert ctx.progress_reports == [(500, None, "read 500 files"), (1000, None, "read 1000 files")]
+    literals = await run(ctx, "design_ds_extract_tokens", {"targets": ["many"], "minFrequency": 100})
+    assert literals["mostUsed"] == [{"token": "literals/color-102030", "frequency": 1_100, "at": "many/c0000.css:1"}]
 
 
 # Refusals ------------------------------------------------------------------------------------------------------------
