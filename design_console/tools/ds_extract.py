@@ -687,10 +687,25 @@ _STORY_IMPORTS = {
 }
 
 
-def story_stub(name: str, module: str, default_export: bool, framework: str, facts: dict[str, Any]) -> str:
+#: ``framework: "@storybook/react-vite"`` or ``framework: { name: "…" }`` in a Storybook main file.
+_SB_FRAMEWORK = re.compile(
+    r"[\"']?framework[\"']?\s*:\s*(?:\{\s*[\"']?name[\"']?\s*:\s*)?[\"'](@storybook/[\w-]+)[\"']"
+)
+
+
+def _story_types(out: Path, framework: str) -> str:
+    """The package a story imports ``Meta``/``StoryObj`` from: the Storybook framework that outDir's Storybook names
+    (``@storybook/react-vite``…), else the renderer of the code's framework."""
+    main = _find_config(out / ".storybook", "main")
+    if main is not None and (m := _SB_FRAMEWORK.search(main.read_text(errors="replace"))):
+        return m.group(1)
+    return _STORY_IMPORTS.get(framework, "@storybook/react")
+
+
+def story_stub(name: str, module: str, default_export: bool, types_from: str, facts: dict[str, Any]) -> str:
     """A CSF3 story file for a component: its default variants as args, one story per option of its first
     variant."""
-    renderer = _STORY_IMPORTS.get(framework, "@storybook/react")
+    renderer = types_from
     binding = name if default_export else f"{{ {name} }}"
     args = facts.get("defaultVariants") or {}
     lines = [
@@ -773,7 +788,7 @@ def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
     module = module if module.startswith(".") else f"./{module}"
     framework = _framework(out, None)
     default_export = bool(re.search(rf"export\s+default\s+(function\s+)?{name}\b", data.decode(errors="replace")))
-    stub = story_stub(name, module, default_export, framework, facts)
+    stub = story_stub(name, module, default_export, _story_types(out, framework), facts)
     manifest = {
         "component": name,
         "source": {

@@ -62,7 +62,7 @@ async def test_from_a_codebase_to_a_verified_package(client: Client, project: Pa
     assert "npm create storybook" in await refused(client, "design_ds_setup_storybook", {"outDir": "ds"})
     (project / "ds" / ".storybook").mkdir()
     (project / "ds" / ".storybook" / "main.ts").write_text(FRESH_MAIN)
-    (project / "ds" / ".storybook" / "preview.ts").write_text(FRESH_PREVIEW)
+    (project / "ds" / ".storybook" / "preview.tsx").write_text(FRESH_PREVIEW)
     patched = await call(client, "design_ds_setup_storybook", {"outDir": "ds"})
     assert patched["modes"] == ["dark", "default"]
 

@@ -48,22 +48,25 @@ TAILWIND_V3 = (
     "sha512-w33E2aCvSDP0tW9RZuNXadXlkHXqFzSkQew/aIa2i/Sj8fThxwovwlXHSPXTbAHwEIhBFXAedUhP2tueAKP8Og==",
 )
 
-#: A Storybook main and preview as ``npm create storybook`` writes them for React + Vite.
+#: The .storybook/main.ts and preview.tsx that `npx create-storybook` (Storybook 10.6.2) wrote for a React + Vite app:
+#: running it in the test would take minutes and fetch browsers, so its output is kept here as it came.
 FRESH_MAIN = """import type { StorybookConfig } from '@storybook/react-vite';
 
 const config: StorybookConfig = {
   "stories": [
-    "../src/**/*.mdx",
-    "../src/**/*.stories.@(js|jsx|mjs|ts|tsx)"
+    "../stories/**/*.mdx",
+    "../stories/**/*.stories.@(js|jsx|mjs|ts|tsx)"
   ],
-  "addons": ["@storybook/addon-docs"],
-  "framework": {
-    "name": "@storybook/react-vite",
-    "options": {}
-  }
+  "addons": [
+    "@chromatic-com/storybook",
+    "@storybook/addon-vitest",
+    "@storybook/addon-a11y",
+    "@storybook/addon-docs",
+    "@storybook/addon-mcp"
+  ],
+  "framework": "@storybook/react-vite"
 };
-export default config;
-"""
+export default config;"""
 FRESH_PREVIEW = """import type { Preview } from '@storybook/react-vite'
 
 const preview: Preview = {
@@ -77,8 +80,7 @@ const preview: Preview = {
   },
 };
 
-export default preview;
-"""
+export default preview;"""
 
 
 def _integrity(data: bytes) -> str:
@@ -203,16 +205,15 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
 
     (ds / ".storybook").mkdir()
     (ds / ".storybook" / "main.ts").write_text(FRESH_MAIN)
-    (ds / ".storybook" / "preview.ts").write_text(FRESH_PREVIEW)
+    (ds / ".storybook" / "preview.tsx").write_text(FRESH_PREVIEW)
     await run(ctx, "design_ds_setup_storybook", {"outDir": "ds"})
-    preview = (ds / ".storybook" / "preview.ts").read_text()
+    preview = (ds / ".storybook" / "preview.tsx").read_text()
     assert preview.startswith(
         '// design-system tokens\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n'
     )
     assert preview.endswith(FRESH_PREVIEW)
-    assert (
-        '"stories": [\n    "../docs/**/*.mdx",\n    "../src/**/*.mdx",' in (ds / ".storybook" / "main.ts").read_text()
-    )
+    main = (ds / ".storybook" / "main.ts").read_text()
+    assert '"stories": [\n    "../docs/**/*.mdx",\n    "../stories/**/*.mdx",' in main
     again = await run(ctx, "design_ds_setup_storybook", {"outDir": "ds"})
     assert {f["action"] for f in again["files"]} == {"unchanged"}
 
@@ -225,6 +226,7 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
     assert manifest["defaultVariants"] == {"variant": "default", "size": "default"}
     assert set(manifest["props"]) == {"className", "variant", "size", "asChild"}
     story = (ds / "src/components/Button/Button.stories.tsx").read_text()
+    assert story.startswith('import type { Meta, StoryObj } from "@storybook/react-vite";\n')
     assert 'import { Button } from "../../../../app/src/components/ui/button";' in story
     assert 'export const Destructive: Story = { args: { "variant": "destructive" } };' in story
 
