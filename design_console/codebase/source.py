@@ -158,14 +158,22 @@ def _imported_names(clause: str) -> list[str]:
     return [n for n in names if re.fullmatch(r"[\w$]+", n)]
 
 
+#: Keywords after which an expression starts, so a ``<`` there opens an element.
+_EXPRESSION_KEYWORDS = frozenset({"return", "yield", "await", "case", "default", "else", "do", "in", "of", "void"})
+
+
 def _usage_before_ok(code: str, start: int) -> bool:
+    """Whether the ``<`` at ``start`` can open an element: the code before it cannot end an expression."""
     k = start - 1
     while k >= 0 and code[k] in " \t\r\n":
         k -= 1
     if k < 0:
         return True
     prev = code[k]
-    return not (prev.isalnum() or prev in "_$)]")
+    if prev.isalnum() or prev in "_$":
+        word = re.search(r"[\w$]+$", code[: k + 1])
+        return word is not None and word.group(0) in _EXPRESSION_KEYWORDS
+    return prev not in ")]"
 
 
 def scan_script(text: str, suffix: str) -> ScriptScan:

@@ -106,7 +106,8 @@ class ComponentArgs(Args):
 
 class StatusUpdate(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     component: str
-    status: Status | None = None
+    #: One of :data:`Status`, checked by the tool (an enum in the schema would cost every session its bytes).
+    status: str | None = None
     notes: str | None = None
     storyFile: str | None = None
 
@@ -943,6 +944,12 @@ async def design_ds_status(ctx: TokensContext, args: StatusArgs) -> ToolOutput:
 
 def _status(ctx: TokensContext, args: StatusArgs) -> Any:
     out = _out(ctx, args.outDir)
+    if args.update is not None and args.update.status is not None and args.update.status not in _ORDER:
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT,
+            f"update.status {args.update.status[:40]!r} is not a porting status.",
+            f"Use one of: {', '.join(_ORDER)}.",
+        )
     if args.update is not None:
         known = {c["name"] for c in ((_load(out, "analysis.json") or {}).get("components") or []) if c.get("path")}
         current = (_load(out, "status.json") or {}).get("components", {})

@@ -151,8 +151,9 @@ async def test_analysis_of_a_shadcn_app(ctx: FakeContext, project: Path) -> None
     assert top[0] == {"name": "Link", "uses": 5, "files": 3, "package": "react-router"}
     assert top[1]["name"] == "Button" and (top[1]["uses"], top[1]["files"]) == (3, 2)
     assert top[1]["defined"] == "src/components/ui/button.tsx:44"
-    assert top[2]["name"] == "PaginationLink" and top[2]["uses"] == 2
-    assert {"name": "DialogPrimitive.Close", "uses": 2, "files": 1, "package": "radix-ui"} in top
+    # Radix's Dialog.Close, imported `as DialogPrimitive`: once after `return`, twice inside other elements.
+    assert top[2] == {"name": "DialogPrimitive.Close", "uses": 3, "files": 1, "package": "radix-ui"}
+    assert top[3]["name"] == "PaginationLink" and top[3]["uses"] == 2
     assert result["architecture"]["roles"]["routes"] == ["src/pages"]
     assert result["architecture"]["monorepo"] is False
     saved = json.loads((project / "ds" / ".extraction" / "analysis.json").read_text())
@@ -434,10 +435,11 @@ def test_the_jsx_scan_tells_elements_from_comparisons_and_type_arguments() -> No
         "const x = a<B && c > d;\n"
         "const [v] = useState<Value>(null);\n"
         "export function Panel() { return cond ? <C.Header /> : (<Item>{n < Max ? <Badge/> : null}</Item>); }\n"
+        "const Solo = () => { if (x) return <Alone />; return count<Limit; };\n"
     )
     scan = scan_script(code, ".tsx")
-    assert [u.tag for u in scan.usages] == ["C.Header", "Item", "Badge"]
-    assert [u.line for u in scan.usages] == [6, 6, 6]
+    assert [u.tag for u in scan.usages] == ["C.Header", "Item", "Badge", "Alone"]
+    assert [u.line for u in scan.usages] == [6, 6, 6, 7]
     assert scan.imports == {"C": "./card", "Props": "./card"}
     assert [(d.name, d.line) for d in scan.definitions] == [("Panel", 6)]
     assert blank("a /* b */ 'c' / x = /d/g", strings=True) == "a         ' ' / x = / /g"
