@@ -356,9 +356,32 @@ def tokens_of(mining: Mining) -> tuple[TokenSet, Provenance, list[str]]:
             "places": [p.text() for p in item.places],
             "frequency": item.frequency,
         }
+    unresolved += _drop_broken_chains(collections, provenance)
     out = TokenSet([c for c in collections.values() if c.tokens])
     type_aliases(out)
     return out, provenance, unresolved
+
+
+def _drop_broken_chains(collections: dict[str, Collection], provenance: Provenance) -> list[str]:
+    """Leave out values that alias a token which was itself left out (its value needed Sass, or named nothing),
+    until every alias that remains leads to a value; returns what was left out."""
+    dropped: list[str] = []
+    changed = True
+    while changed:
+        changed = False
+        present = {(c.name, t.name) for c in collections.values() for t in c.tokens}
+        for coll in collections.values():
+            for token in coll.tokens:
+                for mode, value in list(token.values.items()):
+                    if isinstance(value, Alias) and (value.collection, value.name) not in present:
+                        del token.values[mode]
+                        sigil = "$" if value.collection == "scss" else "--"
+                        dropped.append(f"{coll.name}/{token.name} → {sigil}{value.name}")
+                        changed = True
+            for token in [t for t in coll.tokens if not t.values]:
+                coll.tokens.remove(token)
+                provenance.pop((coll.name, token.name), None)
+    return dropped
 
 
 def _with_provenance(text: str, provenance: Provenance) -> str:
@@ -460,7 +483,7 @@ def _extracted(
     if mining.errors:
         summary["parseErrors"] = mining.errors[:10]
     if unresolved:
-        summary["unresolved"] = unresolved[:LIST_LIMIT]
+        summary["unresolved"] = {"count": len(unresolved), "first": unresolved[:LIST_LIMIT]}
     if not any(True for _ in tokens.tokens()):
         summary["note"] = "No token values found: point targets at the folders that hold the stylesheets."
         return summary

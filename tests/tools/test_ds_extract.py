@@ -169,7 +169,10 @@ async def test_tokens_of_a_shadcn_theme_with_dark_mode_and_provenance(ctx: FakeC
         "css": {"tokens": 32, "modes": ["default", "dark"]},
     }
     # --color-destructive-foreground points at --destructive-foreground, which the theme never sets.
-    assert result["unresolved"] == ["tailwind/color-destructive-foreground → --destructive-foreground"]
+    assert result["unresolved"] == {
+        "count": 1,
+        "first": ["tailwind/color-destructive-foreground → --destructive-foreground"],
+    }
     # bg-destructive, text-destructive, ring-destructive… in the components.
     assert result["mostUsed"][0] == {
         "token": "tailwind/color-destructive",
@@ -283,14 +286,23 @@ async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, projec
 
 async def test_tokens_of_bootstrap_scss(ctx: FakeContext) -> None:
     result = await run(ctx, "design_ds_extract_tokens", {"targets": ["bootstrap-scss"]})
-    assert result["byType"] == {"boolean": 21, "color": 125, "dimension": 162, "number": 77, "string": 121}
-    assert result["collections"]["scss"] == {"tokens": 505, "modes": ["default"]}
+    assert result["byType"] == {"boolean": 21, "color": 125, "dimension": 162, "number": 77, "string": 107}
+    assert result["collections"]["scss"] == {"tokens": 491, "modes": ["default"]}
     # `$h1-font-size: $font-size-base * 2.5`, `tint-color($blue, 80%)`, maps…: need Sass to be known.
     assert result["skippedComputed"] == 422
+    # …and what aliases them is left out too: `$input-btn-font-size-sm: $font-size-sm` (which is `… * .875`).
+    # 68 name a computed variable (`$mark-bg-dark: $yellow-800`, itself `shade-color(…)`), 14 name one of those.
+    assert result["unresolved"]["count"] == 82
+    assert "scss/gutters → $spacers" in result["unresolved"]["first"]
     used = {t["token"]: t for t in result["mostUsed"]}
     assert used["scss/blue"] == {"token": "scss/blue", "frequency": 14, "at": "bootstrap-scss/_variables.scss:39"}
     assert used["scss/spacer"]["at"] == "bootstrap-scss/_variables.scss:410"
     assert "files" not in result  # no outDir: nothing written
+
+    await run(ctx, "design_ds_extract_tokens", {"targets": ["bootstrap-scss"], "outDir": "bs", "formats": ["scss"]})
+    await run(ctx, "design_ds_scaffold", {"outDir": "bs", "formats": ["dtcg", "scss", "ts-module"]})
+    checked = await run(ctx, "design_ds_verify", {"outDir": "bs"})
+    assert checked["ok"] is True, checked
 
 
 async def test_tokens_of_the_tailwind_v4_theme(ctx: FakeContext) -> None:
@@ -334,7 +346,7 @@ async def test_shadcn_v3_channels_and_hsl_references(ctx: FakeContext, project: 
         "css": {"tokens": 1, "modes": ["default", "dark"]},
         "tailwind": {"tokens": 1, "modes": ["default"]},
     }
-    assert sorted(result["unresolved"]) == [
+    assert sorted(result["unresolved"]["first"]) == [
         "tailwind/color-primary-foreground → --missing",
         "tailwind/radius-lg → --radius",
     ]
