@@ -206,12 +206,15 @@ def analyze(files: list[SourceFile]) -> dict[str, Any]:
             if name[:1].isupper():
                 comp = Component(name, f.path, 1, f.target)
                 defined[f.target, f.path + "#" + name] = comp
+                defined[f.target, f.path + "#default"] = comp
                 by_name.setdefault(name, []).append(comp)
         if f.suffix not in COMPONENT_SUFFIXES:
             continue
         for d in scan.definitions:
             comp = Component(d.name, f.path, d.line, f.target)
             defined[f.target, f.path + "#" + d.name] = comp
+            if d.default:
+                defined[f.target, f.path + "#default"] = comp
             by_name.setdefault(d.name, []).append(comp)
 
     external: dict[str, Component] = {}
@@ -237,8 +240,9 @@ def analyze(files: list[SourceFile]) -> dict[str, Any]:
             comp.uses += 1
             comp.used_in.add(f.path)
 
+    unique = {id(c): c for c in defined.values()}  # a default export is listed under two keys
     components = sorted(
-        [*defined.values(), *external.values()], key=lambda c: (-c.uses, c.package != "", c.name, c.file)
+        [*unique.values(), *external.values()], key=lambda c: (-c.uses, c.package != "", c.name, c.file)
     )
     return {
         "frameworks": [name for name, _ in frameworks.most_common()],
@@ -286,6 +290,9 @@ def _find(
     source = by_stem.get(_stem(f"{f.target}\0{stem}")) or by_stem.get(f"{f.target}\0{stem}")
     if source is not None:
         found = defined.get((f.target, source.path + "#" + (head if "." not in tag else name)))
+        if found is None and "." not in tag:
+            # A default import takes any local name: `import DocsIcon from "./IconDocumentation.vue"`.
+            found = defined.get((f.target, source.path + "#default"))
         if found is not None:
             return found
     # A barrel file (index.ts re-exporting): the one definition of that name in the scan, if it is unique.

@@ -27,11 +27,12 @@ from msgspec import Meta
 
 from design_console.codebase import analyze as analysis
 from design_console.codebase.component import describe
+from design_console.codebase.source import TEMPLATE_SUFFIXES
 from design_console.codebase.styles import DEFAULT_MODE, Mining, mine
 from design_console.codebase.walk import Walk, walk
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.runtime.user_files import WriteReport, resolve, write_bytes
+from design_console.runtime.user_files import WriteReport, read_bytes, resolve, write_bytes
 from design_console.tokens import FORMATS, ExportOptions, TokenSet, export, parse
 from design_console.tokens.common import EXTENSION, ParseOptions, read_css_literal
 from design_console.tokens.model import Alias, Collection, Token, index, type_aliases
@@ -700,6 +701,10 @@ def _pascal(text: str) -> str:
     return name if re.match(r"[A-Za-z_]", name) else f"V{name}"
 
 
+#: Frameworks whose stories are TSX.
+_JSX_FRAMEWORKS = frozenset({"react", "next", "astro"})
+#: A component's source file is read only up to this (the manifest keeps at most MAX_SOURCE_BYTES of it).
+MAX_FILE_BYTES = 2 * 1024 * 1024
 _STORY_IMPORTS = {
     "react": "@storybook/react",
     "next": "@storybook/react",
@@ -763,7 +768,8 @@ def story_stub(name: str, module: str, default_export: bool, types_from: str, fa
     return "\n".join(lines) + "\n"
 
 
-def _pick(components: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
+def _pick(components: list[dict[str, Any]], wanted: str) -> list[dict[str, Any]]:
+    """The components of that name defined in the code, the most used first."""
     own = [c for c in components if c.get("path")]
     found = [c for c in own if c["name"] == wanted] or [c for c in own if c["name"].lower() == wanted.lower()]
     if not found:
@@ -773,7 +779,7 @@ def _pick(components: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
             f"No component {wanted!r} defined in the analysed code.",
             (f"Did you mean: {', '.join(close)}?" if close else "List them with design_ds_analyze (components)."),
         )
-    return found[0]
+    return found
 
 
 @tool(
@@ -793,25 +799,24 @@ async def design_ds_extract_component(ctx: TokensContext, args: ComponentArgs) -
 def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
     out = _out(ctx, args.outDir)
     analysed = _need(out, "analysis.json", "design_ds_analyze")
-    comp = _pick(analysed.get("components") or [], args.component)
+    comp, *namesakes = _pick(analysed.get("components") or [], args.component)
     source_path = resolve(comp["path"], ctx.file_scope, argument="component")
-    try:
-        data = source_path.read_bytes()
-    except OSError as exc:
-        raise DesignError(
-            ErrorCode.NOT_FOUND, f"{source_path} cannot be read ({exc.strerror}).", "Run design_ds_analyze again."
-        ) from None
+    data = read_bytes(comp["path"], ctx.file_scope, max_bytes=MAX_FILE_BYTES, argument="component")
     cut = len(data) > MAX_SOURCE_BYTES
     text = data[:MAX_SOURCE_BYTES].decode(errors="replace")
     if cut:
         text = text.rsplit("\n", 1)[0] + "\n"
     facts = describe(data.decode(errors="replace"), comp["name"])
     name = comp["name"]
-    story_rel = f"src/components/{name}/{name}.stories.tsx"
-    module = os.path.relpath(os.path.splitext(source_path)[0], out / os.path.dirname(story_rel))
-    module = module if module.startswith(".") else f"./{module}"
     framework = _framework(out, None)
-    default_export = bool(re.search(rf"export\s+default\s+(function\s+)?{name}\b", data.decode(errors="replace")))
+    story_rel = f"src/components/{name}/{name}.stories.{'tsx' if framework in _JSX_FRAMEWORKS else 'ts'}"
+    # A single-file component is imported with its extension (`Button.vue`), a script module without.
+    target = source_path if source_path.suffix in TEMPLATE_SUFFIXES else source_path.with_suffix("")
+    module = os.path.relpath(target, out / os.path.dirname(story_rel))
+    module = module if module.startswith(".") else f"./{module}"
+    default_export = source_path.suffix in TEMPLATE_SUFFIXES or bool(
+        re.search(rf"export\s+default\s+(function\s+)?{name}\b", data.decode(errors="replace"))
+    )
     stub = story_stub(name, module, default_export, _story_types(out, framework), facts)
     manifest = {
         "component": name,
@@ -823,6 +828,7 @@ def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
             "truncated": cut,
         },
         "usage": {"uses": comp.get("uses", 0), "files": comp.get("files", 0)},
+        **({"namesakes": [c.get("defined", "") for c in namesakes]} if namesakes else {}),
         **facts,
         "story": {"file": story_rel, "text": stub},
         "sourceText": text,

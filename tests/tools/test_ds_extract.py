@@ -3,6 +3,7 @@
 - a shadcn/ui React app (Vite, Tailwind v4, ``components/ui``, an oklch theme with a dark mode): the template
   ``@salesforce/webapp-template-feature-react-shadcn-experimental``;
 - Bootstrap's SCSS sources (``bootstrap/scss``);
+- the Vue starter of ``create-vue`` (single-file components, a theme with ``prefers-color-scheme: dark``);
 - Tailwind v4's own theme (``tailwindcss/theme.css``);
 - Tailwind v3's full default config (``tailwindcss@3``'s ``stubs/config.full.js``): v3 cannot sit beside the v4 that
   ``npm ci`` installs, so the test packs it once into a cache with ``npm pack`` and checks its pinned integrity.
@@ -42,6 +43,7 @@ SHADCN_APP = (
 )
 BOOTSTRAP_SCSS = MODULES / "bootstrap" / "scss"
 TAILWIND_THEME = MODULES / "tailwindcss" / "theme.css"
+VUE_TEMPLATE = MODULES / "create-vue" / "template"
 #: Tailwind v3, packed from npm at test time: (package spec, the registry's integrity of its tarball).
 TAILWIND_V3 = (
     "tailwindcss@3.4.17",
@@ -110,12 +112,14 @@ def tailwind_v3_config() -> str:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    for source in (SHADCN_APP, BOOTSTRAP_SCSS, TAILWIND_THEME):
+    for source in (SHADCN_APP, BOOTSTRAP_SCSS, TAILWIND_THEME, VUE_TEMPLATE):
         assert source.exists(), "npm packages are missing: run `npm ci` in the repo root"
     shutil.copytree(SHADCN_APP, tmp_path / "app")
     shutil.copytree(BOOTSTRAP_SCSS, tmp_path / "bootstrap-scss")
     (tmp_path / "tw").mkdir()
     shutil.copy(TAILWIND_THEME, tmp_path / "tw" / "theme.css")
+    shutil.copytree(VUE_TEMPLATE / "code" / "typescript-default", tmp_path / "vue")
+    shutil.copytree(VUE_TEMPLATE / "base" / "src", tmp_path / "vue" / "src", dirs_exist_ok=True)
     return tmp_path
 
 
@@ -279,6 +283,36 @@ async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, projec
     (ds / "tokens" / "css-vars.css").write_text(":root { --mine: 1px; }\n")
     err = await refusal(ctx, "design_ds_extract_tokens", {"outDir": "ds", "targets": ["app"]})
     assert err.code == ErrorCode.FILE_EXISTS and "tokens/css-vars.css" in err.message
+
+
+# A Vue app ---------------------------------------------------------------------------------------------------------
+
+
+async def test_a_vue_app_with_a_system_dark_theme(ctx: FakeContext, project: Path) -> None:
+    analysed = await run(ctx, "design_ds_analyze", {"targets": ["vue"], "outDir": "vds"})
+    assert analysed["frameworks"][0] == "vue"
+    top = analysed["components"]["top"]
+    # Five <WelcomeItem> in TheWelcome.vue; the icons are imported under other names (`DocumentationIcon`).
+    assert top[0] == {
+        "name": "WelcomeItem",
+        "uses": 5,
+        "files": 1,
+        "defined": "src/components/WelcomeItem.vue:1",
+        "path": str(project / "vue/src/components/WelcomeItem.vue"),
+    }
+    assert {c["name"]: c["uses"] for c in top}["IconDocumentation"] == 1
+    tokens = await run(ctx, "design_ds_extract_tokens", {"outDir": "vds"})
+    assert tokens["collections"] == {"css": {"tokens": 23, "modes": ["default", "dark"]}}
+    tree = json.loads((project / "vds" / ".extraction" / "tokens.json").read_text())
+    background = tree["css"]["color-background"]
+    assert background["$value"] == "{css.vt-c-white}"
+    assert background["$extensions"]["com.design-console"]["modes"] == {"dark": "{css.vt-c-black}"}
+    manifest = await run(ctx, "design_ds_extract_component", {"outDir": "vds", "component": "WelcomeItem"})
+    assert manifest["story"]["file"] == "src/components/WelcomeItem/WelcomeItem.stories.ts"
+    assert manifest["story"]["text"].startswith(
+        'import type { Meta, StoryObj } from "@storybook/vue3";\n'
+        'import WelcomeItem from "../../../../vue/src/components/WelcomeItem.vue";\n'
+    )
 
 
 # Bootstrap's SCSS and Tailwind's theme -----------------------------------------------------------------------------
