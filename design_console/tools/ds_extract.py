@@ -845,6 +845,38 @@ def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
 # design_ds_verify --------------------------------------------------------------------------------------------------
 
 
+def _broken_references(tokens: TokenSet) -> list[str]:
+    where = index(tokens)
+    return [
+        f"{coll.name}/{token.name} ({mode}) → {value.collection}/{value.name}"
+        for coll, token in tokens.tokens()
+        for mode, value in token.values.items()
+        if isinstance(value, Alias) and resolve_value(where, value, mode) is None
+    ]
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal values, colours within a step of 8-bit rounding (the 2025 dialect stores channels as fractions)."""
+    if isinstance(a, Color) and isinstance(b, Color):
+        return all(abs(x - y) <= 1 / 255 for x, y in zip((a.r, a.g, a.b, a.a), (b.r, b.g, b.b, b.a), strict=True))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-6 * max(1.0, abs(a))
+    return a == b
+
+
+def _differences(expected: TokenSet, got: TokenSet) -> list[str]:
+    """How a token set differs from the extraction: tokens missing, extra, or with other values."""
+    want = {(c.name, t.name): t for c, t in expected.tokens()}
+    have = {(c.name, t.name): t for c, t in got.tokens()}
+    out = [f"missing {c}/{n}" for c, n in sorted(want.keys() - have.keys())]
+    out += [f"extra {c}/{n}" for c, n in sorted(have.keys() - want.keys())]
+    for key in sorted(want.keys() & have.keys()):
+        a, b = want[key].values, have[key].values
+        if a.keys() != b.keys() or not all(_same(a[m], b[m]) for m in a):
+            out.append(f"changed {key[0]}/{key[1]}")
+    return out
+
+
 def _check(name: str, problems: list[str], detail: str = "") -> dict[str, Any]:
     entry: dict[str, Any] = {"check": name, "ok": not problems}
     if problems:
@@ -875,30 +907,32 @@ def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
     checks = []
 
     problems = []
-    parsed = 0
+    parsed: dict[str, TokenSet] = {}
     for path in sorted((out / "tokens").glob("*")) if (out / "tokens").is_dir() else []:
         fmt = path.name.split(".", 1)[0]
         if fmt not in FORMATS:
             continue
         try:
             got = parse({path.name: path.read_text()}, fmt)
-            if not any(True for _ in got.tokens()):
-                problems.append(f"{path.name}: no tokens")
-            parsed += 1
         except DesignError as exc:
             problems.append(exc.message)
+            continue
+        parsed[f"tokens/{path.name}"] = got
+        if not any(True for _ in got.tokens()):
+            problems.append(f"{path.name}: no tokens")
     if not parsed and not problems:
         problems.append("no token files in tokens/ (run design_ds_scaffold)")
-    checks.append(_check("token-files-parse", problems, f"{parsed} files"))
+    checks.append(_check("token-files-parse", problems, f"{len(parsed)} files"))
 
-    where = index(tokens)
     broken = [
-        f"{coll.name}/{token.name} ({mode}) → {value.collection}/{value.name}"
-        for coll, token in tokens.tokens()
-        for mode, value in token.values.items()
-        if isinstance(value, Alias) and resolve_value(where, value, mode) is None
+        f"{where}: {problem}"
+        for where, token_set in [(f"{STATE}/tokens.json", tokens), *parsed.items()]
+        for problem in _broken_references(token_set)
     ]
-    checks.append(_check("references-resolve", broken, f"{len(where)} tokens"))
+    checks.append(_check("references-resolve", broken, f"{len(parsed) + 1} token sets"))
+    if "tokens/dtcg.json" in parsed:
+        differences = _differences(tokens, parsed["tokens/dtcg.json"])
+        checks.append(_check("dtcg-matches-extraction", differences, f"{sum(1 for _ in tokens.tokens())} tokens"))
 
     expected = sorted(_docs(tokens, "x"))
     missing = [p for p in expected if not (out / p).is_file() or not (out / p).read_text().strip()]

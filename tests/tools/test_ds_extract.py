@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import tarfile
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from fakes.context import FakeContext
@@ -33,6 +33,7 @@ from design_console.codebase.walk import walk
 from design_console.config import load_config
 from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope
+from design_console.tools.ds_extract import OutFormat
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ROOT / "node_modules"
@@ -243,6 +244,7 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
     assert [c["check"] for c in checked["checks"]] == [
         "token-files-parse",
         "references-resolve",
+        "dtcg-matches-extraction",
         "docs-present",
         "package-json",
         "manifests-consistent",
@@ -258,12 +260,32 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
     source = project / "app/src/components/ui/button.tsx"
     source.write_text(source.read_text() + "\n// changed\n")
     (ds / "docs" / "Sizes.mdx").unlink()
+    shipped = json.loads((ds / "tokens" / "dtcg.json").read_text())
+    shipped["css"]["primary"]["$value"] = "#ff0000"
+    del shipped["css"]["ring"]
+    (ds / "tokens" / "dtcg.json").write_text(json.dumps(shipped))
     failed = await run(ctx, "design_ds_verify", {"outDir": "ds"})
     assert failed["ok"] is False
     problems = {c["check"]: c.get("problems") for c in failed["checks"]}
     assert problems["docs-present"] == ["docs/Sizes.mdx"]
+    assert problems["dtcg-matches-extraction"] == ["missing css/ring", "changed css/primary"]
+    # tailwind/color-ring aliases the ring that is gone.
+    assert problems["references-resolve"] == ["tokens/dtcg.json: tailwind/color-ring (default) → css/ring"]
     assert problems["manifests-consistent"] == ["Button.json: source changed since extraction"]
     assert failed == await run(ctx, "design_ds_verify", {"outDir": "ds"})
+
+
+@pytest.mark.parametrize("dialect", ["legacy", "2025"])
+async def test_every_format_is_written_and_verified(ctx: FakeContext, project: Path, dialect: str) -> None:
+    formats = list(get_args(OutFormat))
+    for target in ("app", "bootstrap-scss"):
+        out = f"all-{target}"
+        made = await run(ctx, "design_ds_extract_tokens", {"targets": [target], "outDir": out, "formats": formats})
+        assert len(made["files"]) == len(formats)
+        await run(ctx, "design_ds_scaffold", {"outDir": out, "formats": formats, "dtcgDialect": dialect, "force": True})
+        checked = await run(ctx, "design_ds_verify", {"outDir": out})
+        assert checked["ok"] is True, checked
+        assert checked["checks"][0] == {"check": "token-files-parse", "ok": True, "detail": f"{len(formats)} files"}
 
 
 async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, project: Path) -> None:
