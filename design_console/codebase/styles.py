@@ -288,6 +288,20 @@ def blank_line_comments(text: str) -> str:
     return "\n".join(out)
 
 
+_STYLE = re.compile(r"<style\b([^>]*)>(.*?)</style>", re.DOTALL | re.IGNORECASE)
+
+
+def style_blocks(f: SourceFile) -> list[SourceFile]:
+    """The ``<style>`` blocks of a single-file component as stylesheets of the same path, padded with newlines so
+    that their lines are the component file's (``lang="scss"`` ones read as SCSS)."""
+    out = []
+    for m in _STYLE.finditer(f.text):
+        suffix = ".scss" if re.search(r"lang\s*=\s*[\"']?s[ac]ss", m.group(1)) else ".css"
+        padded = "\n" * f.text.count("\n", 0, m.start(2)) + m.group(2)
+        out.append(SourceFile(f.path, f.target, padded, suffix))
+    return out
+
+
 _CSS_REF = re.compile(r"var\(\s*--([\w-]+)")
 #: Tailwind v4 theme namespaces → the utility prefixes that use them (``--color-primary`` → ``bg-primary`` …).
 _TAILWIND_UTILITIES = {
@@ -314,6 +328,12 @@ def mine(files: list[SourceFile], min_frequency: int) -> Mining:
         elif CONFIG_NAME.match(f.name):
             for theme in theme_values(f.text):
                 miner.define("tailwind", theme.name, DEFAULT_MODE, theme.value, Place(f.path, theme.line))
+        elif f.suffix in (".vue", ".svelte", ".astro"):
+            for block in style_blocks(f):
+                if block.suffix == ".scss":
+                    miner.scss(block)
+                else:
+                    miner.css(block)
     refs: Counter[tuple[str, str]] = Counter()
     for f in files:
         for m in _CSS_REF.finditer(f.text):

@@ -73,11 +73,13 @@ class SourceFile:
     path: str
     target: str
     text: str
+    #: The extension of the language the text is in, when it is not the file's own (a component's ``<style>``).
+    language: str = ""
 
     @property
     def suffix(self) -> str:
-        """The lower-case extension, with its dot."""
-        return os.path.splitext(self.path)[1].lower()
+        """The lower-case extension (of the language of the text), with its dot."""
+        return self.language or os.path.splitext(self.path)[1].lower()
 
     @property
     def name(self) -> str:

@@ -324,11 +324,22 @@ async def test_a_vue_app_with_a_system_dark_theme(ctx: FakeContext, project: Pat
     }
     assert {c["name"]: c["uses"] for c in top}["IconDocumentation"] == 1
     tokens = await run(ctx, "design_ds_extract_tokens", {"outDir": "vds"})
-    assert tokens["collections"] == {"css": {"tokens": 23, "modes": ["default", "dark"]}}
+    # …and 2rem, written 5 times (App.vue, main.css, WelcomeItem.vue).
+    assert tokens["collections"] == {
+        "css": {"tokens": 23, "modes": ["default", "dark"]},
+        "literals": {"tokens": 1, "modes": ["default"]},
+    }
     tree = json.loads((project / "vds" / ".extraction" / "tokens.json").read_text())
     background = tree["css"]["color-background"]
     assert background["$value"] == "{css.vt-c-white}"
     assert background["$extensions"]["com.design-console"]["modes"] == {"dark": "{css.vt-c-black}"}
+    # Sizes repeated in the components' <style> blocks, at their lines in the .vue files.
+    repeated = await run(ctx, "design_ds_extract_tokens", {"targets": ["vue/src/components"], "minFrequency": 2})
+    assert {t["token"]: (t["frequency"], t["at"]) for t in repeated["mostUsed"]} == {
+        "literals/size-0-4rem": (2, "vue/src/components/WelcomeItem.vue:40"),
+        "literals/size-1-2rem": (2, "vue/src/components/HelloWorld.vue:27"),
+        "literals/size-1rem": (2, "vue/src/components/WelcomeItem.vue:24"),
+    }
     manifest = await run(ctx, "design_ds_extract_component", {"outDir": "vds", "component": "WelcomeItem"})
     assert manifest["story"]["file"] == "src/components/WelcomeItem/WelcomeItem.stories.ts"
     assert manifest["story"]["text"].startswith(
