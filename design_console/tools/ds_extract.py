@@ -587,7 +587,17 @@ async def design_ds_scaffold(ctx: TokensContext, args: ScaffoldArgs) -> ToolOutp
     return ok(await asyncio.to_thread(_scaffold, ctx, args))
 
 
+#: An npm package name (lower case, optionally scoped), as npm accepts it.
+_PACKAGE_NAME = re.compile(r"^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$")
+
+
 def _scaffold(ctx: TokensContext, args: ScaffoldArgs) -> Any:
+    if args.packageName is not None and (len(args.packageName) > 214 or not _PACKAGE_NAME.match(args.packageName)):
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT,
+            f"packageName {args.packageName[:100]!r} is not an npm package name.",
+            "Use lower-case letters, digits, '-', '.', '_', optionally scoped: @acme/design-system.",
+        )
     out = _out(ctx, args.outDir)
     tokens, provenance = _canonical(out)
     framework = _framework(out, args.framework)
@@ -971,6 +981,8 @@ def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
 
 # design_ds_status --------------------------------------------------------------------------------------------------
 
+#: Notes of one component beyond this would crowd every status answer.
+MAX_NOTE_CHARS = 2_000
 _ORDER: list[Status] = ["pending", "extracted", "in-progress", "ported", "verified", "skipped"]
 
 
@@ -1012,6 +1024,12 @@ def _status(ctx: TokensContext, args: StatusArgs) -> Any:
             ErrorCode.BAD_ARGUMENT,
             f"update.status {args.update.status[:40]!r} is not a porting status.",
             f"Use one of: {', '.join(_ORDER)}.",
+        )
+    if args.update is not None and len(args.update.notes or "") + len(args.update.storyFile or "") > MAX_NOTE_CHARS:
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT,
+            f"update.notes and storyFile are longer than {MAX_NOTE_CHARS:,} characters.",
+            "Keep notes short: the file is read back into the model's context.",
         )
     if args.update is not None:
         known = {c["name"] for c in ((_load(out, "analysis.json") or {}).get("components") or []) if c.get("path")}

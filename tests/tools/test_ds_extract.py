@@ -483,6 +483,12 @@ async def test_refusals(ctx: FakeContext, project: Path) -> None:
         ctx, "design_ds_status", {"outDir": "ds", "update": {"component": "Button", "status": "done"}}
     )
     assert bad_status.code == ErrorCode.BAD_ARGUMENT
+    long_notes = await refusal(
+        ctx, "design_ds_status", {"outDir": "ds", "update": {"component": "Button", "notes": "x" * 3000}}
+    )
+    assert long_notes.code == ErrorCode.BAD_ARGUMENT
+    bad_name = await refusal(ctx, "design_ds_scaffold", {"outDir": "ds", "packageName": "Not A Name"})
+    assert bad_name.code == ErrorCode.BAD_ARGUMENT and "@acme/design-system" in bad_name.hint
     (project / "file.txt").write_text("x")
     assert (await refusal(ctx, "design_ds_status", {"outDir": "file.txt"})).code == ErrorCode.BAD_ARGUMENT
 
