@@ -667,6 +667,21 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
             f"Create one first: `npm create storybook@latest` in {out}, then call again.",
         )
     tokens, provenance = _canonical(out)
+    modes = list(dict.fromkeys(m for c in tokens.collections for m in c.modes))
+    preview_text, notes = _patched_preview(preview.read_text(), modes)
+    main_text = main.read_text()
+    if "../docs/**/*.mdx" not in main_text:
+        patched, count = re.subn(
+            r"([\"']?stories[\"']?\s*:\s*\[)(\s*)", r'\1\2"../docs/**/*.mdx",\2', main_text, count=1
+        )
+        if not count:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"{main} has no `stories: [` list to add the docs to; nothing was changed.",
+                'Add "../docs/**/*.mdx" to its stories yourself, then call again.',
+            )
+        main_text = patched
+
     facts = _load(out, "extraction.json") or {}
     files: dict[str, bytes] = {}
     if not (out / "tokens" / "css-vars.css").is_file():
@@ -679,27 +694,39 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
         lines.append(f"body {{ font-family: {next(iter(sans.values.values()))}; }}")
     files["tokens/fonts.css"] = ("\n".join(lines) + "\n").encode()
     reports = _write_files(ctx, out, files, force=False, keep_edited=True)
-
-    preview_text = preview.read_text()
-    imports = f'// {MARK}\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n'
-    if MARK not in preview_text:
-        preview_text = imports + preview_text
-    main_text = main.read_text()
-    if "../docs/**/*.mdx" not in main_text:
-        patched, count = re.subn(
-            r"([\"']?stories[\"']?\s*:\s*\[)(\s*)", r'\1\2"../docs/**/*.mdx",\2', main_text, count=1
-        )
-        if not count:
-            raise DesignError(
-                ErrorCode.BAD_ARGUMENT,
-                f"{main} has no `stories: [` list to add the docs to.",
-                'Add "../docs/**/*.mdx" to its stories yourself.',
-            )
-        main_text = patched
     for path, text in ((preview, preview_text), (main, main_text)):
         report = write_bytes(str(path), text.encode(), ctx.file_scope, strategy="replace", argument="outDir")
         reports.append({"path": report.path, "action": report.action, **({"diff": report.diff} if report.diff else {})})
-    return {"files": reports, "fonts": fonts, "modes": sorted({m for c in tokens.collections for m in c.modes})}
+    result: dict[str, Any] = {"files": reports, "fonts": fonts, "modes": modes}
+    if notes:
+        result["notes"] = notes
+    return result
+
+
+_PREVIEW_OBJECT = re.compile(r"(const\s+preview\s*(?::\s*[\w.]+\s*)?=\s*(?:definePreview\(\s*)?\{)")
+
+
+def _patched_preview(text: str, modes: list[str]) -> tuple[str, list[str]]:
+    """A preview file that imports the token CSS and fonts and, when the tokens have modes, switches them from a
+    toolbar (``data-theme`` on the root element, as the CSS export scopes modes); and what could not be done."""
+    if MARK in text:
+        return text, []
+    out = f'// {MARK}\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n' + text
+    if len(modes) < 2:
+        return out, []
+    taken = [key for key in ("globalTypes", "initialGlobals", "decorators") if re.search(rf"\b{key}\s*:", text)]
+    found = _PREVIEW_OBJECT.search(out)
+    if taken or found is None:
+        why = f"it already sets {', '.join(taken)}" if taken else "its `const preview = {` was not found"
+        return out, [f'No theme switch was added ({why}): set data-theme="<mode>" on <html> to switch modes.']
+    switch = (
+        f'\n  globalTypes: {{ theme: {{ description: "Token mode", toolbar: {{ title: "Theme", '
+        f"items: {json.dumps(modes)}, dynamicTitle: true }} }} }},\n"
+        f"  initialGlobals: {{ theme: {json.dumps(modes[0])} }},\n"
+        "  decorators: [(Story, context) => { document.documentElement.dataset.theme = context.globals.theme; "
+        "return Story(); }],"
+    )
+    return out[: found.end()] + switch + out[found.end() :], []
 
 
 # design_ds_extract_component ---------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ async def test_from_a_codebase_to_a_verified_package(client: Client, project: Pa
     (project / "ds" / ".storybook" / "main.ts").write_text(FRESH_MAIN)
     (project / "ds" / ".storybook" / "preview.tsx").write_text(FRESH_PREVIEW)
     patched = await call(client, "design_ds_setup_storybook", {"outDir": "ds"})
-    assert patched["modes"] == ["dark", "default"]
+    assert patched["modes"] == ["default", "dark"]
 
     manifest = await call(client, "design_ds_extract_component", {"outDir": "ds", "component": "Alert"})
     assert manifest["variants"] == {"variant": ["default", "destructive"]}

@@ -129,6 +129,25 @@ def ctx(project: Path) -> FakeContext:
     return FakeContext(load_config({}), file_scope=FileScope(cwd=project, roots=(project,)))
 
 
+def typescript_syntax_errors(*paths: Path) -> list[str]:
+    """What TypeScript's own parser (npm ``typescript``) finds wrong in the syntax of written files."""
+    script = (
+        "const ts = require('typescript'); const fs = require('fs');"
+        "const out = [];"
+        "for (const f of process.argv.slice(1)) {"
+        "  const r = ts.transpileModule(fs.readFileSync(f, 'utf8'), {fileName: f, reportDiagnostics: true,"
+        "    compilerOptions: {jsx: ts.JsxEmit.Preserve}});"
+        "  for (const d of r.diagnostics) out.push(f + ': ' + ts.flattenDiagnosticMessageText(d.messageText, ' '));"
+        "}"
+        "console.log(JSON.stringify(out));"
+    )
+    done = subprocess.run(
+        ["node", "-e", script, *map(str, paths)], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
+    errors: list[str] = json.loads(done.stdout)
+    return errors
+
+
 async def run(ctx: FakeContext, name: str, args: dict[str, Any]) -> Any:
     out = await ctx.run(name, args)
     assert out.is_error is False
@@ -220,7 +239,11 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
     assert preview.startswith(
         '// design-system tokens\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n'
     )
-    assert preview.endswith(FRESH_PREVIEW)
+    # The theme's dark mode gets a toolbar switch that sets data-theme, the scope of the CSS export's modes.
+    head, _, tail = FRESH_PREVIEW.partition("const preview: Preview = {")
+    assert preview.endswith(tail) and head in preview
+    assert 'items: ["default", "dark"]' in preview and "dataset.theme = context.globals.theme" in preview
+    assert '[data-theme="dark"]' in (ds / "tokens" / "css-vars.css").read_text()
     main = (ds / ".storybook" / "main.ts").read_text()
     assert '"stories": [\n    "../docs/**/*.mdx",\n    "../stories/**/*.mdx",' in main
     again = await run(ctx, "design_ds_setup_storybook", {"outDir": "ds"})
@@ -235,6 +258,8 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
     assert manifest["defaultVariants"] == {"variant": "default", "size": "default"}
     assert set(manifest["props"]) == {"className", "variant", "size", "asChild"}
     story = (ds / "src/components/Button/Button.stories.tsx").read_text()
+    assert typescript_syntax_errors(ds / ".storybook" / "preview.tsx", ds / ".storybook" / "main.ts") == []
+    assert typescript_syntax_errors(ds / "src/components/Button/Button.stories.tsx") == []
     assert story.startswith('import type { Meta, StoryObj } from "@storybook/react-vite";\n')
     assert 'import { Button } from "../../../../app/src/components/ui/button";' in story
     assert 'export const Destructive: Story = { args: { "variant": "destructive" } };' in story
