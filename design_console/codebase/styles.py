@@ -134,7 +134,11 @@ class _Miner:
         if item is None:
             item = self.named[key] = Mined(source, name)
             self.out.values.append(item)
-        item.values.setdefault(mode, value)
+        if source == "scss":
+            # Libraries declare `$x: … !default`, which only sets what is not set yet: the first value stands.
+            item.values.setdefault(mode, value)
+        else:
+            item.values[mode] = value  # the cascade: a later declaration wins
         if len(item.places) < MAX_PLACES:
             item.places.append(place)
 
@@ -150,7 +154,7 @@ class _Miner:
     def declarations(self, f: SourceFile, content: list[Any], mode: str | None, source: Source) -> None:
         for decl in tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True):
             if decl.type == "qualified-rule":
-                self.rule(f, decl, inherited=None)
+                self.rule(f, decl)
             elif decl.type == "at-rule":
                 self.at_rule(f, decl)
             elif decl.type == "declaration":
@@ -177,9 +181,8 @@ class _Miner:
                 if _SIZE.match(text) and token.value != 0:
                     self.literal("dimension", text, Place(f.path, token.source_line))
 
-    def rule(self, f: SourceFile, rule: ast.QualifiedRule, inherited: str | None) -> None:
-        mode = _theme_mode(_serialize(rule.prelude))
-        self.declarations(f, rule.content, mode if mode is not None else inherited, "css")
+    def rule(self, f: SourceFile, rule: ast.QualifiedRule) -> None:
+        self.declarations(f, rule.content, _theme_mode(_serialize(rule.prelude)), "css")
 
     def at_rule(self, f: SourceFile, rule: ast.AtRule) -> None:
         name = rule.lower_at_keyword
@@ -210,7 +213,7 @@ class _Miner:
     def css(self, f: SourceFile) -> None:
         for rule in tinycss2.parse_stylesheet(f.text, skip_comments=True, skip_whitespace=True):
             if rule.type == "qualified-rule":
-                self.rule(f, rule, inherited=None)
+                self.rule(f, rule)
             elif rule.type == "at-rule":
                 self.at_rule(f, rule)
             elif rule.type == "error":
