@@ -17,6 +17,7 @@ run time (``React.createElement(name)``).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -29,82 +30,107 @@ COMPONENT_SUFFIXES = (".tsx", ".jsx", *TEMPLATE_SUFFIXES)
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {""}
 
 
+_SPECIAL = re.compile(r"[/'\"`]")
+
+
+def _regex_may_start(out: list[str], at: int) -> bool:
+    """Whether a ``/`` at ``at`` starts a regular expression: the code before it (comments already blanked in
+    ``out``) cannot end an operand, or ends in a keyword such as ``return``."""
+    k = at - 1
+    while k >= 0 and out[k] in " \t\r\n":
+        k -= 1
+    if k < 0 or out[k] in _REGEX_BEFORE:
+        return True
+    if out[k].isalnum() or out[k] in "_$":
+        start = k
+        while start > 0 and (out[start - 1].isalnum() or out[start - 1] in "_$"):
+            start -= 1
+        return "".join(out[start : k + 1]) in _EXPRESSION_KEYWORDS
+    return False
+
+
 def blank(text: str, *, strings: bool) -> str:
     """``text`` with comments replaced by spaces and, when ``strings``, the insides of string, template and regular
-    expression literals too (quotes kept). Newlines stay, so offsets and line numbers do not move."""
+    expression literals too (quotes kept). Newlines stay, so offsets and line numbers do not move.
+
+    It jumps from one ``/`` or quote to the next (a regular expression search), so long files cost little."""
     out = list(text)
-    i, n = 0, len(text)
-    last = ""  # the last code character before i, for telling a regex from a division
+    n = len(text)
 
     def wipe(start: int, end: int) -> None:
-        for k in range(start, min(end, n)):
-            if out[k] != "\n":
-                out[k] = " "
+        out[start:end] = ["\n" if ch == "\n" else " " for ch in text[start:end]]
 
-    while i < n:
-        c = text[i]
-        nxt = text[i + 1] if i + 1 < n else ""
+    i = 0
+    while (m := _SPECIAL.search(text, i)) is not None:
+        j = m.start()
+        c = text[j]
+        nxt = text[j + 1 : j + 2]
         if c == "/" and nxt == "/":
-            end = text.find("\n", i)
+            end = text.find("\n", j)
             end = n if end < 0 else end
-            wipe(i, end)
+            wipe(j, end)
             i = end
         elif c == "/" and nxt == "*":
-            end = text.find("*/", i + 2)
+            end = text.find("*/", j + 2)
             end = n if end < 0 else end + 2
-            wipe(i, end)
+            wipe(j, end)
             i = end
-        elif c in "'\"`":
-            j = i + 1
-            while j < n and text[j] != c:
-                if text[j] == "\\":
-                    j += 1
-                elif c != "`" and text[j] == "\n":
-                    break
-                j += 1
-            if strings:
-                wipe(i + 1, j)
+        elif c == "/":
             i = j + 1
-            last = c
-        elif c == "/" and last in _REGEX_BEFORE:
-            j = i + 1
+            if not _regex_may_start(out, j):
+                continue
+            k = j + 1
             in_class = False
-            while j < n and text[j] != "\n" and (text[j] != "/" or in_class):
-                if text[j] == "\\":
-                    j += 1
-                elif text[j] == "[":
+            while k < n and text[k] != "\n" and (text[k] != "/" or in_class):
+                if text[k] == "\\":
+                    k += 1
+                elif text[k] == "[":
                     in_class = True
-                elif text[j] == "]":
+                elif text[k] == "]":
                     in_class = False
-                j += 1
-            if j < n and text[j] == "/":
+                k += 1
+            if k < n and text[k] == "/":
                 if strings:
-                    wipe(i + 1, j)
-                i = j + 1
-                last = "/"
-            else:
-                i += 1
-                last = c
+                    wipe(j + 1, k)
+                i = k + 1
         else:
-            if not c.isspace():
-                last = c
-            i += 1
+            k = j + 1
+            while k < n and text[k] != c:
+                if text[k] == "\\":
+                    k += 1
+                elif c != "`" and text[k] == "\n":
+                    break
+                k += 1
+            if strings:
+                wipe(j + 1, min(k, n))
+            i = k + 1
     return "".join(out)
 
 
-def line_of(text: str, offset: int) -> int:
-    """The 1-based line of ``offset``."""
-    return text.count("\n", 0, offset) + 1
+class Lines:
+    """1-based line numbers of offsets in one text, by binary search over its line starts."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def of(self, offset: int) -> int:
+        """The line of ``offset``."""
+        return bisect.bisect_right(self.starts, offset)
 
 
 _TAG = re.compile(r"<([A-Z][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?=[\s/>])")
-_IMPORT = re.compile(r"\bimport\s+(?:type\s+)?([\w$*{}\s,]+?)\s+from\s+[\"']([^\"']+)[\"']")
-_DECL = re.compile(
-    r"^[ \t]*(export\s+)?(default\s+)?(?:async\s+)?(?:function\s*\*?\s*|const\s+|let\s+|class\s+)([A-Z][\w$]*)",
-    re.MULTILINE,
-)
-_EXPORT_LIST = re.compile(r"\bexport\s*\{([^}]*)\}")
-_EXPORT_DEFAULT = re.compile(r"\bexport\s+default\s+([A-Z][\w$]*)\s*;?\s*$", re.MULTILINE)
+# The patterns start with a literal word (no ``\b``, no ``^``): the regex engine then skips to its occurrences, which
+# makes a scan of thousands of files about ten times faster. Word and line boundaries are checked in code.
+_IMPORT = re.compile(r"import\s+(?:type\s+)?([\w$*{}\s,]+?)\s+from\s+[\"']([^\"']+)[\"']")
+_DECL = re.compile(r"(?:function\s*\*?\s*|const\s+|let\s+|class\s+)([A-Z][\w$]*)")
+#: What may stand before a declaration on its line.
+_DECL_PREFIX = re.compile(r"[ \t]*(export[ \t]+)?(default[ \t]+)?(?:async[ \t]+)?")
+_EXPORT_LIST = re.compile(r"export\s*\{([^}]*)\}")
+_EXPORT_DEFAULT = re.compile(r"export\s+default\s+([A-Z][\w$]*)\s*;?[ \t]*$", re.MULTILINE)
+
+
+def _word_starts(text: str, at: int) -> bool:
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_$.")
 
 
 @dataclass(slots=True)
@@ -181,22 +207,32 @@ def scan_script(text: str, suffix: str) -> ScriptScan:
     out = ScriptScan()
     code = blank(text, strings=False) if suffix not in TEMPLATE_SUFFIXES else text
     bare = blank(code, strings=True) if suffix not in TEMPLATE_SUFFIXES else _template_part(text, suffix)
+    lines = Lines(text)
     for m in _IMPORT.finditer(code):
+        if not _word_starts(code, m.start()):
+            continue
         for name in _imported_names(m.group(1)):
             out.imports[name] = m.group(2)
     if suffix in COMPONENT_SUFFIXES or suffix in (".js", ".mjs"):
         for m in _TAG.finditer(bare):
             if _usage_before_ok(bare, m.start()):
-                out.usages.append(Usage(m.group(1), line_of(bare, m.start())))
-    exported = {n.strip().split(" as ")[0].strip() for m in _EXPORT_LIST.finditer(bare) for n in m.group(1).split(",")}
-    defaults = {m.group(1) for m in _EXPORT_DEFAULT.finditer(bare)}
+                out.usages.append(Usage(m.group(1), lines.of(m.start())))
+    exported = {
+        n.strip().split(" as ")[0].strip()
+        for m in _EXPORT_LIST.finditer(bare)
+        if _word_starts(bare, m.start())
+        for n in m.group(1).split(",")
+    }
+    defaults = {m.group(1) for m in _EXPORT_DEFAULT.finditer(bare) if _word_starts(bare, m.start())}
     seen: set[str] = set()
     for m in _DECL.finditer(bare):
-        name = m.group(3)
-        if name in seen:
+        name = m.group(1)
+        line_start = bare.rfind("\n", 0, m.start()) + 1
+        prefix = _DECL_PREFIX.fullmatch(bare, line_start, m.start())
+        if name in seen or prefix is None:
             continue
-        if m.group(1) or name in exported or name in defaults:
+        if prefix.group(1) or name in exported or name in defaults:
             seen.add(name)
-            default = bool(m.group(2)) or name in defaults
-            out.definitions.append(Definition(name, line_of(bare, m.start(3)), default))
+            default = bool(prefix.group(2)) or name in defaults
+            out.definitions.append(Definition(name, lines.of(m.start(1)), default))
     return out

@@ -276,6 +276,9 @@ def blank_line_comments(text: str) -> str:
     """SCSS text with ``//`` comments blanked (not inside strings, not the ``//`` of a URL), newlines kept."""
     out = []
     for line in text.split("\n"):
+        if "//" not in line:
+            out.append(line)
+            continue
         quote = ""
         cut = len(line)
         for k, c in enumerate(line):
@@ -316,7 +319,10 @@ _TAILWIND_UTILITIES = {
     "shadow": "shadow",
     "spacing": "p[trblxy]?|m[trblxy]?|gap|gap-[xy]|space-[xy]",
 }
-_UTILITY = re.compile(r"(?<![\w-])(?:[\w-]+:)*(" + "|".join(_TAILWIND_UTILITIES.values()) + r")-([\w-]+)")
+#: A utility class (``hover:bg-primary/80`` counts for ``primary``: the variant ends in ``:``, which may precede).
+_UTILITY = re.compile(r"(?<![\w-])(" + "|".join(_TAILWIND_UTILITIES.values()) + r")-([\w-]+)")
+#: Files without one of these hold no class lists worth scanning for utilities.
+_CLASS_HINTS = ("className", "class=", "class:", "cva(", "cn(", "clsx(", "tw`")
 _SCSS_REF = re.compile(r"\$([\w-]+)(?!\s*:)")
 
 
@@ -344,7 +350,9 @@ def mine(files: list[SourceFile], min_frequency: int) -> Mining:
         if f.suffix == ".scss":
             for m in _SCSS_REF.finditer(f.text):
                 refs["$", m.group(1)] += 1
-        if f.suffix in (".tsx", ".jsx", ".vue", ".svelte", ".astro", ".html", ".ts", ".js"):
+        if f.suffix in (".tsx", ".jsx", ".vue", ".svelte", ".astro", ".html", ".ts", ".js") and any(
+            hint in f.text for hint in _CLASS_HINTS
+        ):
             for m in _UTILITY.finditer(f.text):
                 refs["tw", m.group(2)] += 1
     for item in miner.out.values:

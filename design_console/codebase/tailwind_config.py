@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from design_console.codebase.source import blank, line_of
+from design_console.codebase.source import Lines, blank
 
 #: Tailwind v3 theme keys → v4 namespaces (the keys that hold design values rather than utilities' plumbing).
 NAMESPACES = {
@@ -179,6 +179,7 @@ def theme_values(text: str) -> list[ThemeValue]:
     if isinstance(extend, dict):
         groups.append(extend)
     out: list[ThemeValue] = []
+    lines = Lines(code)
     for group in groups:
         for key, namespace in NAMESPACES.items():
             node = group.get(key, (None, 0))[0]
@@ -190,5 +191,5 @@ def theme_values(text: str) -> list[ThemeValue]:
                 if css is None:
                     continue
                 name = "-".join([namespace, *parts]).replace(".", "_").replace("/", "_")
-                out.append(ThemeValue(name, css, line_of(code, at)))
+                out.append(ThemeValue(name, css, lines.of(at)))
     return out
