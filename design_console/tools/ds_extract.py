@@ -239,6 +239,10 @@ def _write_files(
 # design_ds_analyze -----------------------------------------------------------------------------------------------
 
 
+#: Files named per component in the saved inventory (where a porter looks for examples of its use).
+USED_IN_LIMIT = 10
+
+
 def _inventory(components: list[analysis.Component], bases: dict[str, Path]) -> list[dict[str, Any]]:
     out = []
     for c in components:
@@ -247,6 +251,10 @@ def _inventory(components: list[analysis.Component], bases: dict[str, Path]) -> 
             entry["path"] = str(bases[c.target] / c.file)
         out.append(entry)
     return out
+
+
+def _used_in(components: list[analysis.Component]) -> list[list[str]]:
+    return [sorted(c.used_in)[:USED_IN_LIMIT] for c in components]
 
 
 @tool(
@@ -286,7 +294,11 @@ def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: P
     if scan.skipped_large or scan.skipped_minified:
         summary["skipped"] = {"large": scan.skipped_large, "minified": scan.skipped_minified}
     if out is not None:
-        full = {**summary, "targets": [str(t) for t in targets], "components": components}
+        saved = [
+            {**entry, "usedIn": files} if files else entry
+            for entry, files in zip(components, _used_in(result["components"]), strict=True)
+        ]
+        full = {**summary, "targets": [str(t) for t in targets], "components": saved}
         _write_state(ctx, out, "analysis.json", full)
         summary["saved"] = str(out / STATE / "analysis.json")
     return summary
@@ -864,7 +876,7 @@ def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
             "sha256": _sha(data),
             "truncated": cut,
         },
-        "usage": {"uses": comp.get("uses", 0), "files": comp.get("files", 0)},
+        "usage": {"uses": comp.get("uses", 0), "files": comp.get("files", 0), "in": comp.get("usedIn", [])},
         **({"namesakes": [c.get("defined", "") for c in namesakes]} if namesakes else {}),
         **facts,
         "story": {"file": story_rel, "text": stub},

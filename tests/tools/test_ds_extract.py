@@ -257,6 +257,11 @@ async def test_a_whole_package_from_extraction_to_verification(ctx: FakeContext,
     assert manifest["variants"]["size"][:4] == ["default", "xs", "sm", "lg"]
     assert manifest["defaultVariants"] == {"variant": "default", "size": "default"}
     assert set(manifest["props"]) == {"className", "variant", "size", "asChild"}
+    assert manifest["usage"] == {
+        "uses": 3,
+        "files": 2,
+        "in": ["src/components/ui/dialog.tsx", "src/components/ui/pagination.tsx"],
+    }
     story = (ds / "src/components/Button/Button.stories.tsx").read_text()
     assert typescript_syntax_errors(ds / ".storybook" / "preview.tsx", ds / ".storybook" / "main.ts") == []
     assert typescript_syntax_errors(ds / "src/components/Button/Button.stories.tsx") == []
