@@ -27,6 +27,7 @@ from typing import Any, get_args
 import pytest
 from fakes.context import FakeContext
 
+from design_console.codebase.component import describe
 from design_console.codebase.source import blank, scan_script
 from design_console.codebase.tailwind_config import theme_values
 from design_console.codebase.walk import walk
@@ -558,3 +559,22 @@ def test_the_jsx_scan_tells_elements_from_comparisons_and_type_arguments() -> No
     assert scan.imports == {"C": "./card", "Props": "./card"}
     assert [(d.name, d.line) for d in scan.definitions] == [("Panel", 6)]
     assert blank("a /* b */ 'c' / x = /d/g", strings=True) == "a         ' ' / x = / /g"
+
+
+def test_props_and_variants_of_a_component_typed_with_an_interface() -> None:
+    source = (
+        "export interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {\n"
+        '  tone?: "neutral" | "info" | "danger";\n'
+        "  count: number;\n"
+        "  // a comment: not a prop\n"
+        "  onClose?: (event: MouseEvent) => void;\n"
+        "}\n"
+        "export function Badge({ tone = 'neutral', count, ...rest }: BadgeProps) { return null; }\n"
+    )
+    facts = describe(source, "Badge")
+    assert facts["props"] == {
+        "tone": {"type": '"neutral" | "info" | "danger"', "optional": True, "options": ["neutral", "info", "danger"]},
+        "count": {"type": "number", "optional": False},
+        "onClose": {"type": "(event: MouseEvent) => void", "optional": True},
+    }
+    assert facts["variants"] == {"tone": ["neutral", "info", "danger"]}
