@@ -197,6 +197,27 @@ def _write_state(ctx: TokensContext, out: Path, name: str, data: Any) -> None:
     write_bytes(str(out / STATE / name), _json_bytes(data), ctx.file_scope, strategy="replace", argument="outDir")
 
 
+def _edited(out: Path, files: dict[str, bytes], written: dict[str, str]) -> list[str]:
+    """The files among ``files`` that exist under ``out`` with content neither new nor what the tools last wrote."""
+    conflicts = []
+    for rel, data in files.items():
+        path = out / rel
+        if path.is_file():
+            current = path.read_bytes()
+            if current != data and written.get(rel) != _sha(current):
+                conflicts.append(rel)
+    return conflicts
+
+
+def _refuse(out: Path, conflicts: list[str], hint: str) -> None:
+    raise DesignError(
+        ErrorCode.FILE_EXISTS,
+        f"These files in {out} differ from what the tools wrote there; nothing was written: "
+        + ", ".join(conflicts[:20]),
+        hint,
+    )
+
+
 def _write_files(
     ctx: TokensContext,
     out: Path,
@@ -210,20 +231,9 @@ def _write_files(
     user edited it, or it was never ours) is refused, all files unwritten, unless ``force``; with ``keep_edited``
     such a file is left as it is instead."""
     written = _load(out, "written.json") or {}
-    conflicts: list[str] = []
-    for rel, data in files.items():
-        path = out / rel
-        if path.is_file() and not force:
-            current = path.read_bytes()
-            if current != data and written.get(rel) != _sha(current):
-                conflicts.append(rel)
+    conflicts = [] if force else _edited(out, files, written)
     if conflicts and not keep_edited:
-        raise DesignError(
-            ErrorCode.FILE_EXISTS,
-            f"These files in {out} differ from what the tools wrote there; nothing was written: "
-            + ", ".join(conflicts[:20]),
-            hint,
-        )
+        _refuse(out, conflicts, hint)
     reports: list[dict[str, object]] = []
     for rel, data in files.items():
         if rel in conflicts:
@@ -502,13 +512,14 @@ def _extracted(
         return summary
     if out is None or not args.write:
         return summary
+    files = _format_files(tokens, args.formats, args.dtcgDialect, provenance)
+    hint = "Move the edited files away (or call with write: false) and call again."
+    if conflicts := _edited(out, files, _load(out, "written.json") or {}):
+        _refuse(out, conflicts, hint)  # before the extraction itself changes: it and the files stay in step
     canonical = next(iter(export(tokens, "dtcg", ExportOptions(base_name="tokens")).values()))
     _write_state(ctx, out, "tokens.json", json.loads(_with_provenance(canonical, provenance)))
     _write_state(ctx, out, "extraction.json", {"targets": [str(t) for t in targets], "fonts": mining.fonts})
-    files = _format_files(tokens, args.formats, args.dtcgDialect, provenance)
-    summary["files"] = _write_files(
-        ctx, out, files, force=False, hint="Move the edited files away (or call with write: false) and call again."
-    )
+    summary["files"] = _write_files(ctx, out, files, force=False, hint=hint)
     return summary
 
 

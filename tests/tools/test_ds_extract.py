@@ -334,8 +334,11 @@ async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, projec
     assert (ds / "README.md").read_text().startswith("# other")
 
     (ds / "tokens" / "css-vars.css").write_text(":root { --mine: 1px; }\n")
-    err = await refusal(ctx, "design_ds_extract_tokens", {"outDir": "ds", "targets": ["app"]})
+    extracted = (ds / ".extraction" / "tokens.json").read_bytes()
+    err = await refusal(ctx, "design_ds_extract_tokens", {"outDir": "ds", "targets": ["tw"]})
     assert err.code == ErrorCode.FILE_EXISTS and "tokens/css-vars.css" in err.message
+    # The extraction itself did not move on without its files.
+    assert (ds / ".extraction" / "tokens.json").read_bytes() == extracted
 
 
 # A Vue app ---------------------------------------------------------------------------------------------------------
