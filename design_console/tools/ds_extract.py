@@ -7,6 +7,7 @@ answering). What the tools learn is kept in ``<outDir>/.extraction/``: ``analysi
 ``tokens.json`` (the mined tokens as DTCG, with the file:line and frequency of each value), ``components/*.json``
 (manifests), ``status.json`` (porting progress) and ``written.json`` (hashes of the files the tools wrote, so that a
 file the user has edited since is never replaced silently). Paths follow :mod:`design_console.runtime.user_files`.
+What goes into the files is computed by :mod:`design_console.tools.ds_package`, free of I/O.
 """
 
 from __future__ import annotations
@@ -28,31 +29,30 @@ from msgspec import Meta
 from design_console.codebase import analyze as analysis
 from design_console.codebase.component import describe
 from design_console.codebase.source import TEMPLATE_SUFFIXES
-from design_console.codebase.styles import DEFAULT_MODE, Mining, mine
+from design_console.codebase.styles import mine
 from design_console.codebase.walk import Walk, walk
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import WriteReport, read_bytes, resolve, write_bytes
 from design_console.tokens import FORMATS, ExportOptions, TokenSet, export, parse
-from design_console.tokens.common import EXTENSION, ParseOptions, read_css_literal
-from design_console.tokens.model import Alias, Collection, Token, index, type_aliases
-from design_console.tokens.model import resolve as resolve_value
-from design_console.tokens.values import Color, color_text
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.context import TokensContext
+from design_console.tools.ds_package import (
+    LIST_LIMIT,
+    OutFormat,
+    Provenance,
+    broken_references,
+    differences,
+    docs_pages,
+    format_files,
+    patched_preview,
+    provenance_of,
+    story_stub,
+    token_summary,
+    tokens_of,
+    with_provenance,
+)
 
-OutFormat = Literal[
-    "dtcg",
-    "css-vars",
-    "tailwind-v4",
-    "tailwind-v3",
-    "scss",
-    "ts-module",
-    "json-nested",
-    "json-flat",
-    "tokens-studio",
-    "style-dictionary-v3",
-]
 Framework = Literal["react", "next", "astro", "angular", "web-components", "vue", "svelte"]
 Status = Literal["pending", "extracted", "in-progress", "ported", "verified", "skipped"]
 DEFAULT_FORMATS: list[OutFormat] = ["dtcg", "css-vars"]
@@ -62,12 +62,6 @@ STATE = ".extraction"
 MAX_SOURCE_BYTES = 64 * 1024
 #: Source text shown in a result beyond this is left in the manifest file only.
 INLINE_SOURCE_CHARS = 24_000
-#: Lists in results stop here (the files hold everything).
-LIST_LIMIT = 40
-#: Where each token came from, by (collection, name): ``{"places": ["file:line", …], "frequency": n}``.
-Provenance = dict[tuple[str, str], dict[str, Any]]
-#: Mined collections by where the values were found.
-COLLECTIONS = {"css": "css", "tailwind": "tailwind", "scss": "scss", "literal": "literals"}
 
 
 class AnalyzeArgs(Args):
@@ -317,142 +311,6 @@ def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: P
 # design_ds_extract_tokens ----------------------------------------------------------------------------------------
 
 
-def _literal_name(kind: str, text: str) -> str:
-    return f"{'color' if kind == 'color' else 'size'}-" + re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-#: A reference to another custom property: ``var(--x)``, or shadcn's Tailwind v3 ``hsl(var(--x))`` (with an optional
-#: ``/ <alpha-value>``), which is the colour of ``--x`` all the same.
-_VAR = re.compile(
-    r"^(?P<fn>(?:hsla?|rgba?|oklch)\(\s*)?var\(\s*--(?P<name>[\w-]+)\s*(?:,[^()]*)?\)"
-    r"(?:\s*/\s*<alpha-value>)?(?(fn)\s*\))$"
-)
-#: shadcn's older themes store bare HSL channels (``222.2 84% 4.9%``) for ``hsl(var(--x))``: a colour all the same.
-_HSL_CHANNELS = re.compile(r"^-?[\d.]+(?:deg)?\s+[\d.]+%\s+[\d.]+%(?:\s*/\s*[\d.]+%?)?$")
-_SCSS_ALIAS = re.compile(r"^\$([\w-]+)$")
-
-
-def tokens_of(mining: Mining) -> tuple[TokenSet, Provenance, list[str]]:
-    """The mined values as a token set (collections ``css``, ``tailwind``, ``scss``, ``literals``; modes from theme
-    selectors, ``default`` first), the provenance of each token by (collection, name), and the references to
-    values defined nowhere in the scan (those values are left out)."""
-    names: dict[str, set[str]] = {}
-    for item in mining.values:
-        coll = COLLECTIONS[item.source]
-        name = _literal_name(item.kind, item.name) if item.source == "literal" else item.name.replace(".", "_")
-        names.setdefault(coll, set()).add(name)
-    collections: dict[str, Collection] = {}
-    provenance: Provenance = {}
-    unresolved: list[str] = []
-    opts = ParseOptions()
-    for item in mining.values:
-        coll_name = COLLECTIONS[item.source]
-        name = _literal_name(item.kind, item.name) if item.source == "literal" else item.name.replace(".", "_")
-        into = collections.setdefault(coll_name, Collection(coll_name, [DEFAULT_MODE]))
-        values: dict[str, Any] = {}
-        kind = None
-        for mode, text in item.values.items():
-            if (m := _VAR.match(text)) and item.source != "scss":
-                target = m.group("name")
-                where = next((c for c in (coll_name, "css", "tailwind") if target in names.get(c, ())), None)
-                if where is None:
-                    unresolved.append(f"{coll_name}/{name} → --{target}")
-                    continue
-                values[mode] = Alias(target, where)
-            elif (m := _SCSS_ALIAS.match(text)) and item.source == "scss":
-                if m.group(1) not in names.get("scss", ()):
-                    unresolved.append(f"{coll_name}/{name} → ${m.group(1)}")
-                    continue
-                values[mode] = Alias(m.group(1), "scss")
-            else:
-                read = read_css_literal(f"hsl({text})" if _HSL_CHANNELS.match(text) else text, opts)
-                if read is None:
-                    continue
-                kind, values[mode] = read
-        if not values:
-            continue
-        for mode in values:
-            if mode not in into.modes:
-                into.modes.append(mode)
-        into.tokens.append(Token(name, kind or "string", values))
-        provenance[coll_name, name] = {
-            "places": [p.text() for p in item.places],
-            "frequency": item.frequency,
-        }
-    unresolved += _drop_broken_chains(collections, provenance)
-    out = TokenSet([c for c in collections.values() if c.tokens])
-    type_aliases(out)
-    return out, provenance, unresolved
-
-
-def _drop_broken_chains(collections: dict[str, Collection], provenance: Provenance) -> list[str]:
-    """Leave out values that alias a token which was itself left out (its value needed Sass, or named nothing),
-    until every alias that remains leads to a value; returns what was left out."""
-    dropped: list[str] = []
-    changed = True
-    while changed:
-        changed = False
-        present = {(c.name, t.name) for c in collections.values() for t in c.tokens}
-        for coll in collections.values():
-            for token in coll.tokens:
-                for mode, value in list(token.values.items()):
-                    if isinstance(value, Alias) and (value.collection, value.name) not in present:
-                        del token.values[mode]
-                        sigil = "$" if value.collection == "scss" else "--"
-                        dropped.append(f"{coll.name}/{token.name} → {sigil}{value.name}")
-                        changed = True
-            for token in [t for t in coll.tokens if not t.values]:
-                coll.tokens.remove(token)
-                provenance.pop((coll.name, token.name), None)
-    return dropped
-
-
-def _with_provenance(text: str, provenance: Provenance) -> str:
-    """A DTCG file of the engine with each token's places and frequency under its ``$extensions``."""
-    tree = json.loads(text)
-    for (coll, name), facts in provenance.items():
-        node = tree.get(coll, {}).get(name)
-        if isinstance(node, dict) and ("$value" in node or "value" in node):
-            node.setdefault("$extensions", {}).setdefault(EXTENSION, {})["provenance"] = facts
-    return json.dumps(tree, indent=2, ensure_ascii=False) + "\n"
-
-
-def _format_files(tokens: TokenSet, formats: list[OutFormat], dialect: str, provenance: Provenance) -> dict[str, bytes]:
-    """``tokens/<format>.<ext>`` of each format (one file per format, named after it); the DTCG file carries the
-    provenance of each token."""
-    files: dict[str, bytes] = {}
-    for fmt in dict.fromkeys(formats):
-        opts = ExportOptions(dtcg_dialect=dialect, base_name=fmt)  # type: ignore[arg-type]
-        for name, text in export(tokens, fmt, opts).items():
-            files[f"tokens/{name}"] = (_with_provenance(text, provenance) if fmt == "dtcg" else text).encode()
-    return files
-
-
-def _provenance_of(tree: dict[str, Any]) -> Provenance:
-    """The provenance that ``.extraction/tokens.json`` keeps of each token."""
-    return {
-        (coll, name): node["$extensions"][EXTENSION]["provenance"]
-        for coll, group in tree.items()
-        if isinstance(group, dict)
-        for name, node in group.items()
-        if isinstance(node, dict) and "provenance" in node.get("$extensions", {}).get(EXTENSION, {})
-    }
-
-
-def _token_summary(tokens: TokenSet, provenance: Provenance) -> dict[str, Any]:
-    by_type: Counter[str] = Counter(t.type for _, t in tokens.tokens())
-    ranked = sorted(provenance.items(), key=lambda kv: (-kv[1]["frequency"], kv[0]))
-    return {
-        "tokens": sum(by_type.values()),
-        "byType": dict(sorted(by_type.items())),
-        "collections": {c.name: {"tokens": len(c.tokens), "modes": c.modes} for c in tokens.collections},
-        "mostUsed": [
-            {"token": f"{coll}/{name}", "frequency": p["frequency"], "at": p["places"][0]}
-            for (coll, name), p in ranked[:LIST_LIMIT]
-        ],
-    }
-
-
 @tool(
     "design_ds_extract_tokens",
     "Mine CSS/SCSS/Tailwind tokens with provenance.",
@@ -498,7 +356,7 @@ def _extracted(
     mining = mine(scan.files, args.minFrequency)
     tokens, provenance, unresolved = tokens_of(mining)
     summary = {
-        **_token_summary(tokens, provenance),
+        **token_summary(tokens, provenance),
         "skippedComputed": mining.skipped,
         "componentScoped": mining.scoped,
         "fonts": mining.fonts[:20],
@@ -512,12 +370,12 @@ def _extracted(
         return summary
     if out is None or not args.write:
         return summary
-    files = _format_files(tokens, args.formats, args.dtcgDialect, provenance)
+    files = format_files(tokens, args.formats, args.dtcgDialect, provenance)
     hint = "Move the edited files away (or call with write: false) and call again."
     if conflicts := _edited(out, files, _load(out, "written.json") or {}):
         _refuse(out, conflicts, hint)  # before the extraction itself changes: it and the files stay in step
     canonical = next(iter(export(tokens, "dtcg", ExportOptions(base_name="tokens")).values()))
-    _write_state(ctx, out, "tokens.json", json.loads(_with_provenance(canonical, provenance)))
+    _write_state(ctx, out, "tokens.json", json.loads(with_provenance(canonical, provenance)))
     _write_state(ctx, out, "extraction.json", {"targets": [str(t) for t in targets], "fonts": mining.fonts})
     summary["files"] = _write_files(ctx, out, files, force=False, hint=hint)
     return summary
@@ -529,53 +387,7 @@ def _extracted(
 def _canonical(out: Path) -> tuple[TokenSet, Provenance]:
     """The extracted tokens and their provenance."""
     data = _need(out, "tokens.json", "design_ds_extract_tokens")
-    return parse({"tokens.json": json.dumps(data)}, "dtcg"), _provenance_of(data)
-
-
-def _docs(tokens: TokenSet, title: str) -> dict[str, str]:
-    """The MDX showcase pages of a token set: an introduction, then colours, type and sizes when there are any."""
-    where = index(tokens)
-    colors: dict[str, list[tuple[str, str]]] = {}
-    fonts: list[tuple[str, str]] = []
-    sizes: list[tuple[str, str, str]] = []
-    for coll, token in tokens.tokens():
-        value = resolve_value(where, token.values.get(coll.modes[0]) or next(iter(token.values.values())), "")
-        if isinstance(value, Color):
-            group = token.name.rsplit("-", 1)[0] if "-" in token.name else token.name
-            colors.setdefault(f"{coll.name}/{group}", []).append((token.name, color_text(value, "hex")))
-        elif token.type == "string" and re.search(r"font|family", token.name) and isinstance(value, str):
-            fonts.append((token.name, value))
-        elif token.type == "dimension" and isinstance(value, float):
-            sizes.append((coll.name, token.name, f"{value:g}px"))
-    blocks = 'import { Meta, ColorPalette, ColorItem, Typeset } from "@storybook/addon-docs/blocks";\n\n'
-    pages = {
-        "docs/Introduction.mdx": f'{blocks}<Meta title="{title}/Introduction" />\n\n# {title}\n\n'
-        f"Tokens extracted from code: {sum(1 for _ in tokens.tokens())} in "
-        f"{len(tokens.collections)} collections ({', '.join(c.name for c in tokens.collections)}).\n"
-        "Files: `tokens/` (one per format). Modes other than the default switch with "
-        '`data-theme="<mode>"` on the root element.\n'
-    }
-    if colors:
-        items = "\n".join(
-            f"  <ColorItem title={json.dumps(group)} colors={{{json.dumps(dict(pairs))}}} />"
-            for group, pairs in colors.items()
-        )
-        pages["docs/Colors.mdx"] = (
-            f'{blocks}<Meta title="{title}/Colors" />\n\n# Colors\n\n<ColorPalette>\n{items}\n</ColorPalette>\n'
-        )
-    if fonts:
-        sets = "\n\n".join(
-            f"## {name}\n\n<Typeset fontFamily={{{json.dumps(value)}}} fontSizes={{[14, 16, 20, 28]}} "
-            'sampleText="The quick brown fox jumps over the lazy dog" />'
-            for name, value in fonts
-        )
-        pages["docs/Typography.mdx"] = f'{blocks}<Meta title="{title}/Typography" />\n\n# Typography\n\n{sets}\n'
-    if sizes:
-        rows = "\n".join(f"| `{coll}/{name}` | {px} |" for coll, name, px in sizes)
-        pages["docs/Sizes.mdx"] = (
-            f'{blocks}<Meta title="{title}/Sizes" />\n\n# Sizes\n\n| Token | Value |\n| --- | --- |\n{rows}\n'
-        )
-    return pages
+    return parse({"tokens.json": json.dumps(data)}, "dtcg"), provenance_of(data)
 
 
 _PEERS: dict[str, dict[str, str]] = {
@@ -637,14 +449,14 @@ def _scaffold(ctx: TokensContext, args: ScaffoldArgs) -> Any:
         "peerDependencies": _PEERS[framework],
     }
     files = {"package.json": _json_bytes(package)}
-    files.update(_format_files(tokens, args.formats, args.dtcgDialect, provenance))
+    files.update(format_files(tokens, args.formats, args.dtcgDialect, provenance))
     readme = (
         f"# {name}\n\nDesign system extracted from code ({framework}).\n\n"
         + "".join(f"- `{p}`\n" for p in sorted(files) if p.startswith("tokens/"))
         + "\nDocs: `docs/*.mdx` (Storybook). Porting progress: `.extraction/status.json`.\n"
     )
     files["README.md"] = readme.encode()
-    files.update({p: text.encode() for p, text in _docs(tokens, title).items()})
+    files.update({p: text.encode() for p, text in docs_pages(tokens, title).items()})
     reports = _write_files(ctx, out, files, force=args.force)
     _write_state(ctx, out, "package.json", {"name": name, "framework": framework, "formats": list(args.formats)})
     return {"package": name, "framework": framework, "files": reports}
@@ -660,7 +472,6 @@ def _find_config(folder: Path, stem: str) -> Path | None:
     return None
 
 
-MARK = "design-system tokens"
 #: Names of the token that holds a codebase's body font.
 _SANS = re.compile(r"(font-)?(sans|body|family-sans-serif|font-family-base|family-base)")
 
@@ -691,7 +502,7 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
         )
     tokens, provenance = _canonical(out)
     modes = list(dict.fromkeys(m for c in tokens.collections for m in c.modes))
-    preview_text, notes = _patched_preview(preview.read_text(), modes)
+    preview_text, notes = patched_preview(preview.read_text(), modes)
     main_text = main.read_text()
     if "../docs/**/*.mdx" not in main_text:
         patched, count = re.subn(
@@ -708,7 +519,7 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
     facts = _load(out, "extraction.json") or {}
     files: dict[str, bytes] = {}
     if not (out / "tokens" / "css-vars.css").is_file():
-        files.update(_format_files(tokens, ["css-vars"], "legacy", provenance))
+        files.update(format_files(tokens, ["css-vars"], "legacy", provenance))
     fonts = [f for f in facts.get("fonts", []) if f.startswith("http")]
     lines = [f'@import url("{url}");' for url in fonts]
     sans = next((t for _, t in tokens.tokens() if _SANS.fullmatch(t.name) and t.type == "string"), None)
@@ -726,39 +537,7 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
     return result
 
 
-_PREVIEW_OBJECT = re.compile(r"(const\s+preview\s*(?::\s*[\w.]+\s*)?=\s*(?:definePreview\(\s*)?\{)")
-
-
-def _patched_preview(text: str, modes: list[str]) -> tuple[str, list[str]]:
-    """A preview file that imports the token CSS and fonts and, when the tokens have modes, switches them from a
-    toolbar (``data-theme`` on the root element, as the CSS export scopes modes); and what could not be done."""
-    if MARK in text:
-        return text, []
-    out = f'// {MARK}\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n' + text
-    if len(modes) < 2:
-        return out, []
-    taken = [key for key in ("globalTypes", "initialGlobals", "decorators") if re.search(rf"\b{key}\s*:", text)]
-    found = _PREVIEW_OBJECT.search(out)
-    if taken or found is None:
-        why = f"it already sets {', '.join(taken)}" if taken else "its `const preview = {` was not found"
-        return out, [f'No theme switch was added ({why}): set data-theme="<mode>" on <html> to switch modes.']
-    switch = (
-        f'\n  globalTypes: {{ theme: {{ description: "Token mode", toolbar: {{ title: "Theme", '
-        f"items: {json.dumps(modes)}, dynamicTitle: true }} }} }},\n"
-        f"  initialGlobals: {{ theme: {json.dumps(modes[0])} }},\n"
-        "  decorators: [(Story, context) => { document.documentElement.dataset.theme = context.globals.theme; "
-        "return Story(); }],"
-    )
-    return out[: found.end()] + switch + out[found.end() :], []
-
-
 # design_ds_extract_component ---------------------------------------------------------------------------------------
-
-
-def _pascal(text: str) -> str:
-    words = re.split(r"[^A-Za-z0-9]+", text)
-    name = "".join(w[:1].upper() + w[1:] for w in words if w)
-    return name if re.match(r"[A-Za-z_]", name) else f"V{name}"
 
 
 #: Frameworks whose stories are TSX.
@@ -789,43 +568,6 @@ def _story_types(out: Path, framework: str) -> str:
     if main is not None and (m := _SB_FRAMEWORK.search(main.read_text(errors="replace"))):
         return m.group(1)
     return _STORY_IMPORTS.get(framework, "@storybook/react")
-
-
-def story_stub(name: str, module: str, default_export: bool, types_from: str, facts: dict[str, Any]) -> str:
-    """A CSF3 story file for a component: its default variants as args, one story per option of its first
-    variant."""
-    renderer = types_from
-    binding = name if default_export else f"{{ {name} }}"
-    args = facts.get("defaultVariants") or {}
-    lines = [
-        f'import type {{ Meta, StoryObj }} from "{renderer}";',
-        f'import {binding} from "{module}";',
-        "",
-        f'const meta = {{\n  title: "Components/{name}",\n  component: {name},',
-    ]
-    if args:
-        lines.append(f"  args: {json.dumps(args)},")
-    variants = facts.get("variants") or {}
-    if variants:
-        arg_types = ", ".join(
-            f'{json.dumps(k)}: {{ control: "select", options: {json.dumps(v)} }}' for k, v in variants.items()
-        )
-        lines.append(f"  argTypes: {{ {arg_types} }},")
-    lines += [
-        f"}} satisfies Meta<typeof {name}>;",
-        "",
-        "export default meta;",
-        "type Story = StoryObj<typeof meta>;",
-        "",
-    ]
-    lines.append("export const Default: Story = {};")
-    if variants:
-        key, options = next(iter(variants.items()))
-        for option in options:
-            if option != args.get(key) and _pascal(option) != "Default":
-                pair = f"{json.dumps(key)}: {json.dumps(option)}"
-                lines.append(f"export const {_pascal(option)}: Story = {{ args: {{ {pair} }} }};")
-    return "\n".join(lines) + "\n"
 
 
 def _pick(components: list[dict[str, Any]], wanted: str) -> list[dict[str, Any]]:
@@ -905,38 +647,6 @@ def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
 # design_ds_verify --------------------------------------------------------------------------------------------------
 
 
-def _broken_references(tokens: TokenSet) -> list[str]:
-    where = index(tokens)
-    return [
-        f"{coll.name}/{token.name} ({mode}) → {value.collection}/{value.name}"
-        for coll, token in tokens.tokens()
-        for mode, value in token.values.items()
-        if isinstance(value, Alias) and resolve_value(where, value, mode) is None
-    ]
-
-
-def _same(a: object, b: object) -> bool:
-    """Equal values, colours within a step of 8-bit rounding (the 2025 dialect stores channels as fractions)."""
-    if isinstance(a, Color) and isinstance(b, Color):
-        return all(abs(x - y) <= 1 / 255 for x, y in zip((a.r, a.g, a.b, a.a), (b.r, b.g, b.b, b.a), strict=True))
-    if isinstance(a, float) and isinstance(b, float):
-        return abs(a - b) <= 1e-6 * max(1.0, abs(a))
-    return a == b
-
-
-def _differences(expected: TokenSet, got: TokenSet) -> list[str]:
-    """How a token set differs from the extraction: tokens missing, extra, or with other values."""
-    want = {(c.name, t.name): t for c, t in expected.tokens()}
-    have = {(c.name, t.name): t for c, t in got.tokens()}
-    out = [f"missing {c}/{n}" for c, n in sorted(want.keys() - have.keys())]
-    out += [f"extra {c}/{n}" for c, n in sorted(have.keys() - want.keys())]
-    for key in sorted(want.keys() & have.keys()):
-        a, b = want[key].values, have[key].values
-        if a.keys() != b.keys() or not all(_same(a[m], b[m]) for m in a):
-            out.append(f"changed {key[0]}/{key[1]}")
-    return out
-
-
 def _check(name: str, problems: list[str], detail: str = "") -> dict[str, Any]:
     entry: dict[str, Any] = {"check": name, "ok": not problems}
     if problems:
@@ -987,14 +697,14 @@ def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
     broken = [
         f"{where}: {problem}"
         for where, token_set in [(f"{STATE}/tokens.json", tokens), *parsed.items()]
-        for problem in _broken_references(token_set)
+        for problem in broken_references(token_set)
     ]
     checks.append(_check("references-resolve", broken, f"{len(parsed) + 1} token sets"))
     if "tokens/dtcg.json" in parsed:
-        differences = _differences(tokens, parsed["tokens/dtcg.json"])
-        checks.append(_check("dtcg-matches-extraction", differences, f"{sum(1 for _ in tokens.tokens())} tokens"))
+        mismatches = differences(tokens, parsed["tokens/dtcg.json"])
+        checks.append(_check("dtcg-matches-extraction", mismatches, f"{sum(1 for _ in tokens.tokens())} tokens"))
 
-    expected = sorted(_docs(tokens, "x"))
+    expected = sorted(docs_pages(tokens, "x"))
     missing = [p for p in expected if not (out / p).is_file() or not (out / p).read_text().strip()]
     checks.append(_check("docs-present", missing, ", ".join(expected)))
 
