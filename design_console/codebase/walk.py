@@ -115,12 +115,15 @@ def walk(
     exclude: Sequence[str] = (),
     max_files: int,
     progress: Progress | None = None,
+    skip: Sequence[Path] = (),
 ) -> Walk:
     """Read the scanned files under ``targets`` (each a folder or a file), in a stable order, at most ``max_files``.
 
     A path is kept when it matches one of ``include`` (globs on the path relative to its target, or on the file name;
     empty: all) and none of ``exclude``. Files above :data:`MAX_FILE_BYTES` and minified ones are counted, not read.
+    The folders in ``skip`` (such as the package being extracted, when it lies inside a target) are not entered.
     """
+    skipped = {str(p) for p in skip}
     out = Walk()
     seen = 0
     for target in targets:
@@ -131,7 +134,7 @@ def walk(
         else:
             candidates = []
             for folder, dirs, files in os.walk(target):
-                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and os.path.join(folder, d) not in skipped)
                 candidates += [Path(folder, f) for f in sorted(files)]
         for path in candidates:
             name = path.name

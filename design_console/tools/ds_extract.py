@@ -139,9 +139,14 @@ def _targets(ctx: TokensContext, raw: list[str]) -> list[Path]:
     return out
 
 
-def _scan(targets: list[Path], include: list[str], exclude: list[str], max_files: int) -> Callable[..., Walk]:
+def _scan(
+    targets: list[Path], include: list[str], exclude: list[str], max_files: int, out: Path | None
+) -> Callable[..., Walk]:
+    """The walk of a scan, for :func:`_off_loop`; the package being written (``out``) is never read as a source."""
+
     def work(report: Callable[[int, str], None]) -> Walk:
-        return walk(targets, include=include, exclude=exclude, max_files=max_files, progress=report)
+        skip = [out] if out is not None else []
+        return walk(targets, include=include, exclude=exclude, max_files=max_files, progress=report, skip=skip)
 
     return work
 
@@ -273,7 +278,7 @@ def _used_in(components: list[analysis.Component]) -> list[list[str]]:
 async def design_ds_analyze(ctx: TokensContext, args: AnalyzeArgs) -> ToolOutput:
     """Walk the targets, analyse, and keep the full inventory in ``<outDir>/.extraction/analysis.json``."""
     targets, out = await asyncio.to_thread(_places, ctx, args.targets, args.outDir)
-    scan = await _off_loop(ctx, _scan(targets, args.include or [], args.exclude or [], args.maxFiles))
+    scan = await _off_loop(ctx, _scan(targets, args.include or [], args.exclude or [], args.maxFiles, out))
     return ok(await asyncio.to_thread(_analyzed, ctx, args, targets, out, scan))
 
 
@@ -323,7 +328,7 @@ def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: P
 async def design_ds_extract_tokens(ctx: TokensContext, args: ExtractTokensArgs) -> ToolOutput:
     """Mine the targets (or those of the saved analysis), then write ``.extraction/tokens.json`` and the formats."""
     targets, out = await asyncio.to_thread(_token_places, ctx, args)
-    scan = await _off_loop(ctx, _scan(targets, [], [], 20_000))
+    scan = await _off_loop(ctx, _scan(targets, [], [], 20_000, out))
     return ok(await asyncio.to_thread(_extracted, ctx, args, targets, out, scan))
 
 

@@ -319,6 +319,18 @@ async def test_every_format_is_written_and_verified(ctx: FakeContext, project: P
         assert checked["checks"][0] == {"check": "token-files-parse", "ok": True, "detail": f"{len(formats)} files"}
 
 
+async def test_a_package_inside_its_target_is_not_read_back_as_source(ctx: FakeContext, project: Path) -> None:
+    args = {"targets": ["app"], "outDir": "app/design-system", "formats": ["css-vars", "tailwind-v4", "scss"]}
+    first = await run(ctx, "design_ds_extract_tokens", args)
+    await run(ctx, "design_ds_scaffold", {"outDir": "app/design-system"})
+    assert (project / "app/design-system/tokens/tailwind-v4.css").is_file()
+    again = await run(ctx, "design_ds_extract_tokens", args)
+    assert again["tokens"] == first["tokens"] == 64
+    assert {f["action"] for f in again["files"]} == {"unchanged"}
+    analysed = await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "app/design-system"})
+    assert analysed["files"] == 34
+
+
 async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, project: Path) -> None:
     ds = project / "ds"
     await run(ctx, "design_ds_extract_tokens", {"outDir": "ds", "targets": ["app"]})
