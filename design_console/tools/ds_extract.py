@@ -34,7 +34,7 @@ from design_console.codebase.walk import Walk, walk
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import WriteReport, read_bytes, resolve, write_bytes
-from design_console.tokens import FORMATS, ExportOptions, TokenSet, export, parse
+from design_console.tokens import ExportOptions, TokenSet, export, parse
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.context import TokensContext
 from design_console.tools.ds_package import (
@@ -48,6 +48,7 @@ from design_console.tools.ds_package import (
     patched_preview,
     provenance_of,
     story_stub,
+    token_files,
     token_summary,
     tokens_of,
     with_provenance,
@@ -470,6 +471,14 @@ def _scaffold(ctx: TokensContext, args: ScaffoldArgs) -> Any:
 # design_ds_setup_storybook -----------------------------------------------------------------------------------------
 
 
+def _existing_token_files(out: Path) -> dict[str, list[str]]:
+    """The token files in ``<out>/tokens``, by format (paths relative to that folder)."""
+    folder = out / "tokens"
+    if not folder.is_dir():
+        return {}
+    return token_files([p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()])
+
+
 def _find_config(folder: Path, stem: str) -> Path | None:
     for ext in (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts"):
         if (folder / f"{stem}{ext}").is_file():
@@ -507,7 +516,14 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
         )
     tokens, provenance = _canonical(out)
     modes = list(dict.fromkeys(m for c in tokens.collections for m in c.modes))
-    preview_text, notes = patched_preview(preview.read_text(), modes)
+    files: dict[str, bytes] = {}
+    css = _existing_token_files(out).get("css-vars")
+    if css is None:
+        files.update(format_files(tokens, ["css-vars"], "legacy", provenance))
+        css = [path.removeprefix("tokens/") for path in files]
+    preview_text, notes = patched_preview(
+        preview.read_text(), modes, [f"tokens/{path}" for path in css] + ["tokens/fonts.css"]
+    )
     main_text = main.read_text()
     if "../docs/**/*.mdx" not in main_text:
         patched, count = re.subn(
@@ -522,9 +538,6 @@ def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
         main_text = patched
 
     facts = _load(out, "extraction.json") or {}
-    files: dict[str, bytes] = {}
-    if not (out / "tokens" / "css-vars.css").is_file():
-        files.update(format_files(tokens, ["css-vars"], "legacy", provenance))
     fonts = [f for f in facts.get("fonts", []) if f.startswith("http")]
     lines = [f'@import url("{url}");' for url in fonts]
     sans = next((t for _, t in tokens.tokens() if _SANS.fullmatch(t.name) and t.type == "string"), None)
@@ -683,21 +696,20 @@ def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
 
     problems = []
     parsed: dict[str, TokenSet] = {}
-    for path in sorted((out / "tokens").glob("*")) if (out / "tokens").is_dir() else []:
-        fmt = path.name.split(".", 1)[0]
-        if fmt not in FORMATS:
-            continue
+    for fmt, names in _existing_token_files(out).items():
+        texts = {name: (out / "tokens" / name).read_text(errors="replace") for name in names}
+        where = f"tokens/{names[0]}" if len(names) == 1 else f"tokens/{fmt}/"
         try:
-            got = parse({path.name: path.read_text()}, fmt)
+            got = parse(texts, fmt)  # type: ignore[arg-type]
         except DesignError as exc:
             problems.append(exc.message)
             continue
-        parsed[f"tokens/{path.name}"] = got
+        parsed[where] = got
         if not any(True for _ in got.tokens()):
-            problems.append(f"{path.name}: no tokens")
+            problems.append(f"{where}: no tokens")
     if not parsed and not problems:
         problems.append("no token files in tokens/ (run design_ds_scaffold)")
-    checks.append(_check("token-files-parse", problems, f"{len(parsed)} files"))
+    checks.append(_check("token-files-parse", problems, f"{len(parsed)} formats"))
 
     broken = [
         f"{where}: {problem}"

@@ -10,8 +10,11 @@ import re
 from collections import Counter
 from typing import Any, Literal
 
+import msgspec
+
 from design_console.codebase.styles import DEFAULT_MODE, Mining
-from design_console.tokens import ExportOptions, TokenSet, export
+from design_console.errors import DesignError
+from design_console.tokens import FORMATS, ExportOptions, TokenSet, export
 from design_console.tokens.common import EXTENSION, ParseOptions, read_css_literal
 from design_console.tokens.model import Alias, Collection, Token, index, type_aliases
 from design_console.tokens.model import resolve as resolve_value
@@ -146,14 +149,31 @@ def with_provenance(text: str, provenance: Provenance) -> str:
 
 
 def format_files(tokens: TokenSet, formats: list[OutFormat], dialect: str, provenance: Provenance) -> dict[str, bytes]:
-    """``tokens/<format>.<ext>`` of each format (one file per format, named after it); the DTCG file carries the
-    provenance of each token."""
+    """``tokens/<format>.<ext>`` of each format (one file per format, named after it); where a format that has one
+    namespace (CSS variables, SCSS…) would give two collections' tokens one name, ``tokens/<format>/<collection>.<ext>``
+    instead. The DTCG file carries the provenance of each token."""
     files: dict[str, bytes] = {}
     for fmt in dict.fromkeys(formats):
         opts = ExportOptions(dtcg_dialect=dialect, base_name=fmt)  # type: ignore[arg-type]
-        for name, text in export(tokens, fmt, opts).items():
-            files[f"tokens/{name}"] = (with_provenance(text, provenance) if fmt == "dtcg" else text).encode()
+        try:
+            written = {f"tokens/{name}": text for name, text in export(tokens, fmt, opts).items()}
+        except DesignError:
+            split = msgspec.structs.replace(opts, split_by_collection=True)
+            written = {f"tokens/{fmt}/{name}": text for name, text in export(tokens, fmt, split).items()}
+        for path, text in written.items():
+            files[path] = (with_provenance(text, provenance) if fmt == "dtcg" else text).encode()
     return files
+
+
+def token_files(names: list[str]) -> dict[str, list[str]]:
+    """The token files among paths relative to ``tokens/`` (``css-vars.css``, ``css-vars/css.css``), by format."""
+    out: dict[str, list[str]] = {}
+    for name in sorted(names):
+        head, _, rest = name.partition("/")
+        fmt = head if rest else head.split(".", 1)[0]
+        if fmt in FORMATS and (rest == "" or "/" not in rest):
+            out.setdefault(fmt, []).append(name)
+    return out
 
 
 def provenance_of(tree: dict[str, Any]) -> Provenance:
@@ -235,12 +255,14 @@ MARK = "design-system tokens"
 _PREVIEW_OBJECT = re.compile(r"(const\s+preview\s*(?::\s*[\w.]+\s*)?=\s*(?:definePreview\(\s*)?\{)")
 
 
-def patched_preview(text: str, modes: list[str]) -> tuple[str, list[str]]:
-    """A preview file that imports the token CSS and fonts and, when the tokens have modes, switches them from a
-    toolbar (``data-theme`` on the root element, as the CSS export scopes modes); and what could not be done."""
+def patched_preview(text: str, modes: list[str], stylesheets: list[str]) -> tuple[str, list[str]]:
+    """A preview file that imports ``stylesheets`` (paths relative to the package) and, when the tokens have modes,
+    switches them from a toolbar (``data-theme`` on the root element, as the CSS export scopes modes); and what could
+    not be done."""
     if MARK in text:
         return text, []
-    out = f'// {MARK}\nimport "../tokens/css-vars.css";\nimport "../tokens/fonts.css";\n' + text
+    imports = "".join(f'import "../{path}";\n' for path in stylesheets)
+    out = f"// {MARK}\n{imports}" + text
     if len(modes) < 2:
         return out, []
     taken = [key for key in ("globalTypes", "initialGlobals", "decorators") if re.search(rf"\b{key}\s*:", text)]

@@ -316,7 +316,7 @@ async def test_every_format_is_written_and_verified(ctx: FakeContext, project: P
         await run(ctx, "design_ds_scaffold", {"outDir": out, "formats": formats, "dtcgDialect": dialect, "force": True})
         checked = await run(ctx, "design_ds_verify", {"outDir": out})
         assert checked["ok"] is True, checked
-        assert checked["checks"][0] == {"check": "token-files-parse", "ok": True, "detail": f"{len(formats)} files"}
+        assert checked["checks"][0] == {"check": "token-files-parse", "ok": True, "detail": f"{len(formats)} formats"}
 
 
 async def test_a_package_inside_its_target_is_not_read_back_as_source(ctx: FakeContext, project: Path) -> None:
@@ -329,6 +329,38 @@ async def test_a_package_inside_its_target_is_not_read_back_as_source(ctx: FakeC
     assert {f["action"] for f in again["files"]} == {"unchanged"}
     analysed = await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "app/design-system"})
     assert analysed["files"] == 34
+
+
+async def test_names_two_sources_share_get_a_file_per_collection(ctx: FakeContext, project: Path) -> None:
+    """shadcn's `--primary` and Bootstrap's `$primary` are one `--primary` in CSS: each collection gets its file."""
+    mix = project / "mix"
+    args = {"targets": ["app", "bootstrap-scss"], "outDir": "mix", "formats": ["dtcg", "css-vars", "scss"]}
+    made = await run(ctx, "design_ds_extract_tokens", args)
+    assert sorted(Path(f["path"]).relative_to(mix).as_posix() for f in made["files"]) == [
+        "tokens/css-vars/css.css",
+        "tokens/css-vars/literals.css",
+        "tokens/css-vars/scss.css",
+        "tokens/css-vars/tailwind.css",
+        "tokens/dtcg.json",
+        "tokens/scss/css.scss",
+        "tokens/scss/literals.scss",
+        "tokens/scss/scss.scss",
+        "tokens/scss/tailwind.scss",
+    ]
+    await run(ctx, "design_ds_scaffold", {"outDir": "mix", "formats": ["dtcg", "css-vars", "scss"]})
+    (mix / ".storybook").mkdir()
+    (mix / ".storybook" / "main.ts").write_text(FRESH_MAIN)
+    (mix / ".storybook" / "preview.tsx").write_text(FRESH_PREVIEW)
+    await run(ctx, "design_ds_setup_storybook", {"outDir": "mix"})
+    preview = (mix / ".storybook" / "preview.tsx").read_text()
+    assert preview.startswith(
+        "// design-system tokens\n"
+        + "".join(f'import "../tokens/css-vars/{c}.css";\n' for c in ("css", "literals", "scss", "tailwind"))
+        + 'import "../tokens/fonts.css";\n'
+    )
+    checked = await run(ctx, "design_ds_verify", {"outDir": "mix"})
+    assert checked["ok"] is True, checked
+    assert checked["checks"][0]["detail"] == "3 formats"
 
 
 async def test_edited_files_are_never_replaced_silently(ctx: FakeContext, project: Path) -> None:
