@@ -10,8 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from design_console.codebase.source import COMPONENT_SUFFIXES, SCRIPT_SUFFIXES, TEMPLATE_SUFFIXES, scan_script
-from design_console.codebase.walk import SourceFile
+from design_console.codebase.source import COMPONENT_SUFFIXES, SCRIPT_SUFFIXES, TEMPLATE_SUFFIXES, blank, scan_script
+from design_console.codebase.walk import TSCONFIG, SourceFile
 
 #: A dependency that names a framework → the framework.
 FRAMEWORK_PACKAGES: dict[str, str] = {
@@ -148,17 +148,38 @@ def _alias_resolve(module: str, aliases: dict[str, str]) -> str | None:
     return None
 
 
+def _json_with_comments(text: str) -> Any:
+    """A tsconfig-style JSON text (comments, trailing commas) as data; None when it cannot be read."""
+    try:
+        return json.loads(re.sub(r",(\s*[}\]])", r"\1", blank(text, strings=False)))
+    except ValueError:
+        return None
+
+
 def _path_aliases(files: list[SourceFile]) -> dict[str, str]:
-    """Import aliases such as ``@/`` → ``src/`` from tsconfig-like conventions and shadcn's components.json."""
+    """Import aliases (``@/`` → ``src/``) from the ``paths`` of tsconfig/jsconfig files, else from conventions: the
+    folder of shadcn's components.json, or ``src``. Longest first, so ``@components`` wins over ``@``."""
     aliases: dict[str, str] = {}
     for f in files:
+        if not (TSCONFIG.match(f.name) or f.name == "jsconfig.json"):
+            continue
+        options = (_json_with_comments(f.text) or {}).get("compilerOptions") or {}
+        paths = options.get("paths") if isinstance(options, dict) else None
+        if not isinstance(paths, dict):
+            continue
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(f.path), str(options.get("baseUrl") or ".")))
+        for key, targets in paths.items():
+            if isinstance(targets, list) and targets and isinstance(targets[0], str):
+                aliases.setdefault(
+                    key.removesuffix("/*"), posixpath.normpath(posixpath.join(base, targets[0].removesuffix("/*")))
+                )
+    for f in files:
         if f.name == "components.json":
-            base = posixpath.dirname(f.path)
-            aliases.setdefault("@", base or ".")
+            aliases.setdefault("@", posixpath.dirname(f.path) or ".")
     if "@" not in aliases and any(f.path.startswith("src/") for f in files):
         aliases["@"] = "src"
     aliases.setdefault("~", "src")
-    return aliases
+    return dict(sorted(aliases.items(), key=lambda kv: -len(kv[0])))
 
 
 def analyze(files: list[SourceFile]) -> dict[str, Any]:

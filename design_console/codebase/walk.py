@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,9 @@ SCANNED_SUFFIXES = (
     ".sass",
     ".less",
 )
-SCANNED_NAMES = frozenset({"package.json", "components.json"})
+SCANNED_NAMES = frozenset({"package.json", "components.json", "jsconfig.json"})
+#: TypeScript configs (``tsconfig.json``, ``tsconfig.app.json`` …): their ``paths`` say what import aliases mean.
+TSCONFIG = re.compile(r"^tsconfig(\.[\w-]+)?\.json$")
 #: A file above this is generated or minified code, not design-system source.
 MAX_FILE_BYTES = 512 * 1024
 #: How often (in files) a long walk reports progress.
@@ -138,7 +141,8 @@ def walk(
                 candidates += [Path(folder, f) for f in sorted(files)]
         for path in candidates:
             name = path.name
-            if not (name.endswith(SCANNED_SUFFIXES) or name in SCANNED_NAMES) or name.endswith(".d.ts"):
+            wanted = name.endswith(SCANNED_SUFFIXES) or name in SCANNED_NAMES or TSCONFIG.match(name)
+            if not wanted or name.endswith(".d.ts"):
                 continue
             relative = path.relative_to(base).as_posix()
             if (include and not _matches(relative, include)) or _matches(relative, exclude):

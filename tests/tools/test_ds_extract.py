@@ -179,6 +179,9 @@ async def test_analysis_of_a_shadcn_app(ctx: FakeContext, project: Path) -> None
     # Radix's Dialog.Close, imported `as DialogPrimitive`: once after `return`, twice inside other elements.
     assert top[2] == {"name": "DialogPrimitive.Close", "uses": 3, "files": 1, "package": "radix-ui"}
     assert top[3]["name"] == "PaginationLink" and top[3]["uses"] == 2
+    # routes.tsx renders `<AppLayout>` imported from "@/appLayout": tsconfig's paths say "@/*" is "./src/*".
+    layout = next(c for c in top if c["name"] == "AppLayout")
+    assert (layout["uses"], layout["defined"]) == (1, "src/appLayout.tsx:5")
     assert result["architecture"]["roles"]["routes"] == ["src/pages"]
     assert result["architecture"]["monorepo"] is False
     saved = json.loads((project / "ds" / ".extraction" / "analysis.json").read_text())
@@ -328,7 +331,8 @@ async def test_a_package_inside_its_target_is_not_read_back_as_source(ctx: FakeC
     assert again["tokens"] == first["tokens"] == 64
     assert {f["action"] for f in again["files"]} == {"unchanged"}
     analysed = await run(ctx, "design_ds_analyze", {"targets": ["app"], "outDir": "app/design-system"})
-    assert analysed["files"] == 34
+    # 36: sources, stylesheets, package.json, components.json, tsconfig.json and tsconfig.node.json.
+    assert analysed["files"] == 36
 
 
 async def test_names_two_sources_share_get_a_file_per_collection(ctx: FakeContext, project: Path) -> None:
