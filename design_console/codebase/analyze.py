@@ -156,7 +156,7 @@ def _json_with_comments(text: str) -> Any:
         return None
 
 
-def _path_aliases(files: list[SourceFile]) -> dict[str, str]:
+def path_aliases(files: list[SourceFile]) -> dict[str, str]:
     """Import aliases (``@/`` → ``src/``) from the ``paths`` of tsconfig/jsconfig files, else from conventions: the
     folder of shadcn's components.json, or ``src``. Longest first, so ``@components`` wins over ``@``."""
     aliases: dict[str, str] = {}
@@ -209,7 +209,7 @@ def analyze(files: list[SourceFile]) -> dict[str, Any]:
         if f.name.startswith("tailwind.config."):
             styling["tailwind"] += 1
 
-    aliases = _path_aliases(files)
+    aliases = path_aliases(files)
     by_stem: dict[str, SourceFile] = {}
     scans = {}
     for f in files:

@@ -27,6 +27,7 @@ from typing import Any, get_args
 import pytest
 from fakes.context import FakeContext
 
+from design_console.codebase.analyze import path_aliases
 from design_console.codebase.component import describe
 from design_console.codebase.source import blank, scan_script
 from design_console.codebase.tailwind_config import theme_values
@@ -629,3 +630,17 @@ def test_props_and_variants_of_a_component_typed_with_an_interface() -> None:
         "onClose": {"type": "(event: MouseEvent) => void", "optional": True},
     }
     assert facts["variants"] == {"tone": ["neutral", "info", "danger"]}
+
+
+def test_import_aliases_come_from_tsconfig_paths(project: Path) -> None:
+    found = walk([project / "app"], max_files=5000).files
+    # The app's tsconfig.json (with /* comments */): "@/*" → "./src/*", "@components/*" → "./src/components/*" …
+    assert path_aliases(found) == {
+        "@components": "src/components",
+        "@styles": "src/styles",
+        "@assets": "src/assets",
+        "@utils": "src/utils",
+        "@api": "src/api",
+        "@": "src",
+        "~": "src",
+    }
