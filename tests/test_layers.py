@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "runtime": 2,
     "clients": 3,
     "tokens": 3,
+    "codebase": 3,
     "tools": 4,
     "daemon": 5,
     "workers": 5,

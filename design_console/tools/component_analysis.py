@@ -64,8 +64,8 @@ def _deep_part(ctx: Context, args: DeepComponentArgs, reply: dict[str, Any]) -> 
 
 bridge_tool(
     "design_get_component_for_development_deep",
-    "A node's whole tree from the Desktop Bridge plugin (default depth 10): layout, fills, text, bound variables "
-    "with their token names, reactions, variant and instance properties; pre-order records within maxTokens.",
+    "A node's whole tree (default depth 10): layout, fills, text, bound variables with token names, reactions, "
+    "variant and instance properties; pre-order, paged.",
     DeepComponentArgs,
     method="DEEP_GET_COMPONENT",
     runs_in="api",
@@ -128,9 +128,8 @@ def _analysis_part(ctx: Context, args: AnalyzeSetArgs, reply: dict[str, Any]) ->
 
 bridge_tool(
     "design_analyze_component_set",
-    "Variant analysis of a component set through the Desktop Bridge plugin: axes and values, default variant, the "
-    "state axis, which visual properties vary, and each variant's changes against the default; variants paged within "
-    "maxTokens.",
+    "Variant analysis of a component set: axes and values, default variant, state axis, what varies, and each "
+    "variant's changes against the default; paged.",
     AnalyzeSetArgs,
     method="ANALYZE_COMPONENT_SET",
     runs_in="api",

@@ -82,9 +82,8 @@ class DevArgs(Args):
 
 @tool(
     "design_get_component_for_development",
-    "A component's node tree (depth 4) with layout, colours, bound variables, plus plugin annotations when connected "
-    "and a 2x render URL, within maxTokens. codebasePath (a local source folder) adds the files and exports that "
-    "already implement the component.",
+    "A component's tree (depth 4): layout, colours, bound variables, plugin annotations, a 2x render URL. "
+    "codebasePath (a local source folder) adds the files that implement it.",
     args=DevArgs,
     runs_in="api",
     toolset="read",

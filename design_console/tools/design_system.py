@@ -90,8 +90,8 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
 
 @tool(
     "design_get_design_system_summary",
-    "Compact overview of the open file's design system through the Desktop Bridge plugin: component categories, "
-    "sets, variants, pages, variable collections, modes and types. Cached 5 min per file; forceRefresh rebuilds.",
+    "Overview of the open file's design system: component categories, sets, variants, pages, variable collections, "
+    "modes and types. Cached 5 min; forceRefresh rebuilds.",
     args=SummaryArgs,
     runs_in="api",
     toolset="read",

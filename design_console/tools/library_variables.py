@@ -156,9 +156,8 @@ class LibraryVariablesArgs(Args):
 
 @tool(
     "design_get_library_variables",
-    "Variables of the team libraries enabled for the open file (through the Desktop Bridge plugin): name, key, "
-    "type, collection, library. libraryName/collectionName match part of a name; resolvedType filters; keys go to "
-    "design_import_library_variable. Within maxTokens.",
+    "Variables of the team libraries enabled for the open file: name, key, type, collection, library. "
+    "libraryName/collectionName match part of a name; keys go to design_import_library_variable.",
     args=LibraryVariablesArgs,
     runs_in="api",
     toolset="read",

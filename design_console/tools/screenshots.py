@@ -159,9 +159,8 @@ class TakeScreenshotArgs(Args, kw_only=True):
 
 @tool(
     "design_take_screenshot",
-    "Image of a node (default: the current page) through the plugin, or rendered by the design API when no plugin "
-    "answers (pdf always via the API). png is lossless; jpg (or jpeg) takes quality. Node ids change between "
-    "sessions.",
+    "Image of a node (default: the current page) from the plugin, else rendered by the design API (pdf always). jpg "
+    "takes quality. Node ids change between sessions.",
     args=TakeScreenshotArgs,
     runs_in="media",
     toolset="read",

@@ -27,6 +27,7 @@ from tools.test_code_a11y import A11Y_TOOLS
 from tools.test_component_doc import DOC_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 from tools.test_ds_audit import DS_TOOLS
+from tools.test_ds_chain import DS_TOOLS as CODE_DS_TOOLS
 from tools.test_token_sync import TOKEN_TOOLS
 from tools.test_write_tools import WRITE_TOOLS
 
@@ -101,8 +102,16 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 
 
 def test_every_tool_has_a_case() -> None:
-    chained = (
-        WRITE_TOOLS | BOARD_SLIDES_TOOLS | TOKEN_TOOLS | AUDIT_TOOLS | DS_TOOLS | APP_TOOLS | A11Y_TOOLS | DOC_TOOLS
+    chained = set().union(
+        WRITE_TOOLS,
+        BOARD_SLIDES_TOOLS,
+        TOKEN_TOOLS,
+        AUDIT_TOOLS,
+        DS_TOOLS,
+        CODE_DS_TOOLS,
+        APP_TOOLS,
+        A11Y_TOOLS,
+        DOC_TOOLS,
     )
     assert sorted(CASES) == sorted(set(catalog()) - chained)
     # The other tools run through the real plugin (or their real engine) in modules of their own: one names each in
