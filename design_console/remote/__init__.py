@@ -1,0 +1,1 @@
+"""Remote Mode: the hosted MCP service (OAuth, relay to a paired plugin, headless browser)."""
