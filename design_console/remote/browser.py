@@ -21,17 +21,18 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import urljoin, urlsplit
 
 import msgspec
+from msgspec import Meta
 
-from design_console.clients.media import DEFAULT_JPEG_QUALITY, process_image
+from design_console.clients.media import DEFAULT_JPEG_QUALITY, DEFAULT_MAX_EDGE, process_image
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import ConsoleLevelFilter
-from design_console.tools.base import image, ok
+from design_console.tools.base import Args, image, ok
 from design_console.tools.connection import fit_encoded
 from design_console.tools.console_entry import ConsoleEntry, cap_message
 
@@ -117,6 +118,44 @@ def _redirect_page(target: str) -> str:
     """A page that replaces itself with ``target``: that next hop is a navigation of its own, checked again."""
     quoted = msgspec.json.encode(target).decode().replace("<", "\\u003c")
     return f'<!doctype html><meta name="referrer" content="no-referrer"><script>location.replace({quoted})</script>'
+
+
+class RemoteNavigateArgs(Args):
+    url: Annotated[str, Meta(min_length=1, max_length=4096, description="http(s) page on the server's allowlist")]
+
+
+class RemoteConsoleArgs(Args):
+    count: Annotated[int, Meta(ge=1, le=1000, description="Newest N entries.")] = 100
+    level: ConsoleLevelFilter = "all"
+    since: Annotated[int, Meta(ge=0, description="Only entries after this time (ms since epoch).")] = 0
+
+
+class RemoteScreenshotArgs(Args, kw_only=True):
+    url: Annotated[str, Meta(min_length=1, max_length=4096, description="Navigate here first")] | None = None
+    format: ShotFormat = "png"
+    quality: Annotated[int, Meta(ge=1, le=100, description="JPEG quality")] = DEFAULT_JPEG_QUALITY
+    scale: Annotated[float, Meta(gt=0, le=1, description="Shrink the image (1 = CSS pixels)")] = 1.0
+    fullPage: bool = False
+
+
+#: The Remote Mode variants of the three browser tools: name → (description, argument struct). Their schemas come
+#: from the structs like every catalog tool's (``tools.schema.input_schema``); :meth:`BrowserPool.call_tool` runs them.
+BROWSER_TOOLS: dict[str, tuple[str, type[Args]]] = {
+    "design_navigate": (
+        "Open a page of the design tool in this server's headless browser (allowlisted hosts only) and wait for it "
+        "to load.",
+        RemoteNavigateArgs,
+    ),
+    "design_get_console_logs": (
+        "Console output of the page design_navigate opened (not the plugin's): newest `count`, filtered by level "
+        "and since.",
+        RemoteConsoleArgs,
+    ),
+    "design_take_screenshot": (
+        "Image of the page design_navigate opened (url: navigate first). png is lossless; jpg (or jpeg) takes quality.",
+        RemoteScreenshotArgs,
+    ),
+}
 
 
 @dataclass
@@ -276,11 +315,18 @@ class BrowserPool:
         *,
         format: ShotFormat = "png",
         quality: int = DEFAULT_JPEG_QUALITY,
+        scale: float = 1.0,
         full_page: bool = False,
         url: str | None = None,
         progress: Progress | None = None,
     ) -> ToolOutput:
-        """design_take_screenshot: an image of the user's page (``url`` first navigates there), PNG or JPEG."""
+        """design_take_screenshot: an image of the user's page (``url`` first navigates there), PNG or JPEG.
+
+        The page is captured at CSS pixels (viewport 1280×800, or the whole page with ``full_page``); ``scale`` below 1
+        shrinks it, and the long edge is capped at 1568 px like every screenshot the tools return.
+        """
+        if not 0 < scale <= 1:
+            raise DesignError(ErrorCode.BAD_ARGUMENT, f"scale={scale} is out of range.", "Use a number in (0, 1].")
         output: Literal["png", "jpeg"] = "png" if format == "png" else "jpeg"
         if url is not None:
             self._check_url(url)
@@ -298,8 +344,14 @@ class BrowserPool:
                 raw = await page.screenshot(type="png", full_page=full_page, timeout=self._timeout_ms)
                 title = await page.title()
             page_url = page.url
+        # A PNG's IHDR holds its size at bytes 16..24: the capped edge is known before decoding.
+        long_edge = max(int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big"))
         processed = await asyncio.to_thread(
-            process_image, raw, output=output, quality=quality if output == "jpeg" else None
+            process_image,
+            raw,
+            output=output,
+            quality=quality if output == "jpeg" else None,
+            max_edge=max(1, min(DEFAULT_MAX_EDGE, round(long_edge * scale))),
         )
         meta: dict[str, Any] = {
             "url": page_url,
@@ -310,6 +362,7 @@ class BrowserPool:
             "height": processed.height,
             "bytes": len(processed.data),
             "fullPage": full_page,
+            "scale": scale,
         }
         if processed.resized:
             meta["resizedFrom"] = {"width": processed.source_width, "height": processed.source_height}
@@ -318,6 +371,34 @@ class BrowserPool:
         if queued_ms:
             meta["queuedMs"] = queued_ms
         return image(processed.data, processed.mime_type, meta)
+
+    async def call_tool(
+        self, user: str, name: str, arguments: dict[str, Any] | None, *, progress: Progress | None = None
+    ) -> ToolOutput:
+        """Run one of :data:`BROWSER_TOOLS` with its raw JSON arguments; bad arguments raise ``bad_argument``."""
+        _, args_type = BROWSER_TOOLS[name]
+        try:
+            args = msgspec.convert(arguments or {}, args_type, strict=False)
+        except msgspec.ValidationError as exc:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"Invalid arguments for {name}: {str(exc).removesuffix(' - at `$`').rstrip('.')}.",
+                "Fix the argument and call again; the tool's input schema lists every field.",
+            ) from None
+        if isinstance(args, RemoteNavigateArgs):
+            return await self.navigate(user, args.url, progress=progress)
+        if isinstance(args, RemoteConsoleArgs):
+            return await self.console_logs(user, count=args.count, level=args.level, since=args.since)
+        assert isinstance(args, RemoteScreenshotArgs)
+        return await self.screenshot(
+            user,
+            format=args.format,
+            quality=args.quality,
+            scale=args.scale,
+            full_page=args.fullPage,
+            url=args.url,
+            progress=progress,
+        )
 
     # --- checks -----------------------------------------------------------------------------------------------
 
@@ -399,7 +480,14 @@ class BrowserPool:
             self._busy += 1
             queued_ms = max(1, round((time.monotonic() - started) * 1000)) if waited else 0
             try:
-                session = await self._session(user)
+                try:
+                    session = await self._session(user)
+                except PlaywrightError as exc:
+                    raise DesignError(
+                        ErrorCode.PAGE_FAILED,
+                        f"The browser could not open a context for you: {_first_line(exc)}.",
+                        "Retry; the browser is started again if it went away.",
+                    ) from None
                 yield session, queued_ms
                 session.last_used = time.monotonic()
             finally:
@@ -445,13 +533,12 @@ class BrowserPool:
     # --- navigation -------------------------------------------------------------------------------------------
 
     async def _navigate(self, session: _Session, url: str) -> dict[str, Any]:
-        page = await self._page(session)
-        loop = asyncio.get_running_loop()
-        session.outcome = loop.create_future()
+        session.outcome = asyncio.get_running_loop().create_future()
         session.redirects = 0
         started = time.perf_counter()
         try:
             async with self._bounded(session, f"load {url}"):
+                page = await self._page(session)
                 try:
                     response = await page.goto(url, wait_until="commit", timeout=self._timeout_ms)
                 except PlaywrightError:

@@ -25,7 +25,8 @@ from PIL import Image
 from design_console.config import Config, load_config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
-from design_console.remote.browser import BrowserPool
+from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
+from design_console.tools.schema import input_schema
 
 CHROMIUM = Path("/usr/bin/chromium")
 WAIT = 20.0
@@ -427,3 +428,37 @@ async def test_idle_contexts_and_then_chromium_are_closed(tmp_path: Path, site: 
         assert text_of(await browsers.navigate("brief", site.url("/plain")))["title"] == "Plain"
     finally:
         await browsers.stop()
+
+
+async def test_call_tool_runs_the_remote_variants(pool: BrowserPool, site: Site) -> None:
+    assert set(BROWSER_TOOLS) == {"design_navigate", "design_get_console_logs", "design_take_screenshot"}
+    for _, args in BROWSER_TOOLS.values():
+        assert input_schema(args)["type"] == "object"
+    nav = text_of(await pool.call_tool("caller", "design_navigate", {"url": site.url("/console")}))
+    assert nav["title"] == "Console"
+    await wait_for_log(pool, "caller", "boom")
+    errors = text_of(await pool.call_tool("caller", "design_get_console_logs", {"level": "error", "count": 1}))
+    assert [e["message"] for e in errors["logs"]] == ["Uncaught Error: boom"]
+    meta, shot = image_of(
+        await pool.call_tool("caller", "design_take_screenshot", {"format": "jpg", "scale": 0.5, "quality": 60})
+    )
+    assert (meta["width"], meta["height"], meta["scale"], shot.mime_type) == (640, 400, 0.5, "image/jpeg")
+    for bad in ({"url": site.url("/plain"), "extra": 1}, {"scale": 2}, {"format": "gif"}):
+        with pytest.raises(DesignError) as err:
+            await pool.call_tool("caller", "design_take_screenshot", bad)
+        assert err.value.code == ErrorCode.BAD_ARGUMENT and "design_take_screenshot" in err.value.message
+
+
+async def test_chromium_killed_is_started_again(pool: BrowserPool, site: Site) -> None:
+    await pool.navigate("survivor", site.url("/plain"))
+    roots = [p for p in chromium_children() if "chrom" not in p.parent().name().lower()]
+    assert len(roots) == 1
+    roots[0].kill()
+    roots[0].wait(WAIT)
+    async with asyncio.timeout(WAIT):
+        while True:
+            if not pool.status()["running"]:
+                break
+            await asyncio.sleep(0.05)
+    assert text_of(await pool.navigate("survivor", site.url("/plain")))["title"] == "Plain"
+    assert pool.status()["running"] and pool.users() == ["survivor"]
