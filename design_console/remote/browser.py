@@ -6,15 +6,17 @@ context (own cookies, storage and cache) holding one page, closed after it has b
 of that page, its frames and its popups is checked against REMOTE_BROWSER_ALLOWLIST before it leaves the browser,
 redirect hops included: Chromium follows redirects without asking Playwright, so a document request is fetched here
 without following redirects, and a redirect is answered with a tiny page that moves on to its target, which is then
-checked like any other navigation. At most REMOTE_BROWSER_MAX operations run at once; the others wait their turn and
-say so through progress. Console entries have the shape of spec 2.1 with source ``browser``; Remote Mode never
-claims the plugin's sandbox console (spec 1 rule 5).
+checked like any other navigation. A page's other requests may go anywhere public (the design tool loads from CDNs),
+but not to a private or loopback address named literally, unless it is on the allowlist. At most REMOTE_BROWSER_MAX
+operations run at once; the others wait their turn and say so through progress. Console entries have the shape of
+spec 2.1 with source ``browser``; Remote Mode never claims the plugin's sandbox console (spec 1 rule 5).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 import time
@@ -103,6 +105,22 @@ def host_allowed(url: str, allowlist: Iterable[str]) -> bool:
         if host == name or (name.startswith("*.") and host.endswith(name[1:])):
             return True
     return False
+
+
+def private_address(url: str) -> bool:
+    """Whether ``url`` names a loopback, private, link-local or otherwise non-public IP address (or localhost)
+    literally: a page's own requests may not reach the server's network that way, cloud metadata included."""
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".")
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return not address.is_global
 
 
 def _now_ms() -> int:
@@ -582,7 +600,12 @@ class BrowserPool:
         request = route.request
         try:
             if not request.is_navigation_request():
-                await route.continue_()
+                allowlist = self.config.remote_browser_allowlist
+                if private_address(request.url) and not host_allowed(request.url, allowlist):
+                    session.add("error", f"[design-console-mcp] Request to {request.url} refused.", "navigation")
+                    await route.abort("blockedbyclient")
+                else:
+                    await route.continue_()
                 return
             main = self._is_main(session, request)
             url = request.url

@@ -8,7 +8,7 @@ import pytest
 
 from design_console.config import load_config
 from design_console.errors import DesignError, ErrorCode
-from design_console.remote.browser import host_allowed
+from design_console.remote.browser import host_allowed, private_address
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,21 @@ def test_allowlist_setting_is_validated(tmp_path: Path) -> None:
     assert err.value.code == ErrorCode.BAD_CONFIG and "REMOTE_BROWSER_ALLOWLIST" in err.value.message
     with pytest.raises(DesignError):
         load_config({"HOME": str(tmp_path), "REMOTE_BROWSER_MAX": "0"})
+
+
+@pytest.mark.parametrize(
+    ("url", "private"),
+    [
+        ("http://169.254.169.254/latest/meta-data/", True),
+        ("http://127.0.0.1:9223/", True),
+        ("http://10.1.2.3/", True),
+        ("http://[::1]:80/", True),
+        ("http://localhost/", True),
+        ("http://api.localhost/", True),
+        ("https://8.8.8.8/", False),
+        ("https://static.figma.com/app.js", False),
+        ("data:image/png;base64,AAAA", False),
+    ],
+)
+def test_private_address(url: str, private: bool) -> None:
+    assert private_address(url) is private

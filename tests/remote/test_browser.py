@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -114,6 +115,12 @@ class Site:
             return f"<!doctype html><title>Popup</title><script>window.open({json.dumps(query['to'])})</script>"
         if path == "/iframe":
             return f'<!doctype html><title>Frame</title><iframe src="{query["to"]}"></iframe>'
+        if path == "/subresources":
+            to = json.dumps(query["to"])
+            return (
+                f"<!doctype html><title>Fetches</title><img src={to}><script>fetch({to}).catch(() => "
+                'console.log("fetch failed"));</script>'
+            )
         if path == "/plain":
             return "<!doctype html><title>Plain</title><p>hello</p>"
         return None
@@ -147,10 +154,20 @@ def forbidden() -> Iterator[Site]:
     s.close()
 
 
+def closed_port() -> int:
+    """A loopback port nothing listens on (it was free a moment ago and nothing here binds it again)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+CLOSED_PORT = closed_port()
+
+
 def browser_config(tmp: Path, site: Site, **env: str) -> Config:
     values = {
         "HOME": str(tmp),
-        "REMOTE_BROWSER_ALLOWLIST": f"127.0.0.1:{site.port}",
+        "REMOTE_BROWSER_ALLOWLIST": f"127.0.0.1:{site.port},127.0.0.1:{CLOSED_PORT}",
         "REMOTE_BROWSER_MAX": "2",
         "MAX_CONSOLE_LOGS": "20",
         "BROWSER_TIMEOUT": "5000",
@@ -300,6 +317,23 @@ async def test_popups_and_frames_are_checked(pool: BrowserPool, site: Site, forb
     entries = await wait_for_log(pool, user, target)
     assert any(e["source"] == "navigation" and target in e["message"] for e in entries)
     assert forbidden.requests == []
+
+
+async def test_a_pages_requests_to_private_addresses_are_refused(
+    pool: BrowserPool, site: Site, forbidden: Site
+) -> None:
+    forbidden.requests.clear()
+    target = forbidden.url("/internal")
+    await pool.navigate("fetcher", site.url("/subresources?to=" + quote(target, safe="")))
+    entries = await wait_for_log(pool, "fetcher", "fetch failed")
+    assert len([e for e in entries if e["source"] == "navigation" and target in e["message"]]) == 2
+    assert forbidden.requests == []
+
+
+async def test_an_allowed_host_that_does_not_answer(pool: BrowserPool) -> None:
+    with pytest.raises(DesignError) as err:
+        await pool.navigate("unlucky", f"http://127.0.0.1:{CLOSED_PORT}/")
+    assert err.value.code == ErrorCode.PAGE_FAILED and "could not be loaded" in err.value.message
 
 
 # --- users, slots, failures ----------------------------------------------------------------------------------
