@@ -129,7 +129,7 @@ def _now_ms() -> int:
 
 def _first_line(exc: BaseException) -> str:
     text = getattr(exc, "message", "") or str(exc)
-    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return text.strip().splitlines()[0].rstrip(".") if text.strip() else type(exc).__name__
 
 
 def _redirect_page(target: str) -> str:
@@ -183,6 +183,7 @@ class _Outcome:
     url: str
     status: int = 0
     blocked: bool = False
+    timed_out: bool = False
     error: str = ""
 
 
@@ -208,8 +209,10 @@ class _Session:
             self.dropped += 1
         self.console.append(ConsoleEntry(timestamp=_now_ms(), level=level, message=cap_message(message), source=source))
 
-    def settle(self, outcome: _Outcome) -> None:
-        if self.outcome is not None and not self.outcome.done():
+    def settle(self, page: Page | None, outcome: _Outcome) -> None:
+        """End design_navigate's wait, if ``page`` (whose main frame the outcome is about) is still the user's page:
+        a request of a page dropped after a timeout may end long after a newer navigation began."""
+        if page is not None and page is self.page and self.outcome is not None and not self.outcome.done():
             self.outcome.set_result(outcome)
 
     def read(self, level: str, since: int, count: int) -> list[ConsoleEntry]:
@@ -519,20 +522,9 @@ class BrowserPool:
         try:
             async with asyncio.timeout(self._timeout_ms / 1000):
                 yield
-        except TimeoutError:
+        except (TimeoutError, PlaywrightTimeoutError):
             await self._drop_page(session)
-            raise DesignError(
-                ErrorCode.TIMEOUT,
-                f"The browser could not {what} within {self._timeout_ms} ms (BROWSER_TIMEOUT).",
-                "Check that the page answers and loads, then retry; the operator can raise BROWSER_TIMEOUT.",
-            ) from None
-        except PlaywrightTimeoutError:
-            await self._drop_page(session)
-            raise DesignError(
-                ErrorCode.TIMEOUT,
-                f"The browser could not {what} within {self._timeout_ms} ms (BROWSER_TIMEOUT).",
-                "Check that the page answers and loads, then retry; the operator can raise BROWSER_TIMEOUT.",
-            ) from None
+            raise self._timed_out(what) from None
         except PlaywrightError as exc:
             crashed = session.crashed
             await self._drop_page(session)
@@ -547,6 +539,13 @@ class BrowserPool:
                 f"The browser could not {what}: {_first_line(exc)}.",
                 "Check the URL and retry.",
             ) from None
+
+    def _timed_out(self, what: str) -> DesignError:
+        return DesignError(
+            ErrorCode.TIMEOUT,
+            f"The browser could not {what} within {self._timeout_ms} ms (BROWSER_TIMEOUT).",
+            "Check that the page answers and loads, then retry; the operator can raise BROWSER_TIMEOUT.",
+        )
 
     # --- navigation -------------------------------------------------------------------------------------------
 
@@ -566,6 +565,8 @@ class BrowserPool:
                 outcome = await session.outcome
                 if outcome.blocked:
                     raise self._refused(outcome.url)
+                if outcome.timed_out:
+                    raise self._timed_out(f"load {url}")
                 if outcome.error:
                     raise DesignError(
                         ErrorCode.PAGE_FAILED,
@@ -577,9 +578,9 @@ class BrowserPool:
                     lambda current: current.split("#", 1)[0] == target, wait_until="load", timeout=self._timeout_ms
                 )
                 title = await page.title()
-        except DesignError as err:
-            if err.code == ErrorCode.URL_NOT_ALLOWED:
-                await self._drop_page(session)
+        except DesignError:
+            # Whatever the page shows now (an error page, half a load) is not the page the user asked for.
+            await self._drop_page(session)
             raise
         finally:
             session.outcome = None
@@ -607,7 +608,7 @@ class BrowserPool:
                 else:
                     await route.continue_()
                 return
-            main = self._is_main(session, request)
+            main = self._main_page(session, request)
             url = request.url
             if not host_allowed(url, self.config.remote_browser_allowlist):
                 await self._block(session, route, url, main)
@@ -615,9 +616,9 @@ class BrowserPool:
             try:
                 response = await route.fetch(max_redirects=0, timeout=self._timeout_ms)
             except PlaywrightError as exc:
-                await route.abort("failed")
-                if main:
-                    session.settle(_Outcome(url, error=_first_line(exc)))
+                await route.abort("timedout" if isinstance(exc, PlaywrightTimeoutError) else "failed")
+                timed_out = isinstance(exc, PlaywrightTimeoutError)
+                session.settle(main, _Outcome(url, timed_out=timed_out, error=_first_line(exc)))
                 return
             location = response.headers.get("location")
             if response.status in REDIRECT_STATUSES and location:
@@ -625,11 +626,11 @@ class BrowserPool:
                 if not host_allowed(target, self.config.remote_browser_allowlist):
                     await self._block(session, route, target, main)
                     return
-                if main:
+                if main is not None and main is session.page:
                     session.redirects += 1
                     if session.redirects > MAX_REDIRECTS:
                         await route.abort("failed")
-                        session.settle(_Outcome(url, error=f"more than {MAX_REDIRECTS} redirects"))
+                        session.settle(main, _Outcome(url, error=f"more than {MAX_REDIRECTS} redirects"))
                         return
                 skip = {"location", "content-length", "content-type", "content-encoding", "transfer-encoding"}
                 headers = {k: v for k, v in response.headers.items() if k.lower() not in skip}
@@ -638,25 +639,24 @@ class BrowserPool:
                 await route.fulfill(status=200, headers=headers, body=_redirect_page(target))
                 return
             await route.fulfill(response=response)
-            if main:
-                session.settle(_Outcome(url, status=response.status))
+            session.settle(main, _Outcome(url, status=response.status))
         except PlaywrightError as exc:
             # The page or context closed while the request was in flight (a timeout, the idle reaper, shutdown).
             log.debug("route of %s ended early: %s", request.url, _first_line(exc))
 
-    async def _block(self, session: _Session, route: Route, url: str, main: bool) -> None:
+    async def _block(self, session: _Session, route: Route, url: str, main: Page | None) -> None:
         session.add("error", f"[design-console-mcp] Navigation to {url} refused: not on the allowlist.", "navigation")
         await route.abort("blockedbyclient")
-        if main:
-            session.settle(_Outcome(url, blocked=True))
+        session.settle(main, _Outcome(url, blocked=True))
 
     @staticmethod
-    def _is_main(session: _Session, request: Request) -> bool:
+    def _main_page(session: _Session, request: Request) -> Page | None:
+        """The user's page when ``request`` is a navigation of its main frame, else None."""
         try:
             frame = request.frame
         except PlaywrightError:  # a popup's first request comes before its frame exists
-            return False
-        return frame.parent_frame is None and frame.page == session.page
+            return None
+        return session.page if frame.parent_frame is None and frame.page == session.page else None
 
     # --- sessions and the browser -----------------------------------------------------------------------------
 
@@ -726,7 +726,7 @@ class BrowserPool:
     def _on_crash(session: _Session) -> None:
         session.crashed = True
         session.add("error", "[design-console-mcp] The page crashed.", "browser")
-        session.settle(_Outcome(session.page.url if session.page else "", error="the page crashed"))
+        session.settle(session.page, _Outcome(session.page.url if session.page else "", error="the page crashed"))
 
     async def _drop_page(self, session: _Session) -> None:
         page, session.page = session.page, None
