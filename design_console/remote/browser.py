@@ -718,6 +718,7 @@ class BrowserPool:
         """Popups are closed: each user has one page, and a popup's own navigation was already checked."""
         if page is session.page or session.page is None:
             return
+        session.add("info", "[design-console-mcp] The page opened a popup; it was closed (one page per user).")
         task = asyncio.create_task(page.close())
         session.tasks.add(task)
         task.add_done_callback(session.tasks.discard)

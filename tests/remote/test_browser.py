@@ -317,6 +317,8 @@ async def test_popups_and_frames_are_checked(pool: BrowserPool, site: Site, forb
     entries = await wait_for_log(pool, user, target)
     assert any(e["source"] == "navigation" and target in e["message"] for e in entries)
     assert forbidden.requests == []
+    if opener == "/popup":
+        await wait_for_log(pool, user, "opened a popup; it was closed")
 
 
 async def test_a_pages_requests_to_private_addresses_are_refused(
