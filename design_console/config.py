@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,6 +30,9 @@ DEFAULT_API_URL = "https://api.figma.com"
 PORT_RANGE_SIZE = 10
 #: Set by ``runtime/launch.py`` in the environment of a designd it starts detached (its stderr is a log file then).
 DETACHED_VAR = "DESIGND_DETACHED"
+DEFAULT_BROWSER_PATH = Path("/usr/bin/chromium")
+#: The design tool's web domains: where a Remote Mode browser may go unless REMOTE_BROWSER_ALLOWLIST says otherwise.
+DEFAULT_BROWSER_ALLOWLIST = ("figma.com", "*.figma.com")
 #: systemd's readiness socket (``Type=notify``); a designd started on demand must not inherit the caller's.
 NOTIFY_SOCKET_VAR = "NOTIFY_SOCKET"
 
@@ -68,6 +72,15 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     config_home: Path
     #: designd runs detached (started on demand): its stderr is a file, so the log is not echoed there.
     detached: bool = False
+    # Remote Mode's headless browser (``remote/browser.py``); browser_timeout_ms and max_console_logs apply too.
+    #: REMOTE_BROWSER_ENABLED: whether design_navigate and friends may start a browser at all.
+    remote_browser_enabled: bool = True
+    #: REMOTE_BROWSER_PATH: the Chromium executable (Debian's package by default).
+    remote_browser_path: Path = DEFAULT_BROWSER_PATH
+    #: REMOTE_BROWSER_ALLOWLIST: hosts a page may navigate to ("*.example.com" also matches its subdomains' hosts).
+    remote_browser_allowlist: tuple[str, ...] = DEFAULT_BROWSER_ALLOWLIST
+    #: REMOTE_BROWSER_MAX: browser operations running at once; further calls wait their turn.
+    remote_browser_max: int = 3
 
     @property
     def ports(self) -> range:
@@ -150,6 +163,35 @@ def _relay_url(env: Mapping[str, str]) -> str:
     return raw
 
 
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not a yes/no value.", "Set it to 1 or 0.")
+
+
+_HOST_PATTERN = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?")
+
+
+def _allowlist(env: Mapping[str, str]) -> tuple[str, ...]:
+    raw = env.get("REMOTE_BROWSER_ALLOWLIST", "").strip()
+    if not raw:
+        return DEFAULT_BROWSER_ALLOWLIST
+    hosts = tuple(h.strip().lower().rstrip(".") for h in raw.split(",") if h.strip())
+    bad = [h for h in hosts if not _HOST_PATTERN.fullmatch(h)]
+    if bad or not hosts:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            f"REMOTE_BROWSER_ALLOWLIST has entries that are not host names: {', '.join(bad) or raw!r}.",
+            "List hosts separated by commas, e.g. figma.com,*.figma.com or 127.0.0.1:8080.",
+        )
+    return hosts
+
+
 def load_config(env: Mapping[str, str] | None = None) -> Config:
     """Read and validate the settings from ``env`` (default: the process environment).
 
@@ -194,6 +236,10 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         user_home=user_home,
         config_home=Path(env.get("XDG_CONFIG_HOME") or user_home / ".config"),
         detached=bool(env.get(DETACHED_VAR)),
+        remote_browser_enabled=_flag(env, "REMOTE_BROWSER_ENABLED", True),
+        remote_browser_path=Path(env.get("REMOTE_BROWSER_PATH", "").strip() or DEFAULT_BROWSER_PATH),
+        remote_browser_allowlist=_allowlist(env),
+        remote_browser_max=_int(env, "REMOTE_BROWSER_MAX", 3, 1, 64),
     )
 
 

@@ -44,6 +44,10 @@ class ErrorCode(StrEnum):
     BAD_IMAGE = "bad_image"
     MEDIA_DIR_UNSAFE = "media_dir_unsafe"
     FETCH_FAILED = "fetch_failed"
+    # Remote Mode's headless browser
+    BROWSER_UNAVAILABLE = "browser_unavailable"
+    URL_NOT_ALLOWED = "url_not_allowed"
+    PAGE_FAILED = "page_failed"
     # Files on the user's machine
     PATH_NOT_ALLOWED = "path_not_allowed"
     PERMISSION_DENIED = "permission_denied"

@@ -18,10 +18,10 @@ import msgspec
 from design_console.config import Config
 from design_console.runtime.logs import LogThrottle
 from design_console.tools.args import ConsoleLevel
+from design_console.tools.console_entry import ConsoleEntry, cap_message
 
 log = logging.getLogger("design_console.bridge")
 
-MAX_MESSAGE_CHARS = 10_000
 MAX_CHANGES = 200
 MAX_SELECTION_NODES = 50
 MAX_CHANGED_IDS = 50
@@ -139,15 +139,6 @@ class FileState(msgspec.Struct, kw_only=True, rename="camel"):
     connected: bool = True
 
 
-class ConsoleEntry(msgspec.Struct, kw_only=True):
-    """One captured console call (spec 2.1), as a read of one file's console shows it."""
-
-    timestamp: int
-    level: str
-    message: str
-    source: str = "design"
-
-
 class FileConsoleEntry(ConsoleEntry, kw_only=True, rename="camel"):
     """A console entry tagged with the file it came from, as a read across files shows it."""
 
@@ -189,14 +180,6 @@ class VariablesSnapshot(msgspec.Struct, kw_only=True, rename="camel"):
 
 def _ms(value: float | None) -> int:
     return int(value) if value is not None and value > 0 else now_ms()
-
-
-def cap_message(message: str) -> str:
-    """Cut a console message to MAX_MESSAGE_CHARS, saying how much was cut."""
-    if len(message) <= MAX_MESSAGE_CHARS:
-        return message
-    cut = len(message) - MAX_MESSAGE_CHARS
-    return f"{message[:MAX_MESSAGE_CHARS]}… [truncated {cut} characters]"
 
 
 def _since(entries: Sequence[Any], since: int, count: int | None, key: Callable[[Any], int]) -> list[Any]:

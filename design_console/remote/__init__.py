@@ -1,1 +1,2 @@
-"""Remote Mode: the hosted MCP service (``design-console-remote``), with OAuth for AI clients."""
+"""Remote Mode: the hosted MCP service (``design-console-remote``): OAuth for AI clients, the relay to a paired plugin,
+the headless browser."""

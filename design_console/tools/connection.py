@@ -53,7 +53,7 @@ def _file_key(ctx: DaemonContext, requested: str = "") -> str:
     return key
 
 
-def _fit_encoded(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[bytes], int]:
+def fit_encoded(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[bytes], int]:
     """The JSON of the newest items (oldest first) that fit the budget, and how many fell off; each item is encoded
     once, so a result can embed the pieces as they are."""
     kept: list[bytes] = []
@@ -70,7 +70,7 @@ def _fit_encoded(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tupl
 
 def _fit(items: Sequence[Any], budget_chars: int = RESULT_CHARS) -> tuple[list[Any], int]:
     """Keep the newest items (oldest first in the list) whose JSON fits the budget; also returns how many fell off."""
-    _, omitted = _fit_encoded(items, budget_chars)
+    _, omitted = fit_encoded(items, budget_chars)
     return list(items[omitted:]), omitted
 
 
@@ -278,7 +278,7 @@ class ConsoleArgs(Args):
 
 
 def _console_result(ctx: DaemonContext, key: str | None, entries: Sequence[Timestamped]) -> ToolOutput:
-    kept, omitted = _fit_encoded(entries)
+    kept, omitted = fit_encoded(entries)
     data: dict[str, Any] = {}
     if key is None:
         data["allFiles"] = True

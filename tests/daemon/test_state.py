@@ -9,7 +9,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from design_console.daemon.state import MAX_CHANGES, MAX_MESSAGE_CHARS, ConsoleEntry, ConsoleRing, FileInfo, State
+from design_console.daemon.state import MAX_CHANGES, ConsoleRing, FileInfo, State
+from design_console.tools.console_entry import MAX_MESSAGE_CHARS, ConsoleEntry
 
 from .conftest import make_config
 
