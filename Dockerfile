@@ -4,8 +4,16 @@
 #     -e DESIGN_OAUTH_CLIENT_ID=… -e DESIGN_OAUTH_CLIENT_SECRET=… -e DESIGN_TOKEN_KEYS=… \
 #     -v design-console-data:/data design-console-remote
 # Put TLS in front (a load balancer or reverse proxy); several instances need DESIGN_REMOTE_STORE=redis://….
+# axe-core (design_scan_code_accessibility) is package data taken from node_modules at build time, at the version the
+# lock file pins.
+FROM node:20-slim AS npm
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+
 FROM python:3.11-slim AS build
 WORKDIR /src
+COPY --from=npm /src/node_modules/axe-core ./node_modules/axe-core
 COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY design_console ./design_console
 COPY plugin ./plugin
@@ -13,10 +21,14 @@ COPY systemd ./systemd
 RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM python:3.11-slim
+# Debian's chromium for the headless browser (REMOTE_BROWSER_PATH=/usr/bin/chromium, the default).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 design \
     && mkdir /data && chown design /data
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+RUN pip install --no-cache-dir "$(ls /wheels/design_console_mcp-*.whl)[remote]" --find-links /wheels && rm -rf /wheels
 USER design
 ENV DESIGN_REMOTE_HOST=0.0.0.0 \
     DESIGN_REMOTE_PORT=8787 \
