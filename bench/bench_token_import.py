@@ -4,7 +4,8 @@ plugin (ui.html in jsdom, code.js in node on the stand-in editor), importing the
 
 For each format: the import's wall time, the tokens worker's peak RSS during it (VmHWM, reset before each import
 through /proc/<pid>/clear_refs), and the latency of design_get_console_logs (p50/p99) called in a loop while the
-import runs, which shows whether designd stays responsive. The stand-in editor is fast, so the times are our own
+import runs, which shows whether designd stays responsive; then design_export_tokens of the imported variables back
+into a file of that format (wall time and the worker's peak RSS). The stand-in editor is fast, so the times are our own
 work plus the plugin's, not the design tool's.
 
 Run: ``.venv/bin/python bench/bench_token_import.py [--tokens 5000] [--modes 4] [--formats dtcg,css-vars]``.
@@ -18,6 +19,7 @@ import asyncio
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -87,8 +89,11 @@ async def run(count: int, mode_count: int, formats: list[str]) -> None:
     source = token_set(count, modes)
     print(f"design_import_tokens: {count} tokens × {mode_count} modes into an empty file, through the whole chain")
     print(f"{'format':<22}{'payload KB':>11}{'import s':>10}{'worker MB':>11}", end="")
-    print(f"{'logs p50':>10}{'logs p99':>10}{'n':>5}")
-    with installation_with_plugin(file_key="benchImport", file_name="Bench Import") as env:
+    print(f"{'logs p50':>10}{'logs p99':>10}{'n':>5}{'export s':>10}{'worker MB':>11}")
+    with (
+        installation_with_plugin(file_key="benchImport", file_name="Bench Import") as env,
+        tempfile.TemporaryDirectory() as out,
+    ):
         params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
         async with Client(params) as client, Client(params) as prober:
             pid = await _tokens_worker_pid(client)
@@ -108,9 +113,24 @@ async def run(count: int, mode_count: int, formats: list[str]) -> None:
                 await probe
                 if not done.get("applied"):
                     raise SystemExit(f"{fmt}: nothing applied: {json.dumps(done)[:500]}")
+                import_peak = _peak_rss_mb(pid)
+                _reset_peak(pid)
+                started = time.perf_counter()
+                await _call(
+                    client,
+                    "design_export_tokens",
+                    {
+                        "format": "dtcg" if fmt == "dtcg-2025" else fmt,
+                        "dtcgDialect": "2025" if fmt == "dtcg-2025" else "legacy",
+                        "outputPath": str(Path(out) / fmt / "tokens"),
+                        "strategy": "replace",
+                    },
+                )
+                exported = time.perf_counter() - started
                 print(
-                    f"{fmt:<22}{len(text.encode()) / 1e3:>11.0f}{elapsed:>10.2f}{_peak_rss_mb(pid):>11.0f}"
+                    f"{fmt:<22}{len(text.encode()) / 1e3:>11.0f}{elapsed:>10.2f}{import_peak:>11.0f}"
                     f"{_percentile(latencies, 50):>9.1f}ms{_percentile(latencies, 99):>8.1f}ms{len(latencies):>5}"
+                    f"{exported:>10.2f}{_peak_rss_mb(pid):>11.0f}"
                 )
 
 
