@@ -16,7 +16,6 @@ from msgspec import Meta
 from design_console.clients.design_api import parse_file_key
 from design_console.errors import DesignError
 from design_console.tokens import values
-from design_console.tools import shaping
 from design_console.tools.base import NORMALIZE
 from design_console.tools.token_code import ExportFormat
 
@@ -61,7 +60,9 @@ FileKey = ConnectedFile
 NodeId = Annotated[str, Meta(extra={NORMALIZE: node_id_of})]
 #: The ``nextCursor`` of a paged read's previous answer; every paged read takes it as ``cursor``.
 Cursor = str
-MaxTokens = Annotated[int, Meta(ge=shaping.MIN_RESULT_TOKENS, le=shaping.MAX_RESULT_TOKENS)]
+#: The size of a read's answer; the server instructions give its range once, and a value outside it is clamped
+#: (``shaping.budget_chars``) rather than refused: the model asked for "small" or "large", not for an error.
+MaxTokens = int
 ExportFormats = Annotated[list[ExportFormat], Meta(min_length=1, max_length=5)]
 
 #: Levels of captured console entries, as the plugin reports them.

@@ -6,8 +6,7 @@ Constraints that only guard against abuse (string lengths, closed objects, whole
 bits) are enforced when arguments are validated but left out of the published schema: a model gains nothing from
 them, and all 125 tools pay for them in every session. Nor do normalised strings (node ids, file URLs, colours) get a
 pattern: each takes several forms a pattern could only approximate, and its description names them. Ranges, enums
-and item limits stay: they tell the model what it may ask for, except where one parameter recurs across the catalog
-with one range (``maxTokens``): the server instructions state that range once.
+and item limits stay: they tell the model what it may ask for.
 """
 
 from __future__ import annotations
@@ -18,8 +17,6 @@ import msgspec
 
 #: Keys msgspec emits that the published schema leaves out (see the module docstring).
 _UNPUBLISHED = frozenset({"title", "$defs", "minLength", "maxLength"})
-#: Parameters whose range the server instructions state once for every tool that takes them.
-RANGE_IN_INSTRUCTIONS = frozenset({"maxTokens"})
 
 
 def _resolve(node: Any, defs: dict[str, Any]) -> Any:
@@ -69,9 +66,7 @@ def input_schema(args: type[msgspec.Struct]) -> dict[str, Any]:
     """The published input schema of an argument struct: an inline object schema with no ``$ref``."""
     raw = msgspec.json.schema(args)
     schema: dict[str, Any] = _resolve(raw, raw.get("$defs", {}))
-    properties: dict[str, Any] = schema.setdefault("properties", {})
-    for name in RANGE_IN_INSTRUCTIONS & properties.keys():
-        properties[name] = {k: v for k, v in properties[name].items() if k not in ("minimum", "maximum")}
+    schema.setdefault("properties", {})
     schema["type"] = "object"
     if not schema.get("required"):
         schema.pop("required", None)

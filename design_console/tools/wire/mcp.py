@@ -16,8 +16,8 @@ INSTRUCTIONS = (
     "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
     "if no plugin is connected, every bridge tool returns the setup steps. fileUrl takes a file's URL or key and "
     "fileKey a connected file's key; both default to the active file. A read that has more to give answers with "
-    "nextCursor: pass it back as cursor for the next part. maxTokens "
-    f"({MIN_RESULT_TOKENS}-{MAX_RESULT_TOKENS}, default {DEFAULT_RESULT_TOKENS}) sets the size of such a part."
+    "nextCursor: pass it back as cursor for the next part. maxTokens sets the size of such a part: "
+    f"{MIN_RESULT_TOKENS}-{MAX_RESULT_TOKENS} (clamped), default {DEFAULT_RESULT_TOKENS}."
 )
 
 
