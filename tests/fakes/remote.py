@@ -285,6 +285,13 @@ def authorize_query(server: RemoteServer, client_id: str, challenge: str, **over
 
 def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "allow") -> dict[str, str]:
     """Play the user's browser from an authorize URL to the client's redirect URI; returns its query."""
+    location = consent_to_redirect(server, authorize_url, decision, REDIRECT)
+    return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+
+
+def consent_to_redirect(server: RemoteServer, authorize_url: str, decision: str, redirect: str) -> str:
+    """Play the user's browser from an authorize URL through our consent page and the design platform; returns the
+    URL we send the browser back to (at the client's ``redirect`` URI, not yet followed)."""
     with httpx.Client(follow_redirects=False, timeout=20) as browser:
         consent = browser.get(authorize_url)
         assert consent.status_code == 302, consent.text
@@ -293,12 +300,12 @@ def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "
         assert page.headers["x-frame-options"] == "DENY"
         request_id = parse_qs(urlsplit(consent.headers["location"]).query)["request"][0]
         step = browser.post(f"{server.url}/consent", data={"request": request_id, "decision": decision})
-        while step.status_code in (302, 303, 307) and not step.headers["location"].startswith(REDIRECT):
+        while step.status_code in (302, 303, 307) and not step.headers["location"].startswith(redirect):
             step = browser.get(step.headers["location"])
         assert step.status_code in (302, 303, 307), step.text
-        location = step.headers["location"]
-        assert location.startswith(REDIRECT)
-        return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()}
+        location: str = step.headers["location"]
+        assert location.startswith(redirect)
+        return location
 
 
 def sign_in(server: RemoteServer, platform: FakePlatform, user: str) -> tuple[str, dict[str, Any]]:
