@@ -125,9 +125,12 @@ def _await_line(lines: queue.Queue[str | None], output: list[str], prefix: str) 
     """The first line of the suite's output that starts with ``prefix``, stripped."""
     deadline = time.monotonic() + STEP_TIMEOUT
     while True:
-        line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            line = None
         if line is None:
-            raise AssertionError("the suite ended before asking for the authorization:\n" + "".join(output))
+            raise AssertionError(f"the suite did not print {prefix!r}:\n" + "".join(output))
         output.append(line)
         if line.startswith(prefix):
             return line.strip()
