@@ -11,6 +11,8 @@ import msgspec
 
 from design_console.plugin_contract import bridge_proof
 
+#: The largest frame either side accepts (screenshots and image fills are large).
+MAX_FRAME_BYTES = 64 * 1024 * 1024
 #: A server's handshake nonce: 32 random bytes (hex) per socket.
 NONCE_BYTES = 32
 #: The plugin's nonce must carry at least 128 bits (32 hex digits); a longer one than 128 characters is refused.

@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from design_console.bridge_frames import (
+    MAX_FRAME_BYTES,
     NONCE_BYTES,
     Frame,
     HelloData,
@@ -57,7 +58,6 @@ _ws_log = logging.getLogger("design_console.bridge.websockets")
 _ws_log.setLevel(logging.WARNING)
 
 SERVICE_NAME = "design-console-mcp"
-MAX_FRAME_BYTES = 64 * 1024 * 1024
 GRACE_SECONDS = 5.0
 IDENTIFY_TIMEOUT_SECONDS = 30.0
 #: A socket must prove it holds the token this soon (when auth is required); a plugin does it in milliseconds.
