@@ -203,11 +203,23 @@ class Relays:
     async def _renew_owners(self) -> None:
         while True:
             await asyncio.sleep(OWNER_RENEW)
-            for relay in list(self._sessions):
+            for relay, session in list(self._sessions.items()):
                 try:
+                    owner = await self.store.get("relay-owner", relay)
+                    if owner not in (None, self.instance.encode()):
+                        # The plugin came back on another instance before this one noticed its old socket die.
+                        await self._retire(session)
+                        continue
                     await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
                 except Exception:
                     log.exception("renewing the owner entry of a relay failed")
+
+    async def _retire(self, session: _Session) -> None:
+        if self._sessions.get(session.relay) is session:
+            del self._sessions[session.relay]
+        self._drop(session, "The plugin reconnected to another server instance; the command's result is unknown.")
+        with contextlib.suppress(Exception):
+            await session.ws.close(1000, "Replaced by a connection to another instance")
 
     # --- pairing ---------------------------------------------------------------------------------------------
 

@@ -15,10 +15,11 @@ START_TIMEOUT = 10.0
 
 
 class TcpProxy:
-    """Forwards ``127.0.0.1:port`` to ``target_port``; :meth:`drop` aborts the connections open now."""
+    """Forwards ``127.0.0.1:port`` to the first of ``target_ports`` that accepts (a load balancer's failover);
+    :meth:`drop` aborts the connections open now."""
 
-    def __init__(self, target_port: int) -> None:
-        self.target_port = target_port
+    def __init__(self, target_ports: tuple[int, ...]) -> None:
+        self.target_ports = target_ports
         self.port = free_port_range(1)
         self.loop = asyncio.new_event_loop()
         self._writers: set[asyncio.StreamWriter] = set()
@@ -33,9 +34,13 @@ class TcpProxy:
             writer.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
-        except OSError:
+        for target in self.target_ports:
+            try:
+                upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", target)
+                break
+            except OSError:
+                continue
+        else:
             writer.close()
             return
         self._writers |= {writer, upstream_writer}
@@ -63,9 +68,9 @@ class TcpProxy:
 
 
 @contextmanager
-def tcp_proxy(target_port: int) -> Iterator[TcpProxy]:
-    """A running :class:`TcpProxy` to ``target_port``; stopped (and its thread joined) when the block ends."""
-    proxy = TcpProxy(target_port)
+def tcp_proxy(*target_ports: int) -> Iterator[TcpProxy]:
+    """A running :class:`TcpProxy` to ``target_ports``; stopped (and its thread joined) when the block ends."""
+    proxy = TcpProxy(target_ports)
     thread = threading.Thread(target=proxy.loop.run_forever, name="tcp-proxy", daemon=True)
     thread.start()
     asyncio.run_coroutine_threadsafe(proxy._start(), proxy.loop).result(START_TIMEOUT)

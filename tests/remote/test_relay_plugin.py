@@ -193,3 +193,37 @@ async def test_the_real_plugin_shows_an_expired_code_and_an_unreachable_relay(
         assert "Could not reach the relay" in shown["message"]
     finally:
         plugin.stop()
+
+
+async def test_the_plugin_moves_to_another_instance_when_its_instance_dies(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url}
+    first_env = remote_env(tmp_path / "a", fake_api_server.url, **shared)
+    second_env = remote_env(tmp_path / "b", fake_api_server.url, **shared)
+    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+    with running_remote(first_env) as first, running_remote(second_env) as second:
+        ports = (int(first_env["DESIGN_REMOTE_PORT"]), int(second_env["DESIGN_REMOTE_PORT"]))
+        # The load balancer sends the plugin to the first instance while it lives, then to the second.
+        with tcp_proxy(*ports) as balancer:
+            html, scan = synced_copy(tmp_path, f"ws://127.0.0.1:{balancer.port}")
+            _, dave = sign_in(second, platform, "9201")
+            async with mcp(second, dave["access_token"]) as client:
+                code = (await call(client, "design_pair_plugin", {}))["code"]
+            plugin = opened(html, scan, "relayFileE")
+            try:
+                plugin.pair(code)
+                cloud(plugin, "paired", "pair")
+                # The AI client's instance is not the plugin's: the call crosses over Redis.
+                async with mcp(second, dave["access_token"]) as client:
+                    crossed = await call(client, "design_execute", {"code": "return 'via the first';"})
+                assert crossed["result"] == "via the first"
+                first.proc.kill()
+                first.proc.wait(10)
+                plugin.wait_window(lambda w: w["cloud"]["state"] != "paired", "notice the instance die")
+                cloud(plugin, "paired", "come back on the second instance", RECONNECT_SECONDS)
+                async with mcp(second, dave["access_token"]) as client:
+                    local = await call(client, "design_execute", {"code": "return 'via the second';"})
+                assert local["result"] == "via the second"
+            finally:
+                plugin.stop()
