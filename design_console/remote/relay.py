@@ -123,7 +123,7 @@ def not_paired_error() -> DesignError:
     return DesignError(
         ErrorCode.NOT_CONNECTED,
         "No Desktop Bridge plugin is paired with your account on this server.",
-        "Call design_pair_plugin and have the user type its code in the plugin's Cloud tab, then retry.",
+        "Call design_pair_plugin and have the user type its code in the plugin's Cloud section, then retry.",
     )
 
 

@@ -51,7 +51,7 @@ async def _pair_plugin(ctx: RemoteCallContext, args: NoArgs) -> ToolOutput:
         {
             "code": code,
             "expiresInSeconds": int(CODE_SECONDS),
-            "instructions": f"In the design file, run the Desktop Bridge plugin, open its Cloud tab, type {code} and "
+            "instructions": f"In the design file, run the Desktop Bridge plugin, type {code} in its Cloud section and "
             f"press Pair. The code works once, within {minutes} minutes; the pairing then lasts 24 hours.",
         }
     )
@@ -61,7 +61,7 @@ async def _pair_plugin(ctx: RemoteCallContext, args: NoArgs) -> ToolOutput:
 PAIR_PLUGIN = ToolSpec(
     name="design_pair_plugin",
     description="Pair the Desktop Bridge plugin with this server: returns a 6-character code the user types in the "
-    "plugin's Cloud tab (valid 5 min, single use). Plugin tools then work remotely.",
+    "plugin's Cloud section (valid 5 min, single use). Plugin tools then work remotely.",
     args=NoArgs,
     handler=_pair_plugin,
     runs_in="api",

@@ -154,6 +154,10 @@ async def test_commands_cross_instances_and_only_the_pairing_user_reaches_the_pl
                 assert not again.is_error, text(again)
             finally:
                 plugin.cancel()
+        # Nothing of the design was kept: no entry of the store holds what the plugin answered.
+        with redis.Redis.from_url(redis_url) as plain:
+            values = [plain.get(key) or b"" for key in plain.scan_iter()]
+        assert values and not any(b"return 7" in value or b"Relay File" in value for value in values)
         # The code is spent: presenting it again is refused, on either instance.
         for server in (first, second):
             replay = await redeem(server.url, code)
