@@ -15,6 +15,7 @@ the design passes through the store: replies live in memory for the length of a 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import secrets
@@ -43,7 +44,7 @@ from design_console.bridge_frames import (
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, bridge_proof, command_timeout
-from design_console.remote.crypto import new_secret
+from design_console.remote.crypto import TokenCipher, new_secret
 from design_console.remote.store import Store
 
 log = logging.getLogger("design_console.remote.relay")
@@ -88,7 +89,9 @@ class _Code(msgspec.Struct):
 
 class _Relay(msgspec.Struct):
     subject: str
+    #: The reconnect credential, sealed with DESIGN_TOKEN_KEYS when the server has them (base64 then).
     credential: str
+    sealed: bool = False
 
 
 class _Forward(msgspec.Struct, omit_defaults=True):
@@ -169,6 +172,7 @@ class Relays:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._redis: Any = getattr(store, "redis", None)
         self._pubsub: Any = None
+        self._cipher = TokenCipher(config.token_keys) if config.token_keys else None
 
     # --- lifecycle ---------------------------------------------------------------------------------------------
 
@@ -244,7 +248,12 @@ class Relays:
             return "code_used" if time.time() < float(issued) + CODE_SECONDS else "code_expired"
         entry = msgspec.json.decode(raw, type=_Code)
         credential = new_secret()
-        await self.store.put("relay", entry.relay, _encoder.encode(_Relay(entry.subject, credential)), BINDING_SECONDS)
+        record = _Relay(entry.subject, credential)
+        if self._cipher is not None:
+            # Sealed at rest like the platform tokens: a copy of the store does not let anyone pose as the relay.
+            sealed = self._cipher.seal(credential.encode(), f"relay:{entry.relay}")
+            record = _Relay(entry.subject, base64.b64encode(sealed).decode(), sealed=True)
+        await self.store.put("relay", entry.relay, _encoder.encode(record), BINDING_SECONDS)
         # The binding follows the identity (the user's subject), so refreshing the bearer token keeps it.
         await self.store.put("relay-binding", entry.subject, entry.relay.encode(), BINDING_SECONDS)
         log.info("a pairing code was redeemed; relay %s is bound for 24 h", entry.relay[:8])
@@ -285,7 +294,16 @@ class Relays:
             if raw is None:
                 await self._refuse(ws, "relay_expired")
                 return
-            credential = msgspec.json.decode(raw, type=_Relay).credential
+            record = msgspec.json.decode(raw, type=_Relay)
+            credential = record.credential
+            if record.sealed:
+                try:
+                    if self._cipher is None:
+                        raise DesignError(ErrorCode.UNAUTHORIZED, "DESIGN_TOKEN_KEYS is no longer set.")
+                    credential = self._cipher.open(base64.b64decode(credential), f"relay:{relay}").decode()
+                except DesignError:
+                    await self._refuse(ws, "relay_expired")
+                    return
         with contextlib.suppress(WebSocketDisconnect):
             await self._serve(ws, relay, credential)
 

@@ -126,7 +126,8 @@ async def test_commands_cross_instances_and_only_the_pairing_user_reaches_the_pl
         async with connect(f"{ws_url(second.url)}?code={code}") as ws:
             paired = json.loads(await ws.recv())
             assert paired["type"] == "PAIRED"
-            await handshake(ws, paired["data"]["credential"])
+            credential = paired["data"]["credential"]
+            await handshake(ws, credential)
             plugin = asyncio.create_task(serve_commands(ws, "Relay File"))
             try:
                 async with mcp(first, alice["access_token"]) as client:
@@ -154,10 +155,12 @@ async def test_commands_cross_instances_and_only_the_pairing_user_reaches_the_pl
                 assert not again.is_error, text(again)
             finally:
                 plugin.cancel()
-        # Nothing of the design was kept: no entry of the store holds what the plugin answered.
+        # Nothing of the design was kept: no entry of the store holds what the plugin answered; and the reconnect
+        # credential is sealed at rest.
         with redis.Redis.from_url(redis_url) as plain:
             values = [plain.get(key) or b"" for key in plain.scan_iter()]
-        assert values and not any(b"return 7" in value or b"Relay File" in value for value in values)
+        kept = (b"return 7", b"Relay File", credential.encode())
+        assert values and not any(secret in value for value in values for secret in kept)
         # The code is spent: presenting it again is refused, on either instance.
         for server in (first, second):
             replay = await redeem(server.url, code)
