@@ -95,7 +95,8 @@ class _Relay(msgspec.Struct):
 
 
 class _Forward(msgspec.Struct, omit_defaults=True):
-    """A message between instances: a command for the owner of ``relay``, or the reply to command ``cid``."""
+    """A message between instances: a command for the owner of ``relay``, or the progress of or reply to command
+    ``cid``."""
 
     op: str
     cid: str
@@ -107,6 +108,7 @@ class _Forward(msgspec.Struct, omit_defaults=True):
     timeout: float = 0.0
     result: dict[str, Any] | None = None
     error: tuple[str, str, str] | None = None
+    progress: tuple[float, float | None, str] | None = None
 
 
 _encoder = msgspec.json.Encoder()
@@ -168,7 +170,7 @@ class Relays:
         self.store = store
         self.instance = uuid.uuid4().hex
         self._sessions: dict[str, _Session] = {}
-        self._waiting: dict[str, asyncio.Future[_Forward]] = {}
+        self._waiting: dict[str, tuple[asyncio.Future[_Forward], ProgressFn | None]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._redis: Any = getattr(store, "redis", None)
         self._pubsub: Any = None
@@ -475,7 +477,9 @@ class Relays:
                 return await self._local_command(session, method, params or {}, file_key, timeout, progress)
             owner = await self.store.get("relay-owner", relay)
             if owner is not None and owner != self.instance.encode() and self._redis is not None:
-                forwarded = await self._forward(owner.decode(), relay, method, params or {}, file_key, timeout)
+                forwarded = await self._forward(
+                    owner.decode(), relay, method, params or {}, file_key, timeout, progress
+                )
                 if forwarded is not None:
                     return forwarded
             if time.monotonic() > deadline:
@@ -483,12 +487,19 @@ class Relays:
             await asyncio.sleep(RECONNECT_POLL)
 
     async def _forward(
-        self, owner: str, relay: str, method: str, params: dict[str, Any], file_key: str, timeout: float
+        self,
+        owner: str,
+        relay: str,
+        method: str,
+        params: dict[str, Any],
+        file_key: str,
+        timeout: float,
+        progress: ProgressFn | None,
     ) -> dict[str, Any] | None:
         """Run the command on the owning instance; None when no instance listens there (it died)."""
         cid = uuid.uuid4().hex
         future: asyncio.Future[_Forward] = asyncio.get_running_loop().create_future()
-        self._waiting[cid] = future
+        self._waiting[cid] = (future, progress)
         message = _Forward(
             "command", cid, self.instance, relay, method, params, file_key, timeout or command_timeout(method, params)
         )
@@ -519,25 +530,40 @@ class Relays:
             except msgspec.DecodeError:
                 log.warning("ignored an unreadable message from another instance")
                 continue
-            if forward.op == "reply":
-                future = self._waiting.get(forward.cid)
-                if future is not None and not future.done():
-                    future.set_result(forward)
+            waiting = self._waiting.get(forward.cid)
+            if forward.op == "reply" and waiting is not None and not waiting[0].done():
+                waiting[0].set_result(forward)
+            elif forward.op == "progress" and waiting is not None and waiting[1] is not None and forward.progress:
+                # Awaited here, not spawned: the caller hears the progress before the reply that follows it.
+                try:
+                    await waiting[1](*forward.progress)
+                except Exception:
+                    log.exception("passing on a forwarded command's progress failed")
             elif forward.op == "command":
                 self._spawn(self._run_forwarded(forward))
 
     async def _run_forwarded(self, forward: _Forward) -> None:
         reply = _Forward("reply", forward.cid)
+        origin = self._channel(forward.origin)
+        # Progress and the reply are published in the order they happened (each publish may take another connection).
+        in_order = asyncio.Lock()
+
+        async def progress(done: float, total: float | None, message: str) -> None:
+            update = _Forward("progress", forward.cid, progress=(done, total, message))
+            async with in_order:
+                await self._redis.publish(origin, _encoder.encode(update))
+
         try:
             session = self._sessions.get(forward.relay)
             if session is None or session.closed:
                 raise plugin_away_error()
             reply.result = await self._local_command(
-                session, forward.method, forward.params, forward.file_key, forward.timeout, None
+                session, forward.method, forward.params, forward.file_key, forward.timeout, progress
             )
         except DesignError as err:
             reply.error = (err.code.value, err.message, err.hint)
         except Exception:
             log.exception("a forwarded %s failed", forward.method)
             reply.error = (ErrorCode.INTERNAL.value, f"The relay failed to run {forward.method}.", "Retry.")
-        await self._redis.publish(self._channel(forward.origin), _encoder.encode(reply))
+        async with in_order:
+            await self._redis.publish(origin, _encoder.encode(reply))

@@ -85,12 +85,15 @@ async def pair_code(server: RemoteServer, token: str) -> str:
 
 
 async def serve_commands(ws: ClientConnection, file_name: str) -> None:
-    """Play the plugin after its handshake: identify the file, answer EXECUTE_CODE with the code it ran."""
+    """Play the plugin after its handshake: identify the file, answer EXECUTE_CODE with the code it ran after a
+    PROGRESS frame for it."""
     info = {"fileName": file_name, "fileKey": "relayFile", "editorType": "figma", "pluginVersion": "0.1.0"}
     await ws.send(json.dumps({"type": "FILE_INFO", "data": info}))
     async for raw in ws:
         frame = json.loads(raw)
         if frame.get("method") == "EXECUTE_CODE":
+            progress = {"id": frame["id"], "progress": 1, "total": 2, "message": "half way"}
+            await ws.send(json.dumps({"type": "PROGRESS", "data": progress}))
             reply = {"success": True, "result": {"ran": frame["params"]["code"]}}
             await ws.send(json.dumps({"id": frame["id"], "result": reply}))
 
@@ -130,10 +133,19 @@ async def test_commands_cross_instances_and_only_the_pairing_user_reaches_the_pl
             await handshake(ws, credential)
             plugin = asyncio.create_task(serve_commands(ws, "Relay File"))
             try:
+                reported: list[tuple[float, float | None, str | None]] = []
+
+                async def on_progress(done: float, total: float | None, message: str | None) -> None:
+                    reported.append((done, total, message))
+
                 async with mcp(first, alice["access_token"]) as client:
-                    result = await client.call_tool("design_execute", {"code": "return 7"})
+                    result = await client.call_tool(
+                        "design_execute", {"code": "return 7"}, progress_callback=on_progress
+                    )
                 assert not result.is_error, text(result)
                 assert json.loads(text(result))["result"] == {"ran": "return 7"}
+                # The plugin's progress crossed back to the AI client's instance too.
+                assert reported == [(1, 2, "half way")]
                 # Another user has no relay: the plugin is out of reach, on either instance.
                 for server in (first, second):
                     async with mcp(server, bob["access_token"]) as client:
