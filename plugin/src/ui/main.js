@@ -1,8 +1,9 @@
 // The plugin window (an iframe of the design tool): finds designd on the local ports, proves to each server that it
 // holds the bridge token and has the server prove the same (the token never crosses the wire), identifies the file,
 // and relays commands and replies between proven servers and the plugin code, and the plugin code's events to every
-// proven server. A server that cannot prove itself gets nothing and is obeyed in nothing. docs/bridge-protocol.md
-// describes the conversation.
+// proven server. A server that cannot prove itself gets nothing and is obeyed in nothing. In its Cloud section the
+// window pairs with the Remote Mode relay by the code the user types, and serves the relay the same way once it proves
+// the credential it handed out. docs/bridge-protocol.md describes the conversation.
 import { BRIDGE_PROTOCOL } from "../shared/contract.js";
 import { readConfig } from "./config.js";
 import { probe } from "./probe.js";
