@@ -282,32 +282,40 @@ class Relays:
         if await self.store.count("pair-rate", address, RATE_WINDOW) > self.config.pair_attempts:
             await self._refuse(ws, "rate_limited")
             return
+        paired: dict[str, Any] | None = None
         if code:
             outcome = await self._redeem(code)
             if isinstance(outcome, str):
                 await self._refuse(ws, outcome)
                 return
             relay, credential = outcome
-            await ws.send_text(
-                _encoder.encode({"type": "PAIRED", "data": {"relay": relay, "credential": credential}}).decode()
-            )
+            paired = {"type": "PAIRED", "data": {"relay": relay, "credential": credential}}
         else:
-            raw = await self.store.get("relay", relay)
-            if raw is None:
+            known = await self._credential(relay)
+            if known is None:
                 await self._refuse(ws, "relay_expired")
                 return
-            record = msgspec.json.decode(raw, type=_Relay)
-            credential = record.credential
-            if record.sealed:
-                try:
-                    if self._cipher is None:
-                        raise DesignError(ErrorCode.UNAUTHORIZED, "DESIGN_TOKEN_KEYS is no longer set.")
-                    credential = self._cipher.open(base64.b64decode(credential), f"relay:{relay}").decode()
-                except DesignError:
-                    await self._refuse(ws, "relay_expired")
-                    return
+            credential = known
+        # A plugin that leaves half way (even right after pairing: it comes back with the credential) is no error.
         with contextlib.suppress(WebSocketDisconnect):
+            if paired is not None:
+                await ws.send_text(_encoder.encode(paired).decode())
             await self._serve(ws, relay, credential)
+
+    async def _credential(self, relay: str) -> str | None:
+        """The reconnect credential of a live relay, or None (expired, or sealed with a key this server lost)."""
+        raw = await self.store.get("relay", relay)
+        if raw is None:
+            return None
+        record = msgspec.json.decode(raw, type=_Relay)
+        if not record.sealed:
+            return record.credential
+        if self._cipher is None:
+            return None
+        try:
+            return self._cipher.open(base64.b64decode(record.credential), f"relay:{relay}").decode()
+        except DesignError:
+            return None
 
     # --- one plugin socket -------------------------------------------------------------------------------------
 
