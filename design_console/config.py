@@ -274,6 +274,8 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     oauth_scopes: str = DEFAULT_OAUTH_SCOPES
     #: DESIGN_REMOTE_MAX_BODY: the largest request body accepted, in bytes.
     max_body: int = 1024 * 1024
+    #: DESIGN_RELAY_PAIR_ATTEMPTS: plugin pairing and reconnect attempts allowed per client address a minute.
+    pair_attempts: int = 20
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -343,4 +345,5 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         oauth_token_url=_http_url(env, "DESIGN_OAUTH_TOKEN_URL", DEFAULT_OAUTH_TOKEN_URL),
         oauth_scopes=env.get("DESIGN_OAUTH_SCOPES", "").strip() or DEFAULT_OAUTH_SCOPES,
         max_body=_int(env, "DESIGN_REMOTE_MAX_BODY", 1024 * 1024, 1024, 64 * 1024 * 1024),
+        pair_attempts=_int(env, "DESIGN_RELAY_PAIR_ATTEMPTS", 20, 1, 100_000),
     )

@@ -19,6 +19,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "protocol": 0,
     "plugin_contract": 0,
+    "bridge_frames": 1,
     "config": 1,
     "runtime": 2,
     "clients": 3,

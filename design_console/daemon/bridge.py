@@ -10,12 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import hmac
 import ipaddress
 import itertools
 import logging
 import os
-import re
 import secrets
 import socket
 import time
@@ -30,6 +28,19 @@ from websockets.datastructures import MultipleValuesError
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from design_console.bridge_frames import (
+    MAX_FRAME_BYTES,
+    NONCE_BYTES,
+    Frame,
+    HelloData,
+    PluginFailure,
+    ProgressData,
+    UnusableReply,
+    decode_frame,
+    decode_hello,
+    plugin_proof_valid,
+    reply_result,
+)
 from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, State
 from design_console.errors import DesignError, ErrorCode
@@ -47,7 +58,6 @@ _ws_log = logging.getLogger("design_console.bridge.websockets")
 _ws_log.setLevel(logging.WARNING)
 
 SERVICE_NAME = "design-console-mcp"
-MAX_FRAME_BYTES = 64 * 1024 * 1024
 GRACE_SECONDS = 5.0
 IDENTIFY_TIMEOUT_SECONDS = 30.0
 #: A socket must prove it holds the token this soon (when auth is required); a plugin does it in milliseconds.
@@ -57,10 +67,6 @@ HANDSHAKE_TIMEOUT_SECONDS = 10.0
 MAX_WAITING_SOCKETS = 64
 PING_INTERVAL_SECONDS = 10.0
 MISSED_PONGS_TO_DROP = 2
-#: designd's handshake nonce: 32 random bytes (hex) per socket.
-NONCE_BYTES = 32
-#: The plugin's nonce must carry at least 128 bits (32 hex digits); a longer one than 128 characters is refused.
-PLUGIN_NONCE_CHARS = range(32, 129)
 CLOSE_TIMEOUT_SECONDS = 5.0
 #: How many ids of abandoned commands are remembered, to tell a late reply from a reply to an id never sent.
 REMEMBERED_IDS = 4096
@@ -111,87 +117,7 @@ def _ipv6_loopback_available() -> bool:
     return True
 
 
-# --- frames --------------------------------------------------------------------------------------------------
-
-
-class _Frame(msgspec.Struct):
-    """Any message from the plugin: an event (``type`` + ``data``) or a reply (``id`` + ``result``/``error``)."""
-
-    type: str | None = None
-    id: str | int | None = None
-    method: str | None = None
-    result: msgspec.Raw = msgspec.Raw()
-    error: msgspec.Raw = msgspec.Raw()
-    code: str | None = None
-    data: msgspec.Raw = msgspec.Raw()
-
-
-class _HelloData(msgspec.Struct):
-    pluginVersion: str | None = None
-    protocol: int | None = None
-    nonce: str = ""
-    proof: str = ""
-    #: Only a protocol-2 plugin sends the token itself; it is refused without being compared or logged.
-    token: str = ""
-
-
-class _ProgressData(msgspec.Struct):
-    """What a PROGRESS frame (ours) says about a command in flight."""
-
-    id: str | int
-    progress: float
-    total: float | None = None
-    message: str = ""
-
-
-_frame_decoder = msgspec.json.Decoder(_Frame)
-#: A JSON escape that matters to surrogates: a valid pair (kept), a lone surrogate (replaced), or an escaped
-#: backslash (kept, and consumed so that a literal "\\ud83d" is never read as an escape).
-_SURROGATE_ESCAPES = re.compile(
-    rb"(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})|\\u[dD][89a-fA-F][0-9a-fA-F]{2}|(\\\\)"
-)
-
-
-def _replace_lone_surrogates(data: bytes) -> bytes:
-    return _SURROGATE_ESCAPES.sub(lambda m: m.group(1) or m.group(2) or rb"\ufffd", data)
-
-
-def _decode_frame(message: str | bytes, counters: dict[str, int]) -> _Frame:
-    """Decode a plugin frame. JavaScript strings may hold half an emoji (a user's own slice can cut one), which
-    JSON.stringify sends as a lone surrogate escape; it becomes U+FFFD instead of costing the whole frame.
-
-    Every way a frame can be unreadable raises ``msgspec.DecodeError``: a binary frame that is not UTF-8 (websockets
-    checks only text frames, and the bytes would otherwise reach the event decoders inside a raw field) and JSON
-    nested deeper than the decoder recurses (``RecursionError``) included."""
-    if isinstance(message, str):
-        data = message.encode()
-    else:
-        data = message
-        try:
-            data.decode()
-        except UnicodeDecodeError as exc:
-            raise msgspec.DecodeError(f"a binary frame that is not UTF-8: {exc}") from None
-    try:
-        return _frame_decoder.decode(data)
-    except RecursionError:
-        raise msgspec.DecodeError("JSON nested too deeply") from None
-    except msgspec.DecodeError:
-        if b"\\u" not in data:
-            raise
-        repaired = _replace_lone_surrogates(data)
-        if repaired == data:
-            raise
-    try:
-        frame = _frame_decoder.decode(repaired)
-    except RecursionError:
-        # The lone surrogate stopped the first decode before it reached the depth.
-        raise msgspec.DecodeError("JSON nested too deeply") from None
-    counters["surrogatesReplaced"] += 1
-    return frame
-
-
-_hello_decoder = msgspec.json.Decoder(_HelloData)
-_progress_decoder = msgspec.json.Decoder(_ProgressData)
+_progress_decoder = msgspec.json.Decoder(ProgressData)
 _encoder = msgspec.json.Encoder()
 
 
@@ -233,7 +159,7 @@ class _File:
 class _Pending:
     method: str
     key: str
-    future: asyncio.Future[_Frame]
+    future: asyncio.Future[Frame]
     progress: ProgressFn | None = None
 
 
@@ -611,7 +537,7 @@ class Bridge:
 
     async def _on_message(self, sock: _Socket, message: str | bytes) -> None:
         try:
-            frame = _decode_frame(message, self._counters)
+            frame = decode_frame(message, self._counters)
         except msgspec.DecodeError as exc:
             self._counters["badFrames"] += 1
             self._throttle.warning("bad-frame", "ignored an unreadable frame from socket %d: %s", sock.sid, exc)
@@ -637,7 +563,7 @@ class Bridge:
             kind = frame.type or frame.method
             self._throttle.warning("unknown-type", "ignored a frame of unknown type %r from socket %d", kind, sock.sid)
 
-    async def _on_hello(self, sock: _Socket, frame: _Frame) -> None:
+    async def _on_hello(self, sock: _Socket, frame: Frame) -> None:
         """Check the plugin's proof that it holds the token, and prove designd holds it too (protocol 3).
 
         The proof is bound to this socket's nonce and to designd's own port, so a proof made for another server (a
@@ -648,11 +574,11 @@ class Bridge:
             return
         sock.hello_seen = True
         try:
-            hello = _hello_decoder.decode(bytes(frame.data) or b"{}")
+            hello = decode_hello(bytes(frame.data) or b"{}")
         except msgspec.DecodeError as exc:
             self._counters["badFrames"] += 1
             self._throttle.warning("bad-hello", "ignored a malformed HELLO from socket %d: %s", sock.sid, exc)
-            hello = _HelloData()
+            hello = HelloData()
         sock.hello_version = hello.pluginVersion or sock.hello_version
         if self._proof_valid(sock, hello):
             sock.authenticated = True
@@ -673,11 +599,8 @@ class Bridge:
             await self._send_update_notice(sock, hello.pluginVersion)
         await self._close_socket(sock, 4401, "authentication required")
 
-    def _proof_valid(self, sock: _Socket, hello: _HelloData) -> bool:
-        if not self._token or not hello.proof or len(hello.nonce) not in PLUGIN_NONCE_CHARS:
-            return False
-        expected = bridge_proof(self._token.decode(), "plugin", self._port(), sock.nonce, hello.nonce)
-        return hmac.compare_digest(expected.encode(), hello.proof.encode(errors="replace"))
+    def _proof_valid(self, sock: _Socket, hello: HelloData) -> bool:
+        return plugin_proof_valid(self._token.decode(), self._port(), sock.nonce, hello)
 
     def _port(self) -> int:
         if self.port is None:
@@ -817,7 +740,7 @@ class Bridge:
 
     # --- commands -------------------------------------------------------------------------------------------
 
-    def _on_reply(self, sock: _Socket, frame: _Frame) -> None:
+    def _on_reply(self, sock: _Socket, frame: Frame) -> None:
         cid = str(frame.id)
         if cid in self._cancels:
             del self._cancels[cid]
@@ -982,25 +905,15 @@ class Bridge:
             self._pending.pop(cid, None)
             f.pending.discard(cid)
 
-    def _interpret(self, f: _File, method: str, reply: _Frame) -> dict[str, Any]:
+    def _interpret(self, f: _File, method: str, reply: Frame) -> dict[str, Any]:
         try:
-            error = msgspec.json.decode(reply.error) if len(reply.error) else None
-            result = msgspec.json.decode(reply.result) if len(reply.result) else None
-        except msgspec.DecodeError as exc:
+            return reply_result(reply)
+        except PluginFailure as failure:
+            raise self._plugin_error(f, method, failure.message, failure.code) from None
+        except UnusableReply as exc:
             raise self._bad_reply(f, method, str(exc)) from None
-        if error is not None:
-            raise self._plugin_error(f, method, error, reply.code)
-        if not isinstance(result, dict):
-            what = "no result" if result is None else f"a {type(result).__name__} instead of an object"
-            raise self._bad_reply(f, method, what)
-        if result.get("success") is False:
-            message = result.get("error") or result.get("message") or "the plugin reported a failure without a reason"
-            code = result.get("code")
-            raise self._plugin_error(f, method, message, code if isinstance(code, str) else None)
-        return result
 
-    def _plugin_error(self, f: _File, method: str, error: Any, code: str | None) -> DesignError:
-        message = error if isinstance(error, str) else _encoder.encode(error).decode()
+    def _plugin_error(self, f: _File, method: str, message: str, code: str | None) -> DesignError:
         text = f"{method} failed in {f.label}: {message}" + (f" (code {code})" if code else "")
         if message.startswith("Unknown method"):
             manifest = self._config.plugin_dir / "manifest.json"

@@ -38,7 +38,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from design_console import __version__
@@ -46,6 +46,7 @@ from design_console.clients.design_api import DesignApi
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.remote.oauth import SCOPE, OAuthServer, not_configured_error
+from design_console.remote.relay import Relays
 from design_console.remote.store import Store, open_store
 from design_console.remote.tools import build_server
 
@@ -179,21 +180,28 @@ class RemoteService:
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
         self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
-        self.server = build_server(config.base, self.api_for)
+        self.relays = Relays(config, self.store)
+        self.server = build_server(config.base, self.api_for, self.relays, self.subject_of)
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
         )
         self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
 
-    async def api_for(self, request: Request | None) -> DesignApi:
-        """The design API client of the user a request comes from (the deployer's token when OAuth is off)."""
+    def subject_of(self, request: Request | None) -> str:
+        """The signed-in user a request comes from ("" for the deployer when OAuth is off)."""
         if self.oauth is None:
-            return self._client("", self.config.base.access_token)
+            return ""
         user = request.scope.get("user") if request is not None else None
         if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
             raise DesignError(ErrorCode.UNAUTHORIZED, "This request carries no signed-in user.", "Sign in again.")
-        subject = user.access_token.subject
+        return user.access_token.subject
+
+    async def api_for(self, request: Request | None) -> DesignApi:
+        """The design API client of the user a request comes from (the deployer's token when OAuth is off)."""
+        subject = self.subject_of(request)
+        if self.oauth is None:
+            return self._client("", self.config.base.access_token)
         return self._client(subject, await self.oauth.upstream_token(subject))
 
     def _client(self, subject: str, token: str) -> DesignApi:
@@ -237,10 +245,12 @@ class RemoteService:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         purger = asyncio.create_task(self._purge_periodically())
+        await self.relays.start()
         try:
             async with self.sessions.run():
                 yield
         finally:
+            await self.relays.close()
             purger.cancel()
             await asyncio.gather(purger, return_exceptions=True)
             for _, client in self._apis.values():
@@ -268,13 +278,15 @@ class RemoteService:
             app = ApiKeyGate(app, self.config.api_key)
         return app
 
-    def routes(self) -> list[Route | Mount]:
+    def routes(self) -> list[Route | Mount | WebSocketRoute]:
         mcp_app = StreamableHTTPASGIApp(self.sessions)
-        routes: list[Route | Mount] = [
+        routes: list[Route | Mount | WebSocketRoute] = [
             Route("/health", self.health, methods=["GET"]),
             Route("/mcp", self._mcp_gate(mcp_app)),
             Route("/sse", self._mcp_gate(_Endpoint(self.handle_sse)), methods=["GET"]),
             Mount(SSE_MESSAGES, app=self._mcp_gate(self.sse.handle_post_message)),
+            # The plugin has no bearer token: a pairing code or its relay's credential is what it proves.
+            WebSocketRoute("/ws/pair", self.relays.endpoint),
         ]
         return routes + (self._oauth_routes() if self.oauth is not None else self._oauth_unavailable())
 

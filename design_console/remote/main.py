@@ -7,6 +7,7 @@ import sys
 
 import uvicorn
 
+from design_console.bridge_frames import MAX_FRAME_BYTES
 from design_console.config import load_remote_config
 from design_console.errors import DesignError
 from design_console.runtime.logs import setup_logging
@@ -33,6 +34,8 @@ def main() -> None:
         port=config.port,
         log_config=None,
         proxy_headers=True,
+        # Screenshots and image fills come back from the plugin in one frame, as over the local bridge.
+        ws_max_size=MAX_FRAME_BYTES,
         server_header=False,
     )
 

@@ -46,6 +46,11 @@ class Store(Protocol):
         """Remove the entry, if any."""
         ...
 
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        """Add one to a counter and return the new count, atomically; a counter starts at 1 and lives ``ttl``
+        seconds from then (what a fixed-window rate limit needs)."""
+        ...
+
     async def purge(self) -> int:
         """Drop expired entries; returns how many were dropped."""
         ...
@@ -140,6 +145,22 @@ class SqliteStore:
     async def delete(self, kind: str, key: str) -> None:
         await self._run("DELETE FROM entries WHERE kind = ? AND key = ?", kind, key)
 
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        now = time.time()
+        rows = await self._run(
+            "INSERT INTO entries (kind, key, value, expires) VALUES (?, ?, 1, ?) "
+            "ON CONFLICT (kind, key) DO UPDATE SET "
+            "value = CASE WHEN entries.expires <= ? THEN 1 ELSE CAST(entries.value AS INTEGER) + 1 END, "
+            "expires = CASE WHEN entries.expires <= ? THEN excluded.expires ELSE entries.expires END "
+            "RETURNING value",
+            kind,
+            key,
+            now + ttl,
+            now,
+            now,
+        )
+        return int(rows[0][0])
+
     async def purge(self) -> int:
         rows = await self._run(
             "DELETE FROM entries WHERE expires IS NOT NULL AND expires <= ? RETURNING 1", time.time()
@@ -181,6 +202,20 @@ class RedisStore:
 
     async def delete(self, kind: str, key: str) -> None:
         await self._redis.delete(self._key(kind, key))
+
+    async def count(self, kind: str, key: str, ttl: float) -> int:
+        name = self._key(kind, key)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            # NX: only the first count of a window sets its expiry.
+            pipe.incr(name)
+            pipe.pexpire(name, self._px(ttl) or 1, nx=True)
+            counted, _ = await pipe.execute()
+        return int(counted)
+
+    @property
+    def redis(self) -> Any:
+        """The Redis client, for the relay's pub/sub between instances."""
+        return self._redis
 
     async def purge(self) -> int:
         # Redis drops expired keys itself.

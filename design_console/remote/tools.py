@@ -1,12 +1,15 @@
 """The catalog as the hosted service serves it: the same tools as Local Mode, run in this process, per user.
 
-Tools that read or write files on the user's machine are not listed: a hosted server has no such machine. Tools that
-need the Desktop Bridge plugin are listed (one catalog for both modes) and answer that pairing a plugin with the
-hosted service is not available yet. Design API tools run here with the calling user's design API client.
+Tools that read or write files on the user's machine are not listed: a hosted server has no such machine. Design API
+tools run here with the calling user's design API client. Tools that send commands to the Desktop Bridge plugin run
+the same handler as in Local Mode, with a context whose ``bridge`` goes to the plugin the user paired through the
+relay (``design_pair_plugin``, listed only here). Tools that read what designd keeps of the plugin's events (console,
+selection, changes, connected files) have no such state here and say so.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,47 +21,101 @@ from design_console import __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode, format_error
+from design_console.protocol import ToolOutput
+from design_console.remote.relay import CODE_SECONDS, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import ToolSpec, failure, parse_args
+from design_console.tools.base import NoArgs, ToolSpec, failure, ok, parse_args
 from design_console.tools.context import StateQueryName
 from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definition
 
 log = logging.getLogger("design_console.remote")
 
-#: What a call is refused with when its tool needs the plugin (the relay comes with pairing).
-PAIRING_UNAVAILABLE = DesignError(
+#: What a call is refused with when its tool reads the plugin-fed state only designd keeps.
+LOCAL_ONLY = DesignError(
     ErrorCode.NOT_CONNECTED,
-    "This tool needs the Desktop Bridge plugin, and pairing a plugin with the hosted server is not available yet.",
-    "Use a design API tool (they work here), or run Local Mode (design-console-mcp) next to the design tool.",
+    "This tool reads what the local server keeps of the Desktop Bridge plugin's events; the hosted server keeps none.",
+    "Use design_execute through the paired plugin, or run Local Mode (design-console-mcp) next to the design tool.",
 )
 
 #: Gives the design API client of the user a request comes from (raises DesignError when there is none).
 ApiFor = Callable[[Any], Awaitable[DesignApi]]
+#: Gives the identity a request comes from (the subject relays are bound to; raises DesignError when there is none).
+SubjectFor = Callable[[Any], str]
+
+
+async def _pair_plugin(ctx: RemoteCallContext, args: NoArgs) -> ToolOutput:
+    code = await ctx.pair()
+    minutes = int(CODE_SECONDS // 60)
+    return ok(
+        {
+            "code": code,
+            "expiresInSeconds": int(CODE_SECONDS),
+            "instructions": f"In the design file, run the Desktop Bridge plugin, type {code} in its Cloud section and "
+            f"press Pair. The code works once, within {minutes} minutes; the pairing then lasts 24 hours.",
+        }
+    )
+
+
+#: Pairing exists only in Remote Mode, so this tool is listed by the hosted service alone.
+PAIR_PLUGIN = ToolSpec(
+    name="design_pair_plugin",
+    description="Pair the Desktop Bridge plugin with this server: returns a 6-character code the user types in the "
+    "plugin's Cloud section (valid 5 min, single use). Plugin tools then work remotely.",
+    args=NoArgs,
+    handler=_pair_plugin,
+    runs_in="api",
+    read_only=False,
+)
 
 
 def remote_catalog(config: Config) -> dict[str, ToolSpec]:
-    """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine."""
-    return {name: spec for name, spec in catalog(config).items() if not spec.uses_files}
+    """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine, plus
+    pairing."""
+    tools = {name: spec for name, spec in catalog(config).items() if not spec.uses_files}
+    tools[PAIR_PLUGIN.name] = PAIR_PLUGIN
+    return tools
 
 
 def runs_here(spec: ToolSpec) -> bool:
-    """Whether the hosted service can run ``spec`` now: a design API tool that needs no plugin."""
-    return spec.runs_in != "daemon" and not spec.needs_bridge
+    """Whether the hosted service can run ``spec``: any tool but those whose handler needs designd's own context
+    (its plugin-fed state and file table)."""
+    first = next(iter(inspect.signature(spec.handler).parameters.values()))
+    annotation = first.annotation
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return name != "DaemonContext"
 
 
 class RemoteCallContext:
-    """What a design API tool gets in the hosted service: the user's API client; no plugin, no local files.
+    """What a tool gets in the hosted service: the user's API client and the plugin the user paired; no local files.
 
     It implements :class:`tools.context.ApiContext` and :class:`tools.context.MediaContext`.
     """
 
     active_file_key: str | None = None
 
-    def __init__(self, config: Config, api: DesignApi, progress: Callable[[float, float | None, str], Awaitable[None]]):
+    def __init__(
+        self,
+        config: Config,
+        api: DesignApi,
+        progress: Callable[[float, float | None, str], Awaitable[None]],
+        relays: Relays | None = None,
+        subject: str = "",
+    ):
         self.config = config
         self.api = api
         self._progress = progress
+        self._relays = relays
+        self._subject = subject
+
+    def _relay(self) -> Relays:
+        if self._relays is None:
+            raise DesignError(ErrorCode.NOT_CONNECTED, "This server has no relay for the Desktop Bridge plugin.")
+        return self._relays
+
+    async def pair(self) -> str:
+        """A fresh pairing code for the calling user."""
+        return await self._relay().pair(self._subject)
 
     @property
     def file_scope(self) -> FileScope:
@@ -67,13 +124,15 @@ class RemoteCallContext:
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
     ) -> dict[str, Any]:
-        raise PAIRING_UNAVAILABLE
+        return await self._relay().command(
+            self._subject, method, params, file_key=file_key, timeout=timeout, progress=self._progress
+        )
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._progress(progress, total, message)
 
     async def state(self, what: StateQueryName, file_key: str = "") -> Any:
-        raise PAIRING_UNAVAILABLE
+        raise LOCAL_ONLY
 
 
 async def call_tool(
@@ -83,7 +142,7 @@ async def call_tool(
     try:
         args = parse_args(spec, arguments)
         if not runs_here(spec):
-            raise PAIRING_UNAVAILABLE
+            raise LOCAL_ONLY
         output = await spec.handler(await context(), args)
     except DesignError as err:
         output = failure(err)
@@ -93,8 +152,11 @@ async def call_tool(
     return to_call_tool_result(output)
 
 
-def build_server(config: Config, api_for: ApiFor) -> Server[Any]:
-    """The SDK server behind ``/mcp`` and ``/sse``; ``api_for(request)`` picks the caller's design API client."""
+def build_server(
+    config: Config, api_for: ApiFor, relays: Relays | None = None, subject_for: SubjectFor | None = None
+) -> Server[Any]:
+    """The SDK server behind ``/mcp`` and ``/sse``; ``api_for(request)`` picks the caller's design API client,
+    ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays``."""
     tools = remote_catalog(config)
     listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
 
@@ -112,7 +174,9 @@ def build_server(config: Config, api_for: ApiFor) -> Server[Any]:
             await ctx.session.report_progress(value, total, message or None)
 
         async def context() -> RemoteCallContext:
-            return RemoteCallContext(config, await api_for(ctx.request), progress)
+            api = await api_for(ctx.request)
+            subject = subject_for(ctx.request) if subject_for is not None else ""
+            return RemoteCallContext(config, api, progress, relays, subject)
 
         return await call_tool(spec, params.arguments, context)
 

@@ -35,10 +35,19 @@ class RealPlugin:
         cls, env: TestEnv, *, editor_type: str = "figma", file_key: str = "fileA", file_name: str = "File A"
     ) -> RealPlugin:
         """Open the plugin from the user's synced copy (it carries the bridge token) and wait until it connects."""
+        plugin = cls.open(env.config.plugin_dir / "ui.html", env.config.ports, editor_type, file_key, file_name)
+        try:
+            plugin._wait_connected()
+        except BaseException:
+            plugin.stop()
+            raise
+        return plugin
+
+    @classmethod
+    def open(cls, html: Path, ports: range, editor_type: str, file_key: str, file_name: str) -> RealPlugin:
+        """Open the plugin window of ``html`` (a synced copy's ui.html) scanning ``ports``, without waiting."""
         node = shutil.which("node")
         assert node, "Node.js 20 is needed for the real-plugin tests"
-        html = env.config.plugin_dir / "ui.html"
-        ports = env.config.ports
         proc = subprocess.Popen(
             [node, str(RUNNER), str(html), str(ports.start), str(ports.stop - 1), editor_type, file_key, file_name],
             cwd=ROOT,
@@ -46,13 +55,13 @@ class RealPlugin:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        plugin = cls(proc, file_key)
-        try:
-            plugin._wait_connected()
-        except BaseException:
-            plugin.stop()
-            raise
-        return plugin
+        return cls(proc, file_key)
+
+    def pair(self, code: str) -> None:
+        """Type ``code`` in the Cloud section and press Pair, as the user does."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps({"pair": code}).encode() + b"\n")
+        self.proc.stdin.flush()
 
     def _wait_connected(self) -> None:
         self.wait_window(lambda w: w["state"] == "connected", "connect")

@@ -91,12 +91,12 @@ async def test_modern_protocol_on_mcp(open_server: RemoteServer) -> None:
         assert not result.is_error, _text(result)
 
 
-async def test_plugin_tools_say_pairing_is_not_available(open_server: RemoteServer) -> None:
+async def test_plugin_tools_without_a_paired_plugin_say_what_to_do(open_server: RemoteServer) -> None:
     async with Client(f"{open_server.url}/mcp", mode="legacy") as client:
-        for name, args in (("design_get_status", {}), ("design_execute", {"code": "return 1"})):
-            result = await client.call_tool(name, args)
-            assert result.is_error
-            assert "pairing a plugin with the hosted server is not available yet" in _text(result)
+        unpaired = await client.call_tool("design_execute", {"code": "return 1"})
+        assert unpaired.is_error and "Call design_pair_plugin" in _text(unpaired)
+        local = await client.call_tool("design_get_status", {})
+        assert local.is_error and "the hosted server keeps none" in _text(local)
         bad = await client.call_tool("design_get_file_versions", {"fileUrl": "not a url"})
         assert bad.is_error and "fileUrl" in _text(bad)
 

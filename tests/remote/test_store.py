@@ -138,3 +138,14 @@ async def test_sqlite_purge_drops_expired_rows(tmp_path: Path) -> None:
         assert (tmp_path / "s.sqlite3").stat().st_mode & 0o077 == 0
     finally:
         await store.close()
+
+
+async def test_counters_count_atomically_and_restart_after_their_window(store: Store) -> None:
+    counts = await asyncio.gather(*(store.count("rate", "addr", 60) for _ in range(50)))
+    assert sorted(counts) == list(range(1, 51))
+    assert await store.count("rate", "short", 0.2) == 1
+    assert await store.count("rate", "short", 0.2) == 2
+    deadline = time.monotonic() + 5
+    while await store.count("rate", "short", 0.2) != 1:
+        assert time.monotonic() < deadline, "the window never ended"
+        await asyncio.sleep(0.05)

@@ -74,6 +74,7 @@ def test_remote_settings_defaults_and_missing_oauth() -> None:
         ({"DESIGN_TOKEN_KEYS": "c2hvcnQ="}, "DESIGN_TOKEN_KEYS"),
         ({"DESIGN_TOKEN_KEYS": "not base64!"}, "DESIGN_TOKEN_KEYS"),
         ({"DESIGN_OAUTH_TOKEN_URL": "ftp://x"}, "DESIGN_OAUTH_TOKEN_URL"),
+        ({"DESIGN_RELAY_PAIR_ATTEMPTS": "0"}, "DESIGN_RELAY_PAIR_ATTEMPTS"),
     ],
 )
 def test_remote_settings_refused_name_the_variable(env: dict[str, str], variable: str) -> None:

@@ -1,8 +1,9 @@
 // The plugin window (an iframe of the design tool): finds designd on the local ports, proves to each server that it
 // holds the bridge token and has the server prove the same (the token never crosses the wire), identifies the file,
 // and relays commands and replies between proven servers and the plugin code, and the plugin code's events to every
-// proven server. A server that cannot prove itself gets nothing and is obeyed in nothing. docs/bridge-protocol.md
-// describes the conversation.
+// proven server. A server that cannot prove itself gets nothing and is obeyed in nothing. In its Cloud section the
+// window pairs with the Remote Mode relay by the code the user types, and serves the relay the same way once it proves
+// the credential it handed out. docs/bridge-protocol.md describes the conversation.
 import { BRIDGE_PROTOCOL } from "../shared/contract.js";
 import { readConfig } from "./config.js";
 import { probe } from "./probe.js";
@@ -11,6 +12,7 @@ import { View } from "./view.js";
 
 /** @typedef {import("./types.js").Server} Server */
 /** @typedef {import("./types.js").UiState} UiState */
+/** @typedef {import("./types.js").CloudState} CloudState */
 
 const RESCAN_IDLE_MS = 3000;
 const RESCAN_CONNECTED_MS = 10000;
@@ -19,6 +21,11 @@ const MAX_QUEUE = 1000;
 const PROOF_TIMEOUT_MS = 5000;
 /** An ignored port is not dialled again for this long. */
 const IGNORE_MS = 30000;
+/** After a drop the relay is dialled again after this long, doubling up to CLOUD_RETRY_MAX_MS. */
+const CLOUD_RETRY_MS = 500;
+const CLOUD_RETRY_MAX_MS = 4000;
+/** Every proof over the relay names this port: the relay's own credential already tells relays apart. */
+const RELAY_PORT = 0;
 
 const config = readConfig(document);
 const token = config.token;
@@ -46,6 +53,18 @@ const routes = {};
 /** @type {Record<number, number>} port -> time until which the server there, which failed to prove itself, is left alone */
 const ignored = {};
 
+// Cloud (Remote Mode): one relay socket, dialled with the code the user typed, then with the relay's credential.
+/** @type {Server | null} */
+let cloud = null;
+/** @type {CloudState} */
+let cloudState = "idle";
+let cloudMessage = "";
+/** @type {{relay: string, credential: string} | null} */
+let pairing = null;
+let cloudRetry = CLOUD_RETRY_MS;
+/** @type {ReturnType<typeof setTimeout> | null} */
+let cloudTimer = null;
+
 /** @param {unknown} message */
 function toHost(message) {
   window.parent.postMessage({ pluginMessage: message }, "*");
@@ -54,6 +73,11 @@ function toHost(message) {
 /** @returns {Server[]} */
 function allServers() {
   return Object.keys(servers).map((k) => servers[Number(k)]);
+}
+
+/** @returns {Server[]} the local servers and the relay: everything the plugin's events go to */
+function everyServer() {
+  return cloud ? allServers().concat([cloud]) : allServers();
 }
 
 /** The servers that proved they hold this copy's token, on an open socket: the only ones this window serves. */
@@ -94,9 +118,9 @@ function sayHello(server) {
   /** @type {Record<string, unknown>} */
   const hello = { pluginVersion: pluginVersion, protocol: BRIDGE_PROTOCOL };
   const serverNonce = server.hello.nonce;
-  if (token && typeof serverNonce === "string" && serverNonce) {
+  if (server.secret && typeof serverNonce === "string" && serverNonce) {
     hello.nonce = server.nonce;
-    hello.proof = makeProof(token, "plugin", server.port, serverNonce, server.nonce);
+    hello.proof = makeProof(server.secret, "plugin", server.port, serverNonce, server.nonce);
   }
   server.ws.send(JSON.stringify({ type: "HELLO", data: hello }));
 }
@@ -110,10 +134,10 @@ function sayHello(server) {
 function onServerProof(server, data) {
   const serverNonce = server.hello && server.hello.nonce;
   const valid =
-    !!token &&
+    !!server.secret &&
     !!server.nonce &&
     typeof serverNonce === "string" &&
-    sameProof(makeProof(token, "server", server.port, server.nonce, serverNonce), data && data.proof);
+    sameProof(makeProof(server.secret, "server", server.port, server.nonce, serverNonce), data && data.proof);
   if (!valid) {
     ignore(server, "Server proof did not verify");
     return;
@@ -121,6 +145,12 @@ function onServerProof(server, data) {
   server.proven = true;
   if (server.proofTimer) clearTimeout(server.proofTimer);
   server.proofTimer = null;
+  if (server.cloud) {
+    cloudRetry = CLOUD_RETRY_MS;
+    setCloud("paired", "");
+    handshake(server);
+    return;
+  }
   delete ignored[server.port];
   everConnected = true;
   authRefused = false;
@@ -134,6 +164,13 @@ function onServerProof(server, data) {
  * @param {string} reason
  */
 function ignore(server, reason) {
+  if (server.cloud && server === cloud && !server.proven) {
+    // A relay that cannot prove it holds the credential is not ours: the pairing is dropped, never retried there.
+    pairing = null;
+    setCloud("refused", "The relay could not prove it is the one this plugin paired with. Pair again with a new code.");
+    closeCloud(4000, reason);
+    return;
+  }
   if (server.proven || servers[server.port] !== server) return;
   if (server.proofTimer) clearTimeout(server.proofTimer);
   server.proofTimer = null;
@@ -181,6 +218,8 @@ function connect(port) {
     hello: null,
     nonce: null,
     proofTimer: null,
+    secret: token,
+    cloud: false,
   };
   servers[port] = server;
   routes[server.route] = server;
@@ -326,14 +365,147 @@ function waitForFlush(deadline) {
   }
 }
 
+/**
+ * @param {CloudState} next
+ * @param {string} message
+ */
+function setCloud(next, message) {
+  cloudState = next;
+  cloudMessage = message;
+  renderCloud();
+}
+
+function renderCloud() {
+  view.renderCloud({
+    available: !!config.relayUrl,
+    state: cloudState,
+    message: cloudMessage,
+    fileName: fileInfo ? fileInfo.fileName : "",
+  });
+}
+
+/**
+ * @param {number} code
+ * @param {string} reason
+ */
+function closeCloud(code, reason) {
+  const server = cloud;
+  cloud = null;
+  if (!server) return;
+  if (server.proofTimer) clearTimeout(server.proofTimer);
+  delete routes[server.route];
+  try {
+    server.ws.close(code, reason);
+  } catch (err) {
+    // already closing
+  }
+}
+
+/**
+ * Dials the relay: with the code the user typed, or (after a drop) with the relay's id, proving the credential.
+ * @param {string | null} code
+ */
+function dialCloud(code) {
+  if (!config.relayUrl) return;
+  if (cloudTimer) clearTimeout(cloudTimer);
+  cloudTimer = null;
+  closeCloud(1000, "Dialling again");
+  const query = code ? "code=" + encodeURIComponent(code) : "relay=" + encodeURIComponent(pairing ? pairing.relay : "");
+  let ws;
+  try {
+    ws = new WebSocket(config.relayUrl + "/ws/pair?" + query);
+  } catch (err) {
+    setCloud("unreachable", "The relay address of this copy is not valid: " + config.relayUrl);
+    return;
+  }
+  connectionCount += 1;
+  /** @type {Server} */
+  const server = {
+    port: RELAY_PORT,
+    ws: ws,
+    open: false,
+    proven: false,
+    identified: false,
+    queue: [],
+    route: "cloud:" + connectionCount,
+    hello: null,
+    nonce: null,
+    proofTimer: null,
+    secret: pairing ? pairing.credential : null,
+    cloud: true,
+  };
+  cloud = server;
+  routes[server.route] = server;
+  let refused = false;
+  ws.onopen = () => {
+    server.open = true;
+  };
+  ws.onmessage = (event) => {
+    let msg;
+    try {
+      msg = JSON.parse(event.data);
+    } catch (err) {
+      return;
+    }
+    if (!msg || typeof msg !== "object" || cloud !== server) return;
+    const data = msg.data && typeof msg.data === "object" ? msg.data : {};
+    if (msg.type === "PAIR_REFUSED") {
+      refused = true;
+      if (data.reason === "relay_expired") pairing = null;
+      setCloud("refused", typeof data.message === "string" ? data.message : "The relay refused this pairing.");
+    } else if (msg.type === "PAIRED" && code && !server.hello) {
+      pairing = { relay: String(data.relay), credential: String(data.credential) };
+      server.secret = pairing.credential;
+    } else if (!server.proven) {
+      if (msg.type === "SERVER_HELLO" && !server.hello) {
+        server.hello = data;
+        sayHello(server);
+      } else if (msg.type === "SERVER_PROOF" && server.nonce) {
+        onServerProof(server, data);
+      }
+    } else if (typeof msg.id === "string" && typeof msg.method === "string") {
+      toHost({ kind: "command", route: server.route, command: msg });
+    }
+  };
+  ws.onclose = () => {
+    if (server.proofTimer) clearTimeout(server.proofTimer);
+    delete routes[server.route];
+    if (cloud !== server) return;
+    cloud = null;
+    if (refused) return;
+    if (!pairing) {
+      setCloud("unreachable", "Could not reach the relay at " + config.relayUrl + ". Check the connection and pair again.");
+      return;
+    }
+    // A drop of the network or of the relay's instance: come back with the credential, never the spent code.
+    setCloud("unreachable", "Lost the relay; reconnecting…");
+    cloudTimer = setTimeout(() => dialCloud(null), cloudRetry);
+    cloudRetry = Math.min(cloudRetry * 2, CLOUD_RETRY_MAX_MS);
+  };
+}
+
+function pairWithCode() {
+  const code = view.cloudCode.value.trim().toUpperCase();
+  if (!/^[A-Z0-9]{6}$/.test(code)) {
+    setCloud("refused", "Type the 6-character code the AI gave you.");
+    return;
+  }
+  pairing = null;
+  cloudRetry = CLOUD_RETRY_MS;
+  setCloud("pairing", "");
+  dialCloud(code);
+}
+
 window.addEventListener("message", (event) => {
   const msg = event.data && event.data.pluginMessage;
   if (!msg || typeof msg !== "object") return;
   if (msg.kind === "init") {
     pluginVersion = msg.pluginVersion;
     fileInfo = msg.fileInfo;
-    allServers().forEach(sayHello);
+    renderCloud();
+    everyServer().forEach(sayHello);
     openServers().forEach(handshake);
+    if (cloud && cloud.proven) handshake(cloud);
     render();
   } else if (msg.kind === "event" && msg.event) {
     if (msg.route) {
@@ -345,10 +517,11 @@ window.addEventListener("message", (event) => {
     if (msg.event.type === "FILE_INFO") {
       fileInfo = msg.event.data;
       render();
+      renderCloud();
     }
     if (msg.event.type === "VARIABLES_DATA") variablesData = msg.event.data;
     const cached = msg.event.type === "FILE_INFO" || msg.event.type === "VARIABLES_DATA";
-    allServers().forEach((s) => {
+    everyServer().forEach((s) => {
       // The handshake sends the latest FILE_INFO and VARIABLES_DATA itself.
       if (s.identified || !cached) send(s, msg.event);
     });
@@ -360,6 +533,10 @@ window.addEventListener("message", (event) => {
 });
 
 view.primary.addEventListener("click", rescanNow);
+view.cloudPair.addEventListener("click", pairWithCode);
+view.cloudCode.addEventListener("keydown", (event) => {
+  if (/** @type {KeyboardEvent} */ (event).key === "Enter") pairWithCode();
+});
 view.pause.addEventListener("click", () => {
   if (paused) resume();
   else pause();
@@ -383,8 +560,12 @@ win.designBridge = {
   get ignoredPorts() {
     return Object.keys(ignored).map(Number);
   },
+  get cloud() {
+    return { state: cloudState, message: cloudMessage, relay: pairing ? pairing.relay : null };
+  },
 };
 
 render();
+renderCloud();
 toHost({ kind: "ui-ready" });
 schedule(0);

@@ -15,6 +15,10 @@
  * @property {Record<string, any> | null} hello the data of the server's SERVER_HELLO
  * @property {string | null} nonce this window's nonce for the socket's handshake, once HELLO is sent
  * @property {ReturnType<typeof setTimeout> | null} proofTimer ignores the server unless it proves itself in time
+ * @property {string | null} secret what the proofs are keyed by: this copy's bridge token, or a relay's credential
+ * @property {boolean} cloud the Remote Mode relay (dialled with a pairing code or a relay credential), not a designd
  */
+
+/** @typedef {"idle" | "pairing" | "paired" | "refused" | "unreachable"} CloudState */
 
 export {};

@@ -1,4 +1,5 @@
 /** @typedef {import("./types.js").UiState} UiState */
+/** @typedef {import("./types.js").CloudState} CloudState */
 
 const PLUGIN_FOLDER = "~/.design-console-mcp/plugin/manifest.json";
 
@@ -13,6 +14,15 @@ const PLUGIN_FOLDER = "~/.design-console-mcp/plugin/manifest.json";
  * @property {boolean} authRefused the last server closed this copy's socket for its token
  * @property {number} ignored servers closed because they could not prove they hold this copy's token
  * @property {string} range the scanned ports, e.g. "9000–9009"
+ */
+
+/**
+ * What the Cloud section shows.
+ * @typedef {object} CloudModel
+ * @property {boolean} available this copy names a relay (DESIGN_RELAY_URL when it was synced)
+ * @property {CloudState} state
+ * @property {string} message why it was refused, or what it is doing
+ * @property {string} fileName the file the plugin runs in
  */
 
 /**
@@ -40,6 +50,29 @@ export class View {
     this.notice = byId(doc, "notice");
     this.servers = byId(doc, "servers");
     this.ignored = byId(doc, "ignored");
+    this.cloud = byId(doc, "cloud");
+    this.cloudTitle = byId(doc, "cloud-title");
+    this.cloudDetail = byId(doc, "cloud-detail");
+    this.cloudCode = /** @type {HTMLInputElement} */ (byId(doc, "cloud-code"));
+    this.cloudPair = byId(doc, "cloud-pair");
+  }
+
+  /** @param {CloudModel} model */
+  renderCloud(model) {
+    this.cloud.hidden = !model.available;
+    this.body.setAttribute("data-cloud-state", model.state);
+    const titles = {
+      idle: "Cloud: not paired",
+      pairing: "Cloud: pairing…",
+      paired: "Cloud: paired",
+      refused: "Cloud: not paired",
+      unreachable: "Cloud: relay unreachable",
+    };
+    this.cloudTitle.textContent = titles[model.state];
+    let detail = model.message;
+    if (model.state === "idle") detail = "Ask the AI to pair the plugin (design_pair_plugin), then type its code here.";
+    if (model.state === "paired") detail = "Remote Mode reaches " + (model.fileName || "this file") + " through the relay.";
+    this.cloudDetail.textContent = detail;
   }
 
   /** @param {ViewModel} model */

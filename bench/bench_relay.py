@@ -1,0 +1,142 @@
+"""Figures of the Remote Mode relay: the round trip of ``design_execute`` through it with the real plugin on the AI
+client's instance and on the other one (the call then crosses Redis pub/sub twice), and the pairing redemption race
+(100 sockets presenting one code at once, half on each instance).
+
+Run: ``.venv/bin/python bench/bench_relay.py [--calls 300] [--races 5]``. It starts the fake design API, a fake design
+platform, redis-server, two ``design-console-remote`` instances and the shipped plugin (ui.html in jsdom, code.js in
+node) on free localhost ports, signs a user in through the real OAuth flow, prints the figures and stops everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fakes.api_server import api_process  # noqa: E402
+from fakes.real_plugin import RealPlugin  # noqa: E402
+from fakes.relay_client import redeem  # noqa: E402
+from fakes.remote import (  # noqa: E402
+    RemoteServer,
+    fake_platform,
+    oauth_env,
+    redis_server,
+    remote_env,
+    running_remote,
+    sign_in,
+)
+from helpers import free_port_range  # noqa: E402
+from mcp import Client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+from design_console.daemon.plugin_sync import render_plugin_file  # noqa: E402
+
+
+def _figures(name: str, latencies: list[float]) -> str:
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"{name}: p50 {statistics.median(ordered) * 1000:6.1f} ms, p99 {p99 * 1000:6.1f} ms ({len(ordered)} calls)"
+
+
+async def _pair_code(server: RemoteServer, token: str) -> str:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
+        result = await client.call_tool("design_pair_plugin", {})
+    text: str = result.content[0].text  # type: ignore[union-attr]
+    return text.split('"code":"', 1)[1][:6]
+
+
+async def round_trips(label: str, server: RemoteServer, token: str, calls: int) -> None:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    latencies: list[float] = []
+    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
+        for number in range(calls + 10):
+            started = time.perf_counter()
+            result = await client.call_tool("design_execute", {"code": "return figma.currentPage.name;"})
+            if result.is_error:
+                raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
+            if number >= 10:  # the first calls warm the session and the connections
+                latencies.append(time.perf_counter() - started)
+    print(_figures(label, latencies))
+
+
+async def _attempt(server: RemoteServer, code: str) -> tuple[str, float]:
+    started = time.perf_counter()
+    answer = await redeem(server.url, code)
+    return answer["type"], time.perf_counter() - started
+
+
+async def races(servers: tuple[RemoteServer, RemoteServer], token: str, count: int) -> None:
+    walls: list[float] = []
+    attempts: list[float] = []
+    for _ in range(count):
+        code = await _pair_code(servers[0], token)
+
+        started = time.perf_counter()
+        results = await asyncio.gather(*(_attempt(servers[i % 2], code) for i in range(100)))
+        walls.append(time.perf_counter() - started)
+        attempts += [seconds for _, seconds in results]
+        winners = sum(1 for kind, _ in results if kind == "PAIRED")
+        if winners != 1:
+            raise RuntimeError(f"{winners} redemptions of one code succeeded")
+    print(
+        f"redemption race, 100 sockets on two instances, {count} races: exactly 1 winner each; "
+        f"all 100 answered in p50 {statistics.median(walls) * 1000:.0f} ms (max {max(walls) * 1000:.0f} ms)"
+    )
+    print(_figures("  one attempt (connect, redeem or refuse, close)", attempts))
+
+
+async def main(calls: int, race_count: int) -> None:
+    with (
+        api_process() as api_url,
+        fake_platform() as platform,
+        redis_server() as redis_url,
+        tempfile.TemporaryDirectory(prefix="dc-bench-relay-") as tmp,
+    ):
+        root = Path(tmp)
+        # Warnings only: the servers' stderr is a pipe nobody reads while the bench runs, and a line per socket of a
+        # few hundred races would fill it.
+        shared = {
+            **oauth_env(platform),
+            "DESIGN_REMOTE_STORE": redis_url,
+            "DESIGN_RELAY_PAIR_ATTEMPTS": "100000",
+            "LOG_LEVEL": "warning",
+        }
+        first_env = remote_env(root / "a", api_url, **shared)
+        second_env = remote_env(root / "b", api_url, **shared)
+        second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+        with running_remote(first_env) as first, running_remote(second_env) as second:
+            _, tokens = sign_in(first, platform, "4242")
+            token = tokens["access_token"]
+            first_port = free_port_range(10)
+            ports = range(first_port, first_port + 10)
+            html = root / "ui.html"
+            source = (ROOT / "plugin" / "ui.html").read_text(encoding="utf-8")
+            relay_url = first.url.replace("http://", "ws://")
+            html.write_text(render_plugin_file("ui.html", source, token="x" * 43, relay_url=relay_url, ports=ports))
+            plugin = RealPlugin.open(html, ports, "figma", "benchFile", "Bench File")
+            try:
+                plugin.pair(await _pair_code(first, token))
+                plugin.wait_window(lambda w: w["cloud"]["state"] == "paired", "pair")
+                await round_trips("design_execute, plugin on the same instance", first, token, calls)
+                await round_trips("design_execute, plugin on the other instance", second, token, calls)
+            finally:
+                plugin.stop()
+            await races((first, second), token, race_count)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--races", type=int, default=5)
+    options = parser.parse_args()
+    asyncio.run(main(options.calls, options.races))
