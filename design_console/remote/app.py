@@ -45,6 +45,7 @@ from design_console import __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
+from design_console.remote.browser import BrowserPool
 from design_console.remote.oauth import SCOPE, OAuthServer, not_configured_error
 from design_console.remote.relay import Relays
 from design_console.remote.store import Store, open_store
@@ -181,7 +182,8 @@ class RemoteService:
         self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
-        self.server = build_server(config.base, self.api_for, self.relays, self.subject_of)
+        self.browser = BrowserPool(config.base)
+        self.server = build_server(config.base, self.api_for, self.relays, self.subject_of, self.browser)
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
@@ -246,10 +248,12 @@ class RemoteService:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         purger = asyncio.create_task(self._purge_periodically())
         await self.relays.start()
+        await self.browser.start()
         try:
             async with self.sessions.run():
                 yield
         finally:
+            await self.browser.stop()
             await self.relays.close()
             purger.cancel()
             await asyncio.gather(purger, return_exceptions=True)

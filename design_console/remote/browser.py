@@ -406,11 +406,16 @@ class BrowserPool:
                 f"Invalid arguments for {name}: {str(exc).removesuffix(' - at `$`').rstrip('.')}.",
                 "Fix the argument and call again; the tool's input schema lists every field.",
             ) from None
+        return await self.run(user, args, progress=progress)
+
+    async def run(self, user: str, args: Args, *, progress: Progress | None = None) -> ToolOutput:
+        """Run the browser tool whose parsed arguments ``args`` are (one of the structs of :data:`BROWSER_TOOLS`)."""
         if isinstance(args, RemoteNavigateArgs):
             return await self.navigate(user, args.url, progress=progress)
         if isinstance(args, RemoteConsoleArgs):
             return await self.console_logs(user, count=args.count, level=args.level, since=args.since)
-        assert isinstance(args, RemoteScreenshotArgs)
+        if not isinstance(args, RemoteScreenshotArgs):
+            raise TypeError(f"{type(args).__name__} is not the arguments of a browser tool")
         return await self.screenshot(
             user,
             format=args.format,

@@ -9,6 +9,7 @@ selection, changes, connected files) have no such state here and say so.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,10 +23,11 @@ from design_console.clients.design_api import DesignApi
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode, format_error
 from design_console.protocol import ToolOutput
+from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
 from design_console.remote.relay import CODE_SECONDS, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import NoArgs, ToolSpec, failure, ok, parse_args
+from design_console.tools.base import Args, NoArgs, ToolSpec, failure, ok, parse_args
 from design_console.tools.context import StateQueryName
 from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definition
 
@@ -69,10 +71,28 @@ PAIR_PLUGIN = ToolSpec(
 )
 
 
+async def _in_browser(ctx: RemoteCallContext, args: Args) -> ToolOutput:
+    """design_navigate, design_get_console_logs and design_take_screenshot of Remote Mode: the headless browser."""
+    return await ctx.browse(args)
+
+
 def remote_catalog(config: Config) -> dict[str, ToolSpec]:
     """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine, plus
-    pairing."""
+    pairing; the three tools of spec 1 rule 3 run in the headless browser, with its arguments and description."""
     tools = {name: spec for name, spec in catalog(config).items() if not spec.uses_files}
+    for name, (description, args) in BROWSER_TOOLS.items():
+        local = tools.get(name)
+        if local is not None:
+            tools[name] = dataclasses.replace(
+                local,
+                description=description,
+                args=args,
+                handler=_in_browser,
+                runs_in="api",
+                needs_bridge=False,
+                needs_editor=(),
+                open_world=True,
+            )
     tools[PAIR_PLUGIN.name] = PAIR_PLUGIN
     return tools
 
@@ -101,12 +121,14 @@ class RemoteCallContext:
         progress: Callable[[float, float | None, str], Awaitable[None]],
         relays: Relays | None = None,
         subject: str = "",
+        browser: BrowserPool | None = None,
     ):
         self.config = config
         self.api = api
         self._progress = progress
         self._relays = relays
         self._subject = subject
+        self._browser = browser
 
     def _relay(self) -> Relays:
         if self._relays is None:
@@ -131,6 +153,16 @@ class RemoteCallContext:
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._progress(progress, total, message)
 
+    async def browse(self, args: Args) -> ToolOutput:
+        """Run a browser tool in the calling user's own browser context."""
+        if self._browser is None:
+            raise DesignError(
+                ErrorCode.BROWSER_UNAVAILABLE,
+                "Browser Rendering not enabled: this server has no headless browser.",
+                "Run design-console-remote, which starts one (REMOTE_BROWSER_ENABLED, REMOTE_BROWSER_PATH).",
+            )
+        return await self._browser.run(self._subject, args, progress=self._progress)
+
     async def state(self, what: StateQueryName, file_key: str = "") -> Any:
         raise LOCAL_ONLY
 
@@ -153,10 +185,15 @@ async def call_tool(
 
 
 def build_server(
-    config: Config, api_for: ApiFor, relays: Relays | None = None, subject_for: SubjectFor | None = None
+    config: Config,
+    api_for: ApiFor,
+    relays: Relays | None = None,
+    subject_for: SubjectFor | None = None,
+    browser: BrowserPool | None = None,
 ) -> Server[Any]:
     """The SDK server behind ``/mcp`` and ``/sse``; ``api_for(request)`` picks the caller's design API client,
-    ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays``."""
+    ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays`` and whose
+    context of the headless ``browser`` it uses."""
     tools = remote_catalog(config)
     listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
 
@@ -176,7 +213,7 @@ def build_server(
         async def context() -> RemoteCallContext:
             api = await api_for(ctx.request)
             subject = subject_for(ctx.request) if subject_for is not None else ""
-            return RemoteCallContext(config, api, progress, relays, subject)
+            return RemoteCallContext(config, api, progress, relays, subject, browser)
 
         return await call_tool(spec, params.arguments, context)
 

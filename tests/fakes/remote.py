@@ -127,14 +127,16 @@ class RemoteServer:
     url: str
     env: dict[str, str]
     proc: subprocess.Popen[bytes]
+    #: Where its stderr goes: a file, since a pipe nobody reads fills up and stalls a server that logs a lot.
+    log: Path
 
     @property
     def public(self) -> str:
         return self.env["DESIGN_REMOTE_BASE_URL"]
 
     def stderr(self) -> str:
-        """What the server logged (readable once it stopped)."""
-        return self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+        """What the server logged so far."""
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
 def remote_env(root: Path, api_url: str, **extra: str) -> dict[str, str]:
@@ -169,15 +171,18 @@ def oauth_env(platform: FakePlatform, keys: str | None = None) -> dict[str, str]
 @contextmanager
 def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
     """Start the installed console script with ``env``; stop it (by its pid) when the block ends."""
-    (Path(env["HOME"])).mkdir(parents=True, exist_ok=True, mode=0o700)
-    proc = subprocess.Popen(
-        [str(BIN / "design-console-remote")],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    server = RemoteServer(url=f"http://127.0.0.1:{env['DESIGN_REMOTE_PORT']}", env=env, proc=proc)
+    home = Path(env["HOME"])
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    log = home / f"remote-{env['DESIGN_REMOTE_PORT']}.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [str(BIN / "design-console-remote")],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+        )
+    server = RemoteServer(url=f"http://127.0.0.1:{env['DESIGN_REMOTE_PORT']}", env=env, proc=proc, log=log)
     try:
         deadline = time.monotonic() + START_TIMEOUT
         while True:

@@ -21,6 +21,10 @@ from urllib.request import urlopen
 import psutil
 import pytest
 import pytest_asyncio
+from fakes.api_server import ApiServer
+from fakes.design_api import PERSONAL_TOKEN
+from fakes.remote import remote_env, running_remote
+from mcp import Client
 from PIL import Image
 
 from design_console.config import Config, load_config
@@ -498,3 +502,46 @@ async def test_chromium_killed_is_started_again(pool: BrowserPool, site: Site) -
             await asyncio.sleep(0.05)
     assert text_of(await pool.navigate("survivor", site.url("/plain")))["title"] == "Plain"
     assert pool.status()["running"] and pool.users() == ["survivor"]
+
+
+async def test_the_hosted_service_runs_the_three_tools_in_its_browser(
+    site: Site, forbidden: Site, fake_api_server: ApiServer, tmp_path: Path
+) -> None:
+    """Spec 1 rule 3 over /mcp: design_navigate, design_get_console_logs and design_take_screenshot are the browser's,
+    listed with its arguments, in the server's own Chromium."""
+    env = remote_env(
+        tmp_path,
+        fake_api_server.url,
+        DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN,
+        REMOTE_BROWSER_ALLOWLIST=f"127.0.0.1:{site.port}",
+        BROWSER_TIMEOUT="10000",
+    )
+    with running_remote(env) as server:
+        async with Client(f"{server.url}/mcp", mode="legacy") as client:
+            listed = {t.name: t for t in (await client.list_tools()).tools}
+            assert "url" in listed["design_take_screenshot"].input_schema["properties"]
+            opened = await client.call_tool("design_navigate", {"url": site.url("/console")})
+            assert not opened.is_error, opened.content
+            assert json.loads(first_text(opened))["title"] == "Console"
+            deadline = asyncio.get_running_loop().time() + WAIT
+            while True:
+                read = json.loads(first_text(await client.call_tool("design_get_console_logs", {"level": "error"})))
+                if (
+                    any("boom" in entry["message"] for entry in read["logs"])
+                    or asyncio.get_running_loop().time() > deadline
+                ):
+                    break
+                await asyncio.sleep(0.1)
+            assert [entry["message"] for entry in read["logs"]][-1] == "Uncaught Error: boom"
+            shot = await client.call_tool("design_take_screenshot", {"url": site.url("/red"), "format": "jpeg"})
+            assert not shot.is_error and shot.content[1].type == "image"
+            assert shot.content[1].mime_type == "image/jpeg"
+            refused = await client.call_tool("design_navigate", {"url": forbidden.url("/console")})
+            assert refused.is_error and "allowlist" in first_text(refused).lower()
+    assert "/console" not in forbidden.requests
+
+
+def first_text(result: Any) -> str:
+    block = result.content[0]
+    assert block.type == "text"
+    return str(block.text)
