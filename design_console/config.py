@@ -63,6 +63,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     config_home: Path
     #: designd runs detached (started on demand): its stderr is a file, so the log is not echoed there.
     detached: bool = False
+    #: DESIGN_WORKER_IDLE_SECONDS: a worker no call needed for this long is stopped (0: never).
+    worker_idle_seconds: int = 300
 
     @property
     def ports(self) -> range:
@@ -186,4 +188,5 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         user_home=user_home,
         config_home=Path(env.get("XDG_CONFIG_HOME") or user_home / ".config"),
         detached=bool(env.get(DETACHED_VAR)),
+        worker_idle_seconds=_int(env, "DESIGN_WORKER_IDLE_SECONDS", 300, 0, 86_400),
     )

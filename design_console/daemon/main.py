@@ -100,8 +100,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
         asyncio.create_task(_periodic(ADVERT_REFRESH, refresh_advert, "advert"), name="advert"),
         asyncio.create_task(_periodic(PEER_SWEEP, daemon.control.reap_silent, "peers"), name="peers"),
         asyncio.create_task(
-            _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir), "reaper"),
-            name="reaper",
+            _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(_sweep_all, config), "reaper"), name="reaper"
         ),
     ]
     notify("READY=1")
@@ -122,6 +121,14 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     daemon.control.close()
     advert_file.unlink(missing_ok=True)
     log.info("designd stopped")
+
+
+def _sweep_all(config: Config) -> None:
+    """Orphans and stale adverts, and expired screenshots: the media worker that also sweeps them may be stopped."""
+    from design_console.clients.media import sweep_media
+
+    sweep(config.temp_dir, config.runtime_dir)
+    sweep_media(config.media_dir)
 
 
 def _wait_for_control(config: Config, timeout: float) -> bool:
