@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 import time
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -15,7 +16,7 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.control import ControlServer, Peer
-from design_console.daemon.mcp_host import McpSession, ScopeFn, build_server
+from design_console.daemon.mcp_front import Answers, ScopeFn, SessionFactory, SessionFront
 from design_console.daemon.state import FileState, State
 from design_console.daemon.supervisor import Supervisor
 from design_console.errors import DesignError, ErrorCode
@@ -41,6 +42,12 @@ from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import TARGET_FILE_FIELD, ToolSpec, failure, parse_args
 from design_console.tools.context import DaemonContext, ProgressFn
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+#: The MCP SDK side of designd, imported in the background once designd answers (see ``mcp_front``).
+MCP_HOST_MODULE = "design_console.daemon.mcp_host"
 
 #: How people call the files of each editor type the plugin reports.
 EDITOR_NAMES = {"figma": "design", "dev": "design (Dev Mode)", "figjam": "FigJam whiteboard", "slides": "Slides"}
@@ -128,8 +135,10 @@ class Daemon:
         self.control.on_join = self._on_join
         self.control.on_leave = self._on_leave
         self.supervisor = Supervisor(config, self.control)
-        self.sessions: dict[bytes, McpSession] = {}
-        self.server = build_server(self.tools, self.call_tool)
+        self.sessions: dict[bytes, SessionFront] = {}
+        self.answers = Answers(self.tools)
+        self.server: Server[Any] | None = None
+        self._session_class: SessionFactory | None = None
         self.stopping = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -242,6 +251,22 @@ class Daemon:
             },
         }
 
+    async def load_mcp(self) -> None:
+        """Import the MCP SDK and build its server off the event loop, then hand it every session opened so far."""
+        try:
+            host = await asyncio.to_thread(importlib.import_module, MCP_HOST_MODULE)
+            server = await asyncio.to_thread(host.build_server, self.tools, self.call_tool)
+        except Exception:
+            # Without the SDK no AI app can be served: stop, so the shims report it and start a new designd.
+            log.exception("the MCP server could not be loaded; designd stops")
+            self.stopping.set()
+            return
+        self.server = server
+        log.debug("MCP server ready")
+        self._session_class = host.McpSession
+        for front in list(self.sessions.values()):
+            await front.attach(server, self._session_class)
+
     def spawn(self, coro: Awaitable[Any], name: str) -> None:
         task = asyncio.ensure_future(coro)
         task.set_name(name)
@@ -255,9 +280,10 @@ class Daemon:
             async def send(data: bytes) -> None:
                 await self.control.send(identity, Rpc(data=data))
 
-            session = McpSession(self.server, send, name=f"shim-{peer.pid}", cwd=peer.cwd)
+            session = SessionFront(self.answers, send, name=f"shim-{peer.pid}", cwd=peer.cwd)
             self.sessions[identity] = session
-            session.start()
+            if self.server is not None and self._session_class is not None:
+                await session.attach(self.server, self._session_class)
             log.info("AI app session %s opened (shim pid %s, %d open)", peer.session[:8], peer.pid, len(self.sessions))
         elif peer.kind.startswith(WORKER_PREFIX):
             self.supervisor.attach(peer)
@@ -336,8 +362,10 @@ class Daemon:
         if frame.name == "status":
             data: Any = self.status()
         elif frame.name == "stop":
-            data = {"stopping": True}
+            # The answer goes out before the shutdown begins: the shutdown closes the socket it would go out on.
+            await self.control.send(peer.identity, Result(id=frame.id, data={"stopping": True}))
             self.stopping.set()
+            return
         else:
             await self.control.send(
                 peer.identity,

@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
 
 from design_console import __version__
+from design_console.daemon.mcp_front import INSTRUCTIONS, SERVER_NAME, ScopeFn, tool_annotations
 from design_console.errors import DesignError, ErrorCode, format_error
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
@@ -32,8 +33,6 @@ from design_console.tools.schema import input_schema
 
 log = logging.getLogger("design_console.mcp")
 
-#: Asked only by tools that touch the user's files: the session's working directory and MCP roots.
-ScopeFn = Callable[[], Awaitable[FileScope]]
 ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]
 
 #: The working directory of the AI app a request comes from. One SDK server serves every session; the SDK runs each
@@ -60,35 +59,13 @@ async def _roots(session: Any) -> list[str] | None:
     return [str(root.uri) for root in listed.roots]
 
 
-INSTRUCTIONS = (
-    "Live access to the design tool through the Desktop Bridge plugin. Start with design_get_status; "
-    "if no plugin is connected, every bridge tool returns the setup steps. fileUrl takes a file's URL or key and "
-    "fileKey a connected file's key; both default to the active file. A read that has more to give answers with "
-    "nextCursor: pass it back as cursor for the next part."
-)
-
-
 def tool_definition(spec: ToolSpec) -> types.Tool:
-    """The MCP ``Tool`` of one catalog entry.
-
-    Annotations are sent only where they differ from MCP's defaults (not read-only, destructive, not idempotent,
-    open world): the tool list is paid for in every session's context.
-    """
-    hints: dict[str, bool] = {}
-    if spec.read_only:
-        hints["readOnlyHint"] = True
-    else:
-        if not spec.destructive:
-            hints["destructiveHint"] = False
-        if spec.idempotent:
-            hints["idempotentHint"] = True
-    if not spec.open_world:
-        hints["openWorldHint"] = False
+    """The MCP ``Tool`` of one catalog entry (its wire form is :func:`mcp_front.tool_entry`, pinned to this)."""
     return types.Tool(
         name=spec.name,
         description=spec.description,
         input_schema=input_schema(spec.args),
-        annotations=types.ToolAnnotations.model_validate(hints),
+        annotations=types.ToolAnnotations.model_validate(tool_annotations(spec)),
     )
 
 
@@ -131,7 +108,7 @@ def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
         return to_call_tool_result(output)
 
     return Server(
-        "design-console-mcp",
+        SERVER_NAME,
         version=__version__,
         instructions=INSTRUCTIONS,
         on_list_tools=on_list_tools,
