@@ -54,6 +54,9 @@ EDITOR_NAMES = {"figma": "design", "dev": "design (Dev Mode)", "figjam": "FigJam
 
 log = logging.getLogger("design_console.daemon")
 
+#: How long ``designctl stop``'s answer may take to be read before designd stops regardless.
+STOP_ANSWER_GRACE = 1.0
+
 
 async def _no_progress(value: float, total: float | None, message: str) -> None:
     return None
@@ -139,6 +142,9 @@ class Daemon:
         self.answers = Answers(self.tools)
         self.server: Server[Any] | None = None
         self._session_class: SessionFactory | None = None
+        self._mcp_load: asyncio.Task[None] | None = None
+        #: The designctl that asked designd to stop: designd stops once it has read the answer and left.
+        self._stop_when_gone: bytes | None = None
         self.stopping = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -251,6 +257,11 @@ class Daemon:
             },
         }
 
+    def need_mcp(self) -> None:
+        """Load the MCP SDK (once): a session has a message only the SDK can serve."""
+        if self._mcp_load is None:
+            self._mcp_load = asyncio.create_task(self.load_mcp(), name="mcp-load")
+
     async def load_mcp(self) -> None:
         """Import the MCP SDK and build its server off the event loop, then hand it every session opened so far."""
         try:
@@ -280,7 +291,15 @@ class Daemon:
             async def send(data: bytes) -> None:
                 await self.control.send(identity, Rpc(data=data))
 
-            session = SessionFront(self.answers, send, name=f"shim-{peer.pid}", cwd=peer.cwd)
+            session = SessionFront(
+                self.answers,
+                send,
+                name=f"shim-{peer.pid}",
+                cwd=peer.cwd,
+                tools=self.tools,
+                call=self.call_tool,
+                need_sdk=self.need_mcp,
+            )
             self.sessions[identity] = session
             if self.server is not None and self._session_class is not None:
                 await session.attach(self.server, self._session_class)
@@ -289,6 +308,8 @@ class Daemon:
             self.supervisor.attach(peer)
 
     async def _on_leave(self, peer: Peer) -> None:
+        if peer.identity == self._stop_when_gone:
+            self.stopping.set()
         session = self.sessions.pop(peer.identity, None)
         if session is not None:
             await session.close()
@@ -362,9 +383,11 @@ class Daemon:
         if frame.name == "status":
             data: Any = self.status()
         elif frame.name == "stop":
-            # The answer goes out before the shutdown begins: the shutdown closes the socket it would go out on.
+            # The shutdown closes the socket the answer goes out on, and a queued frame does not always leave before:
+            # it begins when designctl says goodbye (it has the answer then), or after a second at most.
+            self._stop_when_gone = peer.identity
+            asyncio.get_running_loop().call_later(STOP_ANSWER_GRACE, self.stopping.set)
             await self.control.send(peer.identity, Result(id=frame.id, data={"stopping": True}))
-            self.stopping.set()
             return
         else:
             await self.control.send(

@@ -96,8 +96,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     await daemon.supervisor.start()
     tasks = [
         asyncio.create_task(daemon.control.serve(), name="control"),
-        # Both after the control socket answers: a first AI app of the day must not wait for them.
-        asyncio.create_task(daemon.load_mcp(), name="mcp-load"),
+        # After the control socket answers: a first AI app of the day must not wait for it.
         asyncio.create_task(asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir), name="first-sweep"),
         asyncio.create_task(_periodic(ADVERT_REFRESH, refresh_advert, "advert"), name="advert"),
         asyncio.create_task(_periodic(PEER_SWEEP, daemon.control.reap_silent, "peers"), name="peers"),

@@ -23,17 +23,15 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp.shared.message import SessionMessage
 
 from design_console import __version__
-from design_console.daemon.mcp_front import INSTRUCTIONS, SERVER_NAME, ScopeFn, tool_annotations
-from design_console.errors import DesignError, ErrorCode, format_error
+from design_console.daemon.mcp_front import INSTRUCTIONS, SERVER_NAME, ToolCaller, internal_error, tool_annotations
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import ToolSpec
-from design_console.tools.context import ProgressFn
 from design_console.tools.schema import input_schema
 
 log = logging.getLogger("design_console.mcp")
 
-ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]
 
 #: The working directory of the AI app a request comes from. One SDK server serves every session; the SDK runs each
 #: request's handler in the context its message was fed in, so :meth:`McpSession.feed` sets this around the feed.
@@ -99,12 +97,7 @@ def build_server(tools: dict[str, ToolSpec], call: ToolCaller) -> Server[Any]:
             output = await call(params.name, params.arguments, progress, file_scope)
         except Exception:
             log.exception("tool %s failed", params.name)
-            return types.CallToolResult(
-                content=[
-                    types.TextContent(text=format_error(f"Internal error in {params.name}.", "See designd's log."))
-                ],
-                is_error=True,
-            )
+            output = internal_error(params.name)
         return to_call_tool_result(output)
 
     return Server(
