@@ -6,8 +6,9 @@ official MCP TypeScript SDK client over stdio (``bench/mcp_client.mjs``), and a 
 at once (ours: ``tests/fakes/fake_plugin.py``; the reference: :class:`ReferencePlugin` below, which speaks its bridge
 protocol as read from its shipped ``websocket-server.js``). Each side has 1,000 console entries buffered. Memory is
 the resident set (RSS) of every process of a side: the shims, designd and its workers for ours, the server processes
-for the reference. ``--ours-source DIR`` measures another checkout of ours (``git archive <rev> | tar -x -C DIR``),
-e.g. the build before a change. Starts everything in throwaway homes and stops all it started.
+for the reference. ``--before DIR`` also measures another checkout of ours (``git archive <rev> | tar -x -C DIR``),
+e.g. the build before a change, in the same run. Ratios are "times better than the reference" (above 1: better).
+Starts everything in throwaway homes and stops all it started.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class Side:
     cleanup: list[Callable[[], None]] = field(default_factory=list)
 
 
-def ours(source: Path | None) -> Side:
+def ours(source: Path | None, name: str = "ours") -> Side:
     env = make_env(LOG_LEVEL="warn")
     if source is not None:
         env.env["PYTHONPATH"] = str(source)
@@ -146,7 +147,7 @@ def ours(source: Path | None) -> Side:
         env.cleanup()
 
     return Side(
-        name="ours",
+        name=name,
         command=str(BIN / "design-console-mcp"),
         args=[],
         env=env.env,
@@ -283,21 +284,50 @@ def many_chats(side: Side, chats: int, seconds: float) -> dict[str, Any]:
     return {"rate": figures["calls"] / figures["seconds"], "rss": memory}
 
 
-def row(name: str, ref: float, our: float, unit: str, better: str) -> None:
-    """One figure: reference, ours, and ours relative to the reference (above 1 is better for ours)."""
-    ratio = (ref / our if better == "lower" else our / ref) if ref and our else float("nan")
-    print(f"{name:<52} {ref:>10.3g} {unit:<6} {our:>10.3g} {unit:<6} {ratio:>6.2f}×")
+def table(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, dict[str, float]]]:
+    """Each figure per side: (name, unit, which way is better, {side: value})."""
+    median = statistics.median
+
+    def each(pick: Callable[[dict[str, Any]], float]) -> dict[str, float]:
+        return {side: pick(values) for side, values in figures.items()}
+
+    return [
+        ("spawn → tools/list, daemon running, p50", "ms", "lower", each(lambda f: median(f["warm"]))),
+        ("spawn → tools/list, nothing running, p50", "ms", "lower", each(lambda f: median(f["cold"]))),
+        ("execute round trip, one chat, p50", "ms", "lower", each(lambda f: pct(f["one"]["execute"], 0.5))),
+        ("execute round trip, one chat, p99", "ms", "lower", each(lambda f: pct(f["one"]["execute"], 0.99))),
+        (
+            "console logs (newest 100 of 1000), one chat, p50",
+            "ms",
+            "lower",
+            each(lambda f: pct(f["one"]["console"], 0.5)),
+        ),
+        ("8 chats calling execute at once", "call/s", "higher", each(lambda f: f["eight"]["rate"])),
+        ("resident memory, 1 chat (all processes)", "MiB", "lower", each(lambda f: f["one"]["rss"])),
+        ("resident memory, 8 chats (all processes)", "MiB", "lower", each(lambda f: f["eight"]["rss"])),
+    ]
+
+
+def ratio(ref: float, value: float, better: str) -> float:
+    """How many times better than the reference (above 1: better)."""
+    if not ref or not value:
+        return float("nan")
+    return ref / value if better == "lower" else value / ref
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
-    parser.add_argument("--ours-source", type=Path, help="a checkout of ours to measure instead of this one")
+    parser.add_argument(
+        "--before", type=Path, help="also measure this checkout of ours (e.g. the build before a change)"
+    )
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     opts = parser.parse_args()
     runs, calls, seconds = (3, 200, 3.0) if opts.quick else (10, 2000, 10.0)
     install_reference()
-    sides = [reference(), ours(opts.ours_source)]
+    sides = [reference(), ours(None)]
+    if opts.before is not None:
+        sides.insert(1, ours(opts.before.resolve(), "ours before"))
     figures: dict[str, dict[str, Any]] = {side.name: {} for side in sides}
     try:
         # Each figure is taken for both sides back to back, so both see the same load on this machine.
@@ -315,41 +345,14 @@ def main() -> None:
         for side in sides:
             for step in side.cleanup:
                 step()
-    ref, our = figures["reference"], figures["ours"]
+    others = [side.name for side in sides if side.name != "reference"]
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; reference {REFERENCE} {REFERENCE_VERSION}")
-    print(f"{'figure':<52} {'reference':>17} {'ours':>17} {'ours vs ref':>8}")
-    row(
-        "spawn → tools/list, daemon running, p50",
-        statistics.median(ref["warm"]),
-        statistics.median(our["warm"]),
-        "ms",
-        "lower",
-    )
-    row(
-        "spawn → tools/list, nothing running, p50",
-        statistics.median(ref["cold"]),
-        statistics.median(our["cold"]),
-        "ms",
-        "lower",
-    )
-    for q, label in ((0.5, "p50"), (0.99, "p99")):
-        row(
-            f"execute round trip, one chat, {label}",
-            pct(ref["one"]["execute"], q),
-            pct(our["one"]["execute"], q),
-            "ms",
-            "lower",
+    print(f"{'figure':<50} {'unit':<6} {'reference':>10}" + "".join(f" {name:>12} {'× ref':>6}" for name in others))
+    for name, unit, better, values in table(figures):
+        cells = "".join(
+            f" {values[other]:>12.4g} {ratio(values['reference'], values[other], better):>6.2f}" for other in others
         )
-    row(
-        "console logs (newest 100 of 1000), one chat, p50",
-        pct(ref["one"]["console"], 0.5),
-        pct(our["one"]["console"], 0.5),
-        "ms",
-        "lower",
-    )
-    row("8 chats calling execute at once", ref["eight"]["rate"], our["eight"]["rate"], "call/s", "higher")
-    row("resident memory, 1 chat (all processes)", ref["one"]["rss"], our["one"]["rss"], "MiB", "lower")
-    row("resident memory, 8 chats (all processes)", ref["eight"]["rss"], our["eight"]["rss"], "MiB", "lower")
+        print(f"{name:<50} {unit:<6} {values['reference']:>10.4g}{cells}")
     if opts.json:
         opts.json.write_text(json.dumps(figures))
 
