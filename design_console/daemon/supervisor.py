@@ -104,6 +104,7 @@ class Worker:
     tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=3))
     #: When a call last began or ended on it (monotonic); the idle period counts from here.
     last_used: float = 0.0
+    #: The idle stop in progress (or done); a call arriving meanwhile waits for it, then starts a new process.
     stopped: asyncio.Task[None] | None = None
     pending: dict[str, Pending] = field(default_factory=dict)
     last_exit: int | None = None
