@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import time
 from collections.abc import Iterator
 
 import psutil
@@ -62,3 +63,36 @@ def test_designd_stops_a_running_worker_with_itself(idle_daemon: DaemonProcess) 
     assert idle_daemon.stop() == 0
     wait_for(lambda: not psutil.pid_exists(worker["pid"]), 10, "the media worker to exit with designd")
     assert processes_of(env) == []
+
+
+def test_a_worker_that_dies_before_its_hello_fails_the_waiting_call_at_once(idle_daemon: DaemonProcess) -> None:
+    """The call waiting for a start hears at once that it failed (not after the 15 s start timeout); the next works."""
+    env = idle_daemon.env
+    call = subprocess.Popen(
+        [str(BIN / "designctl"), "call", "design_get_file_data", "fileUrl=NoSuchFile0000000000001"],
+        env=env.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        found: list[psutil.Process] = []
+
+        def worker_started() -> bool:
+            found[:] = [p for p in processes_of(env) if "--kind" in p.cmdline()]
+            return bool(found)
+
+        wait_for(worker_started, 30, "the api worker process")
+        found[0].kill()  # at once: it says hello only once it has imported the catalog, a few hundred ms from now
+        started = time.monotonic()
+        out, _ = call.communicate(timeout=30)
+        if "DESIGN_ACCESS_TOKEN" in out:
+            pytest.skip("the worker said hello before the test could stop it")
+        assert "The api worker could not start" in out, out
+        assert time.monotonic() - started < 10
+    finally:
+        if call.poll() is None:
+            call.kill()
+            call.wait()
+    again = start_worker(env, "api")
+    assert again["restarts"] == 1
