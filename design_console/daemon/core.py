@@ -46,7 +46,7 @@ from design_console.tools.context import DaemonContext, ProgressFn
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
 
-#: The MCP SDK side of designd, imported in the background once designd answers (see ``mcp_front``).
+#: The MCP SDK side of designd, imported off the event loop when a session first needs it (see ``mcp_front``).
 MCP_HOST_MODULE = "design_console.daemon.mcp_host"
 
 #: How people call the files of each editor type the plugin reports.

@@ -97,7 +97,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     tasks = [
         asyncio.create_task(daemon.control.serve(), name="control"),
         # After the control socket answers: a first AI app of the day must not wait for it.
-        asyncio.create_task(asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir), name="first-sweep"),
+        asyncio.create_task(_first_sweep(config), name="first-sweep"),
         asyncio.create_task(_periodic(ADVERT_REFRESH, refresh_advert, "advert"), name="advert"),
         asyncio.create_task(_periodic(PEER_SWEEP, daemon.control.reap_silent, "peers"), name="peers"),
         asyncio.create_task(
@@ -122,6 +122,13 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     daemon.control.close()
     advert_file.unlink(missing_ok=True)
     log.info("designd stopped")
+
+
+async def _first_sweep(config: Config) -> None:
+    try:
+        await asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir)
+    except Exception:
+        log.exception("the start-up sweep of orphans and stale adverts failed")
 
 
 def _sweep_all(config: Config) -> None:
