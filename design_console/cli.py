@@ -129,7 +129,8 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
     print(f"plugin   bundled {status['bundledPluginVersion']}, import from {status['pluginDir']}/manifest.json")
     print(f"shims    {len(status['shims'])} AI app session(s): {', '.join(str(s['pid']) for s in status['shims'])}")
     for w in status["workers"]:
-        print(f"worker   {w['kind']:<6} {w['state']:<9} pid {w['pid']}  up {w['uptime']}s  restarts {w['restarts']}")
+        alive = f"pid {w['pid']}  up {w['uptime']}s  " if w["pid"] is not None else ""
+        print(f"worker   {w['kind']:<6} {w['state']:<12} {alive}restarts {w['restarts']}")
     others = [a for _, a in list_adverts(config.temp_dir) if a is not None and a.pid != status["pid"] and is_live(a)]
     for advert in others:
         print(f"other    pid {advert.pid} on port {advert.port} (runtime dir {advert.runtime_dir})")

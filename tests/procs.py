@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -12,6 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import psutil
 from helpers import free_port_range
@@ -173,3 +175,24 @@ def running_daemon(env: TestEnv) -> Iterator[DaemonProcess]:
         daemon.stop()
         if daemon.proc is not None and daemon.proc.stderr is not None:
             daemon.proc.stderr.close()
+
+
+#: A call per worker kind that reaches its worker without a plugin or a design API token (it may fail there).
+WORKER_CALL = {"api": ["design_get_file_data", "fileUrl=NoSuchFile0000000000001"], "media": ["design_take_screenshot"]}
+
+
+def worker_status(env: TestEnv, kind: str) -> dict[str, Any]:
+    """The ``designctl status`` entry of one worker."""
+    out = subprocess.run(
+        [str(BIN / "designctl"), "status", "--json"], env=env.env, capture_output=True, timeout=30, check=True
+    )
+    return next(w for w in json.loads(out.stdout)["workers"] if w["kind"] == kind)
+
+
+def start_worker(env: TestEnv, kind: str = "api") -> dict[str, Any]:
+    """Start a worker the way an AI app does, with a call that needs it; returns its status once it runs."""
+    subprocess.run(
+        [str(BIN / "designctl"), "call", *WORKER_CALL[kind]], env=env.env, capture_output=True, timeout=60, check=False
+    )
+    wait_for(lambda: worker_status(env, kind)["state"] == "running", START_TIMEOUT, f"the {kind} worker to run")
+    return worker_status(env, kind)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import os
 import time
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -15,7 +16,7 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.control import ControlServer, Peer
-from design_console.daemon.mcp_host import McpSession, ScopeFn, build_server
+from design_console.daemon.mcp_front import Answers, ScopeFn, SessionFactory, SessionFront
 from design_console.daemon.state import FileState, State
 from design_console.daemon.supervisor import Supervisor
 from design_console.errors import DesignError, ErrorCode
@@ -43,10 +44,19 @@ from design_console.tools.apps import VIEWS
 from design_console.tools.base import TARGET_FILE_FIELD, ToolSpec, failure, parse_args
 from design_console.tools.context import DaemonContext, ProgressFn
 
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+#: The MCP SDK side of designd, imported off the event loop when a session first needs it (see ``mcp_front``).
+MCP_HOST_MODULE = "design_console.daemon.mcp_host"
+
 #: How people call the files of each editor type the plugin reports.
 EDITOR_NAMES = {"figma": "design", "dev": "design (Dev Mode)", "figjam": "FigJam whiteboard", "slides": "Slides"}
 
 log = logging.getLogger("design_console.daemon")
+
+#: How long ``designctl stop``'s answer may take to be read before designd stops regardless.
+STOP_ANSWER_GRACE = 1.0
 
 
 async def _no_progress(value: float, total: float | None, message: str) -> None:
@@ -129,8 +139,15 @@ class Daemon:
         self.control.on_join = self._on_join
         self.control.on_leave = self._on_leave
         self.supervisor = Supervisor(config, self.control)
-        self.sessions: dict[bytes, McpSession] = {}
-        self.server = build_server(self.tools, self.call_tool, VIEWS if config.enable_mcp_apps else None)
+        self.sessions: dict[bytes, SessionFront] = {}
+        #: The MCP App views designd serves as ``ui://`` resources (ENABLE_MCP_APPS); none otherwise.
+        self.views = VIEWS if config.enable_mcp_apps else None
+        self.answers = Answers(self.tools, resources=bool(self.views))
+        self.server: Server[Any] | None = None
+        self._session_class: SessionFactory | None = None
+        self._mcp_load: asyncio.Task[None] | None = None
+        #: The designctl that asked designd to stop: designd stops once it has read the answer and left.
+        self._stop_when_gone: bytes | None = None
         self.stopping = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -243,6 +260,27 @@ class Daemon:
             },
         }
 
+    def need_mcp(self) -> None:
+        """Load the MCP SDK (once): a session has a message only the SDK can serve."""
+        if self._mcp_load is None:
+            self._mcp_load = asyncio.create_task(self.load_mcp(), name="mcp-load")
+
+    async def load_mcp(self) -> None:
+        """Import the MCP SDK and build its server off the event loop, then hand it every session opened so far."""
+        try:
+            host = await asyncio.to_thread(importlib.import_module, MCP_HOST_MODULE)
+            server = await asyncio.to_thread(host.build_server, self.tools, self.call_tool, self.views)
+        except Exception:
+            # Without the SDK no AI app can be served: stop, so the shims report it and start a new designd.
+            log.exception("the MCP server could not be loaded; designd stops")
+            self.stopping.set()
+            return
+        self.server = server
+        log.debug("MCP server ready")
+        self._session_class = host.McpSession
+        for front in list(self.sessions.values()):
+            await front.attach(server, self._session_class)
+
     def spawn(self, coro: Awaitable[Any], name: str) -> None:
         task = asyncio.ensure_future(coro)
         task.set_name(name)
@@ -256,14 +294,25 @@ class Daemon:
             async def send(data: bytes) -> None:
                 await self.control.send(identity, Rpc(data=data))
 
-            session = McpSession(self.server, send, name=f"shim-{peer.pid}", cwd=peer.cwd)
+            session = SessionFront(
+                self.answers,
+                send,
+                name=f"shim-{peer.pid}",
+                cwd=peer.cwd,
+                tools=self.tools,
+                call=self.call_tool,
+                need_sdk=self.need_mcp,
+            )
             self.sessions[identity] = session
-            session.start()
+            if self.server is not None and self._session_class is not None:
+                await session.attach(self.server, self._session_class)
             log.info("AI app session %s opened (shim pid %s, %d open)", peer.session[:8], peer.pid, len(self.sessions))
         elif peer.kind.startswith(WORKER_PREFIX):
             self.supervisor.attach(peer)
 
     async def _on_leave(self, peer: Peer) -> None:
+        if peer.identity == self._stop_when_gone:
+            self.stopping.set()
         session = self.sessions.pop(peer.identity, None)
         if session is not None:
             await session.close()
@@ -339,8 +388,12 @@ class Daemon:
         if frame.name == "status":
             data: Any = self.status()
         elif frame.name == "stop":
-            data = {"stopping": True}
-            self.stopping.set()
+            # The shutdown closes the socket the answer goes out on, and a queued frame does not always leave before:
+            # it begins when designctl says goodbye (it has the answer then), or after a second at most.
+            self._stop_when_gone = peer.identity
+            asyncio.get_running_loop().call_later(STOP_ANSWER_GRACE, self.stopping.set)
+            await self.control.send(peer.identity, Result(id=frame.id, data={"stopping": True}))
+            return
         else:
             await self.control.send(
                 peer.identity,

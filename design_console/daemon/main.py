@@ -57,7 +57,6 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, daemon.stopping.set)
 
-    await asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir)
     try:
         changed = sync_plugin(config, token)
         if changed:
@@ -97,11 +96,12 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     await daemon.supervisor.start()
     tasks = [
         asyncio.create_task(daemon.control.serve(), name="control"),
+        # After the control socket answers: a first AI app of the day must not wait for it.
+        asyncio.create_task(_first_sweep(config), name="first-sweep"),
         asyncio.create_task(_periodic(ADVERT_REFRESH, refresh_advert, "advert"), name="advert"),
         asyncio.create_task(_periodic(PEER_SWEEP, daemon.control.reap_silent, "peers"), name="peers"),
         asyncio.create_task(
-            _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir), "reaper"),
-            name="reaper",
+            _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(_sweep_all, config), "reaper"), name="reaper"
         ),
     ]
     notify("READY=1")
@@ -122,6 +122,21 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     daemon.control.close()
     advert_file.unlink(missing_ok=True)
     log.info("designd stopped")
+
+
+async def _first_sweep(config: Config) -> None:
+    try:
+        await asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir)
+    except Exception:
+        log.exception("the start-up sweep of orphans and stale adverts failed")
+
+
+def _sweep_all(config: Config) -> None:
+    """Orphans and stale adverts, and expired screenshots: the media worker that also sweeps them may be stopped."""
+    from design_console.clients.media import sweep_media
+
+    sweep(config.temp_dir, config.runtime_dir)
+    sweep_media(config.media_dir)
 
 
 def _wait_for_control(config: Config, timeout: float) -> bool:

@@ -22,19 +22,16 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.message import SessionMessage
 
 from design_console import __version__
-from design_console.errors import DesignError, ErrorCode, format_error
-from design_console.protocol import ToolOutput
+from design_console.daemon.mcp_front import ToolCaller, internal_error
+from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope
 from design_console.tools.apps import EXTENSION, MIME_TYPE, AppView
 from design_console.tools.base import ToolSpec
-from design_console.tools.context import ProgressFn
-from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definition
+from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME
+from design_console.tools.wire.mcp import to_call_tool_result, tool_definition
 
 log = logging.getLogger("design_console.mcp")
 
-#: Asked only by tools that touch the user's files: the session's working directory and MCP roots.
-ScopeFn = Callable[[], Awaitable[FileScope]]
-ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]
 
 #: The working directory of the AI app a request comes from. One SDK server serves every session; the SDK runs each
 #: request's handler in the context its message was fed in, so :meth:`McpSession.feed` sets this around the feed.
@@ -87,12 +84,7 @@ def build_server(
             output = await call(params.name, params.arguments, progress, file_scope)
         except Exception:
             log.exception("tool %s failed", params.name)
-            return types.CallToolResult(
-                content=[
-                    types.TextContent(text=format_error(f"Internal error in {params.name}.", "See designd's log."))
-                ],
-                is_error=True,
-            )
+            output = internal_error(params.name)
         return to_call_tool_result(output)
 
     resource_handlers: dict[str, Any] = {}
@@ -119,7 +111,7 @@ def build_server(
         resource_handlers = {"on_list_resources": on_list_resources, "on_read_resource": on_read_resource}
 
     server: Server[Any] = Server(
-        "design-console-mcp",
+        SERVER_NAME,
         version=__version__,
         instructions=INSTRUCTIONS,
         on_list_tools=on_list_tools,

@@ -1,13 +1,16 @@
 """Worker processes under designd's supervision: start, watch, restart with backoff, stop with a ladder.
 
-Each worker kind (``api``, ``media``) is one process that connects back to the control socket as
-``worker:<kind>``. A worker that exits or stops answering is restarted; calls in flight on it fail with an error
-that says so, and the next call goes to the new process.
+Each worker kind (``api``, ``media``, ``tokens``) is one process that connects back to the control socket as
+``worker:<kind>``. A worker starts on the first call that needs it (that call waits for it) and is stopped after
+``DESIGN_WORKER_IDLE_SECONDS`` without calls, so a session that only talks to the plugin pays for no worker. A worker
+that exits or stops answering is restarted; calls in flight on it fail with an error that says so, and the next
+call goes to the new process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import enum
 import logging
@@ -60,11 +63,21 @@ STOP_GRACE = 2.0
 class WorkerState(enum.StrEnum):
     """Where a worker is in its life; shown by ``designctl status``."""
 
-    STOPPED = "stopped"
+    NOT_STARTED = "not started"
     STARTING = "starting"
     RUNNING = "running"
     BACKOFF = "backoff"
+    #: Stopped because no call needed it for the idle period; the next call starts it again.
+    IDLE_STOPPING = "idle-stopping"
+    IDLE_STOPPED = "idle-stopped"
     STOPPING = "stopping"
+    STOPPED = "stopped"
+
+
+#: A call to a worker in one of these states starts it (and waits for it).
+STARTABLE_STATES = frozenset({WorkerState.NOT_STARTED, WorkerState.IDLE_STOPPED})
+#: States in which the process exists and is watched for exits and missed heartbeats.
+WATCHED_STATES = frozenset({WorkerState.STARTING, WorkerState.RUNNING})
 
 
 @dataclass
@@ -79,13 +92,21 @@ class Worker:
     """One supervised worker process."""
 
     kind: str
-    state: WorkerState = WorkerState.STOPPED
+    state: WorkerState = WorkerState.NOT_STARTED
     proc: asyncio.subprocess.Process | None = None
     identity: bytes | None = None
     started_at: float = 0.0
     restarts: int = 0
     backoff: float = BACKOFF_FIRST
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Set when a start ends without a hello (the process exited or was killed), to wake the calls waiting on it.
+    start_failed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The last lines the worker wrote to stderr: the reason a start failed, for the waiting call's error.
+    tail: collections.deque[str] = field(default_factory=lambda: collections.deque(maxlen=3))
+    #: When a call last began or ended on it (monotonic); the idle period counts from here.
+    last_used: float = 0.0
+    #: The idle stop in progress (or done); a call arriving meanwhile waits for it, then starts a new process.
+    stopped: asyncio.Task[None] | None = None
     pending: dict[str, Pending] = field(default_factory=dict)
     last_exit: int | None = None
     #: CPU seconds the process had used when it was last heard from.
@@ -93,7 +114,8 @@ class Worker:
 
     @property
     def pid(self) -> int | None:
-        return self.proc.pid if self.proc else None
+        """The process's pid while it exists (a stopped worker has none)."""
+        return self.proc.pid if self.proc and self.proc.returncode is None else None
 
 
 class Supervisor:
@@ -108,14 +130,17 @@ class Supervisor:
         self._closing = False
 
     async def start(self) -> None:
-        for worker in self.workers.values():
-            await self._spawn(worker)
+        """Start watching; no worker is started until a call needs it."""
         self._watch = asyncio.create_task(self._watchdog(), name="supervisor-watchdog")
 
     async def _spawn(self, worker: Worker) -> None:
         worker.state = WorkerState.STARTING
         worker.ready.clear()
+        worker.start_failed.clear()
+        worker.tail.clear()
         worker.identity = None
+        worker.proc = None  # the old process, if any, is gone: the watchdog must not judge the new start by it
+        worker.last_used = time.monotonic()
         marker = worker_of(self.config.runtime_dir, os.getpid(), process_start_time(os.getpid()))
         worker.proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -144,6 +169,7 @@ class Supervisor:
         async for raw in proc.stderr:
             line = raw.decode(errors="replace").rstrip()
             if line:
+                worker.tail.append(line)
                 logger.info("%s", line)
 
     def attach(self, peer: Peer) -> None:
@@ -171,19 +197,14 @@ class Supervisor:
         progress: ProgressFn,
         file_scope: FileScope | None = None,
     ) -> ToolOutput:
-        """Run ``tool`` on the worker of ``kind`` and wait for its result."""
+        """Run ``tool`` on the worker of ``kind`` and wait for its result, starting the worker first if needed."""
         worker = self.workers[kind]
-        try:
-            await asyncio.wait_for(worker.ready.wait(), READY_TIMEOUT)
-        except TimeoutError:
-            raise DesignError(
-                ErrorCode.WORKER_UNAVAILABLE,
-                f"The {kind} worker is not running ({worker.state}).",
-                "It restarts by itself; call again in a few seconds, or see `designctl status` and `designctl logs`.",
-            ) from None
+        if not worker.ready.is_set():
+            await self._until_ready(worker, progress)
         call_id = uuid.uuid4().hex
         future: asyncio.Future[ToolOutput] = asyncio.get_running_loop().create_future()
         worker.pending[call_id] = Pending(future, tool, progress)
+        worker.last_used = time.monotonic()
         try:
             assert worker.identity is not None
             sent = await self.control.send(
@@ -211,6 +232,33 @@ class Supervisor:
             raise
         finally:
             worker.pending.pop(call_id, None)
+            worker.last_used = time.monotonic()
+
+    async def _until_ready(self, worker: Worker, progress: ProgressFn) -> None:
+        """Start the worker if it is not running and wait for its hello; a failed start raises at once."""
+        if worker.stopped is not None and worker.state == WorkerState.IDLE_STOPPING:
+            await asyncio.shield(worker.stopped)
+        if self._closing:
+            raise DesignError(ErrorCode.WORKER_UNAVAILABLE, f"The {worker.kind} worker is stopping with designd.")
+        if worker.state in STARTABLE_STATES:
+            await self._spawn(worker)
+        if worker.state == WorkerState.STARTING:
+            await progress(0, None, f"starting the {worker.kind} worker")
+        ready = asyncio.ensure_future(worker.ready.wait())
+        failed = asyncio.ensure_future(worker.start_failed.wait())
+        try:
+            await asyncio.wait({ready, failed}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ready.cancel()
+            failed.cancel()
+        if worker.ready.is_set():
+            return
+        why = f": {worker.tail[-1]}" if worker.start_failed.is_set() and worker.tail else ""
+        raise DesignError(
+            ErrorCode.WORKER_UNAVAILABLE,
+            f"The {worker.kind} worker could not start ({worker.state}){why}.",
+            "It is retried by itself; call again in a few seconds, or see `designctl status` and `designctl logs`.",
+        )
 
     async def on_reply(self, peer: Peer, frame: ToolResult | Error | Progress) -> None:
         worker = next((w for w in self.workers.values() if w.identity == peer.identity), None)
@@ -243,10 +291,35 @@ class Supervisor:
             await asyncio.sleep(0.2)
             for worker in self.workers.values():
                 await self._check(worker)
+                self._stop_if_idle(worker)
+
+    def _stop_if_idle(self, worker: Worker) -> None:
+        """Stop a running worker that no call has needed for the idle period; it starts again on the next call."""
+        idle_for = self.config.worker_idle_seconds
+        if (
+            worker.state != WorkerState.RUNNING
+            or worker.pending
+            or idle_for <= 0
+            or time.monotonic() - worker.last_used < idle_for
+        ):
+            return
+        log.info("%s worker (pid %s) idle for %ss; stopping it", worker.kind, worker.pid, idle_for)
+        worker.state = WorkerState.IDLE_STOPPING
+        worker.ready.clear()
+
+        async def stop() -> None:
+            await self._stop_process(worker)
+            worker.identity = None
+            worker.backoff = BACKOFF_FIRST
+            worker.state = WorkerState.IDLE_STOPPED
+
+        worker.stopped = asyncio.create_task(stop(), name=f"idle-stop-{worker.kind}")
+        self._log_tasks.add(worker.stopped)
+        worker.stopped.add_done_callback(self._log_tasks.discard)
 
     async def _check(self, worker: Worker) -> None:
         proc = worker.proc
-        if worker.state in (WorkerState.STARTING, WorkerState.RUNNING) and proc is not None:
+        if worker.state in WATCHED_STATES and proc is not None:
             if proc.returncode is not None:
                 worker.last_exit = proc.returncode
                 log.warning("%s worker (pid %s) exited with %s", worker.kind, proc.pid, proc.returncode)
@@ -267,6 +340,8 @@ class Supervisor:
 
     def _restart_later(self, worker: Worker) -> None:
         """Move the worker to BACKOFF now and respawn it after its delay, without holding up the watchdog."""
+        if worker.state == WorkerState.STARTING:
+            worker.start_failed.set()
         worker.ready.clear()
         worker.identity = None
         if time.time() - worker.started_at > STABLE_AFTER:
@@ -302,8 +377,15 @@ class Supervisor:
             task.cancel()
 
     async def _stop_one(self, worker: Worker) -> None:
+        if worker.stopped is not None:
+            await asyncio.gather(worker.stopped, return_exceptions=True)
         worker.state = WorkerState.STOPPING
         self._fail_pending(worker, "was stopped with designd")
+        await self._stop_process(worker)
+        worker.state = WorkerState.STOPPED
+
+    async def _stop_process(self, worker: Worker) -> None:
+        """The ladder for one worker: ask (Bye), then SIGTERM, then SIGKILL."""
         proc = worker.proc
         if proc is not None and proc.returncode is None:
             # A worker that never said hello cannot be asked; it goes straight to SIGTERM.
@@ -320,7 +402,6 @@ class Supervisor:
                     break
                 except TimeoutError:
                     continue
-        worker.state = WorkerState.STOPPED
 
     def status(self) -> list[dict[str, object]]:
         """Each worker's pid, state, uptime and restarts."""

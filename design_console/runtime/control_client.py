@@ -33,6 +33,9 @@ from design_console.protocol import (
 HEARTBEAT_MS = 1000
 HEARTBEAT_TIMEOUT_MS = 3000
 START_TIMEOUT = 30.0
+#: How often a caller that started designd looks for its control socket: designd answers about 0.3 s after its start,
+#: and every tick of waiting past that is the first AI app of the day's.
+START_POLL = 0.01
 #: How long a designd that holds the instance lock may leave us unanswered before it counts as hung.
 DEAF_AFTER = 10.0
 
@@ -203,7 +206,7 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
                         "designd did not start.",
                         f"See {stderr_log} and run `designctl doctor`.",
                     ) from None
-                time.sleep(0.05)
+                time.sleep(START_POLL)
 
 
 @contextlib.contextmanager

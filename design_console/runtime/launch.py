@@ -1,7 +1,7 @@
 """Start designd detached from the caller (a shim or designctl), so it is nobody's child and nobody's zombie.
 
-A short-lived intermediate process starts designd in a new session and exits at once; the caller reaps the
-intermediate, and designd is re-parented to init (or the user's subreaper).
+A short-lived intermediate shell, in a new session, starts designd in the background and exits at once; the caller
+reaps the intermediate, and designd is re-parented to init (or the user's subreaper).
 """
 
 from __future__ import annotations
@@ -42,28 +42,26 @@ def parse_worker_of(value: str | None) -> tuple[str, int, float] | None:
     return runtime_dir, pid, float(start)
 
 
-_INTERMEDIATE = (
-    "import os, subprocess, sys\n"
-    "log = open(sys.argv[1], 'ab')\n"
-    f"p = subprocess.Popen([sys.executable, '-P', '-m', '{DAEMON_MODULE}', '--foreground'],"
-    " stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)\n"
-    "print(p.pid)\n"
-)
+#: The short-lived intermediate: a POSIX shell (it starts in a millisecond, a Python would take tens) that starts
+#: designd in the background, prints its pid and exits. ``$0`` is this Python, ``$1`` the start-up log.
+_INTERMEDIATE = f'"$0" -P -m {DAEMON_MODULE} --foreground </dev/null >/dev/null 2>>"$1" & echo $!'
 
 
 def spawn_detached(stderr_log: str) -> int:
     """Start ``designd --foreground`` detached; its stderr (start-up failures) goes to ``stderr_log``.
 
-    Returns designd's pid. The daemon's own single-instance lock makes concurrent spawns safe: all but one exit.
-    ``NOTIFY_SOCKET`` is dropped: a daemon started on demand is not the caller's service manager's to report to.
+    Returns designd's pid. designd runs in a new session (the intermediate's), so the caller's terminal and process
+    group signals never reach it. The daemon's own single-instance lock makes concurrent spawns safe: all but one
+    exit. ``NOTIFY_SOCKET`` is dropped: a daemon started on demand is not the caller's service manager's to report to.
     """
     out = subprocess.run(
-        [sys.executable, "-P", "-c", _INTERMEDIATE, stderr_log],
+        ["/bin/sh", "-c", _INTERMEDIATE, sys.executable, stderr_log],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         check=True,
         env={**{k: v for k, v in os.environ.items() if k != NOTIFY_SOCKET_VAR}, DETACHED_VAR: "1"},
         timeout=30,
+        start_new_session=True,
     )
     return int(out.stdout.strip())
 

@@ -84,6 +84,7 @@ class Shim:
         self.inbox.bind(INBOX)
         self.link: DaemonLink | None = None
         self.monitor: zmq.Socket | None = None  # type: ignore[type-arg]
+        self.poller = zmq.Poller()
         self.inflight: dict[str, int | str | None] = {}
         self.init_request: bytes | None = None
         self.initialized_note: bytes | None = None
@@ -158,17 +159,17 @@ class Shim:
                     return
                 time.sleep(1.0)
         self.monitor = self.link.monitor()
+        # One poller per link, not one per message.
+        self.poller = zmq.Poller()
+        for sock in (self.inbox, self.link.sock, self.monitor):
+            self.poller.register(sock, zmq.POLLIN)
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
 
     def _tick(self) -> None:
         assert self.link is not None and self.link.sock is not None and self.monitor is not None
-        poller = zmq.Poller()
-        poller.register(self.inbox, zmq.POLLIN)
-        poller.register(self.link.sock, zmq.POLLIN)
-        poller.register(self.monitor, zmq.POLLIN)
-        ready = dict(poller.poll(TICK_MS))
+        ready = dict(self.poller.poll(TICK_MS))
         if self.inbox in ready:
             self._from_client()
         if self.link.sock in ready:

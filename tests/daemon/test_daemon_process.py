@@ -18,12 +18,11 @@ import pytest
 import zmq
 from fakes.fake_plugin import FakePlugin
 from helpers import http_request
-from procs import BIN, DaemonProcess, TestEnv, processes_of, wait_for
+from procs import BIN, WORKER_CALL, DaemonProcess, TestEnv, processes_of, start_worker, wait_for
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
 from design_console import __version__
-from design_console.daemon.supervisor import KINDS
 from design_console.errors import PREFIX
 from design_console.protocol import (
     PROTOCOL_VERSION,
@@ -56,8 +55,10 @@ def _status(env: TestEnv) -> dict[str, object]:
 
 
 def _workers_running(daemon: DaemonProcess) -> list[psutil.Process]:
-    """designd's worker processes, once all are up."""
-    wait_for(lambda: len(processes_of(daemon.env)) == 1 + len(KINDS), WAIT, "designd and its workers")
+    """designd's worker processes, once every kind was started by a call."""
+    for kind in WORKER_CALL:
+        start_worker(daemon.env, kind)
+    wait_for(lambda: len(processes_of(daemon.env)) == 1 + len(WORKER_CALL), WAIT, "designd and its workers")
     return [p for p in processes_of(daemon.env) if p.pid != daemon.pid]
 
 

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import psutil
 import pytest
-from procs import DaemonProcess, processes_of, wait_for
+from procs import WORKER_CALL, DaemonProcess, processes_of, start_worker, wait_for
 
 from design_console.daemon.reaper import DAEMON_MARKER, WORKER_MARKER, Stray, find_strays, stop_processes, sweep
-from design_console.daemon.supervisor import KINDS
 from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
 from design_console.runtime.launch import WORKER_OF_VAR, worker_of
 
@@ -287,7 +286,9 @@ def test_workers_of_a_designd_started_from_its_script_are_not_strays(daemon: Dae
     def workers() -> set[int]:
         return {p.pid for p in processes_of(daemon.env) if WORKER_MARKER in " ".join(p.cmdline())}
 
-    wait_for(lambda: len(workers()) == len(KINDS), 15, "designd's workers")
+    for kind in WORKER_CALL:
+        start_worker(daemon.env, kind)
+    wait_for(lambda: len(workers()) == len(WORKER_CALL), 15, "designd's workers")
     before = workers()
     strays = {s.pid for s in find_strays(config.temp_dir, config.runtime_dir, self_pid=daemon.pid)}
     alive = before & workers()

@@ -141,6 +141,7 @@ async def test_watch_console_returns_only_the_window(
     async with Client(shim_params, mode="legacy") as client:
         import asyncio
 
+        await client.call_tool("design_get_status", {})  # the session is fully open before the watch is timed
         watch = asyncio.create_task(client.call_tool("design_watch_console", {"duration": 1.5}))
         await asyncio.sleep(0.5)
         await plugin.console("info", "during the watch")

@@ -16,7 +16,7 @@ from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY, FakeDesignApi
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
+from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, start_worker, wait_for
 
 from design_console.daemon.supervisor import MISSED_BEAT_LIMIT
 
@@ -51,7 +51,8 @@ async def until_status(env: TestEnv, predicate: Any, what: str, timeout: float =
 
 
 def workers_running(env: TestEnv) -> bool:
-    return all(w["state"] == "running" for w in status(env)["workers"])
+    """No worker is starting, restarting or stopping: each runs, or waits for the first call that needs it."""
+    return all(w["state"] in ("running", "not started") for w in status(env)["workers"])
 
 
 async def test_api_reads_through_the_chain(api_daemon: DaemonProcess) -> None:
@@ -101,8 +102,7 @@ async def test_missing_token_names_the_variable(dc_env: TestEnv, fake_api: ApiSe
 
 async def test_worker_killed_mid_call(api_daemon: DaemonProcess, fake_api: ApiServer) -> None:
     env = api_daemon.env
-    wait_for(lambda: workers_running(env), 20, "the workers")
-    api_worker = next(w for w in status(env)["workers"] if w["kind"] == "api")
+    api_worker = start_worker(env, "api")
     fake_api.control("delay", {"seconds": 20, "times": 1})
     async with Client(params(env), mode="legacy") as client:
         call = asyncio.create_task(client.call_tool("design_get_file_data", {"fileUrl": ENTERPRISE_KEY}))
@@ -112,7 +112,7 @@ async def test_worker_killed_mid_call(api_daemon: DaemonProcess, fake_api: ApiSe
         assert failed.is_error
         assert "api worker stopped" in failed.content[0].text and "call the tool again" in failed.content[0].text
         fake_api.control("reset")
-        await until_status(env, lambda s: all(w["state"] == "running" for w in s["workers"]), "the api worker")
+        await until_status(env, lambda s: s["workers"][0]["state"] == "running", "the api worker")
         after = status(env)["workers"][0]
         assert after["pid"] != api_worker["pid"] and after["restarts"] == 1
         again = await client.call_tool("design_get_file_data", {"fileUrl": ENTERPRISE_KEY})
@@ -143,8 +143,7 @@ async def test_console_answers_while_the_api_worker_shapes_a_large_file(
 async def test_hung_worker_is_replaced(api_daemon: DaemonProcess) -> None:
     """A frozen worker (SIGSTOP) stops sending heartbeats: designd kills it, fails its call and starts a new one."""
     env = api_daemon.env
-    wait_for(lambda: workers_running(env), 20, "the workers")
-    frozen = next(w for w in status(env)["workers"] if w["kind"] == "api")
+    frozen = start_worker(env, "api")
     os.kill(frozen["pid"], signal.SIGSTOP)
     try:
         async with Client(params(env), mode="legacy") as client:

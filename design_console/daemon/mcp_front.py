@@ -1,0 +1,293 @@
+"""The front of every AI app session: it serves the handshake-era session's hot path without the MCP SDK.
+
+Importing the SDK and building its server costs designd about half a second and 35 MB, and its per-message
+validation and models cost more than the tool call they carry. So designd answers a session opened with
+``initialize`` here: the ``initialize`` reply, ``ping``, ``tools/list`` and ``tools/call`` (with progress and
+cancellation), built with msgspec from the catalog; a test pins each answer to what the SDK itself sends. Every
+other message (a 2026-era request, a tool that reads the user's files and so needs the client's roots, anything
+unknown) goes to a real SDK session, which designd loads the first time one is needed: the front replays
+``initialize`` and ``notifications/initialized`` into it (swallowing the duplicate reply, as the shim does after a
+designd restart) and hands it the held messages in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
+
+from design_console import __version__
+from design_console.errors import format_error
+from design_console.protocol import TextBlock, ToolOutput
+from design_console.runtime.user_files import FileScope
+from design_console.tools.base import ToolSpec
+from design_console.tools.context import ProgressFn
+from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME, tool_entry
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+log = logging.getLogger("design_console.mcp")
+
+#: The handshake-era protocol versions the SDK accepts, newest last; a test pins them to the SDK's own list.
+HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+#: What the server advertises (the SDK's options with ``tools_changed``); pinned to the SDK by the same test.
+CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": True}}
+#: What the SDK adds for a server with resource handlers (the MCP App views); pinned to the SDK by the same test.
+RESOURCE_CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "listChanged": False}}
+
+
+class Answers:
+    """The session-opening replies, built once per designd from its catalog."""
+
+    def __init__(self, tools: dict[str, ToolSpec], *, resources: bool = False) -> None:
+        self.tools_result = msgspec.json.encode({"tools": [tool_entry(spec) for spec in tools.values()]})
+        #: With MCP App views (``resources``) the server lists resources too, as the SDK advertises.
+        self.capabilities = {**CAPABILITIES, **RESOURCE_CAPABILITIES} if resources else CAPABILITIES
+
+    def initialize_result(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The SDK's negotiation: the client's version when the server speaks it, else the newest handshake one."""
+        requested = params.get("protocolVersion")
+        return {
+            "capabilities": self.capabilities,
+            "instructions": INSTRUCTIONS,
+            "protocolVersion": requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1],
+            "serverInfo": {"name": SERVER_NAME, "version": __version__},
+        }
+
+
+class _Meta(msgspec.Struct):
+    """The request metadata the front reads (field names are the wire's)."""
+
+    progressToken: str | int | None = None
+
+
+class _Request(msgspec.Struct):
+    """The parts of a JSON-RPC message the front decides on."""
+
+    method: str | None = None
+    id: int | str | None = None
+    params: dict[str, Any] = {}
+
+
+class _CallParams(msgspec.Struct):
+    name: str
+    arguments: dict[str, Any] | None = None
+    meta: _Meta | None = msgspec.field(default=None, name="_meta")
+
+
+class _Cancel(msgspec.Struct):
+    requestId: int | str | None = None
+
+
+class _Reply(msgspec.Struct):
+    id: int | str | None = None
+
+
+_request = msgspec.json.Decoder(_Request)
+_reply = msgspec.json.Decoder(_Reply)
+_encode = msgspec.json.Encoder().encode
+
+
+def call_result(output: ToolOutput) -> bytes:
+    """A tool's output as the ``tools/call`` result on the wire; image bytes are base64-encoded only here."""
+    content: list[dict[str, Any]] = []
+    for block in output.content:
+        if isinstance(block, TextBlock):
+            content.append({"text": block.text, "type": "text"})
+        else:
+            data = base64.b64encode(block.data).decode()
+            content.append({"data": data, "mimeType": block.mime_type, "type": "image"})
+    return _encode({"content": content, "isError": output.is_error})
+
+
+def internal_error(tool: str) -> ToolOutput:
+    """The result of a tool whose handler raised past the one seam (a bug): the AI app is told, designd lives on."""
+    message = format_error(f"Internal error in {tool}.", "See designd's log.")
+    return ToolOutput(content=[TextBlock(message)], is_error=True)
+
+
+class Session(Protocol):
+    """The SDK-backed session the front hands over to (``mcp_host.McpSession``)."""
+
+    def start(self) -> None: ...
+
+    async def feed(self, data: bytes) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+#: Builds the SDK session of a front: ``mcp_host.McpSession(server, send, name, cwd)``.
+SessionFactory = Callable[["Server[Any]", Callable[[bytes], Awaitable[None]], str, str], Session]
+#: Asked only by tools that touch the user's files: the session's working directory and MCP roots.
+ScopeFn = Callable[[], Awaitable[FileScope]]
+#: Runs one tool wherever it lives and turns every failure into an error result (``Daemon.call_tool``).
+ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]
+
+
+async def _no_scope() -> FileScope:
+    return FileScope()
+
+
+class SessionFront:
+    """One AI app's session as designd sees it.
+
+    A session opened with ``initialize`` has its tool calls run here, without the SDK's per-message validation and
+    models: ``tools/call`` (but for tools that read the user's files, which need the client's roots), ``tools/list``,
+    ``ping`` and the cancellation of a call run here. Everything else goes to the SDK session, which is asked for
+    (``need_sdk``) the first time such a message arrives and held until it exists.
+    """
+
+    def __init__(
+        self,
+        answers: Answers,
+        send: Callable[[bytes], Awaitable[None]],
+        name: str,
+        cwd: str = "",
+        *,
+        tools: dict[str, ToolSpec] | None = None,
+        call: ToolCaller | None = None,
+        need_sdk: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.name = name
+        self.cwd = cwd
+        self._answers = answers
+        self._send = send
+        self._tools = tools or {}
+        self._call = call
+        self._need_sdk = need_sdk
+        self._session: Session | None = None
+        self._held: deque[bytes] = deque()
+        self._initialize: bytes | None = None
+        self._initialize_id: int | str | None = None
+        self._initialized: bytes | None = None
+        self._swallow: int | str | None = None
+        self._calls: dict[int | str, asyncio.Task[None]] = {}
+        self._closed = False
+
+    async def feed(self, data: bytes) -> None:
+        """Hand one JSON-RPC message from the AI app to the session."""
+        try:
+            message = _request.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            await self._to_sdk(data)  # the SDK answers malformed messages with the right error
+            return
+        method, request_id = message.method, message.id
+        opened = self._initialize is not None
+        if method == "tools/call" and request_id is not None and opened and self._start_call(request_id, message):
+            return
+        if method == "ping" and request_id is not None and (opened or self._session is None):
+            await self._result(request_id, b"{}")
+        elif method == "tools/list" and request_id is not None and self._initialized is not None:
+            await self._result(request_id, self._answers.tools_result)
+        elif method == "notifications/cancelled" and self._cancel(message.params):
+            return
+        elif self._session is not None:
+            await self._session.feed(data)
+        elif method == "initialize" and request_id is not None and not opened and not self._held:
+            self._initialize, self._initialize_id = data, request_id
+            await self._result(request_id, _encode(self._answers.initialize_result(message.params)))
+        elif method == "notifications/initialized" and opened and self._initialized is None:
+            self._initialized = data
+        else:
+            await self._to_sdk(data)
+
+    async def _to_sdk(self, data: bytes) -> None:
+        if self._session is not None:
+            await self._session.feed(data)
+        else:
+            self._held.append(data)
+            self._need_sdk()
+
+    def _start_call(self, request_id: int | str, message: _Request) -> bool:
+        """Run a tool call here; False leaves it to the SDK (bad params, no such tool, a tool that uses files)."""
+        if self._call is None:
+            return False
+        try:
+            params = msgspec.convert(message.params, _CallParams)
+        except msgspec.ValidationError:
+            return False
+        spec = self._tools.get(params.name)
+        if spec is None or spec.uses_files:
+            return False
+        token = params.meta.progressToken if params.meta is not None else None
+        task = asyncio.create_task(self._run_call(request_id, params, token), name=f"call-{params.name}")
+        self._calls[request_id] = task
+        task.add_done_callback(lambda _: self._calls.pop(request_id, None))
+        return True
+
+    async def _run_call(self, request_id: int | str, params: _CallParams, token: str | int | None) -> None:
+        async def progress(value: float, total: float | None, message: str) -> None:
+            if token is None:
+                return
+            note: dict[str, Any] = {"progressToken": token, "progress": value}
+            if total is not None:
+                note["total"] = total
+            if message:
+                note["message"] = message
+            await self._send(_encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": note}))
+
+        assert self._call is not None
+        try:
+            output = await self._call(params.name, params.arguments, progress, _no_scope)
+        except Exception:
+            log.exception("tool %s failed", params.name)
+            output = internal_error(params.name)
+        await self._result(request_id, call_result(output))
+
+    def _cancel(self, params: dict[str, Any]) -> bool:
+        """Cancel a call running here (no answer follows, as MCP asks); False when the call is not one of ours."""
+        try:
+            request_id = msgspec.convert(params, _Cancel).requestId
+        except msgspec.ValidationError:
+            return False
+        task = self._calls.get(request_id) if request_id is not None else None
+        if task is None:
+            return self._session is None  # nothing of the SDK's can be running yet: nothing to tell it
+        task.cancel()
+        return True
+
+    async def _result(self, request_id: int | str, result: bytes) -> None:
+        await self._send(b'{"jsonrpc":"2.0","id":' + _encode(request_id) + b',"result":' + result + b"}")
+
+    async def attach(self, server: Server[Any], factory: SessionFactory) -> None:
+        """Hand the session to the SDK: replay its opening, then every message held meanwhile, in order."""
+        if self._closed or self._session is not None:
+            return
+        session = factory(server, self._forward, self.name, self.cwd)
+        session.start()
+        if self._initialize is not None:
+            self._swallow = self._initialize_id
+            await session.feed(self._initialize)
+        if self._initialized is not None:
+            await session.feed(self._initialized)
+        while self._held:
+            await session.feed(self._held.popleft())
+        # Nothing awaits between the last look at the held messages and this: no message can slip past the order.
+        self._session = session
+
+    async def _forward(self, data: bytes) -> None:
+        """The SDK's replies to the AI app, less its answer to the replayed ``initialize`` (already answered)."""
+        if self._swallow is not None:
+            try:
+                reply_id = _reply.decode(data).id
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                reply_id = None
+            if reply_id == self._swallow:
+                self._swallow = None
+                return
+        await self._send(data)
+
+    async def close(self) -> None:
+        """End the session: in-flight tool calls are cancelled."""
+        self._closed = True
+        for task in list(self._calls.values()):
+            task.cancel()
+        await asyncio.gather(*self._calls.values(), return_exceptions=True)
+        if self._session is not None:
+            await self._session.close()
