@@ -46,6 +46,8 @@ async def _call(client: Client, name: str, args: dict[str, Any]) -> Any:
 
 
 async def _tokens_worker_pid(client: Client) -> int:
+    # Workers start on the first call that needs them: a dry run of an import starts this one.
+    await _call(client, "design_import_tokens", {"payload": '{"a": {"$type": "number", "$value": 1}}', "dryRun": True})
     report = await _call(client, "design_diagnose", {"verbose": True})
     return next(int(w["pid"]) for w in report["workers"] if w["kind"] == "tokens")
 
