@@ -28,6 +28,7 @@ from design_console.tokens.common import (
     ParseOptions,
     literal_text,
     nest,
+    read_reference,
     read_value,
     reference_text,
 )
@@ -156,26 +157,29 @@ def read_tree(data: Any, opts: ParseOptions, keys: Keys) -> TokenSet:
     out = TokenSet()
     for coll_name, group, modes in groups:
         coll = Collection(coll_name, [str(m) for m in modes] or ["default"])
-        _walk(group, (), None, coll, keys, opts)
+        _walk(group, (), None, coll, keys, opts, frozenset(ours))
         out.collections.append(coll)
-    for _, token in out.tokens():
-        for mode, value in token.values.items():
-            if isinstance(value, Alias):
-                head, _, rest = value.name.partition("/")
-                token.values[mode] = Alias(rest, head) if head in ours and rest else value
     link_aliases(out)
     return out
 
 
 def _walk(
-    node: dict[str, Any], path: tuple[str, ...], inherited: str | None, coll: Collection, keys: Keys, opts: ParseOptions
+    node: dict[str, Any],
+    path: tuple[str, ...],
+    inherited: str | None,
+    coll: Collection,
+    keys: Keys,
+    opts: ParseOptions,
+    collections: frozenset[str],
 ) -> None:
+    """Reads the tokens under ``node`` into ``coll``; a reference whose first part is one of ``collections`` names
+    that collection (the part is taken whole: a collection name may hold "/", as "base/color" does)."""
     group_type = node.get(keys.type, inherited) if keys.value.startswith("$") else inherited
     for key, child in node.items():
         if key.startswith("$") or not isinstance(child, dict):
             continue
         if keys.value not in child:
-            _walk(child, (*path, key), group_type, coll, keys, opts)
+            _walk(child, (*path, key), group_type, coll, keys, opts, collections)
             continue
         ext = (child.get("$extensions") or {}).get(_EXT) or {}
         declared = ext.get("type") or child.get(keys.type) or group_type
@@ -189,7 +193,10 @@ def _walk(
             str(ext.get("id") or ""),
         )
         for mode, raw in raw_values.items():
-            read_back = _read_value(raw, kind, opts)
+            ref = read_reference(raw)
+            read_back = (
+                (None, ref) if ref is not None and ref.collection in collections else _read_value(raw, kind, opts)
+            )
             if read_back is None:
                 continue
             shown, value = read_back

@@ -60,10 +60,24 @@ LISTED_CHANGES = 50
 
 class TokenFile(msgspec.Struct, forbid_unknown_fields=True):
     """A token file: read from ``path`` (user-file rules), or ``content`` given inline (``path`` then only names
-    it, for format detection and messages)."""
+    it, for format detection and messages). ``collection`` and ``mode`` place the tokens of a file that names
+    neither (a DTCG file written elsewhere, plain CSS): one file per theme becomes one mode of a collection, the
+    way design systems ship light and dark. A later file of the same collection and mode overrides an earlier
+    one token by token."""
 
     path: str
     content: str | None = None
+    collection: Annotated[str, Meta(min_length=1)] | None = None
+    mode: Annotated[str, Meta(min_length=1)] | None = None
+
+
+class _Source(msgspec.Struct, frozen=True):
+    """The text of one token file of the call and where its tokens go."""
+
+    path: str
+    text: str
+    collection: str | None = None
+    mode: str | None = None
 
 
 class ImportTokensArgs(Args):
@@ -93,31 +107,46 @@ def _names(mapping: dict[str, Any] | None, argument: str) -> dict[str, str]:
     return dict(mapping or {})
 
 
-def _sources(ctx: TokensContext, args: ImportTokensArgs) -> dict[str, str]:
-    """Path (or ``payload``) → text of every token file of the call."""
-    out: dict[str, str] = {}
+def _sources(ctx: TokensContext, args: ImportTokensArgs) -> list[_Source]:
+    """Every token file of the call (``payload`` first), with its text."""
+    out: list[_Source] = []
     if args.payload is not None:
-        out["payload"] = args.payload
+        out.append(_Source("payload", args.payload))
     try:
         files = msgspec.convert(args.files or [], list[TokenFile])
     except msgspec.ValidationError as exc:
-        raise _refuse(f"files: {exc}.", "Give files as [{path, content?}].") from None
+        raise _refuse(f"files: {exc}.", "Give files as [{path, content?, collection?, mode?}].") from None
     for item in files:
         if item.content is not None:
-            out[item.path] = item.content
+            text = item.content
         else:
             raw = read_bytes(item.path, ctx.file_scope, max_bytes=MAX_FILE_BYTES, argument="files.path")
-            out[item.path] = raw.decode(errors="replace")
+            text = raw.decode(errors="replace")
+        out.append(_Source(item.path, text, item.collection, item.mode))
     if not out:
         raise _refuse("No tokens given.", "Pass payload (the text of a token file) or files [{path, content?}].")
     return out
 
 
-def _read(sources: dict[str, str], args: ImportTokensArgs) -> TokenSet:
+def _placed(tokens: TokenSet, mode: str | None) -> TokenSet:
+    """``tokens`` of a file that names no modes (one mode, ``default``) in ``mode``."""
+    for coll in tokens.collections:
+        if mode and coll.modes == ["default"]:
+            coll.modes = [mode]
+            for token in coll.tokens:
+                token.values = {mode if m == "default" else m: v for m, v in token.values.items()}
+    return tokens
+
+
+def _read(sources: list[_Source], args: ImportTokensArgs) -> TokenSet:
     """The tokens of every file, merged; refuses a token two files give different types."""
     fmt: Any = args.format or "auto"
     opts = ParseOptions(prefix=args.prefix or "")
-    parts = [(path, parse({path: text}, fmt, opts)) for path, text in sources.items()]
+
+    def options(src: _Source) -> ParseOptions:
+        return msgspec.structs.replace(opts, default_collection=src.collection) if src.collection else opts
+
+    parts = [(src.path, _placed(parse({src.path: src.text}, fmt, options(src)), src.mode)) for src in sources]
     seen: dict[tuple[str, str], tuple[str, Token]] = {}
     for path, part in parts:
         for coll, token in part.tokens():
@@ -133,19 +162,20 @@ def _read(sources: dict[str, str], args: ImportTokensArgs) -> TokenSet:
                 seen[key] = (path, token)
     out = merge([part for _, part in parts])
     type_aliases(out)
-    _check_declared(sources, fmt, opts, out)
+    _check_declared([(src, options(src)) for src in sources], fmt, out)
     return out
 
 
-def _check_declared(sources: dict[str, str], fmt: str, opts: ParseOptions, merged: TokenSet) -> None:
+def _check_declared(sources: list[tuple[_Source, ParseOptions]], fmt: str, merged: TokenSet) -> None:
     """Refuses a token whose values are all aliases and whose declared type (formats that declare types) is not
     the type its aliases lead to; reading fills such a type in from the target, so it is checked before that."""
     final = index(merged)
-    for path, text in sources.items():
-        name = detect(path, text) if fmt == "auto" else ALIASES.get(fmt, fmt)
+    for src, opts in sources:
+        path = src.path
+        name = detect(path, src.text) if fmt == "auto" else ALIASES.get(fmt, fmt)
         if name not in DECLARES_TYPES:
             continue
-        for coll, token in FORMATS[cast(Format, name)].read(text, opts).tokens():
+        for coll, token in FORMATS[cast(Format, name)].read(src.text, opts).tokens():
             values = list(token.values.values())
             if token.type == "string" or not values or not all(isinstance(v, Alias) for v in values):
                 continue

@@ -1,0 +1,314 @@
+"""GitHub's Primer design tokens (``@primer/primitives``, DTCG in JSON5) as a design-system engineer imports them
+into variables: which file goes into which collection and mode, Primer's own extensions applied, and every token
+that variables cannot hold counted with its reason.
+
+Collections and modes:
+
+- ``base/color``: light, dark, light-high-contrast, dark-high-contrast, dark-dimmed. Each mode is Primer's base file
+  of that side (``light.json5`` or ``dark.json5``, with ``display-*.json5``) and, for the other themes, the theme's
+  file that overrides some of its tokens (``dark.dimmed.json5`` …): the files go in that order with the same
+  ``collection``/``mode``, so the later file wins token by token, as Primer builds its themes.
+- ``functional/color`` and ``component``: the same five modes. A token's ``$value`` is its light value;
+  ``$extensions["org.primer.overrides"]`` gives the other themes' values; a theme without its own entry takes its
+  side's (``dark-dimmed`` falls back to ``dark``), as Primer's build does. The file of each mode is written from
+  that, one per source file and mode.
+- ``base/size`` (sizes and z-index), ``base/typography``, ``functional/size`` (sizes, radius, border widths,
+  breakpoints, z-index, spacing), ``functional/typography`` (sizes, line heights, weights, font stacks): one mode.
+- ``functional/size/pointer``: modes fine and coarse (``size-fine.json5``, ``size-coarse.json5`` define the same
+  names: what modes are for).
+
+Primer's ``alpha`` member (a colour with its own opacity) is folded into a literal colour's value. Skipped, each
+counted under its reason (:data:`REASONS`): composite tokens (shadow, border, typography, transition), cubic-bézier
+curves, durations, ``em`` sizes, viewport ranges, text with references inside, aliases that change their target's
+alpha, and tokens that alias a skipped token. Themes not imported as modes (the colour-blind ones and
+dark-dimmed-high-contrast) are counted as override values not carried.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "node_modules" / "@primer" / "primitives"
+SOURCE = PACKAGE / "src" / "tokens"
+
+#: Mode → the override keys it reads, most specific first (none given: the token's ``$value``, Primer's light value).
+MODES: dict[str, list[str]] = {
+    "light": ["light"],
+    "dark": ["dark"],
+    "light-high-contrast": ["light-high-contrast"],
+    "dark-high-contrast": ["dark-high-contrast", "dark"],
+    "dark-dimmed": ["dark-dimmed", "dark"],
+}
+
+#: Mode → Primer's base colour files, later ones overriding earlier ones.
+BASE_COLOR_FILES: dict[str, list[str]] = {
+    "light": ["base/color/light/light", "base/color/light/display-light"],
+    "dark": ["base/color/dark/dark", "base/color/dark/display-dark"],
+    "light-high-contrast": [
+        "base/color/light/light",
+        "base/color/light/display-light",
+        "base/color/light/light.high-contrast",
+    ],
+    "dark-high-contrast": [
+        "base/color/dark/dark",
+        "base/color/dark/display-dark",
+        "base/color/dark/dark.high-contrast",
+    ],
+    "dark-dimmed": ["base/color/dark/dark", "base/color/dark/display-dark", "base/color/dark/dark.dimmed"],
+}
+
+#: Single-mode files → their collection.
+SINGLE: dict[str, str] = {
+    "base/size/size": "base/size",
+    "base/size/z-index": "base/size",
+    "base/typography/typography": "base/typography",
+    "functional/size/border": "functional/size",
+    "functional/size/breakpoints": "functional/size",
+    "functional/size/radius": "functional/size",
+    "functional/size/size": "functional/size",
+    "functional/size/z-index": "functional/size",
+    "functional/size/viewport": "functional/size",
+    "functional/spacing/space": "functional/size",
+    "functional/border/border": "functional/size",
+    "functional/typography/typography": "functional/typography",
+    "functional/typography/font-stack": "functional/typography",
+    "base/motion/easing": "base/motion",
+    "base/motion/timing": "base/motion",
+    "functional/motion/motion": "functional/motion",
+    "functional/shadow/shadow": "functional/shadow",
+}
+
+POINTER = {"fine": "functional/size/size-fine", "coarse": "functional/size/size-coarse"}
+
+#: Why a token is not imported, by the reason's key.
+REASONS: dict[str, str] = {
+    "composite": "a composite (shadow, border, typography, transition): a variable holds one value; these are "
+    "effect and text styles in a design tool",
+    "cubicBezier": "a cubic-bézier curve is four numbers; a variable holds one",
+    "duration": "a duration: variables have no time unit",
+    "em": "an em size is relative to the font size; variables hold px",
+    "viewportRange": "a media-query range, not a value",
+    "text-with-references": "text with references inside: a variable is one literal or one alias",
+    "alias-with-alpha": "an alias that changes its target's alpha: a variable alias takes the target as it is",
+    "aliases-skipped": "aliases a token that is skipped",
+}
+
+_COMPOSITE = {"shadow", "border", "typography", "transition"}
+
+
+@dataclass
+class PrimerImport:
+    """The import files of Primer's tokens and what the round trip must hold."""
+
+    #: ``design_import_tokens`` files: ``{path, content, collection, mode}``.
+    files: list[dict[str, str]] = field(default_factory=list)
+    #: Primer's source files read (JSON5) and the tokens they hold.
+    source_files: int = 0
+    tokens_read: int = 0
+    #: Distinct tokens among them: (collection, name) pairs (a name in several themes or files is one token).
+    distinct: int = 0
+    #: (collection, name) → mode → Primer's raw ``$value`` for that mode (after overrides, alpha folded).
+    expected: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    #: Reason key → tokens skipped.
+    skipped: Counter[str] = field(default_factory=Counter)
+    #: Override values for themes that are not imported as modes.
+    themes_not_carried: Counter[str] = field(default_factory=Counter)
+
+
+def read_json5() -> dict[str, Any]:
+    """Every ``.json5`` file of Primer's ``src/tokens``, keyed by its path without suffix, read by the json5
+    package (comments, unquoted keys, trailing commas)."""
+    node = shutil.which("node")
+    assert node, "node is needed to read JSON5"
+    script = (
+        "import JSON5 from 'json5'; import { readFileSync } from 'node:fs'; const out = {};"
+        "for (const f of process.argv.slice(1)) out[f] = JSON5.parse(readFileSync(f, 'utf8'));"
+        "console.log(JSON.stringify(out));"
+    )
+    paths = sorted(SOURCE.rglob("*.json5"))
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script, *map(str, paths)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    return {str(Path(k).relative_to(SOURCE).with_suffix("")): v for k, v in json.loads(out).items()}
+
+
+def walk(node: dict[str, Any], path: tuple[str, ...] = ()) -> list[tuple[str, dict[str, Any]]]:
+    """(dotted name, token object) of every token in a Primer tree."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for key, child in node.items():
+        if key.startswith("$") or not isinstance(child, dict):
+            continue
+        if "$value" in child:
+            out.append((".".join((*path, key)), child))
+        else:
+            out.extend(walk(child, (*path, key)))
+    return out
+
+
+def is_alias(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("{") and value.endswith("}") and value.count("{") == 1
+
+
+def _hex(value: Any) -> str | None:
+    if isinstance(value, dict) and "hex" in value:
+        return str(value["hex"])
+    if isinstance(value, str) and value.startswith("#"):
+        return value
+    return None
+
+
+def _with_alpha(value: Any, alpha: Any) -> Any:
+    """A literal colour with Primer's ``alpha`` applied (it replaces the colour's own), as ``#rrggbbaa``; None for
+    an alias (a variable alias cannot change its target's alpha)."""
+    if alpha is None:
+        return value
+    hex_ = _hex(value)
+    if hex_ is None:
+        return None
+    return hex_[:7] + f"{round(float(alpha) * 255):02x}"
+
+
+def _reason(token: dict[str, Any]) -> str | None:
+    """Why a token cannot be a variable, by its type and value (None: it can)."""
+    kind = token.get("$type")
+    value = token["$value"]
+    if kind in _COMPOSITE:
+        return "composite"
+    if kind == "cubicBezier":
+        return "cubicBezier"
+    if kind == "duration":
+        return "duration"
+    if kind == "custom-viewportRange":
+        return "viewportRange"
+    if isinstance(value, dict) and value.get("unit") not in (None, "px", "rem"):
+        return "em"
+    if isinstance(value, str) and "{" in value and not is_alias(value):
+        return "text-with-references"
+    return None
+
+
+def _mode_value(token: dict[str, Any], mode: str, themes_not_carried: Counter[str] | None) -> tuple[Any, Any]:
+    """(value, alpha) of a token in ``mode``: its side's override if Primer gives one, else its ``$value``."""
+    overrides = (token.get("$extensions") or {}).get("org.primer.overrides") or {}
+    if themes_not_carried is not None:
+        for theme in overrides:
+            if not any(theme in keys for keys in MODES.values()):
+                themes_not_carried[theme] += 1
+    for key in MODES[mode]:
+        if key in overrides:
+            over = overrides[key]
+            if isinstance(over, dict):
+                return over.get("$value", token["$value"]), over.get("alpha", token.get("alpha"))
+            return over, None
+    return token["$value"], token.get("alpha")
+
+
+def _entry(token: dict[str, Any], value: Any) -> dict[str, Any]:
+    out = {"$value": value, "$type": token["$type"]}
+    if token.get("$description"):
+        out["$description"] = token["$description"]
+    return out
+
+
+def _nest(pairs: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for name, entry in pairs.items():
+        node = root
+        *groups, last = name.split(".")
+        for part in groups:
+            node = node.setdefault(part, {})
+        node[last] = entry
+    return root
+
+
+def primer_import() -> PrimerImport:
+    """The import files of Primer's tokens and what the round trip must hold."""
+    trees = read_json5()
+    plan = PrimerImport(source_files=len(trees), tokens_read=sum(len(walk(t)) for t in trees.values()))
+    # (collection, mode, source file) → dotted name → token entry; filled, then pruned of skipped tokens.
+    entries: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
+    skipped: dict[tuple[str, str], str] = {}
+    seen: set[tuple[str, str]] = set()
+    placed: set[str] = set()
+
+    def put(collection: str, mode: str, source: str, name: str, token: dict[str, Any], value: Any) -> None:
+        entries.setdefault((collection, mode, source), {})[name] = _entry(token, value)
+        plan.expected.setdefault((collection, name.replace(".", "/")), {})[mode] = value
+
+    def take(collection: str, mode: str, source: str, counted: Counter[str] | None) -> None:
+        placed.add(source)
+        for name, token in walk(trees[source]):
+            seen.add((collection, name))
+            reason = _reason(token)
+            themed = mode in MODES
+            value, alpha = _mode_value(token, mode, counted) if themed else (token["$value"], token.get("alpha"))
+            folded = _with_alpha(value, alpha)
+            if reason is None and folded is None:
+                reason = "alias-with-alpha"
+            if reason is not None:
+                skipped.setdefault((collection, name), reason)
+                continue
+            put(collection, mode, source, name, token, folded)
+
+    for mode, sources in BASE_COLOR_FILES.items():
+        for source in sources:
+            take("base/color", mode, source, None)
+    for source, collection in SINGLE.items():
+        take(collection, "default", source, None)
+    for mode, source in POINTER.items():
+        take("functional/size/pointer", mode, source, None)
+    themed = sorted(s for s in trees if s.startswith(("functional/color/", "component/")))
+    for source in themed:
+        collection = "component" if source.startswith("component/") else "functional/color"
+        for mode in MODES:
+            take(collection, mode, source, plan.themes_not_carried if mode == "light" else None)
+    assert placed == set(trees), f"Primer files not placed: {sorted(set(trees) - placed)}"
+
+    # A token that aliases a skipped token is skipped too, until none is left.
+    names = {n for part in entries.values() for n in part} - {n for _, n in skipped}
+    while True:
+        broken = {
+            (collection, name)
+            for (collection, _, _), part in entries.items()
+            for name, entry in part.items()
+            if name in names and is_alias(entry["$value"]) and entry["$value"][1:-1] not in names
+        }
+        if not broken:
+            break
+        for key in broken:
+            skipped.setdefault(key, "aliases-skipped")
+        names -= {n for _, n in broken}
+    plan.skipped = Counter(skipped.values())
+    plan.distinct = len(seen)
+    plan.expected = {k: v for k, v in plan.expected.items() if k[1].replace("/", ".") in names}
+    for (collection, mode, source), part in entries.items():
+        kept = {n: e for n, e in part.items() if n in names}
+        if kept:
+            plan.files.append(
+                {
+                    "path": f"primer/{source}.{mode}.json",
+                    "content": json.dumps(_nest(kept)),
+                    "collection": collection,
+                    "mode": mode,
+                }
+            )
+    return plan
+
+
+def figma_theme(mode: str) -> dict[str, Any]:
+    """Primer's own build of a theme for design tools (``dist/figma/themes``): variable name → its entry (resolved
+    ``value`` {r, g, b, a} and ``reference``)."""
+    data = json.loads((PACKAGE / "dist" / "figma" / "themes" / f"{mode}.json").read_text())
+    return {item["name"]: item for item in data}
