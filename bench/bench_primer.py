@@ -66,9 +66,11 @@ async def run() -> None:
     print(f"Primer {json.loads((primer.PACKAGE / 'package.json').read_text())['version']}: {plan.source_files} files,")
     print(f"  {plan.tokens_read} token definitions read (JSON5 via the json5 package), {plan.distinct} distinct tokens")
     print(f"  to import: {len(plan.expected)} tokens, {values} values over their modes, in {len(plan.files)} files")
-    print(f"  skipped: {sum(plan.skipped.values())}")
+    by_import = sum(plan.engine_skipped.values())
+    print(f"  skipped: {sum(plan.skipped.values())} ({by_import} sent: the import skips them and says why)")
     for reason, count in plan.skipped.most_common():
-        print(f"    {count:>4}  {reason}: {primer.REASONS[reason]}")
+        where = f"import {plan.engine_skipped[reason]}" if reason in plan.engine_skipped else "not sent"
+        print(f"    {count:>4}  {reason} ({where}): {primer.REASONS[reason]}")
     print(f"  override values of themes not made modes: {sum(plan.themes_not_carried.values())}")
     print(f"  (reading and placing the files: {prepared:.2f} s)")
     out = Path(tempfile.mkdtemp(prefix="bench-primer-"))
@@ -93,6 +95,9 @@ async def run() -> None:
     )
     modes = {c.name: len(c.modes) for c in back.collections}
     print(f"import: {done['done']['variablesCreated']} variables created in {imported:.2f} s (one undo step)")
+    print(f"import skipped {done['skipped']['count']} tokens, by its reasons:")
+    for reason, count in done["skipped"]["byReason"].items():
+        print(f"    {count:>4}  {reason}")
     print(f"export: {len(got)} tokens back in {exported:.2f} s, collections (modes): {modes}")
     print(f"present after export: {sum(1 for k in plan.expected if k in got)} of {len(plan.expected)}")
     print(f"values matching Primer's text: {matched} of {values}")

@@ -202,6 +202,7 @@ def _map_collections(code: TokenSet, mapping: dict[str, str]) -> TokenSet:
             into = Collection(name, [])
             out.collections.append(into)
         into.modes += [m for m in coll.modes if m not in into.modes]
+        into.skipped = {**into.skipped, **coll.skipped}
         have = into.by_name()
         for token in coll.tokens:
             if token.name in have:
@@ -215,6 +216,34 @@ def _map_collections(code: TokenSet, mapping: dict[str, str]) -> TokenSet:
             }
             into.tokens.append(Token(token.name, token.type, values, token.description, token.id))
     return out
+
+
+def _skip_aliases_of_skipped(code: TokenSet) -> None:
+    """Moves a token that aliases a skipped token (in any mode) to its collection's skipped, until none is left: the
+    file gave its target, but no variable can hold it."""
+    while True:
+        gone = {(c.name, n) for c in code.collections for n in c.skipped}
+        # A reference that names no collection is not linked to a skipped token: its name finds it.
+        names = {n: c for c, n in gone}
+        moved = False
+        for coll in code.collections:
+            for token in list(coll.tokens):
+                target = next(
+                    (
+                        v
+                        for v in token.values.values()
+                        if isinstance(v, Alias)
+                        and ((v.collection, v.name) in gone or (not v.collection and v.name in names))
+                    ),
+                    None,
+                )
+                if target is not None:
+                    coll.tokens.remove(token)
+                    where = target.collection or names[target.name]
+                    coll.skipped[token.name] = f"aliases {where}/{target.name}, which is skipped"
+                    moved = True
+        if not moved:
+            return
 
 
 def _check(code: TokenSet, design: TokenSet) -> None:
@@ -398,6 +427,18 @@ def _listed(change: Change) -> dict[str, Any]:
     return out
 
 
+def _skipped(code: TokenSet) -> dict[str, Any]:
+    """The tokens of the files that no variable can hold: how many, by reason, and the first ones by name."""
+    found = [(f"{c.name}/{name}", why) for c in code.collections for name, why in c.skipped.items()]
+    if not found:
+        return {}
+    by_reason: dict[str, int] = {}
+    for _, why in found:
+        key = "aliases a skipped token" if why.startswith("aliases ") else why
+        by_reason[key] = by_reason.get(key, 0) + 1
+    return {"skipped": {"count": len(found), "byReason": by_reason, "tokens": dict(found[:LISTED_CHANGES])}}
+
+
 def _report(changes: list[Change]) -> dict[str, Any]:
     """Counts per kind and action, and the first changes that are not plain creates, one by one."""
     counts: dict[str, dict[str, int]] = {}
@@ -414,7 +455,7 @@ def _report(changes: list[Change]) -> dict[str, Any]:
 
 @tool(
     "design_import_tokens",
-    "Token files ({path, content?}) or payload into variables: diff, then one undo step.",
+    "Token files ({path, content?, collection?, mode?}) or payload into variables: diff, then one undo step.",
     args=ImportTokensArgs,
     runs_in="tokens",
     toolset="tokens",
@@ -430,6 +471,10 @@ async def design_import_tokens(ctx: TokensContext, args: ImportTokensArgs) -> To
     file_key = ctx.active_file_key or ""
     snapshot = await ctx.bridge(Method.GET_VARIABLES_DATA, file_key=file_key)
     design = from_variables(snapshot)
+    _skip_aliases_of_skipped(code)
+    skipped = _skipped(code)
+    # A collection whose every token is skipped is not made (an empty collection would be all it became).
+    code.collections = [c for c in code.collections if c.tokens or not c.skipped]
     _check(code, design)
     found = diff(
         code,
@@ -440,7 +485,7 @@ async def design_import_tokens(ctx: TokensContext, args: ImportTokensArgs) -> To
             replace=args.strategy == "replace",
         ),
     )
-    report = _report(found.changes)
+    report = {**_report(found.changes), **skipped}
     if args.dryRun or args.strategy == "dry-run":
         return ok({"applied": False, "dryRun": True, **report})
     if any(c.action == "ask" for c in found.changes):

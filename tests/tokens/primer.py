@@ -102,6 +102,9 @@ REASONS: dict[str, str] = {
 
 _COMPOSITE = {"shadow", "border", "typography", "transition"}
 
+#: The reasons for which the import itself skips a token (and says so): these tokens are sent.
+ENGINE_SKIPS = frozenset({"composite", "cubicBezier", "duration", "em"})
+
 
 @dataclass
 class PrimerImport:
@@ -116,8 +119,11 @@ class PrimerImport:
     distinct: int = 0
     #: (collection, name) → mode → Primer's raw ``$value`` for that mode (after overrides, alpha folded).
     expected: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
-    #: Reason key → tokens skipped.
+    #: Reason key → tokens skipped: ``dropped`` here (Primer's own semantics a variable cannot keep) plus
+    #: ``engine_skipped``, sent and expected to be skipped and reported by the import itself.
     skipped: Counter[str] = field(default_factory=Counter)
+    dropped: Counter[str] = field(default_factory=Counter)
+    engine_skipped: Counter[str] = field(default_factory=Counter)
     #: Override values for themes that are not imported as modes.
     themes_not_carried: Counter[str] = field(default_factory=Counter)
 
@@ -216,7 +222,7 @@ def _mode_value(token: dict[str, Any], mode: str, themes_not_carried: Counter[st
 
 
 def _entry(token: dict[str, Any], value: Any) -> dict[str, Any]:
-    out = {"$value": value, "$type": token["$type"]}
+    out = {"$value": value, "$type": token.get("$type")}
     if token.get("$description"):
         out["$description"] = token["$description"]
     return out
@@ -237,15 +243,12 @@ def primer_import() -> PrimerImport:
     """The import files of Primer's tokens and what the round trip must hold."""
     trees = read_json5()
     plan = PrimerImport(source_files=len(trees), tokens_read=sum(len(walk(t)) for t in trees.values()))
-    # (collection, mode, source file) → dotted name → token entry; filled, then pruned of skipped tokens.
+    # (collection, mode, source file) → dotted name → token entry; filled, then pruned of dropped tokens.
     entries: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}
-    skipped: dict[tuple[str, str], str] = {}
+    dropped: dict[tuple[str, str], str] = {}
+    engine: dict[tuple[str, str], str] = {}
     seen: set[tuple[str, str]] = set()
     placed: set[str] = set()
-
-    def put(collection: str, mode: str, source: str, name: str, token: dict[str, Any], value: Any) -> None:
-        entries.setdefault((collection, mode, source), {})[name] = _entry(token, value)
-        plan.expected.setdefault((collection, name.replace(".", "/")), {})[mode] = value
 
     def take(collection: str, mode: str, source: str, counted: Counter[str] | None) -> None:
         placed.add(source)
@@ -254,13 +257,17 @@ def primer_import() -> PrimerImport:
             reason = _reason(token)
             themed = mode in MODES
             value, alpha = _mode_value(token, mode, counted) if themed else (token["$value"], token.get("alpha"))
-            folded = _with_alpha(value, alpha)
-            if reason is None and folded is None:
-                reason = "alias-with-alpha"
-            if reason is not None:
-                skipped.setdefault((collection, name), reason)
+            if reason is None:
+                value = _with_alpha(value, alpha)
+                reason = "alias-with-alpha" if value is None else None
+            if reason is not None and reason not in ENGINE_SKIPS:
+                dropped.setdefault((collection, name), reason)
                 continue
-            put(collection, mode, source, name, token, folded)
+            if reason is not None:
+                engine.setdefault((collection, name), reason)
+            entries.setdefault((collection, mode, source), {})[name] = _entry(token, value)
+            if reason is None:
+                plan.expected.setdefault((collection, name.replace(".", "/")), {})[mode] = value
 
     for mode, sources in BASE_COLOR_FILES.items():
         for source in sources:
@@ -276,25 +283,36 @@ def primer_import() -> PrimerImport:
             take(collection, mode, source, plan.themes_not_carried if mode == "light" else None)
     assert placed == set(trees), f"Primer files not placed: {sorted(set(trees) - placed)}"
 
-    # A token that aliases a skipped token is skipped too, until none is left.
-    names = {n for part in entries.values() for n in part} - {n for _, n in skipped}
-    while True:
-        broken = {
+    def aliasing(targets: set[str], among: set[str]) -> set[tuple[str, str]]:
+        """Tokens of ``among`` with a value (in some mode) that aliases one of ``targets``."""
+        return {
             (collection, name)
             for (collection, _, _), part in entries.items()
             for name, entry in part.items()
-            if name in names and is_alias(entry["$value"]) and entry["$value"][1:-1] not in names
+            if name in among and is_alias(entry["$value"]) and entry["$value"][1:-1] in targets
         }
-        if not broken:
-            break
-        for key in broken:
-            skipped.setdefault(key, "aliases-skipped")
-        names -= {n for _, n in broken}
-    plan.skipped = Counter(skipped.values())
+
+    # Not sent: a token that aliases one not sent, until none is left (the import would refuse the alias).
+    sent = {n for part in entries.values() for n in part} - {n for _, n in dropped}
+    while broken := {
+        (collection, name)
+        for (collection, _, _), part in entries.items()
+        for name, entry in part.items()
+        if name in sent and is_alias(entry["$value"]) and entry["$value"][1:-1] not in sent
+    }:
+        dropped.update(dict.fromkeys(broken, "aliases-skipped"))
+        sent -= {n for _, n in broken}
+    # Sent but skipped by the import: a token that aliases one it skips.
+    while more := aliasing({n for _, n in engine}, sent - {n for _, n in engine}):
+        engine.update(dict.fromkeys(more, "aliases-skipped"))
+    plan.dropped = Counter(dropped.values())
+    plan.engine_skipped = Counter(engine.values())
+    plan.skipped = plan.dropped + plan.engine_skipped
     plan.distinct = len(seen)
-    plan.expected = {k: v for k, v in plan.expected.items() if k[1].replace("/", ".") in names}
+    kept_names = sent - {n for _, n in engine}
+    plan.expected = {k: v for k, v in plan.expected.items() if k[1].replace("/", ".") in kept_names}
     for (collection, mode, source), part in entries.items():
-        kept = {n: e for n, e in part.items() if n in names}
+        kept = {n: e for n, e in part.items() if n in sent}
         if kept:
             plan.files.append(
                 {

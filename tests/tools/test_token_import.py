@@ -330,6 +330,54 @@ async def test_a_dry_run_writes_nothing(client: Client) -> None:
     assert await variable_count(client) == 0
 
 
+async def test_files_placed_as_modes_and_tokens_no_variable_holds_reported(client: Client) -> None:
+    """One file per theme becomes one mode (a later file of the same mode overrides token by token); a shadow, a
+    duration and an em size are skipped with their reasons, and so is an alias of one; nothing else is lost."""
+    await empty(client)
+
+    def tree(bg: str, fg: str) -> str:
+        return json.dumps({"color": {"$type": "color", "bg": {"$value": bg}, "fg": {"$value": fg}}})
+
+    extra = {
+        "text": {"$type": "color", "$value": "{color.fg}"},
+        "shadow": {
+            "$type": "shadow",
+            "$value": {"color": "#000000", "offsetX": "0px", "offsetY": "1px", "blur": "2px", "spread": "0px"},
+        },
+        "fast": {"$type": "duration", "$value": {"value": 100, "unit": "ms"}},
+        "enter": {"$value": "{fast}"},
+        "tracking": {"$type": "dimension", "$value": {"value": 0.1, "unit": "em"}},
+    }
+    files = [
+        {"path": "light.json", "content": tree("#ffffff", "#111111"), "collection": "Theme", "mode": "Light"},
+        {"path": "dark.json", "content": tree("#000000", "#eeeeee"), "collection": "Theme", "mode": "Dark"},
+        {"path": "dimmed-base.json", "content": tree("#000000", "#eeeeee"), "collection": "Theme", "mode": "Dimmed"},
+        {"path": "dimmed.json", "content": tree("#22272e", "#eeeeee"), "collection": "Theme", "mode": "Dimmed"},
+        {"path": "extra.json", "content": json.dumps(extra), "collection": "Theme", "mode": "Light"},
+    ]
+    done = await one_undo_step(client, "design_import_tokens", {"files": files})
+    assert done["done"]["variablesCreated"] == 3
+    assert done["skipped"]["count"] == 4 and set(done["skipped"]["tokens"]) == {
+        "Theme/shadow",
+        "Theme/fast",
+        "Theme/enter",
+        "Theme/tracking",
+    }
+    assert done["skipped"]["tokens"]["Theme/enter"] == "aliases Theme/fast, which is skipped"
+    assert done["skipped"]["tokens"]["Theme/tracking"].startswith("unit em")
+    assert done["skipped"]["tokens"]["Theme/fast"].startswith("duration:")
+    back = tokens.parse(
+        {"back.json": next(iter((await call(client, "design_export_tokens", {"format": "dtcg"}))["files"].values()))},
+        "dtcg",
+    )
+    (theme,) = back.collections
+    assert theme.modes == ["Light", "Dark", "Dimmed"]
+    got = {t.name: {m: hex_text(v) if isinstance(v, Color) else v for m, v in t.values.items()} for t in theme.tokens}
+    assert got["color/bg"] == {"Light": "#ffffff", "Dark": "#000000", "Dimmed": "#22272e"}
+    assert got["color/fg"] == {"Light": "#111111", "Dark": "#eeeeee", "Dimmed": "#eeeeee"}
+    assert set(got["text"].values()) == {Alias("color/fg", "Theme")}
+
+
 @pytest.mark.skipif(not primer.SOURCE.is_dir(), reason="npm packages are missing: run `npm ci`")
 async def test_primer_primitives_import_and_export_back(client: Client, project: Path) -> None:
     """GitHub's Primer design tokens (61 DTCG files in JSON5, read with the json5 package), placed as
@@ -354,12 +402,21 @@ async def test_primer_primitives_import_and_export_back(client: Client, project:
     finally:
         await js(client, "figma.testControl.setModeLimit(4); return 0;")
     assert done["done"]["variablesCreated"] == len(plan.expected) > 1200
+    # What variables cannot hold in DTCG terms the import skips itself, and says so: the same tokens, reason by
+    # reason, as our reading of Primer counts.
+    said = Counter[str]()
+    for reason, count in done["skipped"]["byReason"].items():
+        head = reason.split(":")[0]
+        key = {"unit em": "em", "aliases a skipped token": "aliases-skipped"}.get(head, head)
+        said["composite" if key in ("shadow", "border", "typography", "transition") else key] += count
+    assert said == plan.engine_skipped and done["skipped"]["count"] == sum(plan.engine_skipped.values())
     back = tokens.parse({"back.json": await exported(client, project, {"format": "dtcg"}, "primer-back.json")}, "dtcg")
     got = {(c.name, t.name): t.values for c, t in back.tokens()}
     assert set(got) == set(plan.expected)
     modes = {c.name: c.modes for c in back.collections}
     assert modes["base/color"] == modes["functional/color"] == list(primer.MODES)
     assert modes["functional/size/pointer"] == ["fine", "coarse"]
+    assert set(modes) == {coll for coll, _ in plan.expected}  # no collection made empty by skipping
     checked = Counter[str]()
     for key, by_mode in plan.expected.items():
         for mode, raw in by_mode.items():
