@@ -1,6 +1,7 @@
 """Primer's design tokens (``@primer/primitives``) imported into the design tool and exported back, through the
 whole chain: MCP client → shim → designd → tokens worker → the shipped plugin (ui.html in jsdom, code.js in node on
-the stand-in editor, its plan allowing 10 modes). The files are placed as ``tests/tokens/primer.py`` says.
+the stand-in editor, its plan allowing 10 modes: Primer has nine themes). The files are placed as
+``tests/tokens/primer.py`` says.
 
 Prints the counts (Primer's files, tokens read, distinct tokens, imported, skipped by reason, exported back, matched
 by value per mode) and the wall times of the import and the export.
@@ -71,6 +72,7 @@ async def run() -> None:
     for reason, count in plan.skipped.most_common():
         where = f"import {plan.engine_skipped[reason]}" if reason in plan.engine_skipped else "not sent"
         print(f"    {count:>4}  {reason} ({where}): {primer.REASONS[reason]}")
+    print(f"  aliases with Primer's alpha, imported as the colour they resolve to: {len(plan.resolved)}")
     print(f"  override values of themes not made modes: {sum(plan.themes_not_carried.values())}")
     print(f"  (reading and placing the files: {prepared:.2f} s)")
     out = Path(tempfile.mkdtemp(prefix="bench-primer-"))

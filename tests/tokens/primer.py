@@ -4,24 +4,29 @@ that variables cannot hold counted with its reason.
 
 Collections and modes:
 
-- ``base/color``: light, dark, light-high-contrast, dark-high-contrast, dark-dimmed. Each mode is Primer's base file
-  of that side (``light.json5`` or ``dark.json5``, with ``display-*.json5``) and, for the other themes, the theme's
-  file that overrides some of its tokens (``dark.dimmed.json5`` …): the files go in that order with the same
-  ``collection``/``mode``, so the later file wins token by token, as Primer builds its themes.
-- ``functional/color`` and ``component``: the same five modes. A token's ``$value`` is its light value;
-  ``$extensions["org.primer.overrides"]`` gives the other themes' values; a theme without its own entry takes its
-  side's (``dark-dimmed`` falls back to ``dark``), as Primer's build does. The file of each mode is written from
-  that, one per source file and mode.
+- ``base/color``: the nine themes of Primer's own build for design tools (``dist/figma``): light, dark, light and
+  dark high contrast, dark dimmed, light and dark protanopia-deuteranopia ("colorblind"), light and dark
+  tritanopia. Each mode is Primer's base file of its side (``light.json5`` or ``dark.json5``, with
+  ``display-*.json5``) and, for high contrast and dimmed, the theme's file that overrides some of its tokens
+  (``dark.dimmed.json5`` …): the files go in that order with the same ``collection``/``mode``, so the later file wins
+  token by token, as Primer builds its themes. The colour-blind themes use their side's base colours.
+- ``functional/color`` and ``component``: the same nine modes, so that an alias resolves in the base mode of the
+  same name. A token's ``$value`` is its light value; ``$extensions["org.primer.overrides"]`` gives the other
+  themes' values; a theme without its own entry takes its side's (``dark``, or ``light``'s override if any), as
+  Primer's build does. The file of each mode is written from that, one per source file and mode.
 - ``base/size`` (sizes and z-index), ``base/typography``, ``functional/size`` (sizes, radius, border widths,
   breakpoints, z-index, spacing), ``functional/typography`` (sizes, line heights, weights, font stacks): one mode.
 - ``functional/size/pointer``: modes fine and coarse (``size-fine.json5``, ``size-coarse.json5`` define the same
   names: what modes are for).
 
-Primer's ``alpha`` member (a colour with its own opacity) is folded into a literal colour's value. Skipped, each
-counted under its reason (:data:`REASONS`): composite tokens (shadow, border, typography, transition), cubic-bézier
-curves, durations, ``em`` sizes, viewport ranges, text with references inside, aliases that change their target's
-alpha, and tokens that alias a skipped token. Themes not imported as modes (the colour-blind ones and
-dark-dimmed-high-contrast) are counted as override values not carried.
+Primer's ``alpha`` member (a colour with its own opacity, replacing the colour's; a bare override keeps the token's)
+is folded into a literal colour's value. An alias with an ``alpha`` is imported as the colour it resolves to in each
+mode, with that alpha, as Primer's own design-tool build does: a variable alias takes its target as it is, so the
+alias itself is lost. Skipped, each counted under its reason (:data:`REASONS`): composite tokens (shadow, border,
+typography, transition), cubic-bézier curves, durations and ``em`` sizes are sent, and the import skips and reports
+them; viewport ranges and text with references inside are not sent, nor tokens that alias one of those. The themes
+Primer's design-tool build leaves out too (dark-dimmed-high-contrast and the high-contrast colour-blind ones) are
+counted as override values not carried.
 """
 
 from __future__ import annotations
@@ -42,10 +47,17 @@ SOURCE = PACKAGE / "src" / "tokens"
 MODES: dict[str, list[str]] = {
     "light": ["light"],
     "dark": ["dark"],
-    "light-high-contrast": ["light-high-contrast"],
+    "light-high-contrast": ["light-high-contrast", "light"],
     "dark-high-contrast": ["dark-high-contrast", "dark"],
     "dark-dimmed": ["dark-dimmed", "dark"],
+    "light-protanopia-deuteranopia": ["light-protanopia-deuteranopia", "light"],
+    "dark-protanopia-deuteranopia": ["dark-protanopia-deuteranopia", "dark"],
+    "light-tritanopia": ["light-tritanopia", "light"],
+    "dark-tritanopia": ["dark-tritanopia", "dark"],
 }
+
+#: The file of a mode in Primer's build for design tools, where its name differs.
+FIGMA_THEME = {"light-protanopia-deuteranopia": "light-colorblind", "dark-protanopia-deuteranopia": "dark-colorblind"}
 
 #: Mode → Primer's base colour files, later ones overriding earlier ones.
 BASE_COLOR_FILES: dict[str, list[str]] = {
@@ -62,6 +74,11 @@ BASE_COLOR_FILES: dict[str, list[str]] = {
         "base/color/dark/dark.high-contrast",
     ],
     "dark-dimmed": ["base/color/dark/dark", "base/color/dark/display-dark", "base/color/dark/dark.dimmed"],
+    # The colour-blind themes change functional colours only: their base colours are their side's.
+    "light-protanopia-deuteranopia": ["base/color/light/light", "base/color/light/display-light"],
+    "dark-protanopia-deuteranopia": ["base/color/dark/dark", "base/color/dark/display-dark"],
+    "light-tritanopia": ["base/color/light/light", "base/color/light/display-light"],
+    "dark-tritanopia": ["base/color/dark/dark", "base/color/dark/display-dark"],
 }
 
 #: Single-mode files → their collection.
@@ -96,7 +113,6 @@ REASONS: dict[str, str] = {
     "em": "an em size is relative to the font size; variables hold px",
     "viewportRange": "a media-query range, not a value",
     "text-with-references": "text with references inside: a variable is one literal or one alias",
-    "alias-with-alpha": "an alias that changes its target's alpha: a variable alias takes the target as it is",
     "aliases-skipped": "aliases a token that is skipped",
 }
 
@@ -124,6 +140,8 @@ class PrimerImport:
     skipped: Counter[str] = field(default_factory=Counter)
     dropped: Counter[str] = field(default_factory=Counter)
     engine_skipped: Counter[str] = field(default_factory=Counter)
+    #: Tokens that alias a colour with Primer's ``alpha``: imported as the colour they resolve to in each mode.
+    resolved: set[tuple[str, str]] = field(default_factory=set)
     #: Override values for themes that are not imported as modes.
     themes_not_carried: Counter[str] = field(default_factory=Counter)
 
@@ -183,7 +201,27 @@ def _with_alpha(value: Any, alpha: Any) -> Any:
     hex_ = _hex(value)
     if hex_ is None:
         return None
-    return hex_[:7] + f"{round(float(alpha) * 255):02x}"
+    return hex_[:7].lower() + f"{round(float(alpha) * 255):02x}"
+
+
+@dataclass(frozen=True)
+class _Tinted:
+    """Primer's alias with its own ``alpha``, to be resolved once every file of its mode is read."""
+
+    target: str
+    alpha: Any
+
+    def resolve(self, final: dict[tuple[str, str], Any], mode: str) -> str:
+        """The target's colour in ``mode`` (following aliases) with this alpha, as ``#rrggbbaa``."""
+        value: Any = self
+        seen = set()
+        while isinstance(value, _Tinted) or is_alias(value):
+            name = value.target if isinstance(value, _Tinted) else value[1:-1]
+            assert name not in seen, f"alias loop at {name}"
+            seen.add(name)
+            value = final.get((mode, name), final.get(("light", name)))
+        assert value is not None, f"{self.target} leads to no colour in {mode}"
+        return str(_with_alpha(value, self.alpha))
 
 
 def _reason(token: dict[str, Any]) -> str | None:
@@ -217,7 +255,8 @@ def _mode_value(token: dict[str, Any], mode: str, themes_not_carried: Counter[st
             over = overrides[key]
             if isinstance(over, dict):
                 return over.get("$value", token["$value"]), over.get("alpha", token.get("alpha"))
-            return over, None
+            # A bare override replaces the value only: the token's alpha still applies, as Primer builds it.
+            return over, token.get("alpha")
     return token["$value"], token.get("alpha")
 
 
@@ -257,9 +296,12 @@ def primer_import() -> PrimerImport:
             reason = _reason(token)
             themed = mode in MODES
             value, alpha = _mode_value(token, mode, counted) if themed else (token["$value"], token.get("alpha"))
-            if reason is None:
+            if reason is None and alpha is not None and is_alias(value):
+                # A variable alias takes its target as it is: the colour it resolves to in this mode, with its alpha.
+                value = _Tinted(value[1:-1], alpha)
+                plan.resolved.add((collection, name))
+            elif reason is None:
                 value = _with_alpha(value, alpha)
-                reason = "alias-with-alpha" if value is None else None
             if reason is not None and reason not in ENGINE_SKIPS:
                 dropped.setdefault((collection, name), reason)
                 continue
@@ -292,6 +334,16 @@ def primer_import() -> PrimerImport:
             if name in among and is_alias(entry["$value"]) and entry["$value"][1:-1] in targets
         }
 
+    # The last file of a mode wins (a theme's file overrides its base), as the import merges them.
+    final = {(mode, name): e["$value"] for (_, mode, _), part in entries.items() for name, e in part.items()}
+    for (_, mode, _), part in entries.items():
+        for entry in part.values():
+            if isinstance(entry["$value"], _Tinted):
+                entry["$value"] = entry["$value"].resolve(final, mode)
+    for by_mode in plan.expected.values():
+        for mode, value in by_mode.items():
+            if isinstance(value, _Tinted):
+                by_mode[mode] = value.resolve(final, mode)
     # Not sent: a token that aliases one not sent, until none is left (the import would refuse the alias).
     sent = {n for part in entries.values() for n in part} - {n for _, n in dropped}
     while broken := {
@@ -328,5 +380,6 @@ def primer_import() -> PrimerImport:
 def figma_theme(mode: str) -> dict[str, Any]:
     """Primer's own build of a theme for design tools (``dist/figma/themes``): variable name → its entry (resolved
     ``value`` {r, g, b, a} and ``reference``)."""
-    data = json.loads((PACKAGE / "dist" / "figma" / "themes" / f"{mode}.json").read_text())
+    stem = FIGMA_THEME.get(mode, mode)
+    data = json.loads((PACKAGE / "dist" / "figma" / "themes" / f"{stem}.json").read_text())
     return {item["name"]: item for item in data}
