@@ -246,6 +246,18 @@ def _skip_aliases_of_skipped(code: TokenSet) -> None:
             return
 
 
+def _without_skipped(design: TokenSet, code: TokenSet) -> TokenSet:
+    """``design`` less the variables the files name but skip: the files still hold them, so ``strategy: replace``
+    deletes none of them, and no rename is guessed from them."""
+    skipped = {(c.name, n) for c in code.collections for n in c.skipped}
+    return TokenSet(
+        [
+            Collection(c.name, c.modes, [t for t in c.tokens if (c.name, t.name) not in skipped])
+            for c in design.collections
+        ]
+    )
+
+
 def _check(code: TokenSet, design: TokenSet) -> None:
     """Refuses aliases to no token (of the files or the design tool), aliases between types the design tool keeps
     apart, and alias loops; links aliases that name no collection to a design-tool token of that name."""
@@ -474,11 +486,12 @@ async def design_import_tokens(ctx: TokensContext, args: ImportTokensArgs) -> To
     _skip_aliases_of_skipped(code)
     skipped = _skipped(code)
     # A collection whose every token is skipped is not made (an empty collection would be all it became).
-    code.collections = [c for c in code.collections if c.tokens or not c.skipped]
+    have = {c.name for c in design.collections}
+    code.collections = [c for c in code.collections if c.tokens or not c.skipped or c.name in have]
     _check(code, design)
     found = diff(
         code,
-        design,
+        _without_skipped(design, code),
         DiffOptions(
             mode_mapping=_names(args.modeMapping, "modeMapping"),
             on_conflict=args.onConflict or "ask",

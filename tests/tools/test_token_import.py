@@ -376,6 +376,14 @@ async def test_files_placed_as_modes_and_tokens_no_variable_holds_reported(clien
     assert got["color/bg"] == {"Light": "#ffffff", "Dark": "#000000", "Dimmed": "#22272e"}
     assert got["color/fg"] == {"Light": "#111111", "Dark": "#eeeeee", "Dimmed": "#eeeeee"}
     assert set(got["text"].values()) == {Alias("color/fg", "Theme")}
+    # A variable the files name but skip is still theirs: replacing keeps it.
+    await js(
+        client,
+        "const c = (await figma.variables.getLocalVariableCollectionsAsync())[0];"
+        "figma.variables.createVariable('shadow', c, 'STRING'); return 0;",
+    )
+    again = await call(client, "design_import_tokens", {"files": files, "strategy": "replace"})
+    assert again["applied"] is False and again["unchanged"] is True and await variable_count(client) == 4
 
 
 @pytest.mark.skipif(not primer.SOURCE.is_dir(), reason="npm packages are missing: run `npm ci`")
