@@ -61,9 +61,9 @@ LISTED_CHANGES = 50
 class TokenFile(msgspec.Struct, forbid_unknown_fields=True):
     """A token file: read from ``path`` (user-file rules), or ``content`` given inline (``path`` then only names
     it, for format detection and messages). ``collection`` and ``mode`` place the tokens of a file that names
-    neither (a DTCG file written elsewhere, plain CSS): one file per theme becomes one mode of a collection, the
-    way design systems ship light and dark. A later file of the same collection and mode overrides an earlier
-    one token by token."""
+    neither (a DTCG file written elsewhere, plain CSS; given for a file that names its own, they are refused): one
+    file per theme becomes one mode of a collection, the way design systems ship light and dark. A later file of
+    the same collection and mode overrides an earlier one token by token."""
 
     path: str
     content: str | None = None
@@ -128,13 +128,25 @@ def _sources(ctx: TokensContext, args: ImportTokensArgs) -> list[_Source]:
     return out
 
 
-def _placed(tokens: TokenSet, mode: str | None) -> TokenSet:
-    """``tokens`` of a file that names no modes (one mode, ``default``) in ``mode``."""
+def _placed(tokens: TokenSet, src: _Source) -> TokenSet:
+    """``tokens`` of a file that names no modes (one mode, ``default``) in ``src.mode``; refuses a ``collection``
+    or ``mode`` given for a file that names its own (it would be ignored)."""
+    named = [c.name for c in tokens.collections]
+    if src.collection and any(name != src.collection for name in named):
+        raise _refuse(
+            f"{src.path} names its own collections ({', '.join(named)}): collection applies to a file that names none.",
+            "Leave collection out for this file, or rename with collectionMapping.",
+        )
     for coll in tokens.collections:
-        if mode and coll.modes == ["default"]:
-            coll.modes = [mode]
+        if src.mode and coll.modes != ["default"]:
+            raise _refuse(
+                f"{src.path} names its own modes ({', '.join(coll.modes)}): mode applies to a file with one.",
+                "Leave mode out for this file, or rename with modeMapping.",
+            )
+        if src.mode:
+            coll.modes = [src.mode]
             for token in coll.tokens:
-                token.values = {mode if m == "default" else m: v for m, v in token.values.items()}
+                token.values = {src.mode if m == "default" else m: v for m, v in token.values.items()}
     return tokens
 
 
@@ -146,7 +158,7 @@ def _read(sources: list[_Source], args: ImportTokensArgs) -> TokenSet:
     def options(src: _Source) -> ParseOptions:
         return msgspec.structs.replace(opts, default_collection=src.collection) if src.collection else opts
 
-    parts = [(src.path, _placed(parse({src.path: src.text}, fmt, options(src)), src.mode)) for src in sources]
+    parts = [(src.path, _placed(parse({src.path: src.text}, fmt, options(src)), src)) for src in sources]
     seen: dict[tuple[str, str], tuple[str, Token]] = {}
     for path, part in parts:
         for coll, token in part.tokens():

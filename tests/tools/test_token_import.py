@@ -384,6 +384,15 @@ async def test_files_placed_as_modes_and_tokens_no_variable_holds_reported(clien
     )
     again = await call(client, "design_import_tokens", {"files": files, "strategy": "replace"})
     assert again["applied"] is False and again["unchanged"] is True and await variable_count(client) == 4
+    ours = next(iter((await call(client, "design_export_tokens", {"format": "dtcg"}))["files"].values()))
+    for placing, word in (
+        ({"mode": "Light"}, "names its own modes"),
+        ({"collection": "X"}, "names its own collections"),
+    ):
+        said = await refused(
+            client, "design_import_tokens", {"files": [{"path": "ours.json", "content": ours, **placing}]}
+        )
+        assert word in said and "ours.json" in said
 
 
 @pytest.mark.skipif(not primer.SOURCE.is_dir(), reason="npm packages are missing: run `npm ci`")
@@ -427,6 +436,16 @@ async def test_primer_primitives_import_and_export_back(client: Client, project:
     assert modes["base/color"] == modes["functional/color"] == list(primer.MODES)
     assert modes["functional/size/pointer"] == ["fine", "coarse"]
     assert set(modes) == {coll for coll, _ in plan.expected}  # no collection made empty by skipping
+    # Real alias chains across collections: component → functional colour → base colour.
+    chains = {
+        key
+        for key, values in got.items()
+        for v in values.values()
+        if isinstance(v, Alias)
+        and v.collection != key[0]
+        and any(isinstance(w, Alias) and w.collection != v.collection for w in got[(v.collection, v.name)].values())
+    }
+    assert {coll for coll, _ in chains} == {"component"} and len(chains) > 80
     checked = Counter[str]()
     for key, by_mode in plan.expected.items():
         for mode, raw in by_mode.items():
