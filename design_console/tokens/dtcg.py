@@ -13,7 +13,9 @@ extension. A token read from the design tool carries its variable id in ``$exten
 that importing the file back tells a renamed token from a new one. Losses: none for our own files, except that names
 must not contain ``.`` (the alias syntax) and a token name cannot also be a group of others. A file written elsewhere
 (no extension) is read as one collection (``tokens``) with one mode (``default``); ``$type`` inherited from groups is
-honoured.
+honoured. A token no variable can hold (a composite type such as shadow or typography, a cubic Bézier, a duration, a
+size in a unit other than px or rem, a value of no variable type) is not read but listed in its collection's
+``skipped`` with the reason.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from design_console.tokens.common import (
     ParseOptions,
     literal_text,
     nest,
+    read_reference,
     read_value,
     reference_text,
 )
@@ -50,6 +53,19 @@ _TYPES: dict[str, TokenType] = {
     "borderWidth": "dimension",
     "fontSizes": "dimension",
     "opacity": "number",
+}
+
+
+#: DTCG types no variable holds, and why (a variable holds one number, colour, string or boolean).
+_NOT_CARRIED: dict[str, str] = {
+    "shadow": "a shadow is a composite value (an effect style in a design tool)",
+    "border": "a border is a composite value",
+    "typography": "a typography token is a composite value (a text style in a design tool)",
+    "transition": "a transition is a composite value",
+    "gradient": "a gradient is a composite value",
+    "strokeStyle": "a stroke style is a composite value",
+    "cubicBezier": "a cubic Bézier curve is four numbers",
+    "duration": "variables have no time unit",
 }
 
 
@@ -122,6 +138,14 @@ def write_tree(tokens: TokenSet, opts: ExportOptions, keys: Keys, dialect: str =
     return root
 
 
+def _unreadable(raw_values: dict[str, Any]) -> str:
+    """Why no value of a token could be read."""
+    units = {str(v.get("unit")) for v in raw_values.values() if isinstance(v, dict) and "unit" in v}
+    if units:
+        return f"unit {', '.join(sorted(units))}: variables hold px (rem is read as px)"
+    return "the value is no number, colour, string or boolean, nor an alias"
+
+
 def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[TokenType | None, Value] | None:
     if isinstance(raw, dict) and "components" in raw:
         hex_value = raw.get("hex")
@@ -135,7 +159,10 @@ def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[T
             return "color", Color(float(comps[0]), float(comps[1]), float(comps[2]), alpha)
         colour = parse_color(hex_value) if isinstance(hex_value, str) else None
         return ("color", Color(colour.r, colour.g, colour.b, alpha)) if colour else None
-    if isinstance(raw, dict) and "unit" in raw and isinstance(raw.get("value"), int | float):
+    if isinstance(raw, dict) and "unit" in raw:
+        # DTCG dimensions are px or rem; any other unit (em, ms, %) is no size in px.
+        if raw["unit"] not in ("px", "rem") or not isinstance(raw.get("value"), int | float):
+            return None
         number = float(raw["value"])
         return "dimension", number * opts.rem_base if raw["unit"] == "rem" else number
     return read_value(raw, opts, kind, with_collection=False)
@@ -156,40 +183,50 @@ def read_tree(data: Any, opts: ParseOptions, keys: Keys) -> TokenSet:
     out = TokenSet()
     for coll_name, group, modes in groups:
         coll = Collection(coll_name, [str(m) for m in modes] or ["default"])
-        _walk(group, (), None, coll, keys, opts)
+        _walk(group, (), None, coll, keys, opts, frozenset(ours))
         out.collections.append(coll)
-    for _, token in out.tokens():
-        for mode, value in token.values.items():
-            if isinstance(value, Alias):
-                head, _, rest = value.name.partition("/")
-                token.values[mode] = Alias(rest, head) if head in ours and rest else value
     link_aliases(out)
     return out
 
 
 def _walk(
-    node: dict[str, Any], path: tuple[str, ...], inherited: str | None, coll: Collection, keys: Keys, opts: ParseOptions
+    node: dict[str, Any],
+    path: tuple[str, ...],
+    inherited: str | None,
+    coll: Collection,
+    keys: Keys,
+    opts: ParseOptions,
+    collections: frozenset[str],
 ) -> None:
+    """Reads the tokens under ``node`` into ``coll``; a reference whose first part is one of ``collections`` names
+    that collection (the part is taken whole: a collection name may hold "/", as "base/color" does)."""
     group_type = node.get(keys.type, inherited) if keys.value.startswith("$") else inherited
     for key, child in node.items():
         if key.startswith("$") or not isinstance(child, dict):
             continue
         if keys.value not in child:
-            _walk(child, (*path, key), group_type, coll, keys, opts)
+            _walk(child, (*path, key), group_type, coll, keys, opts, collections)
             continue
         ext = (child.get("$extensions") or {}).get(_EXT) or {}
         declared = ext.get("type") or child.get(keys.type) or group_type
+        name = "/".join((*path, key))
+        if str(declared) in _NOT_CARRIED:
+            coll.skipped[name] = f"{declared}: {_NOT_CARRIED[str(declared)]}"
+            continue
         kind = _TYPES.get(str(declared)) if declared else None
         raw_values = {str(ext.get("mode") or coll.modes[0]): child[keys.value], **(ext.get("modes") or {})}
         token = Token(
-            "/".join((*path, key)),
+            name,
             kind or "string",
             {},
             str(child.get(keys.description) or ""),
             str(ext.get("id") or ""),
         )
         for mode, raw in raw_values.items():
-            read_back = _read_value(raw, kind, opts)
+            ref = read_reference(raw)
+            read_back = (
+                (None, ref) if ref is not None and ref.collection in collections else _read_value(raw, kind, opts)
+            )
             if read_back is None:
                 continue
             shown, value = read_back
@@ -198,7 +235,10 @@ def _walk(
             token.values[mode] = value
             if mode not in coll.modes:
                 coll.modes.append(mode)
-        coll.tokens.append(token)
+        if token.values:
+            coll.tokens.append(token)
+        else:
+            coll.skipped[name] = _unreadable(raw_values)
 
 
 def write(tokens: TokenSet, opts: ExportOptions) -> str:

@@ -52,11 +52,13 @@ class Token(msgspec.Struct):
 
 
 class Collection(msgspec.Struct):
-    """A named group of tokens sharing modes; ``modes[0]`` is the default mode."""
+    """A named group of tokens sharing modes; ``modes[0]`` is the default mode. ``skipped``: tokens a file holds
+    that no variable can (a shadow, a duration…), by name, with the reason; reported, never written."""
 
     name: str
     modes: list[str]
     tokens: list[Token] = []
+    skipped: dict[str, str] = {}
 
     def by_name(self) -> dict[str, Token]:
         """Its tokens by name."""
@@ -190,6 +192,10 @@ def merge(parts: list[TokenSet]) -> TokenSet:
                     copy = Token(token.name, token.type, dict(token.values), token.description, token.id)
                     into.tokens.append(copy)
                     have[token.name] = copy
+            into.skipped = {**into.skipped, **coll.skipped}
+    for coll in out.collections:
+        # A token another file gives a value is no longer skipped.
+        coll.skipped = {n: r for n, r in coll.skipped.items() if n not in coll.by_name()}
     link_aliases(out)
     return out
 

@@ -60,10 +60,24 @@ LISTED_CHANGES = 50
 
 class TokenFile(msgspec.Struct, forbid_unknown_fields=True):
     """A token file: read from ``path`` (user-file rules), or ``content`` given inline (``path`` then only names
-    it, for format detection and messages)."""
+    it, for format detection and messages). ``collection`` and ``mode`` place the tokens of a file that names
+    neither (a DTCG file written elsewhere, plain CSS; given for a file that names its own, they are refused): one
+    file per theme becomes one mode of a collection, the way design systems ship light and dark. A later file of
+    the same collection and mode overrides an earlier one token by token."""
 
     path: str
     content: str | None = None
+    collection: Annotated[str, Meta(min_length=1)] | None = None
+    mode: Annotated[str, Meta(min_length=1)] | None = None
+
+
+class _Source(msgspec.Struct, frozen=True):
+    """The text of one token file of the call and where its tokens go."""
+
+    path: str
+    text: str
+    collection: str | None = None
+    mode: str | None = None
 
 
 class ImportTokensArgs(Args):
@@ -93,31 +107,58 @@ def _names(mapping: dict[str, Any] | None, argument: str) -> dict[str, str]:
     return dict(mapping or {})
 
 
-def _sources(ctx: TokensContext, args: ImportTokensArgs) -> dict[str, str]:
-    """Path (or ``payload``) → text of every token file of the call."""
-    out: dict[str, str] = {}
+def _sources(ctx: TokensContext, args: ImportTokensArgs) -> list[_Source]:
+    """Every token file of the call (``payload`` first), with its text."""
+    out: list[_Source] = []
     if args.payload is not None:
-        out["payload"] = args.payload
+        out.append(_Source("payload", args.payload))
     try:
         files = msgspec.convert(args.files or [], list[TokenFile])
     except msgspec.ValidationError as exc:
-        raise _refuse(f"files: {exc}.", "Give files as [{path, content?}].") from None
+        raise _refuse(f"files: {exc}.", "Give files as [{path, content?, collection?, mode?}].") from None
     for item in files:
         if item.content is not None:
-            out[item.path] = item.content
+            text = item.content
         else:
             raw = read_bytes(item.path, ctx.file_scope, max_bytes=MAX_FILE_BYTES, argument="files.path")
-            out[item.path] = raw.decode(errors="replace")
+            text = raw.decode(errors="replace")
+        out.append(_Source(item.path, text, item.collection, item.mode))
     if not out:
         raise _refuse("No tokens given.", "Pass payload (the text of a token file) or files [{path, content?}].")
     return out
 
 
-def _read(sources: dict[str, str], args: ImportTokensArgs) -> TokenSet:
+def _placed(tokens: TokenSet, src: _Source) -> TokenSet:
+    """``tokens`` of a file that names no modes (one mode, ``default``) in ``src.mode``; refuses a ``collection``
+    or ``mode`` given for a file that names its own (it would be ignored)."""
+    named = [c.name for c in tokens.collections]
+    if src.collection and any(name != src.collection for name in named):
+        raise _refuse(
+            f"{src.path} names its own collections ({', '.join(named)}): collection applies to a file that names none.",
+            "Leave collection out for this file, or rename with collectionMapping.",
+        )
+    for coll in tokens.collections:
+        if src.mode and coll.modes != ["default"]:
+            raise _refuse(
+                f"{src.path} names its own modes ({', '.join(coll.modes)}): mode applies to a file with one.",
+                "Leave mode out for this file, or rename with modeMapping.",
+            )
+        if src.mode:
+            coll.modes = [src.mode]
+            for token in coll.tokens:
+                token.values = {src.mode if m == "default" else m: v for m, v in token.values.items()}
+    return tokens
+
+
+def _read(sources: list[_Source], args: ImportTokensArgs) -> TokenSet:
     """The tokens of every file, merged; refuses a token two files give different types."""
     fmt: Any = args.format or "auto"
     opts = ParseOptions(prefix=args.prefix or "")
-    parts = [(path, parse({path: text}, fmt, opts)) for path, text in sources.items()]
+
+    def options(src: _Source) -> ParseOptions:
+        return msgspec.structs.replace(opts, default_collection=src.collection) if src.collection else opts
+
+    parts = [(src.path, _placed(parse({src.path: src.text}, fmt, options(src)), src)) for src in sources]
     seen: dict[tuple[str, str], tuple[str, Token]] = {}
     for path, part in parts:
         for coll, token in part.tokens():
@@ -133,19 +174,20 @@ def _read(sources: dict[str, str], args: ImportTokensArgs) -> TokenSet:
                 seen[key] = (path, token)
     out = merge([part for _, part in parts])
     type_aliases(out)
-    _check_declared(sources, fmt, opts, out)
+    _check_declared([(src, options(src)) for src in sources], fmt, out)
     return out
 
 
-def _check_declared(sources: dict[str, str], fmt: str, opts: ParseOptions, merged: TokenSet) -> None:
+def _check_declared(sources: list[tuple[_Source, ParseOptions]], fmt: str, merged: TokenSet) -> None:
     """Refuses a token whose values are all aliases and whose declared type (formats that declare types) is not
     the type its aliases lead to; reading fills such a type in from the target, so it is checked before that."""
     final = index(merged)
-    for path, text in sources.items():
-        name = detect(path, text) if fmt == "auto" else ALIASES.get(fmt, fmt)
+    for src, opts in sources:
+        path = src.path
+        name = detect(path, src.text) if fmt == "auto" else ALIASES.get(fmt, fmt)
         if name not in DECLARES_TYPES:
             continue
-        for coll, token in FORMATS[cast(Format, name)].read(text, opts).tokens():
+        for coll, token in FORMATS[cast(Format, name)].read(src.text, opts).tokens():
             values = list(token.values.values())
             if token.type == "string" or not values or not all(isinstance(v, Alias) for v in values):
                 continue
@@ -172,6 +214,7 @@ def _map_collections(code: TokenSet, mapping: dict[str, str]) -> TokenSet:
             into = Collection(name, [])
             out.collections.append(into)
         into.modes += [m for m in coll.modes if m not in into.modes]
+        into.skipped = {**into.skipped, **coll.skipped}
         have = into.by_name()
         for token in coll.tokens:
             if token.name in have:
@@ -185,6 +228,46 @@ def _map_collections(code: TokenSet, mapping: dict[str, str]) -> TokenSet:
             }
             into.tokens.append(Token(token.name, token.type, values, token.description, token.id))
     return out
+
+
+def _skip_aliases_of_skipped(code: TokenSet) -> None:
+    """Moves a token that aliases a skipped token (in any mode) to its collection's skipped, until none is left: the
+    file gave its target, but no variable can hold it."""
+    while True:
+        gone = {(c.name, n) for c in code.collections for n in c.skipped}
+        # A reference that names no collection is not linked to a skipped token: its name finds it.
+        names = {n: c for c, n in gone}
+        moved = False
+        for coll in code.collections:
+            for token in list(coll.tokens):
+                target = next(
+                    (
+                        v
+                        for v in token.values.values()
+                        if isinstance(v, Alias)
+                        and ((v.collection, v.name) in gone or (not v.collection and v.name in names))
+                    ),
+                    None,
+                )
+                if target is not None:
+                    coll.tokens.remove(token)
+                    where = target.collection or names[target.name]
+                    coll.skipped[token.name] = f"aliases {where}/{target.name}, which is skipped"
+                    moved = True
+        if not moved:
+            return
+
+
+def _without_skipped(design: TokenSet, code: TokenSet) -> TokenSet:
+    """``design`` less the variables the files name but skip: the files still hold them, so ``strategy: replace``
+    deletes none of them, and no rename is guessed from them."""
+    skipped = {(c.name, n) for c in code.collections for n in c.skipped}
+    return TokenSet(
+        [
+            Collection(c.name, c.modes, [t for t in c.tokens if (c.name, t.name) not in skipped])
+            for c in design.collections
+        ]
+    )
 
 
 def _check(code: TokenSet, design: TokenSet) -> None:
@@ -368,6 +451,18 @@ def _listed(change: Change) -> dict[str, Any]:
     return out
 
 
+def _skipped(code: TokenSet) -> dict[str, Any]:
+    """The tokens of the files that no variable can hold: how many, by reason, and the first ones by name."""
+    found = [(f"{c.name}/{name}", why) for c in code.collections for name, why in c.skipped.items()]
+    if not found:
+        return {}
+    by_reason: dict[str, int] = {}
+    for _, why in found:
+        key = "aliases a skipped token" if why.startswith("aliases ") else why
+        by_reason[key] = by_reason.get(key, 0) + 1
+    return {"skipped": {"count": len(found), "byReason": by_reason, "tokens": dict(found[:LISTED_CHANGES])}}
+
+
 def _report(changes: list[Change]) -> dict[str, Any]:
     """Counts per kind and action, and the first changes that are not plain creates, one by one."""
     counts: dict[str, dict[str, int]] = {}
@@ -384,7 +479,7 @@ def _report(changes: list[Change]) -> dict[str, Any]:
 
 @tool(
     "design_import_tokens",
-    "Token files ({path, content?}) or payload into variables: diff, then one undo step.",
+    "Token files ({path, content?, collection?, mode?}) or payload into variables: diff, then one undo step.",
     args=ImportTokensArgs,
     runs_in="tokens",
     toolset="tokens",
@@ -400,17 +495,22 @@ async def design_import_tokens(ctx: TokensContext, args: ImportTokensArgs) -> To
     file_key = ctx.active_file_key or ""
     snapshot = await ctx.bridge(Method.GET_VARIABLES_DATA, file_key=file_key)
     design = from_variables(snapshot)
+    _skip_aliases_of_skipped(code)
+    skipped = _skipped(code)
+    # A collection whose every token is skipped is not made (an empty collection would be all it became).
+    have = {c.name for c in design.collections}
+    code.collections = [c for c in code.collections if c.tokens or not c.skipped or c.name in have]
     _check(code, design)
     found = diff(
         code,
-        design,
+        _without_skipped(design, code),
         DiffOptions(
             mode_mapping=_names(args.modeMapping, "modeMapping"),
             on_conflict=args.onConflict or "ask",
             replace=args.strategy == "replace",
         ),
     )
-    report = _report(found.changes)
+    report = {**_report(found.changes), **skipped}
     if args.dryRun or args.strategy == "dry-run":
         return ok({"applied": False, "dryRun": True, **report})
     if any(c.action == "ask" for c in found.changes):

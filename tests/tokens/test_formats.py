@@ -210,3 +210,42 @@ def test_awkward_strings_survive(fmt: tokens.Format) -> None:
     ts = _one([Token("s", "string", {"m": text})])
     (token,) = tokens.parse(tokens.export(ts, fmt), fmt).collections[0].tokens
     assert token.values == {"m": text}
+
+
+@pytest.mark.parametrize("fmt", ["dtcg", "style-dictionary-v3"])
+def test_aliases_into_collections_whose_names_hold_slashes(fmt: tokens.Format) -> None:
+    """Design systems name collections by folder ("base/color"); a reference names its collection first, so the
+    longest collection name that starts it is the one meant ("base" and "base/color" both exist here)."""
+    ts = TokenSet(
+        [
+            Collection("base", ["m"], [Token("color/x", "color", {"m": Color(0, 0, 1)})]),
+            Collection("base/color", ["m"], [Token("x", "color", {"m": Color(1, 0, 0)})]),
+            Collection(
+                "functional/color",
+                ["m"],
+                [
+                    Token("fg", "color", {"m": Alias("x", "base/color")}),
+                    Token("bg", "color", {"m": Alias("color/x", "base")}),
+                ],
+            ),
+        ]
+    )
+    back = tokens.parse(tokens.export(ts, fmt), fmt)
+    values = {(c.name, t.name): t.values["m"] for c, t in back.tokens()}
+    assert values[("functional/color", "fg")] == Alias("x", "base/color")
+    assert values[("functional/color", "bg")] == Alias("color/x", "base")
+
+
+def test_dtcg_lists_what_no_variable_holds_instead_of_misreading_it() -> None:
+    """A duration in ms or a size in em is no px size, a shadow no single value: each is listed with its reason,
+    not read as a number of px or a value-less string."""
+    text = (
+        '{"fast": {"$type": "duration", "$value": {"value": 100, "unit": "ms"}},'
+        ' "tracking": {"$type": "dimension", "$value": {"value": 0.1, "unit": "em"}},'
+        ' "raised": {"$type": "shadow", "$value": [{"color": "#000", "offsetX": "0px"}]},'
+        ' "gap": {"$type": "dimension", "$value": {"value": 1, "unit": "rem"}}}'
+    )
+    (coll,) = tokens.parse({"t.json": text}, "dtcg").collections
+    assert [(t.name, t.values) for t in coll.tokens] == [("gap", {"default": 16.0})]
+    assert sorted(coll.skipped) == ["fast", "raised", "tracking"]
+    assert coll.skipped["tracking"].startswith("unit em") and coll.skipped["raised"].startswith("shadow:")
