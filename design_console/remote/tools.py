@@ -77,9 +77,11 @@ async def _in_browser(ctx: RemoteCallContext, args: Args) -> ToolOutput:
 
 
 def remote_catalog(config: Config) -> dict[str, ToolSpec]:
-    """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine, plus
-    pairing; the three tools of spec 1 rule 3 run in the headless browser, with its arguments and description."""
-    tools = {name: spec for name, spec in catalog(config).items() if not spec.uses_files}
+    """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine and the
+    MCP App tools, plus pairing; the three tools of spec 1 rule 3 run in the headless browser, with its arguments and
+    description."""
+    # MCP App tools open ui:// views that only designd serves: the hosted service lists none of them.
+    tools = {name: spec for name, spec in catalog(config).items() if not spec.uses_files and spec.toolset != "apps"}
     for name, (description, args) in BROWSER_TOOLS.items():
         local = tools.get(name)
         if local is not None:

@@ -7,9 +7,11 @@ import os
 
 import pytest
 
-from design_console.config import load_remote_config
+from design_console.config import load_config, load_remote_config
 from design_console.errors import DesignError
 from design_console.remote.crypto import TokenCipher, token_hash
+from design_console.remote.tools import remote_catalog
+from design_console.tools import catalog
 
 
 def _key() -> bytes:
@@ -81,3 +83,14 @@ def test_remote_settings_refused_name_the_variable(env: dict[str, str], variable
     with pytest.raises(DesignError) as caught:
         load_remote_config(_env(**env))
     assert variable in str(caught.value)
+
+
+def test_the_hosted_catalog_has_no_app_or_local_file_tools() -> None:
+    """MCP App views are served by designd only, and the hosted service cannot reach the user's files."""
+    config = load_config({"HOME": "/nonexistent", "ENABLE_MCP_APPS": "true"})
+    hosted = remote_catalog(config)
+    local = catalog(config)
+    assert any(spec.toolset == "apps" for spec in local.values())
+    assert not any(spec.toolset == "apps" or spec.uses_files for spec in hosted.values())
+    assert "design_pair_plugin" in hosted and "design_pair_plugin" not in local
+    assert hosted["design_take_screenshot"].args is not local["design_take_screenshot"].args
