@@ -42,15 +42,16 @@ def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str,
     }
     if reply.get("truncated"):
         head["notes"] = [f"Counts cover every finding; the list stops at maxFindings={args.maxFindings}."]
-    chosen, cursor = shaping.page_items(
+    return shaping.paged_list(
+        head,
+        "findings",
         reply.get("findings") or [],
         scope="lint",
         request=[ctx.active_file_key, args.nodeId, args.rules, args.maxDepth, args.maxFindings],
         source=reply,
         cursor=args.cursor,
-        budget=shaping.budget_chars(args.maxTokens) - shaping.size_of(head),
+        max_tokens=args.maxTokens,
     )
-    return shaping.paged({**head, "findings": chosen}, cursor)
 
 
 bridge_tool(
@@ -82,15 +83,16 @@ def _a11y_part(ctx: Context, args: A11yArgs, reply: dict[str, Any]) -> dict[str,
         variant = dict(component)
         variants.setdefault(variant.pop("owner", ""), []).append(variant)
     items = [{**owner, "variants": variants.get(owner["id"], [])} for owner in reply.get("owners") or []]
-    chosen, cursor = shaping.page_items(
+    return shaping.paged_list(
+        head,
+        "components",
         items,
         scope="a11y",
         request=[ctx.active_file_key, args.nodeId, args.targetSize],
         source=reply,
         cursor=args.cursor,
-        budget=shaping.budget_chars(args.maxTokens) - shaping.size_of(head),
+        max_tokens=args.maxTokens,
     )
-    return shaping.paged({**head, "components": chosen}, cursor)
 
 
 bridge_tool(

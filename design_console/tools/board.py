@@ -266,15 +266,16 @@ class ConnectionsArgs(Args):
 def _connections_part(ctx: Context, args: ConnectionsArgs, reply: dict[str, Any]) -> dict[str, Any]:
     edges = [_edge(c) for c in reply.get("connections") or []]
     head = {"count": len(edges)}
-    chosen, cursor = shaping.page_items(
+    return shaping.paged_list(
+        head,
+        "edges",
         edges,
         scope="connections",
         request=ctx.active_file_key,
         source=reply,
         cursor=args.cursor,
-        budget=shaping.budget_chars(args.maxTokens) - shaping.size_of(head),
+        max_tokens=args.maxTokens,
     )
-    return shaping.paged({**head, "edges": chosen}, cursor)
 
 
 bridge_tool(

@@ -156,6 +156,30 @@ def page_items(
     return chosen, encode_cursor(scope, digest, next_index, version) if next_index is not None else None
 
 
+def paged_list(
+    head: dict[str, Any],
+    key: str,
+    items: Sequence[Any],
+    *,
+    scope: str,
+    request: Any,
+    source: Any,
+    cursor: str | None,
+    max_tokens: int | None,
+) -> dict[str, Any]:
+    """``head`` plus, under ``key``, the part of ``items`` that fits beside it in the ``maxTokens`` budget (see
+    :func:`page_items`), in the one paging shape."""
+    chosen, next_cursor = page_items(
+        items,
+        scope=scope,
+        request=request,
+        source=source,
+        cursor=cursor,
+        budget=budget_chars(max_tokens) - size_of(head),
+    )
+    return paged({**head, key: chosen}, next_cursor)
+
+
 def clip_text(value: Any) -> Any:
     """A text cut to :data:`MAX_TEXT_CHARS` (with an ellipsis); anything else as it is."""
     if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:

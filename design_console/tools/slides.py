@@ -66,15 +66,16 @@ def _outline_part(ctx: Context, args: OutlineArgs, reply: dict[str, Any]) -> dic
             entry["skipped"] = True
         slides.append(entry)
     head = {"count": len(slides)}
-    chosen, cursor = shaping.page_items(
+    return shaping.paged_list(
+        head,
+        "slides",
         slides,
         scope="slides",
         request=ctx.active_file_key,
         source=reply,
         cursor=args.cursor,
-        budget=shaping.budget_chars(args.maxTokens) - shaping.size_of(head),
+        max_tokens=args.maxTokens,
     )
-    return shaping.paged({**head, "slides": chosen}, cursor)
 
 
 _slides_tool(
