@@ -22,7 +22,6 @@ from fakes.remote import (
     FakePlatform,
     RemoteServer,
     authorize_query,
-    fake_platform,
     follow_to_client,
     list_and_call,
     mcp_status,
@@ -42,12 +41,6 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 from design_console.remote.crypto import token_hash
 
 API_KEY = "deployer-key-for-oauth-tests"
-
-
-@pytest.fixture(scope="module")
-def platform() -> Iterator[FakePlatform]:
-    with fake_platform() as fake:
-        yield fake
 
 
 @pytest.fixture(scope="module")

@@ -5,40 +5,24 @@ stays its creator's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, OAUTH_TOKEN
 from fakes.remote import (
     FakePlatform,
     bearer,
-    fake_platform,
     list_and_call,
     mcp_status,
     new_key,
     oauth_env,
-    redis_server,
     remote_env,
     running_remote,
     sign_in,
 )
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-
-
-@pytest.fixture(scope="module")
-def platform() -> Iterator[FakePlatform]:
-    with fake_platform() as fake:
-        yield fake
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with redis_server() as url:
-        yield url
 
 
 async def test_one_refresh_for_a_hundred_concurrent_calls(

@@ -21,9 +21,7 @@ from fakes.remote import (
     FakePlatform,
     RemoteServer,
     bearer,
-    fake_platform,
     oauth_env,
-    redis_server,
     remote_env,
     running_remote,
     sign_in,
@@ -35,18 +33,6 @@ from websockets.exceptions import ConnectionClosedError
 
 from design_console.remote.relay import CODE_ALPHABET, CODE_LENGTH, CODE_SECONDS
 from design_console.remote.store import RedisStore
-
-
-@pytest.fixture(scope="module")
-def platform() -> Iterator[FakePlatform]:
-    with fake_platform() as fake:
-        yield fake
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with redis_server() as url:
-        yield url
 
 
 @contextmanager

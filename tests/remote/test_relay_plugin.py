@@ -20,7 +20,6 @@ from fakes.remote import (
     FakePlatform,
     RemoteServer,
     bearer,
-    fake_platform,
     oauth_env,
     redis_server,
     remote_env,
@@ -37,12 +36,6 @@ from design_console.remote.relay import CODE_SECONDS
 from design_console.remote.store import RedisStore
 
 RECONNECT_SECONDS = 10.0
-
-
-@pytest.fixture(scope="module")
-def platform() -> Iterator[FakePlatform]:
-    with fake_platform() as fake:
-        yield fake
 
 
 @pytest.fixture(scope="module")

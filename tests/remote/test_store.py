@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from fakes.remote import redis_server
 
 from design_console.errors import DesignError
 from design_console.remote.store import SqliteStore, Store, open_store, store_lock
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with redis_server() as url:
-        yield url
 
 
 @pytest.fixture(params=["sqlite", "redis"])

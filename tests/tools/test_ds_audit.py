@@ -21,7 +21,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 REPORT = "design_audit_design_system_report"
 #: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-DS_TOOLS = frozenset({REPORT})
+REPORT_TOOLS = frozenset({REPORT})
 FILE_KEY = "auditFile"
 WAIT = 10.0
 

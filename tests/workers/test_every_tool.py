@@ -26,8 +26,8 @@ from tools.test_board_slides import BOARD_SLIDES_TOOLS
 from tools.test_code_a11y import A11Y_TOOLS
 from tools.test_component_doc import DOC_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
-from tools.test_ds_audit import DS_TOOLS
-from tools.test_ds_chain import DS_TOOLS as CODE_DS_TOOLS
+from tools.test_ds_audit import REPORT_TOOLS
+from tools.test_ds_chain import DS_TOOLS
 from tools.test_token_sync import TOKEN_TOOLS
 from tools.test_write_tools import WRITE_TOOLS
 
@@ -107,8 +107,8 @@ def test_every_tool_has_a_case() -> None:
         BOARD_SLIDES_TOOLS,
         TOKEN_TOOLS,
         AUDIT_TOOLS,
+        REPORT_TOOLS,
         DS_TOOLS,
-        CODE_DS_TOOLS,
         APP_TOOLS,
         A11Y_TOOLS,
         DOC_TOOLS,
