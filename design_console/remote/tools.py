@@ -10,6 +10,7 @@ selection, changes, connected files) have no such state here and say so.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -102,10 +103,16 @@ def remote_catalog(config: Config) -> dict[str, ToolSpec]:
 def runs_here(spec: ToolSpec) -> bool:
     """Whether the hosted service can run ``spec``: any tool but those whose handler needs designd's own context
     (its plugin-fed state and file table)."""
-    first = next(iter(inspect.signature(spec.handler).parameters.values()))
+    return not _needs_designd(spec.handler)
+
+
+@functools.cache
+def _needs_designd(handler: Callable[..., Any]) -> bool:
+    """Whether ``handler`` takes designd's context (read once per handler, not on every call)."""
+    first = next(iter(inspect.signature(handler).parameters.values()))
     annotation = first.annotation
     name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return name != "DaemonContext"
+    return name == "DaemonContext"
 
 
 class RemoteCallContext:
