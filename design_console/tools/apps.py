@@ -27,6 +27,8 @@ EXTENSION = "io.modelcontextprotocol/ui"
 MIME_TYPE = "text/html;profile=mcp-app"
 #: Where a view's JSON-RPC helper is spliced into its HTML, so both views share one copy of it.
 _BRIDGE_MARK = "/*APP-BRIDGE*/"
+#: Where a view's style sheet takes the look both views share (``app_ui/theme.css``).
+_THEME_MARK = "/*APP-THEME*/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +41,7 @@ class AppView:
     file: str
 
     def html(self) -> str:
-        """The view's complete HTML document, with the shared JSON-RPC helper inlined."""
+        """The view's complete HTML document, with the shared style sheet and JSON-RPC helper inlined."""
         return _document(self.file)
 
     def meta(self) -> dict[str, Any]:
@@ -51,7 +53,8 @@ class AppView:
 def _document(file: str) -> str:
     # Read once: designd serves views from its event loop, which must not wait on the disk at every read.
     folder = resources.files(__package__) / "app_ui"
-    return (folder / file).read_text("utf-8").replace(_BRIDGE_MARK, (folder / "bridge.js").read_text("utf-8"))
+    text = (folder / file).read_text("utf-8").replace(_THEME_MARK, (folder / "theme.css").read_text("utf-8"))
+    return text.replace(_BRIDGE_MARK, (folder / "bridge.js").read_text("utf-8"))
 
 
 TOKEN_BROWSER = AppView(
