@@ -2,6 +2,10 @@
 
 Every frame is a :mod:`design_console.protocol` message. A frame that cannot be decoded is answered with
 ``Error(code=ErrorCode.BAD_REQUEST)`` and the loop goes on; nothing a peer sends can stop it.
+
+The socket is a plain (synchronous) ZeroMQ socket driven from the event loop: the loop watches its notification
+descriptor, and frames are received and sent without blocking. Every tool call crosses this socket twice, and
+``zmq.asyncio``'s future per receive and per send cost more than the rest of designd's part of a call.
 """
 
 from __future__ import annotations
@@ -11,12 +15,12 @@ import contextlib
 import logging
 import os
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import zmq
-import zmq.asyncio
 
 from design_console.errors import ErrorCode
 from design_console.protocol import (
@@ -38,6 +42,10 @@ log = logging.getLogger("design_console.control")
 
 #: A peer that sent nothing for this long (shims ping every 2 s) is considered gone.
 PEER_SILENCE_LIMIT = 15.0
+#: A peer whose queue stays full this long (it stopped reading) is dropped; its frames wait in a backlog meanwhile.
+SEND_STALL_LIMIT = 10.0
+#: How often a stalled peer's backlog is retried.
+SEND_RETRY = 0.005
 
 
 @dataclass
@@ -53,6 +61,12 @@ class Peer:
     last_seen: float = field(default_factory=time.monotonic)
 
 
+def _has_input(sock: zmq.Socket[bytes]) -> bool:
+    """Whether a frame waits; reading the events also re-arms the socket's notification descriptor."""
+    events = sock.get(zmq.EVENTS)
+    return isinstance(events, int) and bool(events & zmq.POLLIN)
+
+
 FrameHandler = Callable[[Peer, AnyFrame], Awaitable[None]]
 PeerHook = Callable[[Peer], Awaitable[None]]
 
@@ -60,8 +74,9 @@ PeerHook = Callable[[Peer], Awaitable[None]]
 class ControlServer:
     """Receives frames, tracks peers, and hands each frame to the daemon's handler."""
 
-    def __init__(self, endpoint: str, *, server_version: str) -> None:
+    def __init__(self, endpoint: str, *, server_version: str, send_stall_limit: float = SEND_STALL_LIMIT) -> None:
         self.endpoint = endpoint
+        self.send_stall_limit = send_stall_limit
         self.server_version = server_version
         self.peers: dict[bytes, Peer] = {}
         #: Frames refused, receives that failed, and handlers that raised: each counted, none ends the loop.
@@ -69,8 +84,13 @@ class ControlServer:
         self.receive_errors = 0
         self.handler_errors = 0
         self._throttle = LogThrottle(log)
-        self._ctx = zmq.asyncio.Context()
-        self._sock: zmq.asyncio.Socket | None = None
+        self._ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        self._sock: zmq.Socket[bytes] | None = None
+        #: Set by the loop when the socket's notification descriptor fires, and after a send that found frames
+        #: waiting (ZeroMQ signals each change once: a send can take the signal meant for the receiver).
+        self._readable = asyncio.Event()
+        self._backlogs: dict[bytes, deque[bytes]] = {}
+        self._flushers: set[asyncio.Task[None]] = set()
         self.on_frame: FrameHandler | None = None
         self.on_join: PeerHook | None = None
         self.on_leave: PeerHook | None = None
@@ -94,19 +114,67 @@ class ControlServer:
         self._sock = sock
 
     async def send(self, identity: bytes, frame: Frame) -> bool:
-        """Send one frame to a peer; False (and the peer dropped) when it is no longer there."""
-        if self._sock is None:
-            return False
+        """Send one frame to a peer without ever blocking the loop; False when the peer is gone.
+
+        A peer whose queue is full (busy, or stopped reading) has its frames kept in order in a backlog that a task
+        of its own retries; one that stays full for ``send_stall_limit`` is dropped.
+        """
         try:
-            await self._sock.send_multipart([identity, encode(frame)])
-            return True
+            return self._send(identity, encode(frame))
         except zmq.ZMQError as exc:
-            if exc.errno == zmq.EHOSTUNREACH:
-                await self.drop(identity, "unreachable")
-                return False
-            raise
+            if exc.errno != zmq.EHOSTUNREACH:
+                raise
+        await self.drop(identity, "unreachable")
+        return False
+
+    def _send(self, identity: bytes, payload: bytes) -> bool:
+        sock = self._sock
+        if sock is None:
+            return False
+        backlog = self._backlogs.get(identity)
+        if backlog is not None:
+            backlog.append(payload)  # behind the frames already waiting: replies keep their order
+            return True
+        try:
+            sock.send_multipart([identity, payload], zmq.NOBLOCK)
+        except zmq.Again:
+            self._backlogs[identity] = deque([payload])
+            task = asyncio.create_task(self._flush(identity), name="control-backlog")
+            self._flushers.add(task)
+            task.add_done_callback(self._flushers.discard)
+            return True
+        if _has_input(sock):
+            self._readable.set()
+        return True
+
+    async def _flush(self, identity: bytes) -> None:
+        """Send a stalled peer's backlog as its queue drains; drop the peer if it stays full too long."""
+        backlog = self._backlogs[identity]
+        stalled_since = time.monotonic()
+        while backlog and (sock := self._sock) is not None:
+            try:
+                sock.send_multipart([identity, backlog[0]], zmq.NOBLOCK)
+            except zmq.Again:
+                if time.monotonic() - stalled_since > self.send_stall_limit:
+                    self._throttle.warning("stalled", "peer %r stopped reading; dropping it", identity[:48])
+                    await self.drop(identity, "stopped reading")
+                    return
+                await asyncio.sleep(SEND_RETRY)
+                continue
+            except zmq.ZMQError as exc:
+                # The peer is gone: what it was owed goes with it.
+                await self.drop(identity, "unreachable" if exc.errno == zmq.EHOSTUNREACH else str(exc))
+                return
+            backlog.popleft()
+            stalled_since = time.monotonic()
+            if _has_input(sock):
+                self._readable.set()
+        if self._backlogs.get(identity) is backlog:
+            del self._backlogs[identity]
 
     async def drop(self, identity: bytes, reason: str) -> None:
+        """Forget a peer (and what it was still owed) and tell the daemon it left."""
+        self._backlogs.pop(identity, None)
         peer = self.peers.pop(identity, None)
         if peer is not None:
             log.debug("peer %s pid %s left: %s", peer.kind, peer.pid, reason)
@@ -115,10 +183,29 @@ class ControlServer:
 
     async def serve(self) -> None:
         """Receive frames until cancelled."""
-        assert self._sock is not None
+        sock = self._sock
+        assert sock is not None
+        loop = asyncio.get_running_loop()
+        loop.add_reader(sock, self._readable.set)
+        try:
+            await self._receive(sock)
+        finally:
+            loop.remove_reader(sock)
+
+    async def _next(self, sock: zmq.Socket[bytes]) -> list[bytes]:
+        """The next multipart frame, waiting on the loop (not blocking it) while there is none."""
         while True:
             try:
-                parts = await self._sock.recv_multipart()
+                return sock.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                self._readable.clear()
+                if not _has_input(sock):
+                    await self._readable.wait()
+
+    async def _receive(self, sock: zmq.Socket[bytes]) -> None:
+        while True:
+            try:
+                parts = await self._next(sock)
             except zmq.ZMQError as exc:
                 # Out of descriptors or memory for a moment: the loop waits and carries on, it never ends.
                 self.receive_errors += 1

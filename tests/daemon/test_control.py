@@ -1,0 +1,91 @@
+"""designd's control socket in-process, with real ZeroMQ peers: order, and peers that stop reading."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import zmq
+import zmq.asyncio
+
+from design_console.daemon.control import ControlServer, Peer
+from design_console.protocol import PROTOCOL_VERSION, AnyFrame, Hello, Ping, Pong, Result, Welcome, decode, encode
+
+STALL_LIMIT = 0.5
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ControlServer]:
+    folder = Path(tempfile.mkdtemp(prefix="ctl-", dir="/tmp"))
+    control = ControlServer(f"ipc://{folder}/control", server_version="test", send_stall_limit=STALL_LIMIT)
+    control.bind()
+    serving = asyncio.create_task(control.serve())
+    yield control
+    serving.cancel()
+    await asyncio.gather(serving, return_exceptions=True)
+    control.close()
+    os.rmdir(folder)
+
+
+async def _peer(ctx: zmq.asyncio.Context, server: ControlServer, name: str, rcvhwm: int = 1000) -> zmq.asyncio.Socket:
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.RCVHWM, rcvhwm)
+    sock.setsockopt(zmq.RCVBUF, 4096)
+    sock.setsockopt(zmq.IDENTITY, name.encode())
+    sock.connect(server.endpoint)
+    hello = Hello(id="hello", peer="ctl", version=PROTOCOL_VERSION, pid=os.getpid(), session=name)
+    await sock.send(encode(hello))
+    assert isinstance(decode(await asyncio.wait_for(sock.recv(), 5)), Welcome)
+    return sock
+
+
+async def test_replies_keep_their_order_and_each_is_sent_once(server: ControlServer) -> None:
+    async def echo(peer: Peer, frame: AnyFrame) -> None:
+        await server.send(peer.identity, Result(id=frame.id, data=frame.id))
+
+    server.on_frame = echo
+    ctx = zmq.asyncio.Context()
+    try:
+        sock = await _peer(ctx, server, "orderly")
+        for n in range(2000):
+            await sock.send(encode(Result(id=str(n), data=None)))
+        got = [decode(await asyncio.wait_for(sock.recv(), 5)).id for _ in range(2000)]
+        assert got == [str(n) for n in range(2000)]
+    finally:
+        ctx.destroy(linger=0)
+
+
+async def test_a_peer_that_stops_reading_stalls_nobody_and_is_dropped(server: ControlServer) -> None:
+    """Its replies wait in a backlog; other peers are answered at once; after the stall limit it is dropped."""
+    left: list[bytes] = []
+    gone = asyncio.Event()
+
+    async def leave(peer: Peer) -> None:
+        left.append(peer.identity)
+        gone.set()
+
+    server.on_leave = leave
+    ctx = zmq.asyncio.Context()
+    try:
+        stuck = await _peer(ctx, server, "stuck", rcvhwm=1)
+        other = await _peer(ctx, server, "other")
+        # Pings the stuck peer never reads the answers to, until designd's queue to it is full.
+        for n in range(20000):
+            await stuck.send(encode(Ping(id=f"p{n}")))
+        await asyncio.sleep(0)
+        started = time.monotonic()
+        await other.send(encode(Ping(id="other")))
+        answer = decode(await asyncio.wait_for(other.recv(), 5))
+        assert isinstance(answer, Pong) and answer.id == "other"
+        assert time.monotonic() - started < 0.5, "a peer that stopped reading held up another peer's answer"
+        await asyncio.wait_for(gone.wait(), 10)
+        assert left == [b"stuck"]
+        assert b"other" in server.peers and b"stuck" not in server.peers
+    finally:
+        ctx.destroy(linger=0)
