@@ -5,13 +5,16 @@ It exits within a second of stdin closing or of its parent dying. If designd goe
 JSON-RPC error that says so, designd is started again, the client's ``initialize`` and ``notifications/initialized``
 are replayed to it (the duplicate reply is swallowed), and the session carries on.
 
-One thread reads stdin and hands lines to the main loop over an inproc socket; the main loop polls that socket and
-the link to designd. No asyncio, no MCP SDK: the shim starts fast and stays small.
+The main loop polls stdin and the link to designd itself: a line crosses the shim without changing threads, which
+is most of what the shim adds to a tool call. A watcher thread ends the process when the parent dies, or when stdin
+is closed while the main loop is busy (re)connecting to designd. No asyncio, no MCP SDK: the shim starts fast and
+stays small.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import sys
 import threading
 import time
@@ -26,6 +29,10 @@ from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.runtime.control_client import DaemonLink, connect_or_start
 
 TICK_MS = 100
+#: How often the watcher thread looks at the parent (and, while the main loop connects, at stdin).
+WATCH_EVERY = 0.05
+#: The most the shim reads from stdin at once.
+READ_SIZE = 1 << 16
 PING_EVERY = 2.0
 #: designd answers every ping; this long without any frame means it is frozen or gone.
 SILENCE_LIMIT = 3 * PING_EVERY
@@ -34,8 +41,9 @@ EXIT_GRACE = 0.8
 REPLAY_PREFIX = "design-console-replay-"
 #: JSON-RPC "server error" range; the client sees a failed request it may retry.
 DAEMON_LOST = -32001
-INBOX = "inproc://design-console-shim-stdin"
-EOF_MARK = b""
+#: What poll() reports for a stdin whose writer is done, pending data or not: a pipe says HUP, a socket (an app built
+#: on libuv hands its children socket pairs) says RDHUP where the platform has it.
+WRITER_GONE = select.POLLHUP | getattr(select, "POLLRDHUP", 0)
 
 
 class Peek(msgspec.Struct):
@@ -77,11 +85,10 @@ class Shim:
 
     def __init__(self) -> None:
         self.config = load_config()
-        # The inbox has a context of its own: the stdin reader may sit in readline() for ever holding a socket, and
-        # ending the link's context on exit must not wait for it.
-        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
-        self.inbox = self.ctx.socket(zmq.PULL)
-        self.inbox.bind(INBOX)
+        self.stdin = sys.stdin.fileno()
+        self.pending = bytearray()  # the start of a line whose end has not arrived yet
+        # The watcher thread wakes the main loop through this pipe when the parent dies.
+        self.wake_read, self.wake_write = os.pipe()
         self.link: DaemonLink | None = None
         self.monitor: zmq.Socket | None = None  # type: ignore[type-arg]
         self.poller = zmq.Poller()
@@ -93,29 +100,21 @@ class Shim:
         self.replays = 0
         self.last_heard = time.monotonic()
         self.last_ping = time.monotonic()
+        #: Set while the main loop connects to designd and so does not read stdin.
+        self.connecting = threading.Event()
         self.done = False
 
-    # --- watchers on their own threads ----------------------------------------------------------------------
+    # --- the watcher thread ----------------------------------------------------------------------------------
 
-    def _read_stdin(self) -> None:
-        push = self.ctx.socket(zmq.PUSH)
-        push.connect(INBOX)
-        stream = sys.stdin.buffer
-        while line := stream.readline():
-            line = line.strip()
-            if line:
-                push.send(line)
-        push.send(EOF_MARK)
-        push.close(linger=-1)
-        _exit_soon()
-
-    def _watch_parent(self) -> None:
+    def _watch(self) -> None:
+        """End the process when the parent dies, or when stdin's writer is done while the main loop is connecting."""
+        watch_stdin = select.poll()
+        watch_stdin.register(self.stdin, WRITER_GONE)
         while os.getppid() == self.parent:
-            time.sleep(0.05)
-        push = self.ctx.socket(zmq.PUSH)
-        push.connect(INBOX)
-        push.send(EOF_MARK)
-        push.close(linger=-1)
+            if self.connecting.is_set() and watch_stdin.poll(0):
+                break
+            time.sleep(WATCH_EVERY)
+        os.write(self.wake_write, b"x")
         _exit_soon()
 
     # --- the main loop ---------------------------------------------------------------------------------------
@@ -125,8 +124,7 @@ class Shim:
         sys.stdout.buffer.flush()
 
     def run(self) -> None:
-        threading.Thread(target=self._read_stdin, daemon=True).start()
-        threading.Thread(target=self._watch_parent, daemon=True).start()
+        threading.Thread(target=self._watch, daemon=True).start()
         self._connect(first=True)
         while not self.done:
             self._tick()
@@ -136,11 +134,10 @@ class Shim:
         """Tell designd the client is gone, so it ends the session (and cancels its calls) at once.
 
         Closing with linger 0 would drop the Bye unsent; the link's context is terminated so the process waits until the
-        frame is on the wire (the stdin and parent watchers still end the process if that ever took too long).
+        frame is on the wire (the watcher thread still ends the process if that ever took too long).
         """
         if self.monitor is not None:
             self.monitor.close(linger=0)
-        self.inbox.close(linger=0)
         if self.link is not None and self.link.sock is not None:
             self.link.send(Bye(reason="client gone"))
             self.link.close(linger_ms=int(EXIT_GRACE * 500))
@@ -148,21 +145,27 @@ class Shim:
 
     def _connect(self, *, first: bool) -> None:
         """Connect (starting designd when needed), replay the session on a new designd, and watch the link."""
-        while True:
-            try:
-                self.link = connect_or_start(self.config, PEER_SHIM)
-                break
-            except DesignError as err:
-                self._fail_all(str(err))
-                self._from_client(fail_with=str(err))
-                if self.done:
-                    return
-                time.sleep(1.0)
+        self.connecting.set()
+        try:
+            while True:
+                try:
+                    self.link = connect_or_start(self.config, PEER_SHIM)
+                    break
+                except DesignError as err:
+                    self._fail_all(str(err))
+                    self._from_client(fail_with=str(err))
+                    if self.done:
+                        return
+                    time.sleep(1.0)
+        finally:
+            self.connecting.clear()
         self.monitor = self.link.monitor()
         # One poller per link, not one per message.
         self.poller = zmq.Poller()
-        for sock in (self.inbox, self.link.sock, self.monitor):
+        for sock in (self.link.sock, self.monitor):
             self.poller.register(sock, zmq.POLLIN)
+        self.poller.register(self.stdin, zmq.POLLIN)
+        self.poller.register(self.wake_read, zmq.POLLIN)
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
@@ -170,8 +173,10 @@ class Shim:
     def _tick(self) -> None:
         assert self.link is not None and self.link.sock is not None and self.monitor is not None
         ready = dict(self.poller.poll(TICK_MS))
-        if self.inbox in ready:
+        if self.stdin in ready:
             self._from_client()
+        if self.wake_read in ready:
+            self.done = True
         if self.link.sock in ready:
             self._from_daemon()
         now = time.monotonic()
@@ -183,20 +188,27 @@ class Shim:
         if self.monitor in ready or now - self.last_heard > SILENCE_LIMIT:
             self._lost()
 
+    def _read_lines(self) -> list[bytes]:
+        """The complete lines stdin has now, without waiting; at its end, the last unfinished one too."""
+        if not select.select([self.stdin], [], [], 0)[0]:
+            return []
+        chunk = os.read(self.stdin, READ_SIZE)
+        if not chunk:
+            self.done = True
+            rest, self.pending = bytes(self.pending), bytearray()
+            return [rest] if rest.strip() else []
+        self.pending += chunk
+        *lines, rest = bytes(self.pending).split(b"\n")
+        self.pending = bytearray(rest)
+        return [stripped for line in lines if (stripped := line.strip())]
+
     def _from_client(self, fail_with: str = "") -> None:
-        """Take every line the client sent; forward it, or with ``fail_with`` answer each request with that error.
+        """Take the lines the client sent; forward each, or with ``fail_with`` answer each request with that error.
 
         Failing at once is for the time designd cannot be started: the client must not wait on requests that no
         one will answer.
         """
-        while True:
-            try:
-                line = self.inbox.recv(zmq.NOBLOCK)
-            except zmq.Again:
-                return
-            if line == EOF_MARK:
-                self.done = True
-                return
+        for line in self._read_lines():
             info = peek(line)
             if fail_with:
                 if info.method is not None and info.id is not None:
