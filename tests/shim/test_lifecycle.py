@@ -316,3 +316,30 @@ def test_a_designd_alive_but_deaf_is_told_from_one_not_running(daemon: DaemonPro
             proc.wait(10)
     finally:
         os.kill(daemon.pid, signal.SIGCONT)
+
+
+def test_shim_exits_within_a_second_of_stdin_eof_while_connecting(daemon: DaemonProcess) -> None:
+    """designd is frozen, so the shim's main loop is busy connecting and reads no stdin; closing stdin still ends it."""
+    os.kill(daemon.pid, signal.SIGSTOP)
+    proc = subprocess.Popen([SHIM], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+        proc.stdin.flush()
+        wait_for(lambda: _connecting(proc.pid), 20, "the shim to connect to designd's socket")
+        started = time.monotonic()
+        proc.stdin.close()
+        proc.wait(5)
+        assert time.monotonic() - started < 1.0
+    finally:
+        proc.kill()
+        proc.wait()
+        os.kill(daemon.pid, signal.SIGCONT)
+
+
+def _connecting(pid: int) -> bool:
+    """Whether the shim ``pid`` has a Unix socket open: it is past its start-up, connecting to designd."""
+    try:
+        return bool(psutil.Process(pid).net_connections(kind="unix"))
+    except psutil.Error:
+        return False
