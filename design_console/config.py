@@ -109,8 +109,13 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def control_endpoint(self) -> str:
-        """ZeroMQ endpoint of designd's control socket."""
+        """ZeroMQ endpoint of designd's control socket (workers, and any peer that speaks ZeroMQ)."""
         return f"ipc://{self.runtime_dir / 'control.sock'}"
+
+    @property
+    def link_socket(self) -> Path:
+        """designd's Unix stream socket for shims and designctl: the same frames, without ZeroMQ's threads."""
+        return self.runtime_dir / "link.sock"
 
     @property
     def lock_file(self) -> Path:

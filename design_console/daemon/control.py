@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import os
 import time
@@ -24,11 +25,14 @@ import zmq
 
 from design_console.errors import ErrorCode
 from design_console.protocol import (
+    LENGTH_BYTES,
     PROTOCOL_VERSION,
     WORKER_PREFIX,
     AnyFrame,
     Error,
     Frame,
+    FrameReader,
+    FramingError,
     Hello,
     Ping,
     Pong,
@@ -46,6 +50,8 @@ PEER_SILENCE_LIMIT = 15.0
 SEND_STALL_LIMIT = 10.0
 #: How often a stalled peer's backlog is retried.
 SEND_RETRY = 0.005
+#: Frames received on stream connections and not yet handled; past this, the connections stop being read a while.
+INBOX_LIMIT = 10_000
 
 
 @dataclass
@@ -67,6 +73,54 @@ def _has_input(sock: zmq.Socket[bytes]) -> bool:
     return isinstance(events, int) and bool(events & zmq.POLLIN)
 
 
+class _Link(asyncio.Protocol):
+    """One stream connection (a shim or designctl): frames in go to the server's inbox, frames out to the socket."""
+
+    def __init__(self, server: ControlServer, identity: bytes) -> None:
+        self.server = server
+        self.identity = identity
+        self.reader = FrameReader()
+        self.transport: asyncio.WriteTransport | None = None
+        #: When the socket's send buffer filled up (the peer stopped reading), or 0.
+        self.stalled_since = 0.0
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        self.transport = transport
+        self.server._links[self.identity] = self
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            payloads = self.reader.feed(data)
+        except FramingError as exc:
+            self.server.bad_frames += 1
+            self.server._throttle.warning("framing", "closed a stream connection: %s", exc)
+            assert self.transport is not None
+            self.transport.close()
+            return
+        if payloads:
+            self.server._arrived(self, payloads)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server._arrived(self, [None])
+
+    def pause_writing(self) -> None:
+        self.stalled_since = time.monotonic()
+
+    def resume_writing(self) -> None:
+        self.stalled_since = 0.0
+
+    def write(self, payload: bytes, stall_limit: float) -> bool:
+        """Send one frame; False when the connection is closed or has not been read for ``stall_limit`` seconds."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return False
+        if self.stalled_since and time.monotonic() - self.stalled_since > stall_limit:
+            return False
+        transport.write(len(payload).to_bytes(LENGTH_BYTES, "big") + payload)
+        return True
+
+
 FrameHandler = Callable[[Peer, AnyFrame], Awaitable[None]]
 PeerHook = Callable[[Peer], Awaitable[None]]
 
@@ -74,8 +128,16 @@ PeerHook = Callable[[Peer], Awaitable[None]]
 class ControlServer:
     """Receives frames, tracks peers, and hands each frame to the daemon's handler."""
 
-    def __init__(self, endpoint: str, *, server_version: str, send_stall_limit: float = SEND_STALL_LIMIT) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        *,
+        server_version: str,
+        link_path: Path | None = None,
+        send_stall_limit: float = SEND_STALL_LIMIT,
+    ) -> None:
         self.endpoint = endpoint
+        self.link_path = link_path
         self.send_stall_limit = send_stall_limit
         self.server_version = server_version
         self.peers: dict[bytes, Peer] = {}
@@ -91,6 +153,13 @@ class ControlServer:
         self._readable = asyncio.Event()
         self._backlogs: dict[bytes, deque[bytes]] = {}
         self._flushers: set[asyncio.Task[None]] = set()
+        self._links: dict[bytes, _Link] = {}
+        self._link_ids = itertools.count(1)
+        self._link_server: asyncio.Server | None = None
+        #: Frames from stream connections in arrival order; None marks a connection's end, after its last frame.
+        self._inbox: deque[tuple[bytes, bytes | None]] = deque()
+        self._paused: set[_Link] = set()
+        self._zmq_turn = False
         self.on_frame: FrameHandler | None = None
         self.on_join: PeerHook | None = None
         self.on_leave: PeerHook | None = None
@@ -113,12 +182,55 @@ class ControlServer:
             os.umask(old)
         self._sock = sock
 
+    async def listen(self) -> None:
+        """Open the stream socket with mode 0600 (the directory is already 0700)."""
+        if self.link_path is None:
+            return
+        self.link_path.unlink(missing_ok=True)
+        loop = asyncio.get_running_loop()
+        old = os.umask(0o177)
+        try:
+            self._link_server = await loop.create_unix_server(
+                lambda: _Link(self, b"\x00link-%d" % next(self._link_ids)), path=str(self.link_path)
+            )
+        finally:
+            os.umask(old)
+
+    def _arrived(self, link: _Link, payloads: list[bytes] | list[None]) -> None:
+        for payload in payloads:
+            self._inbox.append((link.identity, payload))
+        self._readable.set()
+        if len(self._inbox) > INBOX_LIMIT and link.transport is not None and not link.transport.is_closing():
+            # Back-pressure instead of memory: the peer's writes wait in its socket until the loop catches up.
+            assert isinstance(link.transport, asyncio.ReadTransport)
+            link.transport.pause_reading()
+            self._paused.add(link)
+
+    def _take(self) -> tuple[bytes, bytes | None]:
+        item = self._inbox.popleft()
+        if self._paused and len(self._inbox) < INBOX_LIMIT // 2:
+            for link in self._paused:
+                if link.transport is not None and not link.transport.is_closing():
+                    assert isinstance(link.transport, asyncio.ReadTransport)
+                    link.transport.resume_reading()
+            self._paused.clear()
+        return item
+
     async def send(self, identity: bytes, frame: Frame) -> bool:
         """Send one frame to a peer without ever blocking the loop; False when the peer is gone.
 
         A peer whose queue is full (busy, or stopped reading) has its frames kept in order in a backlog that a task
         of its own retries; one that stays full for ``send_stall_limit`` is dropped.
         """
+        link = self._links.get(identity)
+        if link is not None:
+            if link.write(encode(frame), self.send_stall_limit):
+                return True
+            self._throttle.warning("stalled", "peer %r stopped reading; dropping it", identity[:48])
+            if link.transport is not None:
+                link.transport.abort()
+            await self.drop(identity, "stopped reading")
+            return False
         try:
             return self._send(identity, encode(frame))
         except zmq.ZMQError as exc:
@@ -192,15 +304,21 @@ class ControlServer:
         finally:
             loop.remove_reader(sock)
 
-    async def _next(self, sock: zmq.Socket[bytes]) -> list[bytes]:
-        """The next multipart frame, waiting on the loop (not blocking it) while there is none."""
+    async def _next(self, sock: zmq.Socket[bytes]) -> list[bytes] | tuple[bytes, bytes | None]:
+        """The next frame of either socket (taking turns), waiting on the loop (not blocking it) while there is none."""
         while True:
+            self._zmq_turn = not self._zmq_turn
+            if self._inbox and not self._zmq_turn:
+                return self._take()
             try:
                 return sock.recv_multipart(zmq.NOBLOCK)
             except zmq.Again:
-                self._readable.clear()
-                if not _has_input(sock):
-                    await self._readable.wait()
+                pass
+            if self._inbox:
+                return self._take()
+            self._readable.clear()
+            if not _has_input(sock):
+                await self._readable.wait()
 
     async def _receive(self, sock: zmq.Socket[bytes]) -> None:
         while True:
@@ -217,6 +335,10 @@ class ControlServer:
                 self._throttle.warning("parts", "ignored a control message of %d parts", len(parts))
                 continue
             identity, payload = parts
+            if payload is None:  # a stream connection ended, after every frame it sent was handled
+                self._links.pop(identity, None)
+                await self.drop(identity, "closed")
+                continue
             try:
                 frame = decode(payload)
             except Exception as exc:
@@ -286,6 +408,17 @@ class ControlServer:
                 await self.drop(identity, "silent")
 
     def close(self) -> None:
+        """Close both sockets and every stream connection; remove the socket files."""
+        if self._link_server is not None:
+            self._link_server.close()
+            self._link_server = None
+        for link in list(self._links.values()):
+            if link.transport is not None:
+                link.transport.close()
+        self._links.clear()
+        if self.link_path is not None:
+            with contextlib.suppress(OSError):
+                self.link_path.unlink(missing_ok=True)
         if self._sock is not None:
             self._sock.close(linger=0)
             self._sock = None

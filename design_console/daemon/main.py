@@ -93,6 +93,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     refresh_advert()
     lock.update({"pid": pid, "port": port, "version": __version__, "startedAt": started_ms})
     daemon.control.bind()
+    await daemon.control.listen()
     await daemon.supervisor.start()
     tasks = [
         asyncio.create_task(daemon.control.serve(), name="control"),

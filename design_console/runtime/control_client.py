@@ -1,4 +1,4 @@
-"""The client end of designd's control socket, shared by the shim and designctl.
+"""The client end of designd's stream socket, shared by the shim and designctl.
 
 Synchronous on purpose: the shim must start in well under 100 ms and stay small, so neither it nor this module
 imports asyncio or the MCP SDK.
@@ -9,12 +9,13 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import select
+import socket
 import time
 import uuid
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
-
-import zmq
 
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
@@ -24,28 +25,23 @@ from design_console.protocol import (
     Bye,
     Error,
     Frame,
+    FrameReader,
+    FramingError,
     Hello,
     Welcome,
     decode,
-    encode,
+    framed,
 )
 
-HEARTBEAT_MS = 1000
-HEARTBEAT_TIMEOUT_MS = 3000
 START_TIMEOUT = 30.0
-#: How often a caller that started designd looks for its control socket: designd answers about 0.3 s after its start,
-#: and every tick of waiting past that is the first AI app of the day's.
+#: How often a caller that started designd looks for its socket: designd answers a fraction of a second after its
+#: start, and every tick of waiting past that is the first AI app of the day's.
 START_POLL = 0.01
 #: How long a designd that holds the instance lock may leave us unanswered before it counts as hung.
 DEAF_AFTER = 10.0
-
-
-def _configure(sock: zmq.Socket) -> None:  # type: ignore[type-arg]
-    sock.setsockopt(zmq.LINGER, 0)
-    sock.setsockopt(zmq.IMMEDIATE, 1)
-    sock.setsockopt(zmq.HEARTBEAT_IVL, HEARTBEAT_MS)
-    sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, HEARTBEAT_TIMEOUT_MS)
-    sock.setsockopt(zmq.RECONNECT_IVL, 100)
+#: A send that designd does not take within this long (it is frozen and its socket buffer is full) fails.
+SEND_TIMEOUT = 5.0
+READ_SIZE = 1 << 18
 
 
 def _cwd() -> str:
@@ -56,84 +52,121 @@ def _cwd() -> str:
         return ""
 
 
-def _socket_path(config: Config) -> str:
-    return config.control_endpoint.removeprefix("ipc://")
+def _lost(what: str) -> DesignError:
+    return DesignError(
+        ErrorCode.DAEMON_UNAVAILABLE, f"designd {what}.", "Run `designctl status` or `designctl doctor`."
+    )
 
 
 class DaemonLink:
-    """One DEALER connection to designd, opened with Hello/Welcome."""
+    """One connection to designd's stream socket, opened with Hello/Welcome.
+
+    A plain Unix stream socket with length-prefixed frames: a frame crosses it in a few microseconds, where a ZeroMQ
+    socket hands each one through two I/O threads. A closed connection is seen at once as the end of the stream.
+    """
 
     def __init__(self, config: Config, peer: str, session: str = "") -> None:
         self.config = config
         self.peer = peer
         self.session = session or uuid.uuid4().hex
-        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
-        self.sock: zmq.Socket | None = None  # type: ignore[type-arg]
+        self.sock: socket.socket | None = None
         self.welcome: Welcome | None = None
+        self._reader = FrameReader()
+        self._ready: deque[bytes] = deque()
 
     def connect(self, timeout: float) -> Welcome:
         """Connect and handshake; raises DesignError(ErrorCode.DAEMON_UNAVAILABLE) when nobody answers in time."""
         self.close()
-        if not os.path.exists(_socket_path(self.config)):
+        path = self.config.link_socket
+        if not path.exists():
             raise DesignError(
                 ErrorCode.DAEMON_UNAVAILABLE, "designd is not running.", "Start it with `designctl start`."
             )
-        sock = self.ctx.socket(zmq.DEALER)
-        _configure(sock)
-        sock.setsockopt(zmq.IDENTITY, f"{self.peer}-{os.getpid()}-{uuid.uuid4().hex[:8]}".encode())
-        sock.connect(self.config.control_endpoint)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(SEND_TIMEOUT)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            sock.close()
+            raise DesignError(
+                ErrorCode.DAEMON_UNAVAILABLE,
+                "designd is not answering.",
+                "Run `designctl status` or `designctl doctor`.",
+            ) from None
         self.sock = sock
+        self._reader = FrameReader()
+        self._ready.clear()
         deadline = time.monotonic() + timeout
-        if sock.poll(int(timeout * 1000), zmq.POLLOUT):
-            sock.send(
-                encode(
-                    Hello(
-                        id="hello",
-                        peer=self.peer,
-                        version=PROTOCOL_VERSION,
-                        pid=os.getpid(),
-                        session=self.session,
-                        cwd=_cwd(),
-                    )
-                )
+        try:
+            hello = Hello(
+                id="hello", peer=self.peer, version=PROTOCOL_VERSION, pid=os.getpid(), session=self.session, cwd=_cwd()
             )
-            while (left := deadline - time.monotonic()) > 0 and sock.poll(int(left * 1000), zmq.POLLIN):
-                frame = decode(sock.recv())
+            self.send(hello)
+            while (frame := self.recv(deadline - time.monotonic())) is not None:
                 if isinstance(frame, Welcome):
                     self.welcome = frame
                     return frame
                 if isinstance(frame, Error) and frame.id == "hello":
                     self.close()
                     raise DesignError(ErrorCode.of(frame.code), frame.message)
+        except DesignError as err:
+            if err.code != ErrorCode.DAEMON_UNAVAILABLE:
+                raise
         self.close()
-        raise DesignError(
-            ErrorCode.DAEMON_UNAVAILABLE, "designd is not answering.", "Run `designctl status` or `designctl doctor`."
-        )
+        raise _lost("is not answering")
+
+    def fileno(self) -> int:
+        """The socket's descriptor, for a caller's poll()."""
+        assert self.sock is not None
+        return self.sock.fileno()
 
     def send(self, frame: Frame) -> None:
+        """Send one frame; raises DesignError(DAEMON_UNAVAILABLE) when designd is gone or takes nothing."""
         assert self.sock is not None
-        self.sock.send(encode(frame))
+        try:
+            self.sock.sendall(framed(frame))
+        except OSError:
+            raise _lost("closed the connection") from None
+
+    def read_ready(self) -> list[bytes]:
+        """The frame payloads that arrived, without waiting (call when the socket polled readable).
+
+        Raises DesignError(DAEMON_UNAVAILABLE) at the end of the stream: designd closed it or exited.
+        """
+        assert self.sock is not None
+        payloads = list(self._ready)
+        self._ready.clear()
+        try:
+            data = self.sock.recv(READ_SIZE, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return payloads
+        except OSError:
+            raise _lost("closed the connection") from None
+        if not data:
+            raise _lost("closed the connection")
+        try:
+            payloads.extend(self._reader.feed(data))
+        except FramingError as exc:
+            raise _lost(f"sent an unreadable stream ({exc})") from None
+        return payloads
 
     def recv(self, timeout: float) -> AnyFrame | None:
         """The next frame, or None when none arrives within ``timeout`` seconds."""
         assert self.sock is not None
-        if not self.sock.poll(int(timeout * 1000), zmq.POLLIN):
-            return None
-        return decode(self.sock.recv())
-
-    def monitor(self) -> zmq.Socket:  # type: ignore[type-arg]
-        """A socket that becomes readable when the connection to designd drops."""
-        assert self.sock is not None
-        return self.sock.get_monitor_socket(zmq.EVENT_DISCONNECTED | zmq.EVENT_CLOSED)
+        deadline = time.monotonic() + timeout
+        readable = select.poll()
+        readable.register(self.sock, select.POLLIN)
+        while not self._ready:
+            left = deadline - time.monotonic()
+            if left <= 0 or not readable.poll(left * 1000):
+                return None
+            self._ready.extend(self.read_ready())
+        return decode(self._ready.popleft())
 
     def close(self, linger_ms: int = 0) -> None:
-        """Close the connection; ``linger_ms`` lets frames already sent (a Bye) still reach designd."""
+        """Close the connection. Frames already sent are on the wire: a send returns only once the socket took it."""
         if self.sock is not None:
-            try:
-                self.sock.disable_monitor()
-            except zmq.ZMQError:
-                pass
-            self.sock.close(linger=linger_ms)
+            self.sock.close()
             self.sock = None
 
 
@@ -144,7 +177,7 @@ def probe_daemon(config: Config, timeout: float) -> bool:
         link.connect(timeout)
         link.send(Bye(reason="probe"))
         return True
-    except (DesignError, zmq.ZMQError, ValueError):
+    except (DesignError, OSError, ValueError):
         return False
     finally:
         link.close()

@@ -5,14 +5,15 @@ It exits within a second of stdin closing or of its parent dying. If designd goe
 JSON-RPC error that says so, designd is started again, the client's ``initialize`` and ``notifications/initialized``
 are replayed to it (the duplicate reply is swallowed), and the session carries on.
 
-The main loop polls stdin and the link to designd itself: a line crosses the shim without changing threads, which
-is most of what the shim adds to a tool call. A watcher thread ends the process when the parent dies, or when stdin
-is closed while the main loop is busy (re)connecting to designd. No asyncio, no MCP SDK: the shim starts fast and
-stays small.
+The main loop polls stdin and the link to designd (a Unix stream socket, see ``runtime/control_client.py``) itself:
+a line crosses the shim without changing threads or passing through a messaging library's I/O thread. A watcher
+thread ends the process when the parent dies, or when stdin is closed while the main loop is busy (re)connecting to
+designd. No asyncio, no MCP SDK, no ZeroMQ: the shim starts fast and stays small.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
@@ -21,7 +22,6 @@ import time
 from typing import Any
 
 import msgspec
-import zmq
 
 from design_console.config import load_config
 from design_console.errors import DesignError, format_error
@@ -90,8 +90,7 @@ class Shim:
         # The watcher thread wakes the main loop through this pipe when the parent dies.
         self.wake_read, self.wake_write = os.pipe()
         self.link: DaemonLink | None = None
-        self.monitor: zmq.Socket | None = None  # type: ignore[type-arg]
-        self.poller = zmq.Poller()
+        self.poller = select.poll()
         self.inflight: dict[str, int | str | None] = {}
         self.init_request: bytes | None = None
         self.initialized_note: bytes | None = None
@@ -131,17 +130,11 @@ class Shim:
         self._say_goodbye()
 
     def _say_goodbye(self) -> None:
-        """Tell designd the client is gone, so it ends the session (and cancels its calls) at once.
-
-        Closing with linger 0 would drop the Bye unsent; the link's context is terminated so the process waits until the
-        frame is on the wire (the watcher thread still ends the process if that ever took too long).
-        """
-        if self.monitor is not None:
-            self.monitor.close(linger=0)
+        """Tell designd the client is gone, so it ends the session (and cancels its calls) at once."""
         if self.link is not None and self.link.sock is not None:
-            self.link.send(Bye(reason="client gone"))
-            self.link.close(linger_ms=int(EXIT_GRACE * 500))
-            self.link.ctx.term()
+            with contextlib.suppress(DesignError):
+                self.link.send(Bye(reason="client gone"))
+            self.link.close()
 
     def _connect(self, *, first: bool) -> None:
         """Connect (starting designd when needed), replay the session on a new designd, and watch the link."""
@@ -159,33 +152,32 @@ class Shim:
                     time.sleep(1.0)
         finally:
             self.connecting.clear()
-        self.monitor = self.link.monitor()
-        # One poller per link, not one per message.
-        self.poller = zmq.Poller()
-        for sock in (self.link.sock, self.monitor):
-            self.poller.register(sock, zmq.POLLIN)
-        self.poller.register(self.stdin, zmq.POLLIN)
-        self.poller.register(self.wake_read, zmq.POLLIN)
+        self.poller = select.poll()
+        for fd in (self.link.fileno(), self.stdin, self.wake_read):
+            self.poller.register(fd, select.POLLIN)
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
 
     def _tick(self) -> None:
-        assert self.link is not None and self.link.sock is not None and self.monitor is not None
-        ready = dict(self.poller.poll(TICK_MS))
-        if self.stdin in ready:
-            self._from_client()
-        if self.wake_read in ready:
-            self.done = True
-        if self.link.sock in ready:
-            self._from_daemon()
-        now = time.monotonic()
-        if now - self.last_ping > PING_EVERY:
-            self.link.send(Ping())
-            self.last_ping = now
-        if self.done:
+        assert self.link is not None
+        ready = {fd for fd, _ in self.poller.poll(TICK_MS)}
+        try:
+            if self.stdin in ready:
+                self._from_client()
+            if self.wake_read in ready:
+                self.done = True
+            if self.link.fileno() in ready:
+                self._from_daemon()
+            now = time.monotonic()
+            if now - self.last_ping > PING_EVERY:
+                self.link.send(Ping())
+                self.last_ping = now
+        except DesignError:
+            if not self.done:
+                self._lost()
             return
-        if self.monitor in ready or now - self.last_heard > SILENCE_LIMIT:
+        if not self.done and now - self.last_heard > SILENCE_LIMIT:
             self._lost()
 
     def _read_lines(self) -> list[bytes]:
@@ -208,6 +200,7 @@ class Shim:
         Failing at once is for the time designd cannot be started: the client must not wait on requests that no
         one will answer.
         """
+        lost: DesignError | None = None
         for line in self._read_lines():
             info = peek(line)
             if fail_with:
@@ -220,16 +213,19 @@ class Shim:
                 self.initialized_note = line
             if info.method is not None and info.id is not None:
                 self.inflight[_key(info.id)] = info.id
-            assert self.link is not None
-            self.link.send(Rpc(data=line))
+            if lost is None:
+                assert self.link is not None
+                try:
+                    self.link.send(Rpc(data=line))
+                except DesignError as err:
+                    # designd is gone: the rest are only noted, so each request is failed (and the session replayed).
+                    lost = err
+        if lost is not None:
+            raise lost
 
     def _from_daemon(self) -> None:
-        assert self.link is not None and self.link.sock is not None
-        while True:
-            try:
-                raw = self.link.sock.recv(zmq.NOBLOCK)
-            except zmq.Again:
-                return
+        assert self.link is not None
+        for raw in self.link.read_ready():
             self.last_heard = time.monotonic()
             try:
                 frame = msgspec.msgpack.decode(raw, type=Rpc)
@@ -247,9 +243,6 @@ class Shim:
     def _lost(self) -> None:
         """designd went away: fail what was in flight, then reconnect to a new one."""
         self._fail_all("designd stopped while this request was running; it is being restarted. Call the tool again.")
-        if self.monitor is not None:
-            self.monitor.close(linger=0)
-            self.monitor = None
         if self.link is not None:
             self.link.close()
         self._connect(first=False)
@@ -264,9 +257,11 @@ class Shim:
         replay_id = f"{REPLAY_PREFIX}{self.replays}"
         message["id"] = replay_id
         self.replay_ids.add(_key(replay_id))
-        self.link.send(Rpc(data=msgspec.json.encode(message)))
-        if self.initialized_note is not None:
-            self.link.send(Rpc(data=self.initialized_note))
+        # A designd that is gone again is seen at the next read, which reconnects once more.
+        with contextlib.suppress(DesignError):
+            self.link.send(Rpc(data=msgspec.json.encode(message)))
+            if self.initialized_note is not None:
+                self.link.send(Rpc(data=self.initialized_note))
 
     def _fail_all(self, message: str) -> None:
         for request_id in list(self.inflight.values()):

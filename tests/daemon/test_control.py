@@ -14,7 +14,18 @@ import zmq
 import zmq.asyncio
 
 from design_console.daemon.control import ControlServer, Peer
-from design_console.protocol import PROTOCOL_VERSION, AnyFrame, Hello, Ping, Pong, Result, Welcome, decode, encode
+from design_console.protocol import (
+    PROTOCOL_VERSION,
+    AnyFrame,
+    Hello,
+    Ping,
+    Pong,
+    Result,
+    Welcome,
+    decode,
+    encode,
+    framed,
+)
 
 STALL_LIMIT = 0.5
 
@@ -22,8 +33,11 @@ STALL_LIMIT = 0.5
 @pytest.fixture
 async def server() -> AsyncIterator[ControlServer]:
     folder = Path(tempfile.mkdtemp(prefix="ctl-", dir="/tmp"))
-    control = ControlServer(f"ipc://{folder}/control", server_version="test", send_stall_limit=STALL_LIMIT)
+    control = ControlServer(
+        f"ipc://{folder}/control", server_version="test", link_path=folder / "link", send_stall_limit=STALL_LIMIT
+    )
     control.bind()
+    await control.listen()
     serving = asyncio.create_task(control.serve())
     yield control
     serving.cancel()
@@ -88,4 +102,45 @@ async def test_a_peer_that_stops_reading_stalls_nobody_and_is_dropped(server: Co
         assert left == [b"stuck"]
         assert b"other" in server.peers and b"stuck" not in server.peers
     finally:
+        ctx.destroy(linger=0)
+
+
+async def test_a_stream_peer_that_stops_reading_stalls_nobody_and_is_dropped(server: ControlServer) -> None:
+    """The same on the stream socket: designd's writes to it wait in its transport, and past the stall limit the
+    connection is cut."""
+    assert server.link_path is not None
+    gone = asyncio.Event()
+
+    async def leave(peer: Peer) -> None:
+        if peer.session == "stuck":
+            gone.set()
+
+    server.on_leave = leave
+    _reader, writer = await asyncio.open_unix_connection(str(server.link_path), limit=1024)
+    hello = Hello(id="hello", peer="ctl", version=PROTOCOL_VERSION, pid=os.getpid(), session="stuck")
+    writer.write(framed(hello))
+    ctx = zmq.asyncio.Context()
+    try:
+        other = await _peer(ctx, server, "other")
+
+        async def flood() -> None:
+            # Pings whose answers are never read, until designd cuts the connection.
+            n = 0
+            while not gone.is_set():
+                writer.write(b"".join(framed(Ping(id=f"p{n + k}")) for k in range(100)))
+                n += 100
+                await asyncio.sleep(0.005)
+
+        flooding = asyncio.create_task(flood())
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        await other.send(encode(Ping(id="other")))
+        answer = decode(await asyncio.wait_for(other.recv(), 5))
+        assert isinstance(answer, Pong) and answer.id == "other"
+        assert time.monotonic() - started < 0.5, "a peer that stopped reading held up another peer's answer"
+        await asyncio.wait_for(gone.wait(), 10)
+        flooding.cancel()
+        assert b"other" in server.peers and len(server.peers) == 1
+    finally:
+        writer.transport.abort()
         ctx.destroy(linger=0)

@@ -84,14 +84,15 @@ def test_advert_while_running_and_clean_sigterm(daemon: DaemonProcess) -> None:
     assert daemon.stop() == 0
     assert not path.exists(), "the advert outlived designd"
     assert not Path(config.control_endpoint.removeprefix("ipc://")).exists()
+    assert not config.link_socket.exists()
     assert not InstanceLock(config.lock_file).is_held()
     wait_for(lambda: not processes_of(env), WAIT, "every process of the installation to exit")
 
 
 def test_private_files_and_plugin_copy(daemon: DaemonProcess) -> None:
     config = daemon.env.config
-    control = Path(config.control_endpoint.removeprefix("ipc://"))
-    assert stat.S_ISSOCK(control.lstat().st_mode) and _mode(control) == 0o600
+    for control in (Path(config.control_endpoint.removeprefix("ipc://")), config.link_socket):
+        assert stat.S_ISSOCK(control.lstat().st_mode) and _mode(control) == 0o600
     assert _mode(config.runtime_dir) == 0o700 and _mode(config.lock_file) == 0o600
     assert config.home == Path(daemon.env.env["HOME"]) / ".design-console-mcp"
     assert _mode(config.home) == 0o700 and _mode(config.token_file) == 0o600
@@ -111,7 +112,7 @@ def test_open_runtime_dir_stops_designd_with_exit_2(dc_env: TestEnv) -> None:
     assert done.returncode == 2
     message = done.stderr.decode()
     assert message.startswith(PREFIX) and f"chmod 700 {run}" in message
-    assert _mode(run) == 0o755 and not (run / "control.sock").exists()
+    assert _mode(run) == 0o755 and not (run / "control.sock").exists() and not (run / "link.sock").exists()
 
 
 # --- readiness and shutdown -----------------------------------------------------------------------------------

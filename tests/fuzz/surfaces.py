@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import json
 import os
+import select
+import socket
 import subprocess
 import threading
 from collections import deque
@@ -26,16 +28,21 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from design_console.protocol import (
+    LENGTH_BYTES,
+    MAX_FRAME_BYTES,
+    PEER_SHIM,
     PROTOCOL_VERSION,
     AnyFrame,
     Bye,
     Call,
     Command,
     Error,
+    FrameReader,
     Hello,
     Ping,
     Pong,
     Result,
+    Rpc,
     ToolResult,
     Welcome,
     decode,
@@ -87,39 +94,106 @@ def fuzzed_daemon() -> Iterator[FuzzedDaemon]:
     with contextmanager(isolated)(make_env(LOG_LEVEL="info")) as env, contextmanager(running_daemon)(env) as daemon:
         fuzzed = FuzzedDaemon(daemon)
         threading.Thread(target=fuzzed._drain, name="designd-stderr", daemon=True).start()
+        _load_the_sdk(fuzzed)
         yield fuzzed
+
+
+def _load_the_sdk(designd: FuzzedDaemon) -> None:
+    """Have designd load the MCP SDK, which it does the first time a session needs it: a one-off 35 MB that would
+    otherwise land inside whichever memory check first sends such a message, and read as a leak."""
+    peer = RawPeer(str(designd.env.config.link_socket))
+    try:
+        assert isinstance(peer.request(hello(PEER_SHIM)), Welcome)
+        opening = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}}
+        for message in (
+            {"jsonrpc": "2.0", "id": "open", "method": "initialize", "params": opening},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": "sdk", "method": "prompts/list"},  # answered by the SDK, not the front
+        ):
+            peer.send([encode(Rpc(data=json.dumps(message).encode()))])
+        while True:
+            reply = peer.recv(WAIT * 3)
+            assert isinstance(reply, Rpc), f"designd did not answer through its MCP SDK: {reply}"
+            if json.loads(reply.data).get("id") == "sdk":
+                break
+        peer.send([encode(Bye(reason="warm"))])
+    finally:
+        peer.close()
 
 
 # --- the control socket -------------------------------------------------------------------------------------------
 
 
 class RawPeer:
-    """A bare ZeroMQ DEALER on designd's control socket that sends whatever it is given."""
+    """A bare peer that sends whatever it is given: a ZeroMQ DEALER on the ``ipc://`` control socket, or a raw
+    connection to the stream socket (any other endpoint: its path), where each part goes as a frame of its own."""
 
     def __init__(self, endpoint: str) -> None:
-        self.sock = zmq.Context.instance().socket(zmq.DEALER)
-        self.sock.setsockopt(zmq.LINGER, 0)
-        self.sock.connect(endpoint)
+        self.zmq: zmq.Socket[bytes] | None = None
+        self.stream: socket.socket | None = None
+        self.reader = FrameReader()
+        self.ready: deque[bytes] = deque()
+        if endpoint.startswith("ipc://"):
+            self.zmq = zmq.Context.instance().socket(zmq.DEALER)
+            self.zmq.setsockopt(zmq.LINGER, 0)
+            self.zmq.connect(endpoint)
+        else:
+            self.stream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.stream.settimeout(WAIT)
+            self.stream.connect(endpoint)
 
     def send(self, parts: list[bytes]) -> None:
-        self.sock.send_multipart(parts)
+        if self.zmq is not None:
+            self.zmq.send_multipart(parts)
+        else:
+            assert self.stream is not None
+            self.stream.sendall(b"".join(len(part).to_bytes(LENGTH_BYTES, "big") + part for part in parts))
+
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are, framing and all (the stream socket only)."""
+        assert self.stream is not None
+        self.stream.sendall(data)
 
     def request(self, frame: AnyFrame, timeout: float = WAIT) -> AnyFrame:
         """Send a frame and return the first answer with its id."""
-        self.sock.send(encode(frame))
+        self.send([encode(frame)])
         while True:
             reply = self.recv(timeout)
             if reply is not None and reply.id == frame.id:
                 return reply
 
     def recv(self, timeout: float) -> AnyFrame | None:
-        """The next frame, or None when none came within ``timeout``."""
-        if not self.sock.poll(int(timeout * 1000), zmq.POLLIN):
-            return None
-        return decode(self.sock.recv())
+        """The next frame, or None when none came within ``timeout`` (or the stream socket was closed)."""
+        if self.zmq is not None:
+            if not self.zmq.poll(int(timeout * 1000), zmq.POLLIN):
+                return None
+            return decode(self.zmq.recv())
+        assert self.stream is not None
+        while not self.ready:
+            if not select.select([self.stream], [], [], timeout)[0]:
+                return None
+            data = self.stream.recv(1 << 16)
+            if not data:
+                return None
+            self.ready.extend(self.reader.feed(data))
+        return decode(self.ready.popleft())
+
+    def closed_by_designd(self, timeout: float = WAIT) -> bool:
+        """Whether designd closes the stream connection within ``timeout`` (what it sends first is skipped)."""
+        assert self.stream is not None
+        while select.select([self.stream], [], [], timeout)[0]:
+            try:
+                if not self.stream.recv(1 << 16):
+                    return True
+            except ConnectionResetError:
+                return True
+        return False
 
     def close(self) -> None:
-        self.sock.close(linger=0)
+        if self.zmq is not None:
+            self.zmq.close(linger=0)
+        if self.stream is not None:
+            self.stream.close()
 
 
 def hello(peer: str = "ctl") -> Hello:
@@ -165,17 +239,38 @@ def send_control_session(endpoint: str, kind: str, frames: list[bytes]) -> int:
         for n, frame in enumerate(frames):
             peer.send([frame])
             probe = f"probe-{n}"
-            peer.sock.send(encode(Ping(id=probe)))
+            peer.send([encode(Ping(id=probe))])
             while True:
                 reply = peer.recv(WAIT)
                 assert reply is not None, f"designd stopped answering after {frame[:80]!r} from a {kind} peer"
                 if reply.id == probe:
                     break
                 answered += 1
-        peer.sock.send(encode(Bye(reason="fuzz")))
+        peer.send([encode(Bye(reason="fuzz"))])
         return answered
     finally:
         peer.close()
+
+
+def stream_bytes_batch(designd: FuzzedDaemon, batch: list[bytes]) -> None:
+    """Raw bytes on fresh stream connections, framing and all, each then closed: designd never stops serving, and
+    one that announces a frame over the limit is closed by designd and counted."""
+    endpoint = endpoints(designd)["stream"]
+    before = control_status(endpoint)["controlStats"]["badFrames"]
+    oversized = 0
+    for data in batch:
+        peer = RawPeer(endpoint)
+        try:
+            peer.send_raw(data)
+            if len(data) >= LENGTH_BYTES and int.from_bytes(data[:LENGTH_BYTES], "big") > MAX_FRAME_BYTES:
+                oversized += 1
+                assert peer.closed_by_designd(), f"designd kept a stream that announced {data[:LENGTH_BYTES]!r}"
+        finally:
+            peer.close()
+    after = control_status(endpoint)["controlStats"]
+    assert after["badFrames"] >= before + oversized, after
+    assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
+    assert not designd.crashes, designd.crashes
 
 
 def control_status(endpoint: str) -> dict[str, Any]:
@@ -186,7 +281,7 @@ def control_status(endpoint: str) -> dict[str, Any]:
         assert peer.request(Ping(id="alive")) == Pong(id="alive")
         result = peer.request(Command(id="status", name="status"))
         assert isinstance(result, Result) and isinstance(result.data, dict), result
-        peer.sock.send(encode(Bye(reason="checked")))
+        peer.send([encode(Bye(reason="checked"))])
         return result.data
     finally:
         peer.close()
@@ -199,7 +294,7 @@ def call_tool(endpoint: str, tool: str, arguments: dict[str, Any]) -> ToolResult
         assert isinstance(peer.request(hello()), Welcome)
         reply = peer.request(Call(id="call", tool=tool, arguments=arguments), timeout=WAIT * 2)
         assert isinstance(reply, ToolResult), reply
-        peer.sock.send(encode(Bye(reason="checked")))
+        peer.send([encode(Bye(reason="checked"))])
         return reply
     finally:
         peer.close()
@@ -320,10 +415,16 @@ def legit_plugin_answers(designd: FuzzedDaemon, loop: LoopThread) -> None:
 # --- one batch of each surface, checked (the tests and the bench run these) ---------------------------------------
 
 
-def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]]) -> int:
+def endpoints(designd: FuzzedDaemon) -> dict[str, str]:
+    """designd's two control sockets, by transport: the ZeroMQ one (workers) and the stream one (shims, designctl)."""
+    config = designd.env.config
+    return {"zmq": config.control_endpoint, "stream": str(config.link_socket)}
+
+
+def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]], transport: str = "zmq") -> int:
     """Send a batch from fresh peers: designd answers each single-part message, counts every one it could not
     decode, and still serves afterwards. Returns how many it refused as undecodable."""
-    endpoint = designd.env.config.control_endpoint
+    endpoint = endpoints(designd)[transport]
     before = control_status(endpoint)["controlStats"]["badFrames"]
     refused = sum(undecodable(send_control_message(endpoint, parts)) for parts in batch)
     after = control_status(endpoint)["controlStats"]
@@ -333,10 +434,10 @@ def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]]) -> int:
     return refused
 
 
-def session_batch(designd: FuzzedDaemon, sessions: list[tuple[str, list[bytes]]]) -> int:
+def session_batch(designd: FuzzedDaemon, sessions: list[tuple[str, list[bytes]]], transport: str = "zmq") -> int:
     """Peers that said hello send frames through the handlers behind it: designd answers every Ping after them and
     no handler raises. Returns how many frames were answered."""
-    endpoint = designd.env.config.control_endpoint
+    endpoint = endpoints(designd)[transport]
     answered = sum(send_control_session(endpoint, kind, frames) for kind, frames in sessions)
     after = control_status(endpoint)["controlStats"]
     assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after

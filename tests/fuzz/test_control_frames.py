@@ -10,7 +10,16 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from fuzz.strategies import CI_SETTINGS, DEEP, control_message, control_session
-from fuzz.surfaces import FuzzedDaemon, control_batch, control_status, fuzzed_daemon, session_batch, settled
+from fuzz.surfaces import (
+    FuzzedDaemon,
+    control_batch,
+    control_status,
+    endpoints,
+    fuzzed_daemon,
+    session_batch,
+    settled,
+    stream_bytes_batch,
+)
 
 #: A string of invalid UTF-8, and maps or arrays nested 100,000 deep: each once ended the control loop silently.
 REGRESSIONS = [
@@ -27,28 +36,50 @@ def designd() -> Iterator[FuzzedDaemon]:
         yield fuzzed
 
 
-def test_control_socket_answers_or_refuses_every_frame(designd: FuzzedDaemon) -> None:
-    before = control_status(designd.env.config.control_endpoint)["controlStats"]
+TRANSPORTS = ["zmq", "stream"]
+
+#: On the stream socket: a length over the limit, a frame cut short, a length with nothing after it.
+STREAM_REGRESSIONS = [b"\xff\xff\xff\xff", b"\x00\x00\x00\x10\x81\xa2op", b"\x00\x00\x01\x00"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_control_socket_answers_or_refuses_every_frame(designd: FuzzedDaemon, transport: str) -> None:
+    before = control_status(endpoints(designd)[transport])["controlStats"]
     rss_before = designd.rss()
 
     @CI_SETTINGS
     @given(st.lists(control_message(), min_size=1, max_size=6))
     @example(REGRESSIONS)
     def fuzz(batch: list[list[bytes]]) -> None:
-        control_batch(designd, batch)
+        control_batch(designd, batch, transport)
 
     fuzz()
     after = settled(designd, rss_before)["controlStats"]
     assert after["badFrames"] > before["badFrames"], after
 
 
-def test_handlers_behind_the_hello_survive_any_frame(designd: FuzzedDaemon) -> None:
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_handlers_behind_the_hello_survive_any_frame(designd: FuzzedDaemon, transport: str) -> None:
     rss_before = designd.rss()
 
     @CI_SETTINGS
     @given(st.lists(control_session(), min_size=1, max_size=3))
     def fuzz(sessions: list[tuple[str, list[bytes]]]) -> None:
-        session_batch(designd, sessions)
+        session_batch(designd, sessions, transport)
+
+    fuzz()
+    settled(designd, rss_before)
+
+
+def test_stream_socket_survives_any_bytes(designd: FuzzedDaemon) -> None:
+    """Whatever bytes arrive on the stream socket, cut anywhere, designd serves on; an oversized frame closes it."""
+    rss_before = designd.rss()
+
+    @CI_SETTINGS
+    @given(st.lists(st.binary(max_size=64), min_size=1, max_size=4))
+    @example(STREAM_REGRESSIONS)
+    def fuzz(batch: list[bytes]) -> None:
+        stream_bytes_batch(designd, batch)
 
     fuzz()
     settled(designd, rss_before)
