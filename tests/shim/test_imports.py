@@ -1,4 +1,4 @@
-"""The shim stays a pipe: it must not pull in the MCP SDK or asyncio (start-up time and memory budgets)."""
+"""The shim stays a pipe: it must not pull in the MCP SDK, asyncio or ZeroMQ (start-up time and memory budgets)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import subprocess
 import sys
 
 
-def test_shim_imports_neither_the_sdk_nor_asyncio() -> None:
+def test_shim_imports_neither_the_sdk_nor_asyncio_nor_zmq() -> None:
     probe = (
         "import json, sys\n"
         "import design_console.shim.main\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types', 'asyncio', 'pydantic'))\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types', 'asyncio', 'pydantic', 'zmq'))\n"
         "print(json.dumps(heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True, text=True)
