@@ -29,7 +29,7 @@ from procs import BIN  # noqa: E402
 
 from design_console.config import load_config  # noqa: E402
 from design_console.tools import catalog, shaping  # noqa: E402
-from design_console.tools.wire.mcp import tool_definition  # noqa: E402
+from design_console.tools.wire.mcp import tool_definitions  # noqa: E402
 
 #: A board of 1,000 nodes: 5 sections of 150 stickies, 150 stickies in none, 100 connectors between them.
 BUILD_BOARD = """
@@ -113,7 +113,7 @@ def tool_list_sizes() -> None:
     """The tools/list payload as sent, for the catalog without and with the MCP Apps tools."""
     for label, env in (("without apps", {}), ("with ENABLE_MCP_APPS=true", {"ENABLE_MCP_APPS": "true"})):
         tools = catalog(load_config(env))
-        listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
+        listing = types.ListToolsResult(tools=tool_definitions(tools.values()))
         size = len(listing.model_dump_json(by_alias=True, exclude_none=True))
         print(f"tools/list {label}: {len(tools)} tools, {size:,} bytes")
 

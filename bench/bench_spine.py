@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakes.fake_plugin import FakePlugin  # noqa: E402
 from procs import BIN, DaemonProcess, kill_all, make_env, processes_of  # noqa: E402
 
-from design_console.daemon.mcp_host import tool_definition  # noqa: E402
 from design_console.tools import catalog  # noqa: E402
+from design_console.tools.wire.mcp import tool_definitions  # noqa: E402
 
 INIT = {
     "jsonrpc": "2.0",
@@ -139,7 +139,7 @@ def bench_daemon_memory(env: dict[str, str], daemon: DaemonProcess, port: int, t
 
 def bench_tool_list() -> None:
     """The tools/list result as designd sends it: compact JSON."""
-    listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in catalog().values()])
+    listing = types.ListToolsResult(tools=tool_definitions(catalog().values()))
     size = len(listing.model_dump_json(by_alias=True, exclude_none=True))
     row(f"tools/list payload as sent ({len(catalog())} tools)", f"{size:,} bytes", "≤ 60,000 bytes")
 

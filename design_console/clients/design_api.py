@@ -43,8 +43,6 @@ _TOKEN_HINT = (
     "file content read access), set it as DESIGN_ACCESS_TOKEN in your AI app's MCP server config, and restart the app."
 )
 _FILE_PATH = re.compile(r"^/v1/files/([^/]+)")
-_URL_KEY = re.compile(r"^/(?:file|design|board|slides|proto|deck|make|site)/([A-Za-z0-9]+)(?:/branch/([A-Za-z0-9]+))?")
-_BARE_KEY = re.compile(r"^[A-Za-z0-9]{6,128}$")
 
 
 class _VersionOnly(msgspec.Struct):
@@ -62,24 +60,6 @@ class _Meta(msgspec.Struct):
 class _ErrorBody(msgspec.Struct):
     err: str | None = None
     message: str | None = None
-
-
-def parse_file_key(url_or_key: str) -> str:
-    """The file key of a design file URL (``/file/``, ``/design/``, ``/board/``, ``/slides/``, ``/proto/``…; a
-    branch URL gives the branch key) or of a bare key; anything else raises ``DesignError(ErrorCode.BAD_ARGUMENT)``."""
-    text = (url_or_key or "").strip()
-    if _BARE_KEY.match(text):
-        return text
-    parsed = urlparse(text)
-    if parsed.scheme in ("http", "https") and parsed.netloc:
-        match = _URL_KEY.match(parsed.path)
-        if match:
-            return match.group(2) or match.group(1)
-    raise DesignError(
-        ErrorCode.BAD_ARGUMENT,
-        f"{text[:120]!r} is not a design file URL or file key.",
-        "Pass the file's URL (https://www.figma.com/design/<key>/<name>, from Share → Copy link) or its bare key.",
-    )
 
 
 def decode_json(data: bytes) -> Any:

@@ -22,12 +22,16 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
-from PIL import Image, UnidentifiedImageError
 
 from design_console.errors import DesignError, ErrorCode
+
+# Pillow is imported by the functions that decode and encode, which run in the media worker: the screenshot tools
+# that name this module are loaded by designd too, and Pillow would slow its start.
+if TYPE_CHECKING:
+    from PIL import Image
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +104,8 @@ def _too_large(detail: str) -> DesignError:
 
 
 def _open(data: bytes) -> Image.Image:
+    from PIL import Image, UnidentifiedImageError
+
     if len(data) > MAX_INPUT_BYTES:
         raise _too_large("more than 64 MiB")
     try:
@@ -129,6 +135,8 @@ def _is_blank(img: Image.Image) -> bool:
 
 def _flatten(img: Image.Image) -> Image.Image:
     """An RGB copy for JPEG, transparent areas over white (JPEG has no alpha)."""
+    from PIL import Image
+
     if img.mode in ("RGBA", "LA") or (img.mode == "P" and "transparency" in img.info):
         rgba = img.convert("RGBA")
         background = Image.new("RGB", rgba.size, (255, 255, 255))
@@ -155,6 +163,8 @@ def process_image(
         raise DesignError(
             ErrorCode.BAD_ARGUMENT, f"max_edge={max_edge} is out of range.", "Use a positive number of pixels."
         )
+    from PIL import Image
+
     img = _open(data)
     source_format = _PIL_FORMAT.get(img.format or "")
     source_size = img.size

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+
+if __name__ == "__main__":
+    # Started as designd (``python -m``, as the shims start it): the imports and the catalog create some 60,000
+    # objects that live as long as designd, and collecting while they are created makes a first AI app wait ~10 ms
+    # longer. serve() switches the collector back on once designd answers.
+    gc.disable()
+
 import argparse
 import asyncio
 import contextlib
@@ -106,6 +114,10 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
         ),
     ]
     notify("READY=1")
+    if not gc.isenabled():
+        # The start-up objects stay for designd's life: frozen, no collection walks them again.
+        gc.freeze()
+        gc.enable()
     log.info(
         "designd %s ready: bridge on %s:%s, control %s", __version__, config.ws_host, port, config.control_endpoint
     )

@@ -27,7 +27,7 @@ from design_console.protocol import TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import ToolSpec
 from design_console.tools.context import ProgressFn
-from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME, tool_entry
+from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME, tool_entries
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
@@ -46,7 +46,7 @@ class Answers:
     """The session-opening replies, built once per designd from its catalog."""
 
     def __init__(self, tools: dict[str, ToolSpec], *, resources: bool = False) -> None:
-        self.tools_result = msgspec.json.encode({"tools": [tool_entry(spec) for spec in tools.values()]})
+        self.tools_result = msgspec.json.encode({"tools": tool_entries(tools.values())})
         #: With MCP App views (``resources``) the server lists resources too, as the SDK advertises.
         self.capabilities = {**CAPABILITIES, **RESOURCE_CAPABILITIES} if resources else CAPABILITIES
 

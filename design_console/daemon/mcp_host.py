@@ -28,7 +28,7 @@ from design_console.runtime.user_files import FileScope
 from design_console.tools.apps import EXTENSION, MIME_TYPE, AppView
 from design_console.tools.base import ToolSpec
 from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME
-from design_console.tools.wire.mcp import to_call_tool_result, tool_definition
+from design_console.tools.wire.mcp import to_call_tool_result, tool_definitions
 
 log = logging.getLogger("design_console.mcp")
 
@@ -67,7 +67,7 @@ def build_server(
     """The SDK server every shim session shares. Given MCP App ``views`` (ENABLE_MCP_APPS), it lists and serves
     them as ``ui://`` resources and advertises the ``io.modelcontextprotocol/ui`` extension; else it has no
     resources at all."""
-    definitions = [tool_definition(spec) for spec in tools.values()]
+    definitions = tool_definitions(tools.values())
     listing = types.ListToolsResult(tools=definitions)
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:

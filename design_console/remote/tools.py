@@ -30,7 +30,7 @@ from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import Args, NoArgs, ToolSpec, failure, ok, parse_args
 from design_console.tools.context import StateQueryName
-from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definition
+from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definitions
 
 log = logging.getLogger("design_console.remote")
 
@@ -204,7 +204,7 @@ def build_server(
     ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays`` and whose
     context of the headless ``browser`` it uses."""
     tools = remote_catalog(config)
-    listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
+    listing = types.ListToolsResult(tools=tool_definitions(tools.values()))
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return listing

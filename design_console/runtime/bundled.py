@@ -12,7 +12,6 @@ import json
 from importlib import metadata, resources
 from pathlib import Path
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 DISTRIBUTION = "design-console-mcp"
 #: Package folder the build copies the bundled folders into; setup.py writes the same name.
@@ -53,6 +52,10 @@ def _editable_checkout() -> Path | None:
     Every distribution of the name on ``sys.path`` is asked, in path order: a checkout also holds the
     ``*.egg-info`` its editable build left there, which comes first when the checkout is the working directory.
     """
+    # Imported here: urllib.request brings the HTTP client, which designd (syncing the plugin at start) need not load
+    # for an installed wheel.
+    from urllib.request import url2pathname
+
     for dist in metadata.distributions(name=DISTRIBUTION):
         try:
             info = json.loads(dist.read_text("direct_url.json") or "{}")

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.clients.design_api import parse_file_key
+from design_console.clients.file_keys import parse_file_key
 from design_console.errors import DesignError
 from design_console.tokens import values
 from design_console.tools.base import NORMALIZE

@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 from msgspec import Meta
 
-from design_console.clients.axe import run_axe
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, to_json, tool
@@ -178,6 +177,9 @@ async def design_scan_code_accessibility(ctx: ApiContext, args: ScanArgs) -> Too
         )
     if not args.html.strip():
         raise DesignError(ErrorCode.BAD_ARGUMENT, "html is empty.", "Pass the markup to scan.")
+    # Imported here, in the api worker that runs this: the browser client's WebSocket stack would slow designd's start.
+    from design_console.clients.axe import run_axe
+
     page, wrapped = as_document(args.html)
     raw = await run_axe(
         page,

@@ -11,9 +11,8 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from design_console.clients.design_api import CacheMode
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
@@ -25,6 +24,10 @@ from design_console.tools.files import file_key_for
 from design_console.tools.manifest import LocalComponents
 from design_console.tools.plugin_replies import parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin
+
+if TYPE_CHECKING:
+    # Only named in an annotation: importing the API client would load the HTTP stack into designd at start.
+    from design_console.clients.design_api import CacheMode
 
 REPORT_TTL_SECONDS = 300.0
 #: The crawl stops after this many relevant nodes (text, instances, filled layers): enough to judge a system's

@@ -11,7 +11,6 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.clients.image_source import load_image
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.tools.args import Color, NodeId
@@ -107,6 +106,9 @@ class ImageFillArgs(Args):
 )
 async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolOutput:
     """Load and check the image here, so the plugin only ever receives a verified image of a known size."""
+    # Imported here, in the media worker that runs this: Pillow and the HTTP stack would slow designd's start.
+    from design_console.clients.image_source import load_image
+
     image = await load_image(args.imageData, ctx.file_scope)
     params = {
         "nodeIds": args.nodeIds,

@@ -11,6 +11,7 @@ and item limits stay: they tell the model what it may ask for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -62,10 +63,26 @@ def _fold(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
+def input_schemas(args: Sequence[type[msgspec.Struct]]) -> list[dict[str, Any]]:
+    """The published input schemas of argument structs, in order: inline object schemas with no ``$ref``.
+
+    msgspec describes all the structs in one pass, so the ones many tools share (and the annotations it evaluates
+    for them) are worked out once: per-struct passes made designd's ``tools/list`` about twice as slow to build.
+    """
+    unique = list(dict.fromkeys(args))
+    refs, defs = msgspec.json.schema_components(unique, ref_template="#/$defs/{name}")
+    by_type = dict(zip(unique, refs, strict=True))
+    return [_published(by_type[struct], defs) for struct in args]
+
+
 def input_schema(args: type[msgspec.Struct]) -> dict[str, Any]:
-    """The published input schema of an argument struct: an inline object schema with no ``$ref``."""
-    raw = msgspec.json.schema(args)
-    schema: dict[str, Any] = _resolve(raw, raw.get("$defs", {}))
+    """The published input schema of one argument struct (see :func:`input_schemas`)."""
+    return input_schemas([args])[0]
+
+
+def _published(ref: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    # Resolved afresh for each tool, so no two entries share (and could alter) one dict.
+    schema: dict[str, Any] = _resolve(ref, defs)
     schema.setdefault("properties", {})
     schema["type"] = "object"
     if not schema.get("required"):

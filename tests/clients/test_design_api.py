@@ -8,7 +8,8 @@ import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, OAUTH_TOKEN, PRO_KEY
 
-from design_console.clients.design_api import DesignApi, parse_file_key
+from design_console.clients.design_api import DesignApi
+from design_console.clients.file_keys import parse_file_key
 from design_console.errors import PREFIX, DesignError
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import jsonschema
 
-from design_console.daemon.mcp_host import tool_definition
 from design_console.errors import DesignError, ErrorCode
 from design_console.tools import catalog
 from design_console.tools.base import ToolSpec, _normalized_fields, parse_args
+from design_console.tools.wire.mcp import tool_definition
 
 TOOLS = catalog()
 #: msgspec's refusals of the unpublished length and closed-object rules.

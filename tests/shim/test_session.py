@@ -10,8 +10,8 @@ import pytest
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
 
-from design_console.daemon.mcp_host import tool_definition
 from design_console.tools import catalog
+from design_console.tools.wire.mcp import tool_definitions
 
 MODES = ["legacy", "auto"]
 SESSION_TOOLS = [
@@ -189,5 +189,5 @@ async def test_two_files_active_lock_and_file_key(
 
 def test_tool_list_is_small_and_ref_free() -> None:
     tools = catalog()
-    payload = json.dumps([tool_definition(s).model_dump(by_alias=True, exclude_none=True) for s in tools.values()])
+    payload = json.dumps([t.model_dump(by_alias=True, exclude_none=True) for t in tool_definitions(tools.values())])
     assert "$ref" not in payload and "$defs" not in payload

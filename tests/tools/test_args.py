@@ -11,7 +11,7 @@ from design_console.errors import DesignError
 from design_console.tools import catalog
 from design_console.tools.args import Color, ConsoleLevelFilter, FileKey, FileUrl, NodeId, Rgba, parse_color
 from design_console.tools.base import Args, ToolSpec, ok, parse_args
-from design_console.tools.schema import input_schema
+from design_console.tools.schema import input_schema, input_schemas
 
 
 @pytest.mark.parametrize(
@@ -92,6 +92,13 @@ def test_normalised_types_publish_plain_schemas() -> None:
     assert schema["nodeId"] == {"type": "string"}
     assert schema["nodeIds"] == {"type": "array", "items": {"type": "string"}}
     assert schema["fileUrl"]["type"] == "string" and "normalize" not in str(schema)
+
+
+def test_one_pass_over_every_tool_publishes_what_each_alone_would() -> None:
+    """The batched pass describes shared structs once; every tool's schema is still byte for byte its own."""
+    structs = [spec.args for spec in catalog().values()]
+    alone = [input_schema(struct) for struct in structs]
+    assert msgspec.json.encode(input_schemas(structs)) == msgspec.json.encode(alone)
 
 
 def test_console_levels_match_the_catalog() -> None:

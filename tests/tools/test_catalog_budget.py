@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import mcp_types as types
 
-from design_console.daemon.mcp_host import tool_definition
 from design_console.tools import catalog
+from design_console.tools.wire.mcp import tool_definition, tool_definitions
 
 #: The budget of the whole tools/list payload (ARCHITECTURE.md "Performance budgets").
 LIST_BUDGET = 60_000
@@ -30,7 +30,7 @@ def _sizes() -> dict[str, int]:
 
 def test_the_tool_list_is_on_course_for_its_budget() -> None:
     tools = catalog()
-    listing = types.ListToolsResult(tools=[tool_definition(spec) for spec in tools.values()])
+    listing = types.ListToolsResult(tools=tool_definitions(tools.values()))
     total = len(listing.model_dump_json(by_alias=True, exclude_none=True))
     remaining = CATALOG_SIZE - len(tools)
     assert remaining >= 0

@@ -4,10 +4,11 @@ built from the same entries."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from design_console.tools.base import DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS, ToolSpec
-from design_console.tools.schema import input_schema
+from design_console.tools.schema import input_schemas
 from design_console.tools.shaping import MIN_RESULT_TOKENS
 
 SERVER_NAME = "design-console-mcp"
@@ -43,12 +44,19 @@ def app_only(spec: ToolSpec) -> bool:
     return ui.get("visibility") == ["app"]
 
 
-def tool_entry(spec: ToolSpec) -> dict[str, Any]:
-    """One tool of ``tools/list`` as it goes on the wire."""
+def tool_entries(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
+    """Tools of ``tools/list`` as they go on the wire, in order; their schemas come from one pass over all their
+    argument structs (:func:`~design_console.tools.schema.input_schemas`)."""
+    specs = list(specs)
+    schemas = input_schemas([spec.args for spec in specs])
+    return [_entry(spec, schema) for spec, schema in zip(specs, schemas, strict=True)]
+
+
+def _entry(spec: ToolSpec, schema: dict[str, Any]) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": spec.name}
     if not app_only(spec):
         entry["description"] = spec.description
-    entry["inputSchema"] = input_schema(spec.args)
+    entry["inputSchema"] = schema
     entry["annotations"] = tool_annotations(spec)
     if spec.extra:
         entry["_meta"] = spec.extra
