@@ -11,7 +11,8 @@ def test_shim_imports_neither_the_sdk_nor_asyncio_nor_zmq() -> None:
     probe = (
         "import json, sys\n"
         "import design_console.shim.main\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'mcp_types', 'asyncio', 'pydantic', 'zmq'))\n"
+        "banned = ('mcp', 'mcp_types', 'asyncio', 'pydantic', 'zmq')\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in banned)\n"
         "print(json.dumps(heavy))\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True, text=True)
