@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import shutil
 import socket
 import statistics
@@ -37,11 +38,12 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fakes.fake_plugin import FakePlugin  # noqa: E402
 from helpers import free_port_range  # noqa: E402
 from procs import BIN, kill_all, make_env, processes_of, wait_for  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
+from design_console import PLUGIN_VERSION  # noqa: E402
+from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof  # noqa: E402
 from design_console.runtime.dirs import InstanceLock  # noqa: E402
 
 REFERENCE = "figma-console-mcp"
@@ -109,6 +111,41 @@ class ReferencePlugin:
         self.thread.join(5)
 
 
+class OurPlugin(ReferencePlugin):
+    """Our Desktop Bridge as far as the figures need it, doing per command exactly what :class:`ReferencePlugin`
+    does: the protocol-3 handshake (HELLO with its proof, SERVER_PROOF checked), FILE_INFO, console entries pushed,
+    and every command answered at once. (The tests' FakePlugin keeps a document, records every command and parses
+    the code it is sent: work the reference's fake does not do, which would be charged to us.)"""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    async def _serve(self, port: int, file_key: str, ready: threading.Event) -> None:
+        async with ws_connect(f"ws://localhost:{port}", max_size=None, compression=None) as ws:
+            server_nonce = json.loads(await ws.recv())["data"]["nonce"]
+            nonce = secrets.token_hex(16)
+            proof = bridge_proof(self.token, "plugin", port, server_nonce, nonce)
+            hello = {"pluginVersion": PLUGIN_VERSION, "protocol": BRIDGE_PROTOCOL, "nonce": nonce, "proof": proof}
+            await ws.send(json.dumps({"type": "HELLO", "data": hello}))
+            answer = json.loads(await ws.recv())
+            if answer["data"]["proof"] != bridge_proof(self.token, "server", port, nonce, server_nonce):
+                raise RuntimeError("designd's SERVER_PROOF does not verify")
+            info = {"fileKey": file_key, "fileName": file_key, "currentPage": "Page 1", "editorType": "figma"}
+            await ws.send(json.dumps({"type": "FILE_INFO", "data": info}))
+            for n in range(CONSOLE_ENTRIES):
+                entry = {"level": "log", "message": f"entry {n}", "args": [], "timestamp": int(time.time() * 1000)}
+                await ws.send(json.dumps({"type": "CONSOLE_CAPTURE", "data": entry}))
+            ready.set()
+            pending: set[asyncio.Future[None]] = set()
+            async for raw in ws:
+                message = json.loads(raw)
+                if isinstance(message, dict) and "id" in message and "method" in message:
+                    answer_task = asyncio.ensure_future(self._answer(ws, message))
+                    pending.add(answer_task)
+                    answer_task.add_done_callback(pending.discard)
+
+
 @dataclass
 class Side:
     """One server under test and what differs in driving it."""
@@ -142,9 +179,9 @@ def ours(source: Path | None, name: str = "ours") -> Side:
     def connect_plugins(chats: int) -> Callable[[], None]:
         wait_for(lambda: "port" in InstanceLock(config.lock_file).holder(), 20, "designd's port")
         port = int(InstanceLock(config.lock_file).holder()["port"])
-        plugin = FakePlugin.start_in_thread(port, env.token, file_key="file0", file_name="File 0")
-        for n in range(CONSOLE_ENTRIES):
-            plugin.run(plugin.console("log", f"entry {n}"))
+        plugin = OurPlugin(env.token)
+        plugin.connect(port, "file0")
+        time.sleep(0.5)  # designd takes the console entries off its socket, as the reference's servers do
         return plugin.stop
 
     def cleanup() -> None:

@@ -41,6 +41,7 @@ from fuzz.surfaces import (  # noqa: E402
     plugin_on,
     session_batch,
     settled,
+    stream_bytes_batch,
     unauthenticated_batch,
 )
 
@@ -90,30 +91,44 @@ def rounds(seconds: float, run_round: Callable[[], None]) -> float:
 
 def fuzz_control(seconds: float) -> list[Tally]:
     fresh, behind = Tally("control, before hello"), Tally("control, after hello")
+    raw = Tally("control, raw stream bytes")
+    transports = st.sampled_from(["zmq", "stream"])
     with fuzzed_daemon() as designd:
-        fresh.rss_before = behind.rss_before = designd.rss()
+        fresh.rss_before = behind.rss_before = raw.rss_before = designd.rss()
 
         @ROUND
-        @given(st.lists(control_message(), min_size=1, max_size=6))
-        def before_hello(batch: list[list[bytes]]) -> None:
-            fresh.refused += control_batch(designd, batch)
+        @given(st.lists(control_message(), min_size=1, max_size=6), transports)
+        def before_hello(batch: list[list[bytes]], transport: str) -> None:
+            fresh.refused += control_batch(designd, batch, transport)
             fresh.inputs += len(batch)
 
-        fresh.seconds = rounds(seconds / 2, before_hello)
+        fresh.seconds = rounds(seconds / 3, before_hello)
         fresh.rss_after = designd.rss()
         bad_frames = control_status(designd.env.config.control_endpoint)["controlStats"]["badFrames"]
 
         @ROUND
-        @given(st.lists(control_session(), min_size=1, max_size=3))
-        def after_hello(sessions: list[tuple[str, list[bytes]]]) -> None:
-            session_batch(designd, sessions)
+        @given(st.lists(control_session(), min_size=1, max_size=3), transports)
+        def after_hello(sessions: list[tuple[str, list[bytes]]], transport: str) -> None:
+            session_batch(designd, sessions, transport)
             behind.inputs += sum(len(frames) for _, frames in sessions)
 
-        behind.seconds = rounds(seconds / 2, after_hello)
-        status = settled(designd, fresh.rss_before)
-        behind.refused = status["controlStats"]["badFrames"] - bad_frames
+        behind.seconds = rounds(seconds / 3, after_hello)
         behind.rss_after = designd.rss()
-    return [fresh, behind]
+        status = control_status(designd.env.config.control_endpoint)
+        behind.refused = status["controlStats"]["badFrames"] - bad_frames
+        bad_frames = status["controlStats"]["badFrames"]
+
+        @ROUND
+        @given(st.lists(st.binary(max_size=256), min_size=1, max_size=4))
+        def stream_bytes(batch: list[bytes]) -> None:
+            stream_bytes_batch(designd, batch)
+            raw.inputs += len(batch)
+
+        raw.seconds = rounds(seconds / 3, stream_bytes)
+        status = settled(designd, fresh.rss_before)
+        raw.refused = status["controlStats"]["badFrames"] - bad_frames
+        raw.rss_after = designd.rss()
+    return [fresh, behind, raw]
 
 
 def fuzz_bridge(seconds: float) -> list[Tally]:

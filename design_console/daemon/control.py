@@ -111,13 +111,11 @@ class _Link(asyncio.Protocol):
         self.stalled_since = 0.0
 
     def write(self, payload: bytes, stall_limit: float) -> bool:
-        """Send one frame; False when the connection is closed or has not been read for ``stall_limit`` seconds."""
-        transport = self.transport
-        if transport is None or transport.is_closing():
-            return False
+        """Send one frame; False when the peer has not read for ``stall_limit`` seconds."""
+        assert self.transport is not None
         if self.stalled_since and time.monotonic() - self.stalled_since > stall_limit:
             return False
-        transport.write(len(payload).to_bytes(LENGTH_BYTES, "big") + payload)
+        self.transport.write(len(payload).to_bytes(LENGTH_BYTES, "big") + payload)
         return True
 
 
@@ -224,6 +222,8 @@ class ControlServer:
         """
         link = self._links.get(identity)
         if link is not None:
+            if link.transport is None or link.transport.is_closing():
+                return False  # it is leaving: the end of its stream, queued behind its frames, drops it
             if link.write(encode(frame), self.send_stall_limit):
                 return True
             self._throttle.warning("stalled", "peer %r stopped reading; dropping it", identity[:48])
