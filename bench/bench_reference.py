@@ -76,11 +76,10 @@ class ReferencePlugin:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.tasks: list[Any] = []
 
     def connect(self, port: int, file_key: str) -> None:
         ready = threading.Event()
-        self.tasks.append(asyncio.run_coroutine_threadsafe(self._serve(port, file_key, ready), self.loop))
+        asyncio.run_coroutine_threadsafe(self._serve(port, file_key, ready), self.loop)
         if not ready.wait(20):
             raise RuntimeError(f"the plugin could not connect to port {port}")
 
@@ -105,8 +104,13 @@ class ReferencePlugin:
         await ws.send(json.dumps({"id": command["id"], "result": result}))
 
     def stop(self) -> None:
-        for future in self.tasks:
-            future.cancel()
+        async def shutdown() -> None:
+            running = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
 

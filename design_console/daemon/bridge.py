@@ -855,11 +855,15 @@ class Bridge:
             self._pending[cid] = pending
             f.pending.add(cid)
             frame = _encoder.encode({"id": cid, "method": method, "params": params or {}}).decode()
+            sent = False
             try:
                 # The deadline covers the write too: a plugin that stops reading (a window paused in its dev
                 # tools) would otherwise hold the command, and every one queued behind it, past its timeout.
                 async with asyncio.timeout_at(deadline):
                     await sock.ws.send(frame)
+                    sent = True
+                    self._counters["commandsSent"] += 1
+                    reply = await pending.future
             except ConnectionClosed:
                 raise DesignError(
                     ErrorCode.DISCONNECTED,
@@ -867,22 +871,18 @@ class Bridge:
                     "Check with design_get_status, then retry.",
                 ) from None
             except TimeoutError:
-                self._counters["stalledSockets"] += 1
-                self._throttle.warning("stalled", "socket %d stopped reading; dropping it", sock.sid)
-                self._detach(sock)
-                sock.ws.transport.abort()
-                raise DesignError(
-                    ErrorCode.TIMEOUT,
-                    f"The plugin in {f.label} stopped reading, so {method} could not be sent within {wait:g} s; "
-                    "its connection was dropped.",
-                    "Resume or reopen the Desktop Bridge plugin (a plugin window paused in its developer tools "
-                    "stops reading), then retry.",
-                ) from None
-            self._counters["commandsSent"] += 1
-            try:
-                async with asyncio.timeout_at(deadline):
-                    reply = await pending.future
-            except TimeoutError:
+                if not sent:
+                    self._counters["stalledSockets"] += 1
+                    self._throttle.warning("stalled", "socket %d stopped reading; dropping it", sock.sid)
+                    self._detach(sock)
+                    sock.ws.transport.abort()
+                    raise DesignError(
+                        ErrorCode.TIMEOUT,
+                        f"The plugin in {f.label} stopped reading, so {method} could not be sent within {wait:g} s; "
+                        "its connection was dropped.",
+                        "Resume or reopen the Desktop Bridge plugin (a plugin window paused in its developer tools "
+                        "stops reading), then retry.",
+                    ) from None
                 self._remember(self._abandoned, cid)
                 self._counters["commandsTimedOut"] += 1
                 cancelled = await self._send_cancel(f, cid)
@@ -893,8 +893,9 @@ class Bridge:
                     "The plugin may be busy or running in another file. Next step: call design_get_status.",
                 ) from None
             except asyncio.CancelledError:
-                self._remember(self._abandoned, cid)
-                self._spawn(self._send_cancel(f, cid))
+                if sent:
+                    self._remember(self._abandoned, cid)
+                    self._spawn(self._send_cancel(f, cid))
                 raise
             return self._interpret(f, method, reply)
         except DesignError as exc:

@@ -158,6 +158,9 @@ class ControlServer:
         self._inbox: deque[tuple[bytes, bytes | None]] = deque()
         self._paused: set[_Link] = set()
         self._zmq_turn = False
+        #: Whether the ZeroMQ socket may hold a frame: set when its descriptor fires or a send found one waiting,
+        #: cleared when a receive finds none. Stream traffic then never pays for looking at an idle ZeroMQ socket.
+        self._zmq_pending = True
         self.on_frame: FrameHandler | None = None
         self.on_join: PeerHook | None = None
         self.on_leave: PeerHook | None = None
@@ -256,8 +259,12 @@ class ControlServer:
             task.add_done_callback(self._flushers.discard)
             return True
         if _has_input(sock):
-            self._readable.set()
+            self._zmq_signal()
         return True
+
+    def _zmq_signal(self) -> None:
+        self._zmq_pending = True
+        self._readable.set()
 
     async def _flush(self, identity: bytes) -> None:
         """Send a stalled peer's backlog as its queue drains; drop the peer if it stays full too long."""
@@ -280,7 +287,7 @@ class ControlServer:
             backlog.popleft()
             stalled_since = time.monotonic()
             if _has_input(sock):
-                self._readable.set()
+                self._zmq_signal()
         if self._backlogs.get(identity) is backlog:
             del self._backlogs[identity]
 
@@ -298,7 +305,7 @@ class ControlServer:
         sock = self._sock
         assert sock is not None
         loop = asyncio.get_running_loop()
-        loop.add_reader(sock, self._readable.set)
+        loop.add_reader(sock, self._zmq_signal)
         try:
             await self._receive(sock)
         finally:
@@ -308,17 +315,16 @@ class ControlServer:
         """The next frame of either socket (taking turns), waiting on the loop (not blocking it) while there is none."""
         while True:
             self._zmq_turn = not self._zmq_turn
-            if self._inbox and not self._zmq_turn:
+            if self._inbox and not (self._zmq_turn and self._zmq_pending):
                 return self._take()
-            try:
-                return sock.recv_multipart(zmq.NOBLOCK)
-            except zmq.Again:
-                pass
-            if self._inbox:
-                return self._take()
+            if self._zmq_pending:
+                try:
+                    return sock.recv_multipart(zmq.NOBLOCK)
+                except zmq.Again:
+                    self._zmq_pending = _has_input(sock)
+                continue
             self._readable.clear()
-            if not _has_input(sock):
-                await self._readable.wait()
+            await self._readable.wait()
 
     async def _receive(self, sock: zmq.Socket[bytes]) -> None:
         while True:
