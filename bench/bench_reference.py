@@ -207,6 +207,20 @@ def ours(source: Path | None, name: str = "ours") -> Side:
     )
 
 
+def floor() -> Side:
+    """The client against bench/instant_server.py: what the harness itself costs per call."""
+    return Side(
+        name="floor",
+        command=sys.executable,
+        args=[str(ROOT / "bench" / "instant_server.py")],
+        env={},
+        execute={"name": "design_execute", "arguments": {"code": "return 1"}},
+        console={"name": "design_get_console_logs", "arguments": {}},
+        processes=lambda client: [],
+        connect_plugins=lambda chats: lambda: None,
+    )
+
+
 def reference() -> Side:
     home = Path(tempfile.mkdtemp(prefix="ref-", dir="/tmp"))
     port = free_port_range(10)
@@ -388,6 +402,7 @@ def main() -> None:
         for side in sides:
             figures[side.name]["eight"] = many_chats(side, 8, seconds)
             side.stop_daemon()
+        harness = one_chat(floor(), calls)["execute"]
     finally:
         for side in sides:
             for step in side.cleanup:
@@ -400,6 +415,10 @@ def main() -> None:
             f" {values[other]:>12.4g} {ratio(values['reference'], values[other], better):>6.2f}" for other in others
         )
         print(f"{name:<50} {unit:<6} {values['reference']:>10.4g}{cells}")
+    print(
+        f"harness floor (the same client against a stdio server that answers at once, bench/instant_server.py): "
+        f"execute p50 {pct(harness, 0.5):.3g} ms, p99 {pct(harness, 0.99):.3g} ms"
+    )
     if opts.json:
         opts.json.write_text(json.dumps(figures))
 
