@@ -84,7 +84,8 @@ class ReferencePlugin:
             raise RuntimeError(f"the plugin could not connect to port {port}")
 
     async def _serve(self, port: int, file_key: str, ready: threading.Event) -> None:
-        async with ws_connect(f"ws://localhost:{port}", max_size=None) as ws:
+        async with ws_connect(f"ws://localhost:{port}", max_size=None, compression=None) as ws:
+            await self._open(ws, port)
             info = {"fileKey": file_key, "fileName": file_key, "currentPage": "Page 1", "editorType": "figma"}
             await ws.send(json.dumps({"type": "FILE_INFO", "data": info}))
             for n in range(CONSOLE_ENTRIES):
@@ -98,6 +99,9 @@ class ReferencePlugin:
                     answer = asyncio.ensure_future(self._answer(ws, message))
                     pending.add(answer)
                     answer.add_done_callback(pending.discard)
+
+    async def _open(self, ws: Any, port: int) -> None:
+        """What the plugin says before FILE_INFO: nothing, on the reference's unauthenticated bridge."""
 
     async def _answer(self, ws: Any, command: dict[str, Any]) -> None:
         result: Any = {"success": True, "result": 1} if command["method"] == "EXECUTE_CODE" else {}
@@ -125,29 +129,16 @@ class OurPlugin(ReferencePlugin):
         super().__init__()
         self.token = token
 
-    async def _serve(self, port: int, file_key: str, ready: threading.Event) -> None:
-        async with ws_connect(f"ws://localhost:{port}", max_size=None, compression=None) as ws:
-            server_nonce = json.loads(await ws.recv())["data"]["nonce"]
-            nonce = secrets.token_hex(16)
-            proof = bridge_proof(self.token, "plugin", port, server_nonce, nonce)
-            hello = {"pluginVersion": PLUGIN_VERSION, "protocol": BRIDGE_PROTOCOL, "nonce": nonce, "proof": proof}
-            await ws.send(json.dumps({"type": "HELLO", "data": hello}))
-            answer = json.loads(await ws.recv())
-            if answer["data"]["proof"] != bridge_proof(self.token, "server", port, nonce, server_nonce):
-                raise RuntimeError("designd's SERVER_PROOF does not verify")
-            info = {"fileKey": file_key, "fileName": file_key, "currentPage": "Page 1", "editorType": "figma"}
-            await ws.send(json.dumps({"type": "FILE_INFO", "data": info}))
-            for n in range(CONSOLE_ENTRIES):
-                entry = {"level": "log", "message": f"entry {n}", "args": [], "timestamp": int(time.time() * 1000)}
-                await ws.send(json.dumps({"type": "CONSOLE_CAPTURE", "data": entry}))
-            ready.set()
-            pending: set[asyncio.Future[None]] = set()
-            async for raw in ws:
-                message = json.loads(raw)
-                if isinstance(message, dict) and "id" in message and "method" in message:
-                    answer_task = asyncio.ensure_future(self._answer(ws, message))
-                    pending.add(answer_task)
-                    answer_task.add_done_callback(pending.discard)
+    async def _open(self, ws: Any, port: int) -> None:
+        """The protocol-3 handshake: HELLO with the plugin's proof, then designd's SERVER_PROOF checked."""
+        server_nonce = json.loads(await ws.recv())["data"]["nonce"]
+        nonce = secrets.token_hex(16)
+        proof = bridge_proof(self.token, "plugin", port, server_nonce, nonce)
+        hello = {"pluginVersion": PLUGIN_VERSION, "protocol": BRIDGE_PROTOCOL, "nonce": nonce, "proof": proof}
+        await ws.send(json.dumps({"type": "HELLO", "data": hello}))
+        answer = json.loads(await ws.recv())
+        if answer["data"]["proof"] != bridge_proof(self.token, "server", port, nonce, server_nonce):
+            raise RuntimeError("designd's SERVER_PROOF does not verify")
 
 
 @dataclass
