@@ -198,17 +198,27 @@ def ours(source: Path | None, name: str = "ours") -> Side:
     )
 
 
-def floor() -> Side:
-    """The client against bench/instant_server.py: what the harness itself costs per call."""
+def floor(*, bridged: bool = False) -> Side:
+    """The client against bench/instant_server.py: what the harness itself costs per call; ``bridged``: with the
+    reference's fake plugin answering each call over a WebSocket, the least any server with a plugin can cost."""
+    port = free_port_range(1)
+
+    def connect_plugins(chats: int) -> Callable[[], None]:
+        if not bridged:
+            return lambda: None
+        plugin = ReferencePlugin()
+        plugin.connect(port, "file0")
+        return plugin.stop
+
     return Side(
-        name="floor",
+        name="floor with a plugin" if bridged else "floor",
         command=sys.executable,
-        args=[str(ROOT / "bench" / "instant_server.py")],
+        args=[str(ROOT / "bench" / "instant_server.py"), *(["--bridge", str(port)] if bridged else [])],
         env={},
         execute={"name": "design_execute", "arguments": {"code": "return 1"}},
         console={"name": "design_get_console_logs", "arguments": {}},
         processes=lambda client: [],
-        connect_plugins=lambda chats: lambda: None,
+        connect_plugins=connect_plugins,
     )
 
 
@@ -394,6 +404,7 @@ def main() -> None:
             figures[side.name]["eight"] = many_chats(side, 8, seconds)
             side.stop_daemon()
         harness = one_chat(floor(), calls)["execute"]
+        plugin_hop = one_chat(floor(bridged=True), calls)["execute"]
     finally:
         for side in sides:
             for step in side.cleanup:
@@ -408,7 +419,9 @@ def main() -> None:
         print(f"{name:<50} {unit:<6} {values['reference']:>10.4g}{cells}")
     print(
         f"harness floor (the same client against a stdio server that answers at once, bench/instant_server.py): "
-        f"execute p50 {pct(harness, 0.5):.3g} ms, p99 {pct(harness, 0.99):.3g} ms"
+        f"execute p50 {pct(harness, 0.5):.3g} ms, p99 {pct(harness, 0.99):.3g} ms; "
+        f"relaying each call to the reference's fake plugin (--bridge): "
+        f"p50 {pct(plugin_hop, 0.5):.3g} ms, p99 {pct(plugin_hop, 0.99):.3g} ms"
     )
     if opts.json:
         opts.json.write_text(json.dumps(figures))
