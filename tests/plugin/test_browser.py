@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import shutil
 import socket
@@ -188,9 +189,19 @@ async def ui_state(page: Any, state: str, timeout: float = 15000) -> Any:
     return frame
 
 
-async def shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    await page.locator("#ui").screenshot(path=str(SHOTS / f"{name}.png"))
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the UI screenshots go: a temporary folder, so a test run leaves the checkout as it was; the README's
+    copies in docs/plugin-ui with REFRESH_SCREENSHOTS=1."""
+    if os.environ.get("REFRESH_SCREENSHOTS") == "1":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        return SHOTS
+    return tmp_path_factory.mktemp("plugin-ui")
+
+
+async def shoot(page: Any, path: Path) -> None:
+    await page.locator("#ui").screenshot(path=str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def tool_text(result: Any) -> str:
@@ -198,13 +209,18 @@ def tool_text(result: Any) -> str:
 
 
 async def test_mcp_round_trip_through_the_browser_plugin(
-    daemon: DaemonProcess, shim_params: StdioServerParameters, browser: Any, sites: list[Site], worker_js: str
+    daemon: DaemonProcess,
+    shim_params: StdioServerParameters,
+    browser: Any,
+    sites: list[Site],
+    worker_js: str,
+    shots: Path,
 ) -> None:
     """design_execute, design_get_console_logs and design_capture_screenshot reach the plugin and come back."""
     page = await open_plugin(browser, sites, plugin_files(daemon.env, worker_js, daemon.env.port_start))
     frame = await ui_state(page, "connected")
     await frame.locator("text=Browser File").wait_for()
-    await shoot(page, "connected")
+    await shoot(page, shots / "connected.png")
 
     async with Client(shim_params) as client:
         result = await client.call_tool(
@@ -230,7 +246,7 @@ async def test_mcp_round_trip_through_the_browser_plugin(
 
 
 async def test_ui_states_in_the_browser(
-    daemon: DaemonProcess, dc_env: TestEnv, browser: Any, sites: list[Site], worker_js: str
+    daemon: DaemonProcess, dc_env: TestEnv, browser: Any, sites: list[Site], worker_js: str, shots: Path
 ) -> None:
     """Paused, disconnected, scanning, not found, no token and update available, each screenshotted."""
     files = plugin_files(dc_env, worker_js, dc_env.port_start)
@@ -238,7 +254,7 @@ async def test_ui_states_in_the_browser(
     frame = await ui_state(page, "connected")
     await frame.locator("#pause").click()
     await ui_state(page, "paused")
-    await shoot(page, "paused")
+    await shoot(page, shots / "paused.png")
     await frame.locator("#pause").click()
     await ui_state(page, "connected")
 
@@ -246,7 +262,7 @@ async def test_ui_states_in_the_browser(
     banner = (await ui_state(older, "connected")).locator("#update")
     await banner.wait_for(state="visible")
     assert "0.0.1" in (await banner.text_content() or "")
-    await shoot(older, "update-available")
+    await shoot(older, shots / "update-available.png")
 
     repo_copy = (ROOT / "plugin" / "ui.html").read_text()
     tokenless = await open_plugin(browser, sites, plugin_files(dc_env, worker_js, dc_env.port_start, ui=repo_copy))
@@ -254,11 +270,11 @@ async def test_ui_states_in_the_browser(
     await notice.wait_for(state="visible")
     assert "no bridge token" in (await notice.text_content() or "")
     await ui_state(tokenless, "disconnected")
-    await shoot(tokenless, "no-token")
+    await shoot(tokenless, shots / "no-token.png")
 
     daemon.stop()
     await ui_state(page, "disconnected")
-    await shoot(page, "disconnected")
+    await shoot(page, shots / "disconnected.png")
 
     # A foreign listener that never answers keeps the scan going until its probe times out.
     silent = socket.create_server(("localhost", 0))
@@ -266,9 +282,9 @@ async def test_ui_states_in_the_browser(
         empty_range = silent.getsockname()[1]
         lonely = await open_plugin(browser, sites, plugin_files(dc_env, worker_js, empty_range))
         await ui_state(lonely, "scanning", timeout=1000)
-        await shoot(lonely, "scanning")
+        await shoot(lonely, shots / "scanning.png")
         await ui_state(lonely, "not-found")
-        await shoot(lonely, "not-found")
+        await shoot(lonely, shots / "not-found.png")
     finally:
         silent.close()
 
