@@ -16,6 +16,7 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.control import ControlServer, Peer
+from design_console.daemon.listing_cache import ListingCache
 from design_console.daemon.mcp_front import Answers, ScopeFn, SessionFactory, SessionFront
 from design_console.daemon.state import FileState, State
 from design_console.daemon.supervisor import Supervisor
@@ -142,7 +143,8 @@ class Daemon:
         self.sessions: dict[bytes, SessionFront] = {}
         #: The MCP App views designd serves as ``ui://`` resources (ENABLE_MCP_APPS); none otherwise.
         self.views = VIEWS if config.enable_mcp_apps else None
-        self.answers = Answers(self.tools, resources=bool(self.views))
+        self.listing_cache = ListingCache(config.cache_dir, list(self.tools))
+        self.answers = Answers(self.tools, resources=bool(self.views), tools_result=self.listing_cache.load())
         self.server: Server[Any] | None = None
         self._session_class: SessionFactory | None = None
         self._mcp_load: asyncio.Task[None] | None = None

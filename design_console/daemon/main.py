@@ -107,6 +107,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
         asyncio.create_task(daemon.control.serve(), name="control"),
         # After the control socket answers: a first AI app of the day must not wait for it.
         asyncio.create_task(_first_sweep(config), name="first-sweep"),
+        asyncio.create_task(_keep_listing(daemon), name="keep-listing"),
         asyncio.create_task(_periodic(ADVERT_REFRESH, refresh_advert, "advert"), name="advert"),
         asyncio.create_task(_periodic(PEER_SWEEP, daemon.control.reap_silent, "peers"), name="peers"),
         asyncio.create_task(
@@ -142,6 +143,12 @@ async def _first_sweep(config: Config) -> None:
         await asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir)
     except Exception:
         log.exception("the start-up sweep of orphans and stale adverts failed")
+
+
+async def _keep_listing(daemon: Daemon) -> None:
+    """A tool list built at this start is kept for the next one, after designd answers (the write fsyncs)."""
+    if daemon.answers.built:
+        await asyncio.to_thread(daemon.listing_cache.save, daemon.answers.tools_result)
 
 
 def _sweep_all(config: Config) -> None:

@@ -43,10 +43,15 @@ RESOURCE_CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "list
 
 
 class Answers:
-    """The session-opening replies, built once per designd from its catalog."""
+    """The session-opening replies, built once per designd from its catalog (``tools_result``: the encoded
+    ``tools/list`` answer kept from an earlier start, see ``daemon/listing_cache.py``)."""
 
-    def __init__(self, tools: dict[str, ToolSpec], *, resources: bool = False) -> None:
-        self.tools_result = msgspec.json.encode({"tools": tool_entries(tools.values())})
+    def __init__(
+        self, tools: dict[str, ToolSpec], *, resources: bool = False, tools_result: bytes | None = None
+    ) -> None:
+        #: Whether ``tools_result`` was built here rather than kept from an earlier start.
+        self.built = tools_result is None
+        self.tools_result = tools_result or msgspec.json.encode({"tools": tool_entries(tools.values())})
         #: With MCP App views (``resources``) the server lists resources too, as the SDK advertises.
         self.capabilities = {**CAPABILITIES, **RESOURCE_CAPABILITIES} if resources else CAPABILITIES
 

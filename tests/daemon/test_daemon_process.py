@@ -18,11 +18,13 @@ import pytest
 import zmq
 from fakes.fake_plugin import FakePlugin
 from helpers import http_request
+from mcp import Client, StdioServerParameters
 from procs import BIN, WORKER_CALL, DaemonProcess, TestEnv, processes_of, start_worker, wait_for
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
 from design_console import __version__
+from design_console.daemon.listing_cache import ListingCache
 from design_console.errors import PREFIX
 from design_console.protocol import (
     PROTOCOL_VERSION,
@@ -39,6 +41,8 @@ from design_console.protocol import (
 )
 from design_console.runtime.adverts import advert_path, process_start_time
 from design_console.runtime.dirs import InstanceLock
+from design_console.tools import catalog
+from design_console.tools.wire.listing import tool_entries
 
 WAIT = 15.0
 
@@ -102,6 +106,35 @@ def test_private_files_and_plugin_copy(daemon: DaemonProcess) -> None:
     ui = (plugin_dir / "ui.html").read_text()
     assert daemon.env.token in ui and "__DESIGN_" not in ui
     assert (config.log_dir / "designd.log").exists()
+
+
+def test_designd_keeps_its_tool_list_for_the_next_start(daemon: DaemonProcess) -> None:
+    """The answer built at a first start is kept (0600, key first) and is exactly what the next start serves."""
+    config = daemon.env.config
+    tools = catalog(config)
+    kept = ListingCache(config.cache_dir, list(tools))
+    wait_for(lambda: kept.path.exists(), WAIT, "the kept tool list")
+    assert _mode(config.cache_dir) == 0o700 and _mode(kept.path) == 0o600
+    assert kept.load() == msgspec.json.encode({"tools": tool_entries(tools.values())})
+
+
+async def test_a_restarted_designd_lists_the_kept_tools(dc_env: TestEnv) -> None:
+    """The second start serves the kept answer (it does not write it again) and a client sees the same tools."""
+    shim = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(dc_env.env))
+    kept = ListingCache(dc_env.config.cache_dir, list(catalog(dc_env.config))).path
+    listings = []
+    for _ in range(2):
+        daemon = DaemonProcess(dc_env).start()
+        try:
+            async with Client(shim) as client:
+                listings.append((await client.list_tools()).model_dump())
+            wait_for(kept.exists, WAIT, "the kept tool list")
+            if len(listings) == 1:
+                written = kept.stat().st_mtime_ns
+        finally:
+            daemon.stop()
+    assert kept.stat().st_mtime_ns == written, "the second start built and wrote the list again"
+    assert listings[0] == listings[1] and len(listings[0]["tools"]) == len(catalog(dc_env.config))
 
 
 def test_open_runtime_dir_stops_designd_with_exit_2(dc_env: TestEnv) -> None:
