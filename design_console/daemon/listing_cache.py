@@ -44,17 +44,23 @@ def listing_key(names: Sequence[str], package: Path = PACKAGE) -> str | None:
     digest.update(f"{__version__}\0{sys.version}\0{msgspec.__version__}\0".encode())
     digest.update("\0".join(names).encode() + b"\0")
     try:
-        for directory, subdirs, files in os.walk(package):
-            subdirs[:] = sorted(name for name in subdirs if name != "__pycache__")
-            for name in sorted(files):
-                if name.endswith(".py"):
-                    path = os.path.join(directory, name)
-                    info = os.stat(path)
-                    relative = os.path.relpath(path, package)
-                    digest.update(f"{relative}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        _add_sources(digest, str(package), "")
     except OSError:
         return None
     return digest.hexdigest()
+
+
+def _add_sources(digest: hashlib._Hash, folder: str, relative: str) -> None:
+    """Each source file under ``folder`` by path, size and modification time, in a stable order."""
+    with os.scandir(folder) as listing:
+        entries = sorted(listing, key=lambda entry: entry.name)
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name != "__pycache__":
+                _add_sources(digest, entry.path, f"{relative}{entry.name}/")
+        elif entry.name.endswith(".py"):
+            info = entry.stat()
+            digest.update(f"{relative}{entry.name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
 
 
 class ListingCache:
