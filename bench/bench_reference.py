@@ -201,7 +201,7 @@ def ours(source: Path | None, name: str = "ours") -> Side:
 def floor(*, bridged: bool = False) -> Side:
     """The client against bench/instant_server.py: what the harness itself costs per call; ``bridged``: with the
     reference's fake plugin answering each call over a WebSocket, the least any server with a plugin can cost."""
-    port = free_port_range(1)
+    port = free_port_range(1) if bridged else 0
 
     def connect_plugins(chats: int) -> Callable[[], None]:
         if not bridged:

@@ -44,23 +44,25 @@ def listing_key(names: Sequence[str], package: Path = PACKAGE) -> str | None:
     digest.update(f"{__version__}\0{sys.version}\0{msgspec.__version__}\0".encode())
     digest.update("\0".join(names).encode() + b"\0")
     try:
-        _add_sources(digest, str(package), "")
+        digest.update("".join(_sources(str(package), "")).encode())
     except OSError:
         return None
     return digest.hexdigest()
 
 
-def _add_sources(digest: hashlib._Hash, folder: str, relative: str) -> None:
-    """Each source file under ``folder`` by path, size and modification time, in a stable order."""
+def _sources(folder: str, relative: str) -> list[str]:
+    """Each source file under ``folder`` as a line of its path, size and modification time, in a stable order."""
     with os.scandir(folder) as listing:
         entries = sorted(listing, key=lambda entry: entry.name)
+    lines = []
     for entry in entries:
         if entry.is_dir(follow_symlinks=False):
             if entry.name != "__pycache__":
-                _add_sources(digest, entry.path, f"{relative}{entry.name}/")
+                lines += _sources(entry.path, f"{relative}{entry.name}/")
         elif entry.name.endswith(".py"):
             info = entry.stat()
-            digest.update(f"{relative}{entry.name}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+            lines.append(f"{relative}{entry.name}\0{info.st_size}\0{info.st_mtime_ns}\n")
+    return lines
 
 
 class ListingCache:
