@@ -34,12 +34,26 @@ def _port_free(port: int, loopbacks: list[tuple[socket.AddressFamily, str]]) -> 
     return True
 
 
+def _ephemeral_start() -> int:
+    """The first port the kernel hands to outgoing connections (Linux's setting; 32768 elsewhere, below macOS's)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as setting:
+            return int(setting.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32_768
+
+
 def free_port_range(n: int = 10) -> int:
-    """The first of ``n`` consecutive TCP ports that are free on both loopbacks right now."""
+    """The first of ``n`` consecutive TCP ports that are free on both loopbacks right now.
+
+    Picked below the ephemeral range: a port a test binds again later (a server restarted on the same port) could
+    otherwise be taken meanwhile as the local end of any outgoing connection on the machine.
+    """
     loopbacks = _loopbacks()
+    below = max(_ephemeral_start(), 10_000 + 2 * n) - n
     rng = random.Random()
     for _ in range(500):
-        start = rng.randrange(20_000, 60_000 - n)
+        start = rng.randrange(10_000, below)
         if all(_port_free(port, loopbacks) for port in range(start, start + n)):
             return start
     raise RuntimeError(f"found no {n} consecutive free ports on the loopbacks")
