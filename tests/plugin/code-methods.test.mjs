@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { loadPlugin } from "./harness/sandbox.mjs";
 import { pngSize } from "./harness/png.mjs";
 
-const PROTOCOL_DOC = new URL("../../../shared/design/bridge-protocol.md", import.meta.url);
+const PROTOCOL_DOC = new URL("../../docs/bridge-protocol.md", import.meta.url);
 
 function fail(reply, code, pattern) {
   assert.equal(reply.result, undefined, "expected an error, got " + JSON.stringify(reply.result));
@@ -21,7 +21,7 @@ async function rect(p, props = {}) {
 
 test("every method named in bridge-protocol.md has a handler", async () => {
   const doc = readFileSync(PROTOCOL_DOC, "utf8");
-  const table = doc.slice(doc.indexOf("| Method | Params | Timeout |"), doc.indexOf("Tools that the catalog marks"));
+  const table = doc.slice(doc.indexOf("| Method | Params | Timeout |"), doc.indexOf("## Events"));
   const names = new Set();
   for (const line of table.split("\n").slice(2)) {
     const cell = line.split("|")[1] || "";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadPlugin } from "./harness/sandbox.mjs";
 
-const PROTOCOL_DOC = new URL("../../../shared/design/bridge-protocol.md", import.meta.url);
+const PROTOCOL_DOC = new URL("../../docs/bridge-protocol.md", import.meta.url);
 const NEW_METHODS = ["BATCH_CREATE_VARIABLES", "BATCH_UPDATE_VARIABLES", "SETUP_DESIGN_TOKENS", "ARRANGE_COMPONENT_SET", "ADD_SLOT_PROPERTY"];
 
 /** Data made inside the plugin's realm, comparable with data made here. */
@@ -97,13 +97,13 @@ function parsedOf(type, expected) {
 
 test("every write commits exactly one undo step and every read none", async () => {
   const doc = readFileSync(PROTOCOL_DOC, "utf8");
-  const table = doc.slice(doc.indexOf("| Method | Params | Timeout |"), doc.indexOf("Tools that the catalog marks"));
+  const table = doc.slice(doc.indexOf("| Method | Params | Timeout |"), doc.indexOf("## Events"));
   const names = new Set(NEW_METHODS);
   for (const line of table.split("\n").slice(2)) {
     for (const m of (line.split("|")[1] || "").matchAll(/\b[A-Z][A-Z_]{3,}\b/g)) names.add(m[0]);
   }
   const reads = new Set([
-    "GET_FILE_INFO", "RELOAD_UI", "GET_VARIABLES_DATA", "REFRESH_VARIABLES", "GET_COMPONENT", "GET_LOCAL_COMPONENTS",
+    "GET_FILE_INFO", "RELOAD_UI", "CANCEL", "GET_VARIABLES_DATA", "REFRESH_VARIABLES", "GET_COMPONENT", "GET_LOCAL_COMPONENTS",
     "DEEP_GET_COMPONENT", "ANALYZE_COMPONENT_SET", "GET_ANNOTATIONS", "GET_ANNOTATION_CATEGORIES", "GET_SLOTS",
     "CAPTURE_SCREENSHOT", "LINT_DESIGN", "AUDIT_COMPONENT_ACCESSIBILITY", "GET_BOARD_CONTENTS", "GET_CONNECTIONS",
     "LIST_SLIDES", "GET_SLIDE_CONTENT", "GET_SLIDE_GRID", "GET_SLIDE_TRANSITION", "SET_SLIDES_VIEW_MODE",

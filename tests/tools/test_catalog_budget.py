@@ -13,7 +13,7 @@ from design_console.tools.wire.mcp import tool_definition, tool_definitions
 
 #: The budget of the whole tools/list payload (ARCHITECTURE.md "Performance budgets").
 LIST_BUDGET = 60_000
-#: Every tool of the local catalog (../shared/spec/tool-catalog.md), MCP Apps tools included.
+#: Every tool of the local catalog of the specification, MCP Apps tools included.
 CATALOG_SIZE = 125
 #: What one tool still to be declared may cost on average; the groups still to come are mostly one-line forwards.
 REMAINING_TOOL_BYTES = 360
