@@ -1,7 +1,6 @@
-"""Build hook: a wheel carries the Desktop Bridge plugin, the service units and axe-core as package data.
+"""Build hook: a wheel carries the Desktop Bridge plugin and the service units as package data.
 
-``plugin/`` and ``systemd/`` at the top of the repository, and ``node_modules/axe-core`` (``npm ci``), stay their
-only copies; the build copies them into
+``plugin/`` and ``systemd/`` at the top of the repository stay their only copies; the build copies them into
 ``design_console/_bundled/`` of the wheel (runtime/bundled.py finds them there), so an install by pipx, uv tool or
 uvx has everything designd and designctl need. An editable install reads the checkout instead. Everything else about
 the project is declared in pyproject.toml.
@@ -17,8 +16,6 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 BUNDLE = Path("design_console") / "_bundled"
-#: The accessibility engine design_scan_code_accessibility runs, with its licence (MPL-2.0: shipped unmodified).
-AXE_FILES = ["axe.min.js", "LICENSE"]
 
 
 def _plugin_files() -> list[str]:
@@ -41,14 +38,13 @@ class BuildPyWithBundle(build_py):
         wanted = [
             ("plugin", _plugin_files(), "plugin"),
             ("systemd", sorted(p.name for p in (ROOT / "systemd").iterdir() if p.is_file()), "systemd"),
-            ("node_modules/axe-core", AXE_FILES, "axe-core"),
         ]
         for folder, names, bundled in wanted:
             target = Path(self.build_lib) / BUNDLE / bundled
             self.mkpath(str(target))
             for name in names:
                 if not (ROOT / folder / name).is_file():
-                    raise RuntimeError(f"{folder}/{name} is missing: run `npm ci` in {ROOT} before building")
+                    raise RuntimeError(f"{folder}/{name} is missing from {ROOT}: build from a complete checkout")
                 self.copy_file(str(ROOT / folder / name), str(target / name))
 
 

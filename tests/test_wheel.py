@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -42,12 +43,19 @@ def _run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
     return done
 
 
+#: What a checkout holds beyond its sources: a Python install needs none of it, npm packages included.
+NOT_SOURCES = shutil.ignore_patterns("node_modules", ".venv", ".git", "*.egg-info", "__pycache__", "build", "dist")
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dist]:
-    """Build sdist and wheel (the wheel from the sdist, as ``python -m build`` does) and install the wheel alone."""
+    """Build sdist and wheel (the wheel from the sdist, as ``python -m build`` does) from a copy of the checkout
+    without node_modules, as pipx or uv build a clone that never ran npm, and install the wheel alone."""
     root = tmp_path_factory.mktemp("wheel")
+    source = root / "design-console-mcp"
+    shutil.copytree(ROOT, source, ignore=NOT_SOURCES, symlinks=True)
     out = root / "dist"
-    _run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], timeout=BUILD_TIMEOUT)
+    _run([sys.executable, "-m", "build", "--outdir", str(out), str(source)], timeout=BUILD_TIMEOUT)
     [sdist] = out.glob("*.tar.gz")
     [wheel] = out.glob("*.whl")
     venv = root / "venv"
@@ -77,9 +85,11 @@ def test_sdist_and_wheel_carry_the_plugin_and_service_files(dist: Dist) -> None:
             for name in names_in:
                 packaged = wheel.read(f"design_console/_bundled/{folder}/{name}")
                 assert packaged == (ROOT / folder / name).read_bytes(), f"{folder}/{name} differs from the checkout"
-        # axe-core, for design_scan_code_accessibility: users of the wheel have no node_modules.
-        axe = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-        assert wheel.read("design_console/_bundled/axe-core/axe.min.js") == axe.read_bytes()
+        # axe-core, for design_scan_code_accessibility, with its licence: users of the wheel have no node_modules.
+        for name in ("axe.min.js", "LICENSE"):
+            vendored = ROOT / "design_console" / "clients" / "axe-core" / name
+            assert wheel.read(f"design_console/clients/axe-core/{name}") == vendored.read_bytes()
+    assert not any("node_modules" in name for name in names), "the sdist carries npm packages"
 
 
 @pytest.fixture

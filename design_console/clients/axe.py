@@ -4,7 +4,9 @@ A real browser, not a DOM emulation: colour contrast, visibility and focusabilit
 which jsdom does not have (axe reports contrast there as "needs review"). The browser is whichever Chromium,
 Chrome, Edge or Brave the machine has (``DESIGN_BROWSER`` names one); we talk to it over the DevTools protocol with
 the ``websockets`` package we already depend on, so neither Node nor Playwright is needed. The page gets no script
-execution of its own and no network: only axe runs, from the copy of ``axe.min.js`` shipped in the package.
+execution of its own and no network: only axe runs, from the copy of ``axe.min.js`` shipped in the package
+(``axe-core/`` beside this module, the npm package's file unmodified, with its MPL-2.0 licence), so a Python install
+needs no Node; a test pins it to the version package-lock.json names.
 
 The browser is a subprocess in its own session with a throwaway profile; a timeout or a cancelled call kills it.
 """
@@ -21,6 +23,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +31,9 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from design_console.errors import DesignError, ErrorCode
-from design_console.runtime.bundled import axe_script
 
+#: The accessibility engine, shipped as package data.
+AXE_SCRIPT = resources.files("design_console.clients") / "axe-core" / "axe.min.js"
 #: Names of Chromium-family browsers on PATH, tried in this order.
 BROWSER_COMMANDS = (
     "chromium",
@@ -144,14 +148,14 @@ def find_browser(configured: Path | None = None) -> str:
 
 
 def _axe_source() -> str:
-    path = axe_script()
-    if path is None:
+    try:
+        return AXE_SCRIPT.read_text(encoding="utf-8")
+    except OSError as exc:
         raise DesignError(
             ErrorCode.UNAVAILABLE,
-            "This installation has no copy of axe-core (axe.min.js).",
-            "Reinstall the package from a released wheel; in a checkout, run `npm ci` first.",
-        )
-    return path.read_text(encoding="utf-8")
+            f"This installation's copy of axe-core cannot be read ({exc.strerror or exc}).",
+            "Reinstall design-console-mcp (pipx reinstall design-console-mcp, or pip install --force-reinstall).",
+        ) from exc
 
 
 def _flags(profile: str) -> list[str]:

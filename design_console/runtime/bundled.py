@@ -1,5 +1,4 @@
-"""Files that ship beside the code: the Desktop Bridge plugin (``plugin/``), the service units (``systemd/``) and
-the accessibility engine axe-core (``axe.min.js`` of the npm package, which ``npm ci`` puts in ``node_modules/``).
+"""Files that ship beside the code: the Desktop Bridge plugin (``plugin/``) and the service units (``systemd/``).
 
 The repository's folders are their only copies. A built wheel carries them as package data under
 ``design_console/_bundled/`` (setup.py copies them there at build time); an editable install reads them from the
@@ -26,23 +25,6 @@ def bundled_dir(name: str) -> Path | None:
     checkout = _editable_checkout()
     if checkout is not None and (checkout / name).is_dir():
         return checkout / name
-    return None
-
-
-#: Where axe-core's files are in a checkout; a wheel carries them in ``_bundled/axe-core`` (setup.py names both).
-AXE_CHECKOUT = Path("node_modules") / "axe-core"
-AXE_BUNDLED = "axe-core"
-AXE_SCRIPT = "axe.min.js"
-
-
-def axe_script() -> Path | None:
-    """This installation's ``axe.min.js``, or None when it has none (a checkout without ``npm ci``)."""
-    packaged = resources.files("design_console") / BUNDLE / AXE_BUNDLED / AXE_SCRIPT
-    if isinstance(packaged, Path) and packaged.is_file():
-        return packaged
-    checkout = _editable_checkout()
-    if checkout is not None and (checkout / AXE_CHECKOUT / AXE_SCRIPT).is_file():
-        return checkout / AXE_CHECKOUT / AXE_SCRIPT
     return None
 
 
