@@ -31,6 +31,7 @@ LAYERS: dict[str, int] = {
     "remote": 5,
     "shim": 6,
     "cli": 6,
+    "__main__": 7,
 }
 
 

@@ -11,10 +11,12 @@ from design_console.bridge_frames import MAX_FRAME_BYTES
 from design_console.config import load_remote_config
 from design_console.errors import DesignError
 from design_console.runtime.logs import setup_logging
+from design_console.runtime.usage import REMOTE_SERVER, answer_help_or_version
 
 
 def main() -> None:
     """Start the service; a bad setting is reported with the variable to fix, and the exit status is 2."""
+    answer_help_or_version("design-console-remote", REMOTE_SERVER, sys.argv[1:])
     try:
         config = load_remote_config()
     except DesignError as err:

@@ -27,6 +27,7 @@ from design_console.config import load_config
 from design_console.errors import DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.runtime.control_client import DaemonLink, connect_or_start
+from design_console.runtime.usage import STDIO_SERVER, answer_help_or_version
 
 TICK_MS = 100
 #: How often the watcher thread looks at the parent (and, while the main loop connects, at stdin).
@@ -280,6 +281,7 @@ class Shim:
 
 def main() -> None:
     """Entry point of ``design-console-mcp``."""
+    answer_help_or_version("design-console-mcp", STDIO_SERVER, sys.argv[1:])
     try:
         shim = Shim()
     except DesignError as err:

@@ -1,0 +1,52 @@
+"""Every entry point answers ``--help`` and ``--version`` and exits, starting nothing and reading no setting."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from procs import TestEnv, isolated, make_env, processes_of
+
+from design_console import __version__
+
+BIN = Path(sys.executable).parent
+#: Each entry point's command line and the name its usage and version give.
+ENTRY_POINTS = {
+    "design-console-mcp": [str(BIN / "design-console-mcp")],
+    "designd": [str(BIN / "designd")],
+    "designctl": [str(BIN / "designctl")],
+    "design-console-remote": [str(BIN / "design-console-remote")],
+    "python -m design_console": [sys.executable, "-m", "design_console"],
+}
+
+
+@pytest.fixture
+def env() -> Iterator[TestEnv]:
+    # A setting that stops every process reading it: answering --help must not read settings at all.
+    yield from isolated(make_env(DESIGN_WS_PORT="not a port", DESIGN_REMOTE_BASE_URL=""))
+
+
+@pytest.mark.parametrize("prog", ENTRY_POINTS)
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_print_and_exit(prog: str, flag: str, env: TestEnv) -> None:
+    done = subprocess.run(
+        [*ENTRY_POINTS[prog], flag],
+        env=env.env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    if flag == "--version":
+        assert done.stdout.strip() == f"{prog} {__version__}"
+    else:
+        assert done.stdout.startswith(f"usage: {prog}"), done.stdout
+        assert "--version" in done.stdout
+    assert done.stderr == ""
+    assert processes_of(env) == []
+    assert list((env.root / "home").iterdir()) == []
+    assert not Path(env.env["DESIGN_RUNTIME_DIR"]).exists()
