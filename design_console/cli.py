@@ -22,7 +22,7 @@ import psutil
 from design_console import PLUGIN_VERSION, __version__
 from design_console.config import Config, load_config
 from design_console.daemon.plugin_sync import PLUGIN_FILES, plugin_source_dir, render_plugin_file
-from design_console.errors import PREFIX, DesignError, ErrorCode
+from design_console.errors import PREFIX, DesignError, ErrorCode, format_error
 from design_console.protocol import (
     PEER_CTL,
     Bye,
@@ -386,12 +386,31 @@ def service_files(config: Config) -> tuple[Path, str]:
     return config.config_home / "systemd" / "user" / "designd.service", text
 
 
-def _run(cmd: list[str]) -> None:
+def _run(cmd: list[str]) -> bool:
+    """Run one service-manager command and show it; False when it ran and failed."""
     if shutil.which(cmd[0]) is None:
         print(f"  (skipped: {cmd[0]} not found) {' '.join(cmd)}")
-        return
+        return True
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     print(f"  $ {' '.join(cmd)}" + (f"\n  {done.stderr.strip()}" if done.returncode else ""))
+    return done.returncode == 0
+
+
+def _service_not_enabled(path: Path, darwin: bool) -> str:
+    """The error for a unit that was written but that the service manager refused to load."""
+    if darwin:
+        return format_error(
+            f"{path} was written, but launchd did not load it (see the error above).",
+            f"Run `launchctl load -w {path}` in a terminal of your own login session, then `designctl status`.",
+        )
+    return format_error(
+        f"{path} was written, but systemd's user manager could not enable it (see the error above). "
+        "'Failed to connect to bus' means this shell has no systemd user session (su, sudo, ssh without lingering, "
+        "a container).",
+        "Log in as this user directly, or run `loginctl enable-linger $USER` and set "
+        "XDG_RUNTIME_DIR=/run/user/$(id -u), then `systemctl --user daemon-reload && systemctl --user enable --now "
+        "designd.service`. Without a service, AI apps start designd on demand.",
+    )
 
 
 def cmd_service(config: Config, opts: argparse.Namespace) -> int:
@@ -402,10 +421,13 @@ def cmd_service(config: Config, opts: argparse.Namespace) -> int:
         path.write_text(text)
         print(f"wrote {path}")
         if darwin:
-            _run(["launchctl", "load", "-w", str(path)])
+            loaded = _run(["launchctl", "load", "-w", str(path)])
         else:
-            _run(["systemctl", "--user", "daemon-reload"])
-            _run(["systemctl", "--user", "enable", "--now", "designd.service"])
+            loaded = _run(["systemctl", "--user", "daemon-reload"])
+            loaded = _run(["systemctl", "--user", "enable", "--now", "designd.service"]) and loaded
+        if not loaded:
+            print(_service_not_enabled(path, darwin), file=sys.stderr)
+            return 1
     else:
         if darwin:
             _run(["launchctl", "unload", "-w", str(path)])

@@ -14,6 +14,7 @@ import stat
 import subprocess
 import threading
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -359,6 +360,13 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
     assert "BogusKey" in broken.stdout + broken.stderr
 
 
+def test_the_units_documentation_link_is_the_projects_readme() -> None:
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    assert urls["Documentation"] == urls["Repository"] + "#readme"
+    unit = (ROOT / "systemd" / "designd.service").read_text()
+    assert f"Documentation={urls['Documentation']}\n" in unit
+
+
 def test_launchd_plist() -> None:
     with (ROOT / "systemd" / f"{SERVICE_LABEL}.plist").open("rb") as handle:
         plist = plistlib.load(handle)
@@ -395,7 +403,7 @@ def test_service_install_and_uninstall_without_systemctl(dc_env: TestEnv, tmp_pa
 
 
 @LINUX_ONLY
-def test_service_install_survives_a_failing_systemctl(dc_env: TestEnv, tmp_path: Path) -> None:
+def test_service_install_fails_with_the_fix_when_systemctl_fails(dc_env: TestEnv, tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     calls = tmp_path / "systemctl-calls"
@@ -406,8 +414,11 @@ def test_service_install_survives_a_failing_systemctl(dc_env: TestEnv, tmp_path:
     unit = tmp_path / "config" / "systemd" / "user" / "designd.service"
 
     installed = ctl(dc_env, "service", "install", extra_env=env)
-    assert installed.returncode == 0, installed.stderr
+    # The unit is written, but nothing runs it: that is a failure, and the message says what to do.
+    assert installed.returncode == 1, installed.stdout
     assert "Failed to connect to bus" in installed.stdout and unit.exists()
+    assert f"{unit} was written, but systemd's user manager could not enable it" in installed.stderr
+    assert "loginctl enable-linger" in installed.stderr and "systemctl --user enable --now" in installed.stderr
     assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in unit.read_text()
     removed = ctl(dc_env, "service", "uninstall", extra_env=env)
     assert removed.returncode == 0, removed.stderr
