@@ -127,6 +127,8 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
     if status["locked"]:
         print("         target locked to the active file")
     print(f"plugin   bundled {status['bundledPluginVersion']}, import from {status['pluginDir']}/manifest.json")
+    if status.get("refusedPlugin"):
+        print(f"refused  {status['refusedPlugin']}")
     print(f"shims    {len(status['shims'])} AI app session(s): {', '.join(str(s['pid']) for s in status['shims'])}")
     for w in status["workers"]:
         alive = f"pid {w['pid']}  up {w['uptime']}s  " if w["pid"] is not None else ""
@@ -299,6 +301,8 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
             status = _command(config, "status")
             files = len(status["files"])
             checks.append(("ok", f"designd {status['version']} answers (pid {pid}, port {status['port']})", ""))
+            if status.get("refusedPlugin"):
+                checks.append(("warn", "a plugin was refused for its bridge token", status["refusedPlugin"]))
             if not files:
                 checks.append(
                     (

@@ -214,6 +214,8 @@ class Bridge:
         self._ids = itertools.count(1)
         self._id_prefix = f"{os.getpid():x}{int(self.started_at * 1000) % 0xFFFFFF:x}-"
         self._throttle = LogThrottle(log)
+        #: When designd last closed a plugin's socket for a wrong or missing bridge-token handshake.
+        self._last_refused: float | None = None
         self._counters: dict[str, int] = dict.fromkeys(
             (
                 "socketsAccepted",
@@ -389,6 +391,7 @@ class Bridge:
             "malformedEvents": self._state.malformed_events,
             "unauthenticatedFiles": sum(1 for f in self._files.values() if not f.data.info.authenticated),
             "lastError": self._last_error,
+            "lastRefusedAt": self._last_refused,
             "authMode": self._auth_mode(),
             "host": self._host,
             "port": self.port,
@@ -547,6 +550,7 @@ class Bridge:
             return
         if self.auth_required and not sock.authenticated:
             self._counters["unauthenticatedRejects"] += 1
+            self._last_refused = time.time()
             log.warning("socket %d sent %s without a valid HELLO; closing it", sock.sid, frame.type or "a reply")
             await self._close_socket(sock, 4401, "authentication required")
             return
@@ -595,6 +599,7 @@ class Bridge:
             self._throttle.warning("bad-proof", "socket %d sent a wrong or missing handshake proof", sock.sid)
         if not self.auth_required:
             return
+        self._last_refused = time.time()
         if legacy:
             await self._send_update_notice(sock, hello.pluginVersion)
         await self._close_socket(sock, 4401, "authentication required")

@@ -38,7 +38,7 @@ from design_console.protocol import (
     ToolOutput,
     ToolResult,
 )
-from design_console.runtime.setup_text import not_connected_error, setup_steps
+from design_console.runtime.setup_text import not_connected_error, refused_plugin_notice, setup_steps
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.apps import VIEWS
@@ -225,6 +225,9 @@ class Daemon:
         }
         if not connected:
             report["setup"]["steps"] = setup_steps(self.config)
+        refused = refused_plugin_notice(self.config, self.bridge.stats())
+        if refused:
+            report["setup"]["refusedPlugin"] = refused
         return report
 
     def status(self) -> dict[str, Any]:
@@ -255,6 +258,7 @@ class Daemon:
             "workers": self.supervisor.status(),
             "tools": len(self.tools),
             "bridgeStats": self.bridge.stats(),
+            "refusedPlugin": refused_plugin_notice(self.config, self.bridge.stats()),
             "controlStats": {
                 "badFrames": self.control.bad_frames,
                 "receiveErrors": self.control.receive_errors,

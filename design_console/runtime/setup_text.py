@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Mapping
+from typing import Any
+
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 
@@ -21,3 +25,27 @@ def not_connected_error(config: Config) -> DesignError:
     """The error every bridge tool raises while no plugin is connected."""
     steps = " ".join(f"{n}. {s}" for n, s in enumerate(setup_steps(config), 1))
     return DesignError(ErrorCode.NOT_CONNECTED, "No Desktop Bridge plugin is connected.", f"To connect: {steps}")
+
+
+#: A refused plugin retries every few seconds; a refusal older than this was fixed (or the plugin was closed).
+REFUSAL_RECENT_S = 60.0
+
+
+def refused_plugin_notice(config: Config, bridge_stats: Mapping[str, Any], now: float | None = None) -> str | None:
+    """What to tell the user when designd recently refused a plugin for its bridge-token handshake, else None.
+
+    designd status, design_get_status and designctl doctor show the same text, from designd's bridge counters.
+    """
+    last = bridge_stats.get("lastRefusedAt")
+    if not isinstance(last, int | float):
+        return None
+    ago = (time.time() if now is None else now) - last
+    if ago > REFUSAL_RECENT_S:
+        return None
+    count = int(bridge_stats.get("failedProofs", 0)) + int(bridge_stats.get("unauthenticatedRejects", 0))
+    return (
+        f"designd refused a Desktop Bridge plugin {max(0, round(ago))} s ago for a wrong or missing bridge token "
+        f"({count} refusal(s) since it started): that plugin was imported from another folder (the repository, "
+        "another install) or is an older copy. Re-import the manifest from designd's folder, "
+        f"{config.plugin_dir / 'manifest.json'} (`designctl plugin-path` prints it), and run the plugin again."
+    )

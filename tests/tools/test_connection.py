@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
-from procs import DaemonProcess
+from procs import BIN, DaemonProcess
 
+from design_console.config import load_config
 from design_console.errors import PREFIX
+from design_console.runtime.setup_text import REFUSAL_RECENT_S, refused_plugin_notice
 
 #: Longer than designd's grace period (5 s) for a disconnected file, with room for a loaded machine.
 EXPIRY_WAIT = 20.0
@@ -153,3 +157,48 @@ async def test_diagnose_names_a_plugin_that_failed_the_token_proof(
         report = await data(client, "design_diagnose", {"verbose": True})
     assert report["bridgeStats"]["failedProofs"] == 1
     assert any("failed the bridge-token proof" in cause for cause in report["likelyCauses"])
+
+
+def _names_the_refusal(text: str, daemon: DaemonProcess) -> bool:
+    manifest = daemon.env.config.plugin_dir / "manifest.json"
+    return (
+        "refused a Desktop Bridge plugin" in text
+        and f"Re-import the manifest from designd's folder, {manifest}" in (text)
+        and "designctl plugin-path" in text
+    )
+
+
+def _designctl(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "designctl"), *args], env=daemon.env.env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+async def test_status_and_doctor_name_a_plugin_refused_for_its_token(
+    daemon: DaemonProcess, plugin: FakePlugin, shim_params: StdioServerParameters
+) -> None:
+    async with Client(shim_params, mode="legacy") as client:
+        before = await data(client, "design_get_status")
+        assert "refusedPlugin" not in before["setup"]
+        intruder = await FakePlugin.connect(daemon.port, "not-the-token", file_key="fileX", file_name="Copied plugin")
+        try:
+            assert await intruder.wait_closed() == (4401, "authentication required")
+        finally:
+            await intruder.close()
+        status = await data(client, "design_get_status")
+    assert _names_the_refusal(status["setup"]["refusedPlugin"], daemon), status["setup"]
+    text = await asyncio.to_thread(_designctl, daemon, "status")
+    assert text.returncode == 0 and any(
+        line.startswith("refused  ") and _names_the_refusal(line, daemon) for line in text.stdout.splitlines()
+    ), text.stdout
+    doctor = await asyncio.to_thread(_designctl, daemon, "doctor", "--json")
+    refused = [c for c in json.loads(doctor.stdout) if c["check"] == "a plugin was refused for its bridge token"]
+    assert len(refused) == 1 and refused[0]["status"] == "warn" and _names_the_refusal(refused[0]["fix"], daemon)
+
+
+def test_a_refusal_long_ago_is_no_longer_reported(tmp_path: Path) -> None:
+    stats = {"lastRefusedAt": 1000.0, "failedProofs": 2, "unauthenticatedRejects": 1}
+    config = load_config({"HOME": str(tmp_path)})
+    assert "(3 refusal(s) since it started)" in (refused_plugin_notice(config, stats, now=1001.0) or "")
+    assert refused_plugin_notice(config, stats, now=1000.0 + REFUSAL_RECENT_S + 1) is None
+    assert refused_plugin_notice(config, {"failedProofs": 0}) is None
