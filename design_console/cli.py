@@ -117,7 +117,10 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
         _print_json(status)
         return 0
     print(f"designd {status['version']}  pid {status['pid']}  up {status['uptime']}s")
-    print(f"bridge   ws://{status['host']}:{status['port']}  auth {status['bridgeAuth']}")
+    if status.get("bridgeError"):
+        print(f"bridge   not listening: {status['bridgeError']}")
+    else:
+        print(f"bridge   ws://{status['host']}:{status['port']}  auth {status['bridgeAuth']}")
     files = status["files"]
     if not files:
         print("files    none connected (run the Desktop Bridge plugin in the design tool)")
@@ -301,6 +304,8 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
             status = _command(config, "status")
             files = len(status["files"])
             checks.append(("ok", f"designd {status['version']} answers (pid {pid}, port {status['port']})", ""))
+            if status.get("bridgeError"):
+                checks.append(("fail", "designd's bridge does not listen", status["bridgeError"]))
             if status.get("refusedPlugin"):
                 checks.append(("warn", "a plugin was refused for its bridge token", status["refusedPlugin"]))
             if not files:

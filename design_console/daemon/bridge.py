@@ -216,6 +216,8 @@ class Bridge:
         self._throttle = LogThrottle(log)
         #: When designd last closed a plugin's socket for a wrong or missing bridge-token handshake.
         self._last_refused: float | None = None
+        #: Why the bridge does not listen (every port of the range taken); every command answers it.
+        self.unavailable: DesignError | None = None
         self._counters: dict[str, int] = dict.fromkeys(
             (
                 "socketsAccepted",
@@ -291,9 +293,11 @@ class Bridge:
                     "Set DESIGN_WS_HOST to localhost (the default) or to an address of this machine.",
                 ) from None
             self.port = port
+            self.unavailable = None
             log.info("bridge listening on %s port %d (auth %s)", self._host, port, self._auth_mode())
             return
-        raise ports_busy_error(self._config)
+        self.unavailable = ports_busy_error(self._config)
+        raise self.unavailable
 
     async def close(self) -> None:
         """Close every socket (1001 going away) and fail every command in flight."""
@@ -769,6 +773,8 @@ class Bridge:
             pending.future.set_result(frame)
 
     def _target(self, file_key: str) -> _File:
+        if self.unavailable is not None:
+            raise self.unavailable
         if self._closed or not self._files:
             raise not_connected_error(self._config)
         key = file_key or self.active_file_key()

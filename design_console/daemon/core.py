@@ -171,7 +171,7 @@ class Daemon:
         try:
             args = parse_args(spec, arguments)
             if spec.needs_bridge and not self.bridge.is_connected():
-                raise not_connected_error(self.config)
+                raise self.bridge.unavailable or not_connected_error(self.config)
             if spec.needs_editor:
                 self._check_editor(spec, getattr(args, TARGET_FILE_FIELD, None))
             file_scope = await scope() if spec.uses_files else FileScope()
@@ -212,7 +212,7 @@ class Daemon:
                 "message": (
                     f"Desktop Bridge connected to {file.file_name!r}."
                     if connected and file
-                    else "No Desktop Bridge plugin is connected."
+                    else str(self.bridge.unavailable or "No Desktop Bridge plugin is connected.")
                 ),
             },
             "bridge": {
@@ -240,6 +240,7 @@ class Daemon:
             "port": self.bridge.port,
             "host": self.config.ws_host,
             "bridgeAuth": self.config.bridge_auth,
+            "bridgeError": str(self.bridge.unavailable) if self.bridge.unavailable else None,
             "pluginDir": str(self.config.plugin_dir),
             "bundledPluginVersion": PLUGIN_VERSION,
             "files": [

@@ -27,7 +27,7 @@ from design_console.daemon.plugin_sync import load_or_create_token, sync_plugin
 from design_console.daemon.reaper import INTERVAL as REAP_INTERVAL
 from design_console.daemon.reaper import sweep
 from design_console.daemon.sd_notify import notify
-from design_console.errors import PREFIX, DesignError
+from design_console.errors import PREFIX, DesignError, ErrorCode
 from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.launch import spawn_detached
@@ -75,15 +75,19 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
         await daemon.bridge.start()
     except DesignError as err:
         log.error("%s", err)
-        _fail(str(err), EXIT_PORTS_BUSY)
-    assert daemon.bridge.port is not None
+        if err.code != ErrorCode.PORTS_BUSY:
+            _fail(str(err), EXIT_PORTS_BUSY)
+        # Every port taken: designd still serves its AI apps, so they list every tool at once and each bridge tool
+        # answers why there is no plugin, instead of a shim starting designd again and again and listing nothing.
     port = daemon.bridge.port
     started_ms = now_ms()
-    advert_file = advert_path(config.temp_dir, port)
+    advert_file = advert_path(config.temp_dir, port) if port is not None else None
     pid = os.getpid()
     start_time = process_start_time(pid)
 
     def refresh_advert() -> None:
+        if advert_file is None or port is None:
+            return
         write_advert(
             advert_file,
             Advert(
@@ -134,7 +138,8 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     await daemon.supervisor.stop()
     await daemon.bridge.close()
     daemon.control.close()
-    advert_file.unlink(missing_ok=True)
+    if advert_file is not None:
+        advert_file.unlink(missing_ok=True)
     log.info("designd stopped")
 
 

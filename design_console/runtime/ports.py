@@ -130,6 +130,8 @@ def ports_busy_error(config: Config) -> DesignError:
         f"All bridge ports {ports.start}-{ports.stop - 1} are in use, so designd cannot listen. "
         + "; ".join(lines)
         + ". Nothing was stopped.",
-        "Stop stale designd processes of ours with `designctl stop` (or end them by pid), close the other programs, "
-        "or set DESIGN_WS_PORT to the first of ten free ports (the plugin scans 9223-9232 only).",
+        "Stop stale designd processes of ours with `designctl stop` (or end them by pid) or close the other programs, "
+        "then run `designctl restart`. Or set DESIGN_WS_PORT to the first of ten free ports where designd gets its "
+        "environment (the AI app's config, or the service unit), run `designctl restart`, and re-import the plugin "
+        f"from {config.plugin_dir / 'manifest.json'}: designd writes the new range into that copy.",
     )

@@ -320,3 +320,40 @@ def test_designd_lifts_its_open_file_limit_to_the_hard_one(dc_env: TestEnv) -> N
     finally:
         proc.terminate()
         proc.wait(WAIT)
+
+
+async def test_with_every_bridge_port_taken_the_tools_list_and_each_bridge_tool_says_why(
+    dc_env: TestEnv, shim_params: StdioServerParameters
+) -> None:
+    config = dc_env.config
+    held = []
+    try:
+        for port in config.ports:
+            sock = socket.socket()
+            sock.bind(("127.0.0.1", port))
+            sock.listen()
+            held.append(sock)
+        async with Client(shim_params, mode="legacy") as client:
+            tools = await client.list_tools()
+            execute = await client.call_tool("design_execute", {"code": "return 1"})
+            screenshot = await client.call_tool("design_capture_screenshot", {})
+            status = json.loads((await client.call_tool("design_get_status", {})).content[0].text)
+        text = subprocess.run(
+            [str(BIN / "designctl"), "status"], env=dc_env.env, capture_output=True, text=True, timeout=60, check=False
+        )
+    finally:
+        for sock in held:
+            sock.close()
+        subprocess.run([str(BIN / "designctl"), "stop"], env=dc_env.env, capture_output=True, timeout=60, check=False)
+    assert sorted(t.name for t in tools.tools) == sorted(catalog(config))
+    first, last = config.ports.start, config.ports.stop - 1
+    for answer in (execute, screenshot):
+        message = answer.content[0].text
+        assert answer.is_error and message.startswith(PREFIX), message
+        assert f"All bridge ports {first}-{last} are in use" in message
+        assert "set DESIGN_WS_PORT to the first of ten free ports" in message
+        assert f"re-import the plugin from {config.plugin_dir / 'manifest.json'}" in message
+        assert "9223-9232 only" not in message
+    assert status["setup"]["valid"] is False and "All bridge ports" in status["setup"]["message"]
+    assert f"bridge   not listening: {PREFIX}All bridge ports {first}-{last}" in text.stdout, text.stdout
+    wait_for(lambda: not processes_of(dc_env), 30, "designd to stop")
