@@ -515,6 +515,14 @@ def cmd_plugin_path(config: Config, opts: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_config(config: Config, opts: argparse.Namespace) -> int:
+    from design_console.runtime.client_configs import STDIO_COMMAND, app_config, config_notes, entry_point_path
+
+    print(app_config(opts.app, entry_point_path(STDIO_COMMAND)))
+    print(config_notes(opts.app), file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="designctl", description="Look after designd, the design-console-mcp daemon.")
     parser.add_argument("--version", action="version", version=f"designctl {__version__}")
@@ -545,6 +553,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save", help="folder for image results (default: current folder)")
     p.set_defaults(func=cmd_call)
     sub.add_parser("plugin-path", help="print the manifest.json to import").set_defaults(func=cmd_plugin_path)
+    p = sub.add_parser("config", help="print the config that starts this installation in an AI app")
+    p.add_argument("app", choices=["claude-desktop", "claude-code", "cursor", "vscode"])
+    p.set_defaults(func=cmd_config)
     return parser
 
 

@@ -1,0 +1,121 @@
+"""``designctl config <app>``: the config each AI app needs, with this installation's absolute command, started as
+printed; and the token scopes it names cover every design API call the tools make."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from mcp import Client, StdioServerParameters
+from procs import BIN, DaemonProcess, TestEnv
+
+from design_console.runtime.client_configs import (
+    APPS,
+    STDIO_COMMAND,
+    TOKEN_PLACEHOLDER,
+    TOKEN_SCOPES,
+    entry_point_path,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "node_modules" / "@figma" / "rest-api-spec" / "openapi" / "openapi.yaml"
+WAIT = 30.0
+
+
+def _touch(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("")
+    return path
+
+
+def test_the_command_is_found_beside_the_interpreter_on_posix(tmp_path: Path) -> None:
+    python = _touch(tmp_path / "venv" / "bin" / "python")
+    script = _touch(tmp_path / "venv" / "bin" / "design-console-mcp")
+    assert entry_point_path(STDIO_COMMAND, str(python), windows=False) == str(script)
+
+
+def test_the_command_is_the_exe_in_a_windows_venvs_scripts(tmp_path: Path) -> None:
+    python = _touch(tmp_path / "venv" / "Scripts" / "python.exe")
+    script = _touch(tmp_path / "venv" / "Scripts" / "design-console-mcp.exe")
+    _touch(tmp_path / "venv" / "Scripts" / "design-console-mcp")
+    assert entry_point_path(STDIO_COMMAND, str(python), windows=True) == str(script)
+
+
+def test_the_command_is_in_scripts_below_a_windows_system_python(tmp_path: Path) -> None:
+    python = _touch(tmp_path / "Python311" / "python.exe")
+    script = _touch(tmp_path / "Python311" / "Scripts" / "design-console-mcp.exe")
+    assert entry_point_path(STDIO_COMMAND, str(python), windows=True) == str(script)
+
+
+def _designctl_config(env: TestEnv, app: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "designctl"), "config", app], env=env.env, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def _server_of(app: str, text: str) -> tuple[str, dict[str, str]]:
+    """The command and environment the app would start, read from the printed config as the app reads it."""
+    if app == "claude-code":
+        words = shlex.split(text)
+        assert words[:4] == ["claude", "mcp", "add", "design-console"] and words[4] == "--env", words
+        name, _, value = words[5].partition("=")
+        assert words[6] == "--" and len(words) == 8, words
+        return words[7], {name: value}
+    config = json.loads(text)
+    entry = config["servers" if app == "vscode" else "mcpServers"]["design-console"]
+    if app == "vscode":
+        assert entry["type"] == "stdio"
+    assert set(entry) <= {"type", "command", "env"}, entry
+    return entry["command"], entry["env"]
+
+
+async def test_each_apps_config_starts_this_installation(daemon: DaemonProcess) -> None:
+    for app in APPS:
+        done = await asyncio.to_thread(_designctl_config, daemon.env, app)
+        assert done.returncode == 0, done.stderr
+        command, env = _server_of(app, done.stdout)
+        assert command == str(BIN / "design-console-mcp") and Path(command).is_absolute()
+        assert env == {"DESIGN_ACCESS_TOKEN": TOKEN_PLACEHOLDER}
+        assert all(scope in done.stderr for scope in TOKEN_SCOPES), done.stderr
+        # Started as the app starts it: the printed command and environment (the test installation's own paths
+        # stand in for the user's home), no arguments.
+        params = StdioServerParameters(command=command, env={**daemon.env.env, **env})
+        async with Client(params, mode="legacy") as client:
+            tools = await asyncio.wait_for(client.list_tools(), WAIT)
+        assert any(tool.name == "design_get_status" for tool in tools.tools), app
+
+
+def test_an_unknown_app_is_refused_with_the_known_ones(dc_env: TestEnv) -> None:
+    done = _designctl_config(dc_env, "notepad")
+    assert done.returncode == 2 and "claude-desktop" in done.stderr and "vscode" in done.stderr
+
+
+def test_the_token_scopes_cover_every_design_api_call() -> None:
+    if not SPEC.is_file():
+        pytest.fail("npm packages are missing: run `npm ci` in the repo root")
+    spec = yaml.safe_load(SPEC.read_text())
+    paths = set()
+    for source in (ROOT / "design_console").rglob("*.py"):
+        for found in re.findall(r"f?\"(/v1/[a-z_/]+(?:\{[^}\"]*\}[a-z_/]*)*)", source.read_text()):
+            paths.add(re.sub(r"\{[^}]*\}", "{}", found).rstrip("/"))
+    # Writes the tools make; every other call reads.
+    operations = {(path, "get") for path in paths} | {
+        ("/v1/files/{}/comments", "post"),
+        ("/v1/files/{}/comments/{}", "delete"),
+    }
+    by_shape = {re.sub(r"\{[^}]*\}", "{}", path): ops for path, ops in spec["paths"].items()}
+    checked = 0
+    for path, method in sorted(operations):
+        operation = by_shape.get(path, {}).get(method)
+        if operation is None:
+            continue
+        scopes = {s for need in operation.get("security", []) for s in need.get("OAuth2", [])} - {"files:read"}
+        assert scopes & set(TOKEN_SCOPES), f"{method.upper()} {path} needs one of {sorted(scopes)}"
+        checked += 1
+    assert checked >= 12, sorted(operations)
