@@ -523,6 +523,13 @@ def cmd_config(config: Config, opts: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_guide(config: Config, opts: argparse.Namespace) -> int:
+    from design_console.runtime.client_configs import first_steps
+
+    print(first_steps(config.plugin_dir / "manifest.json"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="designctl", description="Look after designd, the design-console-mcp daemon.")
     parser.add_argument("--version", action="version", version=f"designctl {__version__}")
@@ -556,6 +563,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("config", help="print the config that starts this installation in an AI app")
     p.add_argument("app", choices=["claude-desktop", "claude-code", "cursor", "vscode"])
     p.set_defaults(func=cmd_config)
+    sub.add_parser("guide", help="what to do after installing: plugin, AI app config, token").set_defaults(
+        func=cmd_guide
+    )
     return parser
 
 

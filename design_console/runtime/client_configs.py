@@ -81,3 +81,27 @@ def config_notes(app: str) -> str:
         f"Replace {TOKEN_PLACEHOLDER} with a design API personal access token with the scopes "
         f"{', '.join(TOKEN_SCOPES)}, or leave DESIGN_ACCESS_TOKEN out: the bridge tools work without it."
     )
+
+
+def first_steps(plugin_manifest: Path) -> str:
+    """What to do once installed: import the plugin, add the server to an AI app, create a token; with this
+    installation's own paths, since a clone's commands are not on PATH."""
+    designctl = entry_point_path("designctl")
+    config = "\n".join(
+        "     " + line for line in app_config("claude-desktop", entry_point_path(STDIO_COMMAND)).splitlines()
+    )
+    return (
+        "Next steps:\n"
+        "  1. Import the Desktop Bridge plugin once. In the design tool's desktop app: Plugins > Development >\n"
+        "     Import plugin from manifest…, and pick\n"
+        f"       {plugin_manifest}\n"
+        "     (designd writes it when it starts). Then run Plugins > Development > Design Desktop Bridge.\n"
+        "  2. Add the server to your AI app. For Claude Desktop, merge this into claude_desktop_config.json:\n"
+        f"{config}\n"
+        f"     `{designctl} config claude-code` (or cursor, vscode) prints the others.\n"
+        "  3. For file data, comments and version history through the design API, create a personal access token\n"
+        "     with these scopes and put it in place of the placeholder (the bridge tools work without it):\n"
+        f"       {' '.join(TOKEN_SCOPES[:4])}\n"
+        f"       {' '.join(TOKEN_SCOPES[4:])}\n"
+        f"Check everything with `{designctl} doctor`."
+    )
