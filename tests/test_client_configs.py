@@ -20,6 +20,7 @@ from design_console.runtime.client_configs import (
     STDIO_COMMAND,
     TOKEN_PLACEHOLDER,
     TOKEN_SCOPES,
+    app_config,
     entry_point_path,
 )
 
@@ -119,3 +120,22 @@ def test_the_token_scopes_cover_every_design_api_call() -> None:
         assert scopes & set(TOKEN_SCOPES), f"{method.upper()} {path} needs one of {sorted(scopes)}"
         checked += 1
     assert checked >= 12, sorted(operations)
+
+
+def test_the_readmes_configs_are_what_designctl_config_prints() -> None:
+    readme = (ROOT / "README.md").read_text()
+    install = readme[readme.index("## Install") : readme.index("### Import the plugin")]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", install, re.S)]
+    clone_command = "/path/to/design-console-mcp/.venv/bin/design-console-mcp"
+    uvx = [b for b in blocks if b.get("mcpServers", {}).get("design-console", {}).get("command") == "uvx"]
+    assert len(uvx) == 1 and uvx[0]["mcpServers"]["design-console"] == {
+        "command": "uvx",
+        "args": [json.loads((ROOT / "server.json").read_text())["packages"][0]["identifier"]],
+        "env": {"DESIGN_ACCESS_TOKEN": TOKEN_PLACEHOLDER},
+    }
+    clone = [b for b in blocks if b not in uvx]
+    assert len(clone) == 2, clone
+    for block in clone:
+        app = "vscode" if "servers" in block else "claude-desktop"
+        assert block == json.loads(app_config(app, clone_command)), app
+    assert f"`{'`, `'.join(TOKEN_SCOPES[:-1])}` and `{TOKEN_SCOPES[-1]}`" in re.sub(r"\s+", " ", install)
