@@ -1,10 +1,10 @@
 """The README's test command on a bare clone: the committed HEAD, cloned into an empty folder with nothing beside it.
 
-Only fast suites run there (the plugin contract and the plugin's method tables, which read the protocol document),
-with this checkout's interpreter and npm packages: what is checked is that the repository carries everything its tests
-read, not the install steps, which CI runs on its own clone. The static plugin suite is left out: with the npm
-packages linked in rather than installed, esbuild names their real folder in the bundle and its freshness check
-cannot hold.
+Only fast suites run there (the plugin contract and the plugin's method tables, which read the protocol document; the
+registry metadata and the README's configs), with this checkout's interpreter and npm packages: what is checked is
+that the repository carries everything its tests read, not the install steps, which CI runs on its own clone. The
+static plugin suite is left out: with the npm packages linked in rather than installed, esbuild names their real
+folder in the bundle and its freshness check cannot hold.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Suites that read files beyond the Python package: the protocol document, the plugin sources, npm packages.
 FAST_SUITES = [
     "tests/test_plugin_contract.py",
+    "tests/test_bundles.py::test_server_json_has_the_registrys_fields_and_this_projects_facts",
+    "tests/test_client_configs.py::test_the_readmes_configs_are_what_designctl_config_prints",
     "tests/plugin/test_plugin_node.py::test_node_suite[code-methods.test.mjs]",
     "tests/plugin/test_plugin_node.py::test_node_suite[code-writes.test.mjs]",
 ]
