@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from procs import TestEnv, isolated, make_env, processes_of
+from mcp import Client, StdioServerParameters
+from procs import TestEnv, isolated, make_env, processes_of, wait_for
 
 from design_console import __version__
 
@@ -50,3 +52,14 @@ def test_help_and_version_print_and_exit(prog: str, flag: str, env: TestEnv) -> 
     assert processes_of(env) == []
     assert list((env.root / "home").iterdir()) == []
     assert not Path(env.env["DESIGN_RUNTIME_DIR"]).exists()
+
+
+async def test_python_dash_m_runs_the_stdio_server(dc_env: TestEnv) -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "design_console"], env=dict(dc_env.env))
+    try:
+        async with Client(params, mode="legacy") as client:
+            tools = await asyncio.wait_for(client.list_tools(), 30)
+        assert any(tool.name == "design_get_status" for tool in tools.tools)
+    finally:
+        subprocess.run([str(BIN / "designctl"), "stop"], env=dc_env.env, capture_output=True, timeout=60, check=False)
+    wait_for(lambda: not processes_of(dc_env), 30, "designd to stop")
