@@ -4,16 +4,9 @@
 #     -e DESIGN_OAUTH_CLIENT_ID=… -e DESIGN_OAUTH_CLIENT_SECRET=… -e DESIGN_TOKEN_KEYS=… \
 #     -v design-console-data:/data design-console-remote
 # Put TLS in front (a load balancer or reverse proxy); several instances need DESIGN_REMOTE_STORE=redis://….
-# axe-core (design_scan_code_accessibility) is package data taken from node_modules at build time, at the version the
-# lock file pins.
-FROM node:20-slim AS npm
-WORKDIR /src
-COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
-
+# The build needs Python only: axe-core (design_scan_code_accessibility) ships inside the package.
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY --from=npm /src/node_modules/axe-core ./node_modules/axe-core
 COPY pyproject.toml setup.py MANIFEST.in README.md ./
 COPY design_console ./design_console
 COPY plugin ./plugin
