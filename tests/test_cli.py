@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import platform
-import plistlib
 import re
 import shutil
 import socket
@@ -23,7 +22,7 @@ from fakes.fake_plugin import FakePlugin
 from procs import BIN, DaemonProcess, TestEnv, processes_of, start_worker, wait_for
 
 from design_console import __version__
-from design_console.cli import SERVICE_LABEL, STOP_WAIT, service_files, unit_file_word
+from design_console.cli import STOP_WAIT, service_plan, unit_file_word
 from design_console.config import load_config
 from design_console.errors import PREFIX
 from design_console.runtime.dirs import InstanceLock
@@ -195,8 +194,9 @@ def test_doctor_healthy_install(daemon: DaemonProcess) -> None:
     assert not [what for status, what in lines if status == "fail"]
     ok = [what for status, what in lines if status == "ok"]
     for expected in (
-        f"home {config.home} is private",
-        f"runtime dir {config.runtime_dir} is private",
+        f"home {config.home} is private (owner uid {os.getuid()}, mode 700)",
+        f"runtime dir {config.runtime_dir} is private (owner uid {os.getuid()}, mode 700)",
+        f"instance lock {config.lock_file} is held by pid {daemon.pid}",
         f"bridge token present ({config.token_file})",
         f"plugin copy up to date (import {config.plugin_dir / 'manifest.json'})",
         "no stale port advertisement files",
@@ -350,23 +350,13 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
             [analyze, "verify", "--user", str(unit)], env=env, capture_output=True, text=True, timeout=60
         )
 
-    _, unit_text = service_files(load_config(env))
+    unit_text = service_plan(load_config(env)).content.decode()
     assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in unit_text
     good = verify(unit_text, "designd.service")
     assert good.returncode == 0 and "designd.service" not in good.stdout + good.stderr, good.stdout + good.stderr
     # The same check must notice a broken unit, or the assertion above proves nothing.
     broken = verify(source.replace("Type=notify", "Type=notify\nBogusKey=1"), "broken.service")
     assert "BogusKey" in broken.stdout + broken.stderr
-
-
-def test_launchd_plist() -> None:
-    with (ROOT / "systemd" / f"{SERVICE_LABEL}.plist").open("rb") as handle:
-        plist = plistlib.load(handle)
-    assert plist["Label"] == SERVICE_LABEL
-    args = plist["ProgramArguments"]
-    assert args[0].endswith("/designd") and args[-1] == "--foreground"
-    assert plist["RunAtLoad"] is True
-    assert plist["KeepAlive"] == {"SuccessfulExit": False}
 
 
 def _service_env(tmp_path: Path, path_dir: Path) -> dict[str, str]:
