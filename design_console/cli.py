@@ -142,16 +142,15 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
 
 
 def cmd_start(config: Config, opts: argparse.Namespace) -> int:
-    pid = _running_pid(config)
-    if pid is not None:
-        print(f"designd is already running (pid {pid}).")
-        return 0
+    # Whether designd runs is its answer, not the lock alone: one that is exiting holds the lock for a moment more.
+    before = _running_pid(config)
     try:
         _request(config, Command(id="start", name="status"), start=True, timeout=30.0)
     except DesignError as err:
         print(err, file=sys.stderr)
         return 1
-    print(f"designd started (pid {_running_pid(config)}).")
+    pid = _running_pid(config)
+    print(f"designd is already running (pid {pid})." if pid == before else f"designd started (pid {pid}).")
     return 0
 
 

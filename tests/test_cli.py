@@ -25,7 +25,7 @@ from design_console import __version__
 from design_console.cli import STOP_WAIT, service_plan, unit_file_word
 from design_console.config import load_config
 from design_console.errors import PREFIX
-from design_console.runtime.dirs import InstanceLock
+from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.tools import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -408,3 +408,23 @@ def test_service_install_survives_a_failing_systemctl(dc_env: TestEnv, tmp_path:
         "--user disable --now designd.service",
         "--user daemon-reload",
     ]
+
+
+def test_start_waits_out_a_designd_that_is_exiting(dc_env: TestEnv) -> None:
+    """designctl start while the instance lock is still held by a designd that is dying: it starts the next one as
+    soon as the lock is free, instead of reporting the dying one as running."""
+    config = dc_env.config
+    ensure_private_dir(config.home)
+    ensure_private_dir(config.runtime_dir)
+    dying = InstanceLock(config.lock_file)
+    assert dying.acquire({"pid": os.getpid()})
+    release = threading.Timer(0.5, dying.release)
+    release.start()
+    try:
+        done = ctl(dc_env, "start")
+        assert done.returncode == 0, done.stderr
+        match = re.search(r"designd started \(pid (\d+)\)", done.stdout)
+        assert match and int(match[1]) != os.getpid(), done.stdout
+    finally:
+        release.join()
+        ctl(dc_env, "stop")

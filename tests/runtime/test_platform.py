@@ -125,6 +125,28 @@ def test_spawn_detached_starts_a_process_that_is_nobodys_child(tmp_path: Path) -
         wait_for(lambda: not procs.alive(pid), 10, "the detached process to end")
 
 
+async def test_kill_tree_ends_a_child_and_what_it_started() -> None:
+    import asyncio
+
+    script = "import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+    script += "print('ready', flush=True)\ntime.sleep(60)"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", script, stdout=asyncio.subprocess.PIPE, **procs.group_kwargs()
+    )
+    try:
+        assert proc.stdout is not None and (await proc.stdout.readline()).strip() == b"ready"
+        wait_for(lambda: psutil.Process(proc.pid).children(), 10, "the grandchild")
+        family = [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]
+        procs.kill_tree(proc.pid)
+        await asyncio.wait_for(proc.wait(), 10)
+        _, left = psutil.wait_procs(family, timeout=10)
+        assert not [p for p in left if procs.alive(p.pid)]
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
 # --- private folders and files --------------------------------------------------------------------------------
 
 
