@@ -33,7 +33,7 @@ from design_console.protocol import (
     TextBlock,
     ToolResult,
 )
-from design_console.runtime.adverts import advert_folders, is_live, list_adverts
+from design_console.runtime.adverts import advert_folders, folder_problem, is_live, list_adverts, user_folder
 from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.control_client import connect_or_start
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
@@ -271,6 +271,15 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
         )
     else:
         checks.append(("ok", "no stale port advertisement files", ""))
+    squatted = folder_problem(config)
+    if squatted is not None:
+        checks.append(
+            (
+                "warn",
+                f"advert folder: {squatted} designd advertises in its runtime dir, unseen by other installations",
+                f"Have an administrator remove {user_folder(config.temp_dir)}, or set TMPDIR to a folder of your own.",
+            )
+        )
     pid = _running_pid(config)
     holders = port_holders(config)
     others = {port: [h for h in held if h.pid is None or h.pid != pid] for port, held in holders.items()}

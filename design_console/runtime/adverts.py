@@ -71,6 +71,18 @@ def _usable(folder: Path) -> str | None:
     return None if problem is None else problem[0]
 
 
+def folder_problem(config: Config) -> str | None:
+    """Why this user's advert folder of the temp dir is unusable (someone else made it), or None; never creates it."""
+    folder = user_folder(config.temp_dir)
+    try:
+        problem = private_dir_problem(folder)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return str(exc)
+    return None if problem is None else problem[0]
+
+
 class AdvertFile:
     """The advert of one running designd: written where it can be, refreshed, removed at exit; never fatal."""
 

@@ -77,3 +77,12 @@ async def test_designd_starts_and_is_found_when_another_user_took_the_advert_nam
         assert [f["fileKey"] for f in status["files"]] == ["fileA"]
     finally:
         await plugin.close()
+
+
+def test_doctor_names_the_squatted_advert_folder(squatted_env: TestEnv) -> None:
+    done = subprocess.run(
+        [str(BIN / "designctl"), "doctor"], env=squatted_env.env, capture_output=True, text=True, timeout=60
+    )
+    folder = user_folder(squatted_env.config.temp_dir)
+    assert f"[warn] advert folder: {folder} belongs to uid" in done.stdout, done.stdout
+    assert f"remove {folder}" in done.stdout
