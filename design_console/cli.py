@@ -277,7 +277,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
             (
                 "warn",
                 f"advert folder: {squatted} designd advertises in its runtime dir, unseen by other installations",
-                f"Have an administrator remove {user_folder(config.temp_dir)}, or set TMPDIR to a folder of your own.",
+                f"Have an administrator remove {user_folder(config)}, or set TMPDIR to a folder of your own.",
             )
         )
     pid = _running_pid(config)

@@ -428,3 +428,22 @@ def test_start_waits_out_a_designd_that_is_exiting(dc_env: TestEnv) -> None:
     finally:
         release.join()
         ctl(dc_env, "stop")
+
+
+def test_designd_in_the_background_waits_out_a_designd_that_is_exiting(dc_env: TestEnv) -> None:
+    config = dc_env.config
+    ensure_private_dir(config.home)
+    ensure_private_dir(config.runtime_dir)
+    dying = InstanceLock(config.lock_file)
+    assert dying.acquire({"pid": os.getpid()})
+    release = threading.Timer(3.0, dying.release)
+    release.start()
+    try:
+        done = subprocess.run(
+            [str(BIN / "designd")], env=dc_env.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        assert "designd started (pid" in done.stdout, done.stdout
+    finally:
+        release.join()
+        ctl(dc_env, "stop")

@@ -40,6 +40,8 @@ EXIT_ALREADY_RUNNING = 3
 EXIT_PORTS_BUSY = 4
 ADVERT_REFRESH = 30.0
 PEER_SWEEP = 2.0
+#: How long `designd` (not --foreground) waits for a silent lock holder to let go before calling it running.
+DYING_GRACE = 5.0
 
 
 def _fail(message: str, code: int) -> None:
@@ -139,7 +141,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
 
 async def _first_sweep(config: Config) -> None:
     try:
-        await asyncio.to_thread(sweep, user_folder(config.temp_dir), config.runtime_dir)
+        await asyncio.to_thread(sweep, user_folder(config), config.runtime_dir)
     except Exception:
         log.exception("the start-up sweep of orphans and stale adverts failed")
 
@@ -154,7 +156,7 @@ def _sweep_all(config: Config) -> None:
     """Orphans and stale adverts, and expired screenshots: the media worker that also sweeps them may be stopped."""
     from design_console.clients.media import sweep_media
 
-    sweep(user_folder(config.temp_dir), config.runtime_dir)
+    sweep(user_folder(config), config.runtime_dir)
     sweep_media(config.media_dir)
 
 
@@ -195,7 +197,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail(str(err), EXIT_CONFIG)
     lock = InstanceLock(config.lock_file)
     if not opts.foreground:
-        if lock.is_held():
+        # A designd that is exiting holds the lock a moment longer; one that answers, or keeps it, is running.
+        if lock.is_held() and (_wait_for_control(config, 1.0) or not lock.wait_free(DYING_GRACE)):
             holder = lock.holder()
             print(f"designd is already running (pid {holder.get('pid')}, bridge port {holder.get('port')}).")
             return

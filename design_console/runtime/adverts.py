@@ -5,9 +5,10 @@ from a stale file. A file is stale when its pid is gone, is a zombie, or was reu
 from the recorded one).
 
 They live in this user's own folder of the temp dir, ``<temp dir>/design-console-mcp-<uid>`` (0700, checked to be
-ours), never at a guessable name in the shared temp dir itself, where another user could create the names first and
-make every rename fail. When that folder is unusable (another user made it), a designd advertises in its private
-runtime dir instead and says so in its log: an advert that cannot be written is a warning, never a failed start.
+ours; on Windows ``%USERPROFILE%\\.design-console-mcp\\adverts``, out of reach of MSIX redirection), never at a
+guessable name in the shared temp dir itself, where another user could create the names first and make every rename
+fail. When that folder is unusable (another user made it), a designd advertises in its private runtime dir instead
+and says so in its log: an advert that cannot be written is a warning, never a failed start.
 Readers look in both places.
 """
 
@@ -21,7 +22,7 @@ import msgspec
 
 from design_console.config import Config
 from design_console.runtime.files import write_private
-from design_console.runtime.platform.private import make_private_dir, owned_by_me, private_dir_problem, user_key
+from design_console.runtime.platform.private import advert_folder, make_private_dir, owned_by_me, private_dir_problem
 from design_console.runtime.platform.procs import alive, start_time
 
 log = logging.getLogger("design_console.adverts")
@@ -51,14 +52,14 @@ def process_start_time(pid: int) -> float:
     return start_time(pid)
 
 
-def user_folder(temp_dir: Path) -> Path:
-    """This user's advert folder in ``temp_dir``, the place every installation of the user looks first."""
-    return temp_dir / f"{PREFIX}{user_key()}"
+def user_folder(config: Config) -> Path:
+    """This user's advert folder, the place every installation of the user looks first."""
+    return advert_folder(config.temp_dir, config.user_home)
 
 
 def advert_folders(config: Config) -> tuple[Path, Path]:
     """Where adverts of this user may be: the user's folder of the temp dir, then this installation's runtime dir."""
-    return user_folder(config.temp_dir), config.runtime_dir
+    return user_folder(config), config.runtime_dir
 
 
 def _usable(folder: Path) -> str | None:
@@ -73,7 +74,7 @@ def _usable(folder: Path) -> str | None:
 
 def folder_problem(config: Config) -> str | None:
     """Why this user's advert folder of the temp dir is unusable (someone else made it), or None; never creates it."""
-    folder = user_folder(config.temp_dir)
+    folder = user_folder(config)
     try:
         problem = private_dir_problem(folder)
     except FileNotFoundError:

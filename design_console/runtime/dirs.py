@@ -15,6 +15,9 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.platform.locks import FileLock, lock_is_free, wait_lock_free
 from design_console.runtime.platform.private import make_private_dir, private_dir_problem
 
+#: How long a designd waits for the lock before it counts as held: longer than any probe holds it.
+PROBE_GRACE = 0.1
+
 
 def ensure_private_dir(path: Path) -> None:
     """Create ``path`` private to this user, or check that an existing one is ours and closed to others.
@@ -40,8 +43,11 @@ class InstanceLock:
         self._lock = FileLock(path)
 
     def acquire(self, info: dict[str, Any]) -> bool:
-        """Take the lock without waiting; on success write ``info`` (pid, port…) into the file."""
-        if not self._lock.try_acquire():
+        """Take the lock unless another process holds it; on success write ``info`` (pid, port…) into the file.
+
+        A starter probing the lock holds it for a moment; that moment is waited out, a holder is not.
+        """
+        if not self._lock.acquire(timeout=PROBE_GRACE):
             return False
         self.update(info)
         return True

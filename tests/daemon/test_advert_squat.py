@@ -46,7 +46,7 @@ def squatted_env(dc_env: TestEnv, other_user: str) -> TestEnv:
     shared = dc_env.root / "tmp"
     shared.chmod(0o1777)
     names = [f"{PREFIX}{port}.json" for port in range(dc_env.port_start, dc_env.port_start + 10)]
-    names.append(user_folder(shared).name)
+    names.append(user_folder(dc_env.config).name)
     subprocess.run(["mkdir", *(str(shared / name) for name in names)], user=other_user, check=True, timeout=30)
     return dc_env
 
@@ -83,6 +83,6 @@ def test_doctor_names_the_squatted_advert_folder(squatted_env: TestEnv) -> None:
     done = subprocess.run(
         [str(BIN / "designctl"), "doctor"], env=squatted_env.env, capture_output=True, text=True, timeout=60
     )
-    folder = user_folder(squatted_env.config.temp_dir)
+    folder = user_folder(squatted_env.config)
     assert f"[warn] advert folder: {folder} belongs to uid" in done.stdout, done.stdout
     assert f"remove {folder}" in done.stdout

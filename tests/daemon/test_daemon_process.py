@@ -72,7 +72,7 @@ def _workers_running(daemon: DaemonProcess) -> list[psutil.Process]:
 def test_advert_while_running_and_clean_sigterm(daemon: DaemonProcess) -> None:
     env, config = daemon.env, daemon.env.config
     port = daemon.port
-    path = advert_path(user_folder(config.temp_dir), port)
+    path = advert_path(user_folder(config), port)
     wait_for(path.exists, WAIT, "the advert file")
     assert _mode(path) == 0o600
     advert = json.loads(path.read_text())

@@ -27,7 +27,7 @@ from design_console.runtime.adverts import (
     write_advert,
 )
 
-IS_ROOT = os.getuid() == 0
+IS_ROOT = sys.platform != "win32" and os.getuid() == 0
 OTHER_UID = 65534
 
 

@@ -219,7 +219,7 @@ def test_adverts_go_to_the_users_private_folder_of_the_temp_dir(tmp_path: Path) 
     (tmp_path / "tmp").mkdir()
     make_private_dir(config.runtime_dir)
     advert = AdvertFile(config, 41000)
-    assert advert.path.parent == user_folder(config.temp_dir) and advert.write(_advert(41000, config.runtime_dir))
+    assert advert.path.parent == user_folder(config) and advert.write(_advert(41000, config.runtime_dir))
     assert private_dir_problem(advert.path.parent) is None
     found = list_adverts(*advert_folders(config))
     assert [(p, a is not None and is_live(a)) for p, a in found] == [(advert.path, True)]
@@ -233,7 +233,7 @@ def test_a_users_folder_made_unsafe_by_someone_else_sends_the_advert_to_the_runt
 ) -> None:
     config = load_config({"HOME": str(tmp_path / "home"), "TMPDIR": str(tmp_path / "tmp"),
                           "DESIGN_RUNTIME_DIR": str(tmp_path / "run")})  # fmt: skip
-    squatted = user_folder(config.temp_dir)
+    squatted = user_folder(config)
     squatted.mkdir(parents=True)
     squatted.chmod(0o777)
     make_private_dir(config.runtime_dir)

@@ -19,6 +19,11 @@ REPLACE_PAUSE = 0.01
 
 if sys.platform == "win32":
 
+    def advert_folder(temp_dir: Path, user_home: Path) -> Path:
+        """This user's port-advert folder, which every installation of the user reads: in the profile, since the
+        temp dir is in AppData, which MSIX-packaged AI apps redirect for their children."""
+        return user_home / ".design-console-mcp" / "adverts"
+
     def user_key() -> str:
         """A name for this user that is safe in a file name (its account name)."""
         return "".join(c if c.isalnum() else "_" for c in os.environ.get("USERNAME", "user"))
@@ -88,6 +93,12 @@ if sys.platform == "win32":
         return f'icacls "{path}" /inheritance:r /grant:r "%USERNAME%:(OI)(CI)F"'
 
 else:
+
+    def advert_folder(temp_dir: Path, user_home: Path) -> Path:
+        """This user's port-advert folder, which every installation of the user reads:
+        ``<temp dir>/design-console-mcp-<uid>`` (the caller checks that it is the user's own: anyone may create names
+        in a shared temp dir)."""
+        return temp_dir / f"design-console-mcp-{user_key()}"
 
     def user_key() -> str:
         """A name for this user that is safe in a file name (its uid)."""

@@ -109,9 +109,11 @@ if sys.platform == "win32":
         from ctypes import wintypes
 
         kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        kernel32.GetCurrentProcess.restype = wintypes.HANDLE
+        kernel32.IsProcessInJob.argtypes = [wintypes.HANDLE, wintypes.HANDLE, ctypes.POINTER(wintypes.BOOL)]
+        kernel32.IsProcessInJob.restype = wintypes.BOOL
         result = wintypes.BOOL()
-        handle = kernel32.GetCurrentProcess()
-        if not kernel32.IsProcessInJob(handle, None, ctypes.byref(result)):
+        if not kernel32.IsProcessInJob(kernel32.GetCurrentProcess(), None, ctypes.byref(result)):
             return None
         return bool(result.value)
 
