@@ -447,3 +447,19 @@ def test_designd_in_the_background_waits_out_a_designd_that_is_exiting(dc_env: T
     finally:
         release.join()
         ctl(dc_env, "stop")
+
+
+@LINUX_ONLY
+def test_doctor_warns_of_an_open_file_limit_designd_cannot_lift(dc_env: TestEnv) -> None:
+    import resource
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 512))
+
+    done = subprocess.run(
+        [str(BIN / "designctl"), "doctor"], env=dc_env.env, capture_output=True, text=True, timeout=60,
+        preexec_fn=low_limit,
+    )  # fmt: skip
+    lines = _doctor_lines(done.stdout)
+    assert ("warn", "the open-file limit is 256 (hard 512); designd can only lift it to 512") in lines, done.stdout
+    assert "ulimit -Hn 10240" in done.stdout

@@ -122,8 +122,15 @@ def write_advert(path: Path, advert: Advert) -> None:
 def read_advert(path: Path) -> Advert | None:
     """Parse an advert; None when unreadable or malformed."""
     try:
-        return msgspec.json.decode(path.read_bytes(), type=Advert)
-    except (OSError, msgspec.DecodeError):
+        return _decode(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _decode(data: bytes) -> Advert | None:
+    try:
+        return msgspec.json.decode(data, type=Advert)
+    except msgspec.DecodeError:
         return None
 
 
@@ -147,9 +154,11 @@ def list_adverts(*folders: Path) -> list[tuple[Path, Advert | None]]:
             try:
                 if not owned_by_me(path.lstat()):
                     continue
+                data = path.read_bytes()
             except OSError:
+                # Gone, or held open by its writer for a moment (Windows): not judged, so never removed, this pass.
                 continue
-            found.append((path, read_advert(path)))
+            found.append((path, _decode(data)))
     return found
 
 
