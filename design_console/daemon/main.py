@@ -172,8 +172,9 @@ def _wait_for_control(config: Config, timeout: float) -> bool:
 
 
 def _raise_descriptor_limit() -> None:
-    """Lift the soft limit on open files to the hard one: apps started from a desktop get 256 on macOS, which a
-    burst of sockets exhausts. What a user set lower on purpose as the hard limit is kept."""
+    """Lift the soft limit on open files to the hard one (or to 10240 where macOS refuses more): apps started from a
+    desktop get 256 on macOS, which a burst of sockets exhausts. What a user set lower on purpose as the hard limit
+    is kept."""
     try:
         raised = raise_open_file_limit()
     except (ValueError, OSError) as exc:
