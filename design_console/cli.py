@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import shutil
 import subprocess
 import sys
@@ -14,7 +13,6 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as xml_escape
 
 import msgspec
 import psutil
@@ -35,14 +33,19 @@ from design_console.protocol import (
     TextBlock,
     ToolResult,
 )
-from design_console.runtime.adverts import is_live, list_adverts
+from design_console.runtime.adverts import advert_folders, folder_problem, is_live, list_adverts, user_folder
 from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.control_client import connect_or_start
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+from design_console.runtime.platform import login
+from design_console.runtime.platform.locks import lock_is_free
+from design_console.runtime.platform.private import describe_access
+from design_console.runtime.platform.procs import in_job
+from design_console.runtime.platform.system import open_file_limits
 from design_console.runtime.ports import port_holders
 
 STOP_WAIT = 5.0
-SERVICE_LABEL = "com.design-console-mcp.designd"
+SERVICE_LABEL = login.SERVICE_LABEL
 
 
 def _print_json(data: Any) -> None:
@@ -104,11 +107,11 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
         pid = _running_pid(config)
         if pid is not None:
             print(f"designd (pid {pid}) is running but does not answer on its control socket; it may be hung.")
-            print("Restart it with `designctl restart` (asks, then SIGTERM, then SIGKILL); `designctl logs` shows")
+            print("Restart it with `designctl restart` (asks, then terminates, then kills); `designctl logs` shows")
             print("what it last did.")
             return 2
         print("designd is not running.")
-        others = [a for _, a in list_adverts(config.temp_dir) if a is not None and is_live(a)]
+        others = [a for _, a in list_adverts(*advert_folders(config)) if a is not None and is_live(a)]
         for advert in others:
             print(f"  another instance: pid {advert.pid} on port {advert.port} (runtime dir {advert.runtime_dir})")
         print("Start it with `designctl start` (AI apps also start it on demand).")
@@ -136,23 +139,23 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
     for w in status["workers"]:
         alive = f"pid {w['pid']}  up {w['uptime']}s  " if w["pid"] is not None else ""
         print(f"worker   {w['kind']:<6} {w['state']:<12} {alive}restarts {w['restarts']}")
-    others = [a for _, a in list_adverts(config.temp_dir) if a is not None and a.pid != status["pid"] and is_live(a)]
+    adverts = list_adverts(*advert_folders(config))
+    others = [a for _, a in adverts if a is not None and a.pid != status["pid"] and is_live(a)]
     for advert in others:
         print(f"other    pid {advert.pid} on port {advert.port} (runtime dir {advert.runtime_dir})")
     return 0
 
 
 def cmd_start(config: Config, opts: argparse.Namespace) -> int:
-    pid = _running_pid(config)
-    if pid is not None:
-        print(f"designd is already running (pid {pid}).")
-        return 0
+    # Whether designd runs is its answer, not the lock alone: one that is exiting holds the lock for a moment more.
+    before = _running_pid(config)
     try:
         _request(config, Command(id="start", name="status"), start=True, timeout=30.0)
     except DesignError as err:
         print(err, file=sys.stderr)
         return 1
-    print(f"designd started (pid {_running_pid(config)}).")
+    pid = _running_pid(config)
+    print(f"designd is already running (pid {pid})." if pid == before else f"designd started (pid {pid}).")
     return 0
 
 
@@ -167,7 +170,7 @@ def _wait_gone(pid: int, timeout: float) -> bool:
 
 
 def cmd_stop(config: Config, opts: argparse.Namespace) -> int:
-    """The shutdown ladder: ask over the control socket, then SIGTERM, then SIGKILL."""
+    """The shutdown ladder: ask over the control socket, then terminate, then kill (one rung on Windows)."""
     pid = _running_pid(config)
     if pid is None:
         print("designd is not running.")
@@ -221,7 +224,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
         try:
             if path.exists():
                 ensure_private_dir(path)
-                checks.append(("ok", f"{label} {path} is private", ""))
+                checks.append(("ok", f"{label} {path} is private ({describe_access(path)})", ""))
             else:
                 checks.append(("ok", f"{label} {path} will be created on first start", ""))
         except DesignError as err:
@@ -262,7 +265,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
             checks.append(("ok", f"plugin copy up to date (import {config.plugin_dir / 'manifest.json'})", ""))
     except (DesignError, OSError) as err:
         checks.append(("fail", f"plugin files: {err}", "Reinstall design-console-mcp."))
-    stale_adverts = [p for p, a in list_adverts(config.temp_dir) if a is None or not is_live(a)]
+    stale_adverts = [p for p, a in list_adverts(*advert_folders(config)) if a is None or not is_live(a)]
     if stale_adverts:
         checks.append(
             (
@@ -273,6 +276,15 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
         )
     else:
         checks.append(("ok", "no stale port advertisement files", ""))
+    squatted = folder_problem(config)
+    if squatted is not None:
+        checks.append(
+            (
+                "warn",
+                f"advert folder: {squatted} designd advertises in its runtime dir, unseen by other installations",
+                f"Have an administrator remove {user_folder(config)}, or set TMPDIR to a folder of your own.",
+            )
+        )
     pid = _running_pid(config)
     holders = port_holders(config)
     others = {port: [h for h in held if h.pid is None or h.pid != pid] for port, held in holders.items()}
@@ -333,6 +345,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
                     "`designctl restart`",
                 )
             )
+    checks += platform_checks(config)
     if config.access_token:
         checks.append(("ok", "DESIGN_ACCESS_TOKEN is set (value not shown)", ""))
     else:
@@ -343,6 +356,46 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
                 "Design API tools (file data, comments, versions) need a personal access token in the env.",
             )
         )
+    return checks
+
+
+#: Below this many open files a burst of AI apps and sockets fails (macOS GUI apps start at 256).
+LOW_OPEN_FILES = 1024
+
+
+def platform_checks(config: Config) -> list[tuple[str, str, str]]:
+    """The OS's facts that decide whether designd can start and stay up: its lock, job and open-file limit."""
+    checks: list[tuple[str, str, str]] = []
+    lock = config.lock_file
+    try:
+        held = lock.exists() and not lock_is_free(lock)
+    except OSError as exc:
+        checks.append(("fail", f"instance lock {lock} cannot be opened: {exc}", f"Remove it: {lock}"))
+    else:
+        state = f"held by pid {InstanceLock(lock).holder().get('pid')}" if held else "free"
+        checks.append(("ok", f"instance lock {lock} is {state}", ""))
+    if in_job():
+        checks.append(
+            (
+                "warn",
+                "this process runs in a job object: a designd started from here may end with this window or app",
+                "Start designd at login with `designctl service install`.",
+            )
+        )
+    limits = open_file_limits()
+    if limits is not None:
+        soft, hard = limits
+        if hard != -1 and hard < LOW_OPEN_FILES:
+            checks.append(
+                (
+                    "warn",
+                    f"the open-file limit is {soft} (hard {hard}); designd can only lift it to {hard}",
+                    "Raise the hard limit (`ulimit -Hn 10240` in the shell or the service's limits).",
+                )
+            )
+        else:
+            shown = "unlimited" if hard == -1 else str(hard)
+            checks.append(("ok", f"open-file limit {soft}, hard {shown}: designd lifts its own soft limit", ""))
     return checks
 
 
@@ -385,17 +438,24 @@ def unit_file_word(text: str) -> str:
     return word
 
 
-def service_files(config: Config) -> tuple[Path, str]:
-    """Where the user service goes on this OS and its text with this installation's designd path."""
-    designd = _designd_path()
-    if platform.system() == "Darwin":
-        text = _unit_source(f"{SERVICE_LABEL}.plist").read_text().replace("/usr/local/bin/designd", xml_escape(designd))
-        return config.user_home / "Library" / "LaunchAgents" / f"{SERVICE_LABEL}.plist", text
-    text = _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", unit_file_word(designd))
-    return config.config_home / "systemd" / "user" / "designd.service", text
+def _systemd_unit(designd: str) -> str:
+    """The bundled systemd user unit with this installation's designd in ExecStart."""
+    return _unit_source("designd.service").read_text().replace("%h/.local/bin/designd", unit_file_word(designd))
 
 
-def _run(cmd: list[str]) -> bool:
+def service_plan(config: Config) -> login.ServicePlan:
+    """This OS's start-at-login item for this installation: its file, contents and commands."""
+    return login.service_plan(
+        designd=_designd_path(),
+        unit_text=_systemd_unit,
+        user_home=config.user_home,
+        config_home=config.config_home,
+        home=config.home,
+        log_dir=config.log_dir,
+    )
+
+
+def _run(cmd: tuple[str, ...]) -> bool:
     """Run one service-manager command and show it; False when it ran and failed."""
     if shutil.which(cmd[0]) is None:
         print(f"  (skipped: {cmd[0]} not found) {' '.join(cmd)}")
@@ -405,47 +465,29 @@ def _run(cmd: list[str]) -> bool:
     return done.returncode == 0
 
 
-def _service_not_enabled(path: Path, darwin: bool) -> str:
-    """The error for a unit that was written but that the service manager refused to load."""
-    if darwin:
-        return format_error(
-            f"{path} was written, but launchd did not load it (see the error above).",
-            f"Run `launchctl load -w {path}` in a terminal of your own login session, then `designctl status`.",
-        )
-    return format_error(
-        f"{path} was written, but systemd's user manager could not enable it (see the error above). "
-        "'Failed to connect to bus' means this shell has no systemd user session (su, sudo, ssh without lingering, "
-        "a container).",
-        "Log in as this user directly, or run `loginctl enable-linger $USER` and set "
-        "XDG_RUNTIME_DIR=/run/user/$(id -u), then `systemctl --user daemon-reload && systemctl --user enable --now "
-        "designd.service`. Without a service, AI apps start designd on demand.",
-    )
-
-
 def cmd_service(config: Config, opts: argparse.Namespace) -> int:
-    path, text = service_files(config)
-    darwin = platform.system() == "Darwin"
+    plan = service_plan(config)
     if opts.action == "install":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        print(f"wrote {path}")
-        if darwin:
-            loaded = _run(["launchctl", "load", "-w", str(path)])
-        else:
-            loaded = _run(["systemctl", "--user", "daemon-reload"])
-            loaded = _run(["systemctl", "--user", "enable", "--now", "designd.service"]) and loaded
-        if not loaded:
-            print(_service_not_enabled(path, darwin), file=sys.stderr)
+        if plan.path.parent == config.home:
+            ensure_private_dir(config.home)
+        plan.path.parent.mkdir(parents=True, exist_ok=True)
+        plan.path.write_bytes(plan.content)
+        print(f"wrote {plan.path}")
+        for cmd in plan.prepare:
+            _run(cmd)
+        if not all([_run(cmd) for cmd in plan.enable]):
+            print(
+                format_error(f"{plan.path} was written, but the service manager refused it (see above).", plan.fix),
+                file=sys.stderr,
+            )
             return 1
     else:
-        if darwin:
-            _run(["launchctl", "unload", "-w", str(path)])
-        else:
-            _run(["systemctl", "--user", "disable", "--now", "designd.service"])
-        path.unlink(missing_ok=True)
-        print(f"removed {path}")
-        if not darwin:
-            _run(["systemctl", "--user", "daemon-reload"])
+        for cmd in plan.disable:
+            _run(cmd)
+        plan.path.unlink(missing_ok=True)
+        print(f"removed {plan.path}")
+        for cmd in plan.after_removal:
+            _run(cmd)
     return 0
 
 
@@ -538,7 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_status)
     sub.add_parser("start", help="start designd in the background").set_defaults(func=cmd_start)
-    sub.add_parser("stop", help="stop designd (ask, then SIGTERM, then SIGKILL)").set_defaults(func=cmd_stop)
+    sub.add_parser("stop", help="stop designd (ask, then terminate, then kill)").set_defaults(func=cmd_stop)
     sub.add_parser("restart", help="stop, then start").set_defaults(func=cmd_restart)
     p = sub.add_parser("logs", help="show designd's log")
     p.add_argument("-f", "--follow", action="store_true")
@@ -547,7 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="check permissions, stale files, ports, plugin copy, tokens; say how to fix")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_doctor)
-    p = sub.add_parser("service", help="install or remove the systemd user unit / launchd agent")
+    p = sub.add_parser("service", help="start designd at login (systemd unit, launchd agent, scheduled task)")
     p.add_argument("action", choices=["install", "uninstall"])
     p.set_defaults(func=cmd_service)
     p = sub.add_parser("tools", help="list the tools")

@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import platform
-import plistlib
 import re
 import shutil
 import socket
@@ -24,10 +23,10 @@ from fakes.fake_plugin import FakePlugin
 from procs import BIN, DaemonProcess, TestEnv, processes_of, start_worker, wait_for
 
 from design_console import __version__
-from design_console.cli import SERVICE_LABEL, STOP_WAIT, service_files, unit_file_word
+from design_console.cli import STOP_WAIT, service_plan, unit_file_word
 from design_console.config import load_config
 from design_console.errors import PREFIX
-from design_console.runtime.dirs import InstanceLock
+from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.tools import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -196,8 +195,9 @@ def test_doctor_healthy_install(daemon: DaemonProcess) -> None:
     assert not [what for status, what in lines if status == "fail"]
     ok = [what for status, what in lines if status == "ok"]
     for expected in (
-        f"home {config.home} is private",
-        f"runtime dir {config.runtime_dir} is private",
+        f"home {config.home} is private (owner uid {os.getuid()}, mode 700)",
+        f"runtime dir {config.runtime_dir} is private (owner uid {os.getuid()}, mode 700)",
+        f"instance lock {config.lock_file} is held by pid {daemon.pid}",
         f"bridge token present ({config.token_file})",
         f"plugin copy up to date (import {config.plugin_dir / 'manifest.json'})",
         "no stale port advertisement files",
@@ -351,7 +351,7 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
             [analyze, "verify", "--user", str(unit)], env=env, capture_output=True, text=True, timeout=60
         )
 
-    _, unit_text = service_files(load_config(env))
+    unit_text = service_plan(load_config(env)).content.decode()
     assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in unit_text
     good = verify(unit_text, "designd.service")
     assert good.returncode == 0 and "designd.service" not in good.stdout + good.stderr, good.stdout + good.stderr
@@ -365,16 +365,6 @@ def test_the_units_documentation_link_is_the_projects_readme() -> None:
     assert urls["Documentation"] == urls["Repository"] + "#readme"
     unit = (ROOT / "systemd" / "designd.service").read_text()
     assert f"Documentation={urls['Documentation']}\n" in unit
-
-
-def test_launchd_plist() -> None:
-    with (ROOT / "systemd" / f"{SERVICE_LABEL}.plist").open("rb") as handle:
-        plist = plistlib.load(handle)
-    assert plist["Label"] == SERVICE_LABEL
-    args = plist["ProgramArguments"]
-    assert args[0].endswith("/designd") and args[-1] == "--foreground"
-    assert plist["RunAtLoad"] is True
-    assert plist["KeepAlive"] == {"SuccessfulExit": False}
 
 
 def _service_env(tmp_path: Path, path_dir: Path) -> dict[str, str]:
@@ -429,3 +419,58 @@ def test_service_install_fails_with_the_fix_when_systemctl_fails(dc_env: TestEnv
         "--user disable --now designd.service",
         "--user daemon-reload",
     ]
+
+
+def test_start_waits_out_a_designd_that_is_exiting(dc_env: TestEnv) -> None:
+    """designctl start while the instance lock is still held by a designd that is dying: it starts the next one as
+    soon as the lock is free, instead of reporting the dying one as running."""
+    config = dc_env.config
+    ensure_private_dir(config.home)
+    ensure_private_dir(config.runtime_dir)
+    dying = InstanceLock(config.lock_file)
+    assert dying.acquire({"pid": os.getpid()})
+    release = threading.Timer(0.5, dying.release)
+    release.start()
+    try:
+        done = ctl(dc_env, "start")
+        assert done.returncode == 0, done.stderr
+        match = re.search(r"designd started \(pid (\d+)\)", done.stdout)
+        assert match and int(match[1]) != os.getpid(), done.stdout
+    finally:
+        release.join()
+        ctl(dc_env, "stop")
+
+
+def test_designd_in_the_background_waits_out_a_designd_that_is_exiting(dc_env: TestEnv) -> None:
+    config = dc_env.config
+    ensure_private_dir(config.home)
+    ensure_private_dir(config.runtime_dir)
+    dying = InstanceLock(config.lock_file)
+    assert dying.acquire({"pid": os.getpid()})
+    release = threading.Timer(3.0, dying.release)
+    release.start()
+    try:
+        done = subprocess.run(
+            [str(BIN / "designd")], env=dc_env.env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        assert "designd started (pid" in done.stdout, done.stdout
+    finally:
+        release.join()
+        ctl(dc_env, "stop")
+
+
+@LINUX_ONLY
+def test_doctor_warns_of_an_open_file_limit_designd_cannot_lift(dc_env: TestEnv) -> None:
+    import resource
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 512))
+
+    done = subprocess.run(
+        [str(BIN / "designctl"), "doctor"], env=dc_env.env, capture_output=True, text=True, timeout=60,
+        preexec_fn=low_limit,
+    )  # fmt: skip
+    lines = _doctor_lines(done.stdout)
+    assert ("warn", "the open-file limit is 256 (hard 512); designd can only lift it to 512") in lines, done.stdout
+    assert "ulimit -Hn 10240" in done.stdout

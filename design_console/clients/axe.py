@@ -20,8 +20,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -31,6 +29,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from design_console.errors import DesignError, ErrorCode
+from design_console.runtime.platform.procs import group_kwargs, is_superuser, kill_tree
 
 #: The accessibility engine, shipped as package data.
 AXE_SCRIPT = resources.files("design_console.clients") / "axe-core" / "axe.min.js"
@@ -179,7 +178,7 @@ def _flags(profile: str) -> list[str]:
         "--proxy-bypass-list=<-loopback>",
     ]
     # Chromium refuses to start its sandbox as root (containers, CI); it runs without it there.
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
+    if is_superuser():
         flags.append("--no-sandbox")
     return [*flags, "about:blank"]
 
@@ -240,11 +239,7 @@ def _kill(proc: asyncio.subprocess.Process) -> None:
     """End the browser and every process it started (its own session's group)."""
     if proc.returncode is not None:
         return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if sys.platform == "win32":
-            proc.kill()
-        else:
-            os.killpg(proc.pid, signal.SIGKILL)
+    kill_tree(proc.pid)
 
 
 async def run_axe(
@@ -290,7 +285,7 @@ async def _run(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
+            **group_kwargs(),
         )
         drain: asyncio.Task[None] | None = None
         try:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 from design_console.errors import DesignError, ErrorCode
+from design_console.runtime.platform.private import make_private_dir, open_to_others, owned_by_me, replace
 
 # Pillow is imported by the functions that decode and encode, which run in the media worker: the screenshot tools
 # that name this module are loaded by designd too, and Pillow would slow its start.
@@ -196,15 +197,15 @@ def ensure_media_dir(directory: Path) -> Path:
     Raises DesignError ``media_dir_unsafe`` when the path is a symlink or belongs to another user, since the files
     in it are screenshots of the user's designs.
     """
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_private_dir(directory)
     info = directory.lstat()
-    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode) or not owned_by_me(info):
         raise DesignError(
             ErrorCode.MEDIA_DIR_UNSAFE,
             f"The media folder {directory} is not a folder owned by this user.",
             "Remove it, or set DESIGN_CONSOLE_HOME to a private folder, then try again.",
         )
-    if stat.S_IMODE(info.st_mode) != 0o700:
+    if open_to_others(info):
         directory.chmod(0o700)
     return directory
 
@@ -223,7 +224,7 @@ def save_media(directory: Path, data: bytes, *, name: str, suffix: str) -> Path:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(temp, 0o600)
-        os.replace(temp, final)
+        replace(temp, final)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import resource
 import signal
 import sys
 import time
@@ -28,10 +27,11 @@ from design_console.daemon.reaper import INTERVAL as REAP_INTERVAL
 from design_console.daemon.reaper import sweep
 from design_console.daemon.sd_notify import notify
 from design_console.errors import PREFIX, DesignError, ErrorCode
-from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.runtime.adverts import Advert, AdvertFile, now_ms, process_start_time, user_folder
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.launch import spawn_detached
 from design_console.runtime.logs import setup_logging
+from design_console.runtime.platform.system import raise_open_file_limit
 
 log = logging.getLogger("design_console.daemon")
 
@@ -40,6 +40,8 @@ EXIT_ALREADY_RUNNING = 3
 EXIT_PORTS_BUSY = 4
 ADVERT_REFRESH = 30.0
 PEER_SWEEP = 2.0
+#: How long `designd` (not --foreground) waits for a silent lock holder to let go before calling it running.
+DYING_GRACE = 5.0
 
 
 def _fail(message: str, code: int) -> None:
@@ -81,15 +83,14 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
         # answers why there is no plugin, instead of a shim starting designd again and again and listing nothing.
     port = daemon.bridge.port
     started_ms = now_ms()
-    advert_file = advert_path(config.temp_dir, port) if port is not None else None
+    advert_file = AdvertFile(config, port) if port is not None else None
     pid = os.getpid()
     start_time = process_start_time(pid)
 
     def refresh_advert() -> None:
         if advert_file is None or port is None:
             return
-        write_advert(
-            advert_file,
+        advert_file.write(
             Advert(
                 pid=pid,
                 process_start_time=start_time,
@@ -139,13 +140,13 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     await daemon.bridge.close()
     daemon.control.close()
     if advert_file is not None:
-        advert_file.unlink(missing_ok=True)
+        advert_file.remove()
     log.info("designd stopped")
 
 
 async def _first_sweep(config: Config) -> None:
     try:
-        await asyncio.to_thread(sweep, config.temp_dir, config.runtime_dir)
+        await asyncio.to_thread(sweep, user_folder(config), config.runtime_dir)
     except Exception:
         log.exception("the start-up sweep of orphans and stale adverts failed")
 
@@ -160,7 +161,7 @@ def _sweep_all(config: Config) -> None:
     """Orphans and stale adverts, and expired screenshots: the media worker that also sweeps them may be stopped."""
     from design_console.clients.media import sweep_media
 
-    sweep(config.temp_dir, config.runtime_dir)
+    sweep(user_folder(config), config.runtime_dir)
     sweep_media(config.media_dir)
 
 
@@ -176,17 +177,16 @@ def _wait_for_control(config: Config, timeout: float) -> bool:
 
 
 def _raise_descriptor_limit() -> None:
-    """Lift the soft limit on open files to the hard one: apps started from a desktop get 256 on macOS, which a
-    burst of sockets exhausts. What a user set lower on purpose as the hard limit is kept."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
-    if soft == resource.RLIM_INFINITY or soft >= wanted:
-        return
+    """Lift the soft limit on open files to the hard one (or to 10240 where macOS refuses more): apps started from a
+    desktop get 256 on macOS, which a burst of sockets exhausts. What a user set lower on purpose as the hard limit
+    is kept."""
     try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-        log.info("open-file limit raised from %d to %d", soft, wanted)
+        raised = raise_open_file_limit()
     except (ValueError, OSError) as exc:
-        log.warning("could not raise the open-file limit from %d: %s", soft, exc)
+        log.warning("could not raise the open-file limit: %s", exc)
+        return
+    if raised is not None:
+        log.info("open-file limit raised from %d to %d", *raised)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -203,7 +203,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail(str(err), EXIT_CONFIG)
     lock = InstanceLock(config.lock_file)
     if not opts.foreground:
-        if lock.is_held():
+        # A designd that is exiting holds the lock a moment longer; one that answers, or keeps it, is running.
+        if lock.is_held() and (_wait_for_control(config, 1.0) or not lock.wait_free(DYING_GRACE)):
             holder = lock.holder()
             print(f"designd is already running (pid {holder.get('pid')}, bridge port {holder.get('port')}).")
             return

@@ -23,6 +23,7 @@ from design_console.runtime.launch import (
     is_daemon_cmdline,
     parse_worker_of,
 )
+from design_console.runtime.platform.procs import alive, own_processes
 
 log = logging.getLogger("design_console.reaper")
 
@@ -40,15 +41,6 @@ class Stray:
     why: str
 
 
-def _same_process(pid: int, start_time: float) -> bool:
-    """Whether ``pid`` is still the process that started at ``start_time`` (not gone, not a zombie, not reused)."""
-    try:
-        proc = psutil.Process(pid)
-        return proc.status() != psutil.STATUS_ZOMBIE and abs(proc.create_time() - start_time) < 1.0
-    except psutil.Error:
-        return False
-
-
 def _worker_of(proc: psutil.Process) -> tuple[str, int, float] | None:
     """The marker designd put in a worker's environment, or None for any other process."""
     try:
@@ -57,19 +49,21 @@ def _worker_of(proc: psutil.Process) -> tuple[str, int, float] | None:
         return None
 
 
-def find_strays(temp_dir: Path, runtime_dir: Path, self_pid: int | None = None) -> list[Stray]:
-    """Our processes that should not be running: orphaned workers and superseded daemons of this installation."""
+def find_strays(advert_dir: Path, runtime_dir: Path, self_pid: int | None = None) -> list[Stray]:
+    """Our processes that should not be running: orphaned workers and superseded daemons of this installation.
+
+    ``advert_dir`` is the user's advert folder; this installation's runtime dir is searched for adverts too.
+    """
     self_pid = os.getpid() if self_pid is None else self_pid
-    uid = os.getuid()
     advertised = {
         advert.pid: advert
-        for _, advert in list_adverts(temp_dir)
+        for _, advert in list_adverts(advert_dir, runtime_dir)
         if advert is not None and advert.runtime_dir == str(runtime_dir)
     }
     strays: list[Stray] = []
-    for proc in psutil.process_iter(["pid", "uids", "cmdline", "status", "create_time"]):
+    for proc in own_processes(["pid", "cmdline", "status", "create_time"]):
         info = proc.info
-        if info["pid"] == self_pid or not info["uids"] or info["uids"].real != uid:
+        if info["pid"] == self_pid:
             continue
         if info["status"] == psutil.STATUS_ZOMBIE:
             continue
@@ -77,7 +71,7 @@ def find_strays(temp_dir: Path, runtime_dir: Path, self_pid: int | None = None) 
         marker = _worker_of(proc) if WORKER_MODULE in cmdline else None
         if marker is not None:
             runtime, parent, parent_start = marker
-            if runtime == str(runtime_dir) and not _same_process(parent, parent_start):
+            if runtime == str(runtime_dir) and not alive(parent, parent_start):
                 strays.append(Stray(info["pid"], f"worker whose designd (pid {parent}) is gone"))
         elif is_daemon_cmdline(cmdline) and info["pid"] in advertised:
             advert = advertised[info["pid"]]
@@ -87,7 +81,9 @@ def find_strays(temp_dir: Path, runtime_dir: Path, self_pid: int | None = None) 
 
 
 def stop_processes(strays: list[Stray], grace: float = TERM_GRACE) -> list[int]:
-    """SIGTERM each stray, then SIGKILL those still alive after ``grace`` seconds; returns the pids stopped."""
+    """Terminate each stray, then kill those still alive after ``grace`` seconds; returns the pids stopped.
+
+    On POSIX that is SIGTERM then SIGKILL; Windows has no gentler rung than TerminateProcess, so both are one."""
     procs = []
     for stray in strays:
         try:
@@ -107,10 +103,10 @@ def stop_processes(strays: list[Stray], grace: float = TERM_GRACE) -> list[int]:
     return [p.pid for p in procs]
 
 
-def sweep(temp_dir: Path, runtime_dir: Path) -> dict[str, list[str]]:
+def sweep(advert_dir: Path, runtime_dir: Path) -> dict[str, list[str]]:
     """One reaper pass; returns what it removed and stopped, for logs and ``designctl doctor``."""
-    stopped = stop_processes(find_strays(temp_dir, runtime_dir))
-    removed = remove_stale(temp_dir)
+    stopped = stop_processes(find_strays(advert_dir, runtime_dir))
+    removed = remove_stale(advert_dir, runtime_dir)
     if stopped or removed:
         log.info("reaper: stopped %s, removed %s", stopped, [p.name for p in removed])
     return {"stopped": [str(pid) for pid in stopped], "removed": [str(p) for p in removed]}

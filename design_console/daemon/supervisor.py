@@ -15,10 +15,10 @@ import contextlib
 import enum
 import logging
 import os
-import signal
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import psutil
@@ -39,6 +39,7 @@ from design_console.protocol import (
 )
 from design_console.runtime.adverts import process_start_time
 from design_console.runtime.launch import WORKER_MODULE, WORKER_OF_VAR, worker_of
+from design_console.runtime.platform.procs import child_kwargs
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import failure
 from design_console.tools.context import ProgressFn
@@ -155,6 +156,7 @@ class Supervisor:
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
             env={**os.environ, WORKER_OF_VAR: marker},
+            **child_kwargs(),
         )
         worker.started_at = time.time()
         task = asyncio.create_task(self._relay_log(worker, worker.proc), name=f"worker-log-{worker.kind}")
@@ -367,7 +369,7 @@ class Supervisor:
             await asyncio.wait_for(proc.wait(), STOP_GRACE)
 
     async def stop(self) -> None:
-        """The shutdown ladder for every worker at once: ask (Bye), then SIGTERM, then SIGKILL."""
+        """The shutdown ladder for every worker at once: ask (Bye), then terminate, then kill."""
         self._closing = True
         if self._watch is not None:
             self._watch.cancel()
@@ -385,18 +387,18 @@ class Supervisor:
         worker.state = WorkerState.STOPPED
 
     async def _stop_process(self, worker: Worker) -> None:
-        """The ladder for one worker: ask (Bye), then SIGTERM, then SIGKILL."""
+        """The ladder for one worker: ask (Bye), then terminate (SIGTERM; on Windows already the end), then kill."""
         proc = worker.proc
         if proc is not None and proc.returncode is None:
-            # A worker that never said hello cannot be asked; it goes straight to SIGTERM.
-            ladder: list[signal.Signals | None] = [signal.SIGTERM, signal.SIGKILL]
+            # A worker that never said hello cannot be asked; it goes straight to terminate.
+            ladder: list[Callable[[], None] | None] = [proc.terminate, proc.kill]
             if worker.identity is not None:
                 await self.control.send(worker.identity, Bye(reason="designd stopping"))
                 ladder.insert(0, None)
-            for sig in ladder:
-                if sig is not None:
+            for rung in ladder:
+                if rung is not None:
                     with contextlib.suppress(ProcessLookupError):
-                        proc.send_signal(sig)
+                        rung()
                 try:
                     await asyncio.wait_for(proc.wait(), STOP_GRACE)
                     break

@@ -7,7 +7,6 @@ imports asyncio or the MCP SDK.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import select
 import socket
@@ -32,6 +31,8 @@ from design_console.protocol import (
     decode,
     framed,
 )
+from design_console.runtime.platform.locks import FileLock
+from design_console.runtime.platform.procs import alive
 
 START_TIMEOUT = 30.0
 #: How often a caller that started designd looks for its socket: designd answers a fraction of a second after its
@@ -205,22 +206,25 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
     stderr_log = config.log_dir / "designd.stderr.log"
     with _start_lock(config):
         pid: int | None = None
+        offset = 0
         lock = InstanceLock(config.lock_file)
-        if not lock.is_held():
-            ensure_private_dir(config.log_dir)
-            offset = stderr_log.stat().st_size if stderr_log.exists() else 0
-            pid = spawn_detached(str(stderr_log))
         deadline = time.monotonic() + START_TIMEOUT
         # A designd started elsewhere (a service manager, designctl) answers within seconds once it holds the lock.
         deaf_after = time.monotonic() + DEAF_AFTER
         while True:
+            # Looked at on every turn, not once: a designd that is exiting holds the lock for the few milliseconds
+            # it takes to die (longer on Windows), and the next one must start the moment it lets go.
+            if pid is None and not lock.is_held():
+                ensure_private_dir(config.log_dir)
+                offset = stderr_log.stat().st_size if stderr_log.exists() else 0
+                pid = spawn_detached(str(stderr_log))
             try:
                 link.connect(1.0)
                 return link
             except DesignError as err:
                 if err.code != ErrorCode.DAEMON_UNAVAILABLE:
                     raise
-                if pid is not None and not _alive(pid):
+                if pid is not None and not alive(pid):
                     raise DesignError(
                         ErrorCode.DAEMON_UNAVAILABLE,
                         f"designd could not start: {_startup_failure(stderr_log, offset)}",
@@ -245,22 +249,12 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
 @contextlib.contextmanager
 def _start_lock(config: Config) -> Iterator[None]:
     """Hold the start lock: one caller at a time looks for designd and starts it; the others wait their turn."""
-    fd = os.open(config.runtime_dir / "start.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    lock = FileLock(config.runtime_dir / "start.lock")
+    lock.acquire()
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        lock.release()
 
 
 def _startup_failure(log: Path, offset: int) -> str:

@@ -6,17 +6,19 @@ import os
 import tempfile
 from pathlib import Path
 
+from design_console.runtime.platform.private import chmod_private, replace
+
 
 def write_private(path: Path, data: bytes, mode: int = 0o600) -> None:
-    """Write ``data`` to ``path`` atomically: a temp file in the same folder, fsync'd, chmod'ed, then renamed."""
+    """Write ``data`` to ``path`` atomically: a temp file in the same folder, fsync'd, made private, then renamed."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        os.fchmod(fd, mode)
+        chmod_private(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

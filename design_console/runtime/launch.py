@@ -1,18 +1,16 @@
-"""Start designd detached from the caller (a shim or designctl), so it is nobody's child and nobody's zombie.
-
-A short-lived intermediate shell, in a new session, starts designd in the background and exits at once; the caller
-reaps the intermediate, and designd is re-parented to init (or the user's subreaper).
+"""Start designd detached from the caller (a shim or designctl), so it is nobody's child and nobody's zombie, and
+no signal or job of the caller's reaches it (``runtime/platform/procs.py`` does it each OS's way).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from design_console.config import DETACHED_VAR, NOTIFY_SOCKET_VAR
+from design_console.runtime.platform import procs
 
 #: What a detached designd runs: ``python -P -m DAEMON_MODULE --foreground``. ``-P`` keeps the caller's working
 #: directory off ``sys.path``: a ``design_console`` folder there (a checkout) must not replace the installed code.
@@ -42,28 +40,15 @@ def parse_worker_of(value: str | None) -> tuple[str, int, float] | None:
     return runtime_dir, pid, float(start)
 
 
-#: The short-lived intermediate: a POSIX shell (it starts in a millisecond, a Python would take tens) that starts
-#: designd in the background, prints its pid and exits. ``$0`` is this Python, ``$1`` the start-up log.
-_INTERMEDIATE = f'"$0" -P -m {DAEMON_MODULE} --foreground </dev/null >/dev/null 2>>"$1" & echo $!'
-
-
 def spawn_detached(stderr_log: str) -> int:
     """Start ``designd --foreground`` detached; its stderr (start-up failures) goes to ``stderr_log``.
 
-    Returns designd's pid. designd runs in a new session (the intermediate's), so the caller's terminal and process
-    group signals never reach it. The daemon's own single-instance lock makes concurrent spawns safe: all but one
-    exit. ``NOTIFY_SOCKET`` is dropped: a daemon started on demand is not the caller's service manager's to report to.
+    Returns the pid started (on Windows in a venv, the launcher's: designd's own pid is in the lock file). The
+    daemon's own single-instance lock makes concurrent spawns safe: all but one exit. ``NOTIFY_SOCKET`` is dropped:
+    a daemon started on demand is not the caller's service manager's to report to.
     """
-    out = subprocess.run(
-        ["/bin/sh", "-c", _INTERMEDIATE, sys.executable, stderr_log],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        check=True,
-        env={**{k: v for k, v in os.environ.items() if k != NOTIFY_SOCKET_VAR}, DETACHED_VAR: "1"},
-        timeout=30,
-        start_new_session=True,
-    )
-    return int(out.stdout.strip())
+    env = {**{k: v for k, v in os.environ.items() if k != NOTIFY_SOCKET_VAR}, DETACHED_VAR: "1"}
+    return procs.spawn_detached([sys.executable, "-P", "-m", DAEMON_MODULE, "--foreground"], env, stderr_log)
 
 
 def is_daemon_cmdline(cmdline: list[str]) -> bool:

@@ -8,16 +8,16 @@ lock, has a live port advert, or runs designd's entry point.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass
 
 import psutil
 
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
-from design_console.runtime.adverts import is_live, list_adverts
+from design_console.runtime.adverts import advert_folders, is_live, list_adverts
 from design_console.runtime.dirs import InstanceLock
 from design_console.runtime.launch import is_daemon_cmdline
+from design_console.runtime.platform.procs import is_mine
 
 log = logging.getLogger("design_console.ports")
 
@@ -56,7 +56,7 @@ def shorten(argv: list[str], width: int = COMMAND_WIDTH) -> str:
 
 def known_daemons(config: Config) -> set[int]:
     """Pids of this user's designd processes that said so: live port adverts and this installation's lock holder."""
-    pids = {advert.pid for _, advert in list_adverts(config.temp_dir) if advert is not None and is_live(advert)}
+    pids = {advert.pid for _, advert in list_adverts(*advert_folders(config)) if advert is not None and is_live(advert)}
     lock = InstanceLock(config.lock_file)
     try:
         holder = lock.holder().get("pid") if lock.is_held() else None
@@ -75,7 +75,7 @@ def describe_pid(pid: int | None, known: set[int]) -> Holder:
         proc = psutil.Process(pid)
         argv = proc.cmdline() or [proc.name()]
         user = proc.username()
-        mine = proc.uids().real == os.getuid()
+        mine = is_mine(proc)
     except (psutil.Error, OSError):
         return Holder(pid=pid, visible=False)
     ours = mine and (pid in known or is_daemon_cmdline(argv))

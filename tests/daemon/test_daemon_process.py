@@ -39,7 +39,7 @@ from design_console.protocol import (
     decode,
     encode,
 )
-from design_console.runtime.adverts import advert_path, process_start_time
+from design_console.runtime.adverts import advert_path, process_start_time, user_folder
 from design_console.runtime.dirs import InstanceLock
 from design_console.tools import catalog
 from design_console.tools.wire.listing import tool_entries
@@ -72,7 +72,7 @@ def _workers_running(daemon: DaemonProcess) -> list[psutil.Process]:
 def test_advert_while_running_and_clean_sigterm(daemon: DaemonProcess) -> None:
     env, config = daemon.env, daemon.env.config
     port = daemon.port
-    path = advert_path(config.temp_dir, port)
+    path = advert_path(user_folder(config), port)
     wait_for(path.exists, WAIT, "the advert file")
     assert _mode(path) == 0o600
     advert = json.loads(path.read_text())

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import socket
+import sys
 import uuid
 from pathlib import Path
 
 import pytest
 
 from design_console.daemon.sd_notify import notify
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="systemd's notify socket is an AF_UNIX datagram socket")
 
 # --- sd_notify ------------------------------------------------------------------------------------------------
 

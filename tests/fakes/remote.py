@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import httpx2
+import pytest
 import uvicorn
 from helpers import free_port_range
 from mcp import Client
@@ -212,6 +213,9 @@ def redis_server() -> Iterator[str]:
     """A throwaway ``redis-server`` (Debian package) on a free port, nothing saved; yields its URL."""
     binary = shutil.which("redis-server")
     if binary is None:
+        if sys.platform != "linux":
+            # scripts/setup installs Debian's package; the hosted macOS and Windows jobs have none.
+            pytest.skip("redis-server is not installed (Debian's package; Linux only in CI)")
         raise RuntimeError("redis-server is not installed: run scripts/setup --test")
     port = free_port_range(1)
     folder = tempfile.mkdtemp(prefix="dc-redis-")

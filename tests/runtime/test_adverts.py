@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 from procs import wait_for
 
 from design_console.runtime.adverts import (
@@ -27,7 +28,7 @@ from design_console.runtime.adverts import (
     write_advert,
 )
 
-IS_ROOT = os.getuid() == 0
+IS_ROOT = sys.platform != "win32" and os.getuid() == 0
 OTHER_UID = 65534
 
 
@@ -126,3 +127,20 @@ def test_list_and_remove_stale_adverts(tmp_path: Path) -> None:
     assert foreign.exists() is IS_ROOT, "another user's advert is never touched"
     assert not any(p.exists() for p in (dead, reused, garbage))
     assert list_adverts(tmp_path / "missing") == []
+
+
+def test_an_advert_that_cannot_be_read_for_now_is_not_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows refuses to open a file while its writer renames over it: such an advert is left for the next pass."""
+    busy = advert_path(tmp_path, 40010)
+    write_advert(busy, _advert(_dead_pid(), time.time(), port=40010))
+    real_read = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self == busy:
+            raise PermissionError(32, "The process cannot access the file because it is being used by another process")
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    assert remove_stale(tmp_path) == [] and busy.exists()
+    monkeypatch.undo()
+    assert remove_stale(tmp_path) == [busy] and not busy.exists()

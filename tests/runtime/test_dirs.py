@@ -14,7 +14,8 @@ import pytest
 from design_console.errors import PREFIX, DesignError
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 
-IS_ROOT = os.getuid() == 0
+IS_ROOT = sys.platform != "win32" and os.getuid() == 0
+POSIX_MODES = pytest.mark.skipif(sys.platform == "win32", reason="POSIX modes and owners; Windows uses an ACL")
 OTHER_UID = 65534
 
 
@@ -25,6 +26,7 @@ def _mode(path: Path) -> int:
 # --- ensure_private_dir -------------------------------------------------------------------------------------
 
 
+@POSIX_MODES
 def test_private_dir_is_created_0700_with_its_parents(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b" / "run"
     ensure_private_dir(target)
@@ -33,6 +35,7 @@ def test_private_dir_is_created_0700_with_its_parents(tmp_path: Path) -> None:
     assert _mode(target) == 0o700
 
 
+@POSIX_MODES
 @pytest.mark.parametrize("mode", [0o750, 0o705, 0o755, 0o777])
 def test_private_dir_open_to_others_is_refused_with_the_chmod_fix(tmp_path: Path, mode: int) -> None:
     target = tmp_path / "run"
@@ -47,6 +50,7 @@ def test_private_dir_open_to_others_is_refused_with_the_chmod_fix(tmp_path: Path
     assert _mode(target) == mode, "the check must not change the directory"
 
 
+@POSIX_MODES
 def test_symlink_to_a_private_dir_is_refused(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir(mode=0o700)

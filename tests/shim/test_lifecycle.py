@@ -364,3 +364,33 @@ def _connecting(pid: int) -> bool:
         return bool(psutil.Process(pid).net_connections(kind="unix"))
     except psutil.Error:
         return False
+
+
+def test_an_app_starts_designd_as_soon_as_a_dying_one_lets_go_of_the_lock(dc_env: TestEnv) -> None:
+    """A designd that is exiting still holds the instance lock for a moment: the app that found it unanswering
+    must start the next one the moment the lock is free, not wait out the 30 s start timeout."""
+    from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+
+    config = dc_env.config
+    ensure_private_dir(config.home)
+    ensure_private_dir(config.runtime_dir)
+    dying = InstanceLock(config.lock_file)
+    assert dying.acquire({"pid": os.getpid()})
+    proc = subprocess.Popen([SHIM], env=dc_env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(INIT).encode() + b"\n")
+        proc.stdin.flush()
+        time.sleep(0.5)  # the dying designd's last half second, during which the shim looks for designd
+        dying.release()
+        freed = time.monotonic()
+        reply = _read_line(proc, timeout=40)
+        answered = time.monotonic() - freed
+        assert reply["result"]["serverInfo"]["name"] == "design-console-mcp", reply
+        assert answered < 2.0, f"answered {answered:.2f} s after the lock was free"
+    finally:
+        dying.release()
+        if proc.stdin is not None:
+            proc.stdin.close()
+        proc.wait(10)
+        subprocess.run([str(BIN / "designctl"), "stop"], env=dc_env.env, capture_output=True, timeout=60)

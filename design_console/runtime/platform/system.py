@@ -1,0 +1,71 @@
+"""Per-process facts of the OS: the service manager's readiness socket and the open-file limit."""
+
+from __future__ import annotations
+
+import sys
+
+#: getrlimit(2) on macOS: a soft limit above OPEN_MAX (and kern.maxfilesperproc) is refused with EINVAL.
+MACOS_OPEN_MAX = 10240
+#: What to ask for when the hard limit is unlimited and the OS takes any number.
+UNLIMITED_WANTED = 65536
+
+if sys.platform == "win32":
+
+    def notify_datagram(address: str, data: bytes) -> bool:
+        """systemd's readiness socket does not exist on Windows."""
+        return False
+
+    def open_file_limits() -> tuple[int, int] | None:
+        """Windows has no per-process descriptor limit of this kind."""
+        return None
+
+    def raise_open_file_limit() -> tuple[int, int] | None:
+        """Nothing to raise on Windows."""
+        return None
+
+else:
+    import resource
+    import socket
+
+    def notify_datagram(address: str, data: bytes) -> bool:
+        """Send ``data`` to the AF_UNIX datagram socket ``address`` (``@name``: the abstract namespace); False
+        when it cannot be reached: as sd_notify(3), an undelivered notification is not the sender's failure."""
+        if address.startswith("@"):
+            address = "\0" + address[1:]
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+                sock.connect(address)
+                sock.sendall(data)
+        except OSError:
+            return False
+        return True
+
+    def open_file_limits() -> tuple[int, int] | None:
+        """(soft, hard) limit on open files; -1 for unlimited."""
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        return (-1 if soft == resource.RLIM_INFINITY else soft, -1 if hard == resource.RLIM_INFINITY else hard)
+
+    def raise_open_file_limit() -> tuple[int, int] | None:
+        """Lift the soft limit on open files as far as the OS lets: apps started from a desktop get 256 on macOS,
+        which a burst of sockets exhausts. Tries the hard limit (65536 when unlimited), then macOS's
+        ``min(OPEN_MAX, hard)``. Returns (old, new), None when nothing changed; raises OSError/ValueError when no
+        value was taken."""
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        unlimited = hard == resource.RLIM_INFINITY
+        wanted = [max(soft, UNLIMITED_WANTED) if unlimited else hard]
+        wanted.append(MACOS_OPEN_MAX if unlimited else min(MACOS_OPEN_MAX, hard))
+        if soft == resource.RLIM_INFINITY or soft >= wanted[0]:
+            return None
+        failure: Exception | None = None
+        for value in wanted:
+            if value <= soft:
+                continue
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (value, hard))
+            except (ValueError, OSError) as exc:
+                failure = exc
+                continue
+            return soft, value
+        if failure is not None:
+            raise failure
+        return None
