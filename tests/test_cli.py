@@ -407,7 +407,7 @@ def test_service_install_fails_with_the_fix_when_systemctl_fails(dc_env: TestEnv
     # The unit is written, but nothing runs it: that is a failure, and the message says what to do.
     assert installed.returncode == 1, installed.stdout
     assert "Failed to connect to bus" in installed.stdout and unit.exists()
-    assert f"{unit} was written, but systemd's user manager could not enable it" in installed.stderr
+    assert f"{unit} was written, but the service manager refused it" in installed.stderr
     assert "loginctl enable-linger" in installed.stderr and "systemctl --user enable --now" in installed.stderr
     assert f"ExecStart={unit_file_word(str(BIN / 'designd'))} --foreground" in unit.read_text()
     removed = ctl(dc_env, "service", "uninstall", extra_env=env)
