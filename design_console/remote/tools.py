@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,8 +31,6 @@ from design_console.tools.base import Args, NoArgs, ToolSpec, ok
 from design_console.tools.calls import run_call
 from design_console.tools.context import StateQueryName
 from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definitions
-
-log = logging.getLogger("design_console.remote")
 
 #: What a call is refused with when its tool reads the plugin-fed state only designd keeps.
 LOCAL_ONLY = DesignError(

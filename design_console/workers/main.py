@@ -179,10 +179,9 @@ class WorkerProcess:
                 self._done.set()
 
     async def _run_call(self, call: Call) -> None:
-        # One context serves every kind of worker: an ApiContext has all a MediaContext or a TokensContext has.
-        context: ApiContext = WorkerCallContext(self, call)
-
         async def run(spec: ToolSpec, args: Args) -> ToolOutput:
+            # One context serves every kind of worker: an ApiContext has all a MediaContext or a TokensContext has.
+            context: ApiContext = WorkerCallContext(self, call)
             return await spec.handler(context, args)
 
         try:
