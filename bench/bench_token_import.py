@@ -34,9 +34,6 @@ from tokens.gen import token_set  # noqa: E402
 
 from design_console import tokens  # noqa: E402
 
-#: How the import tool names a format the export writes under another name.
-IMPORT_NAME = {"tailwind-v3": "tailwind-v3-config"}
-
 
 async def _call(client: Client, name: str, args: dict[str, Any]) -> Any:
     result = await client.call_tool(name, args)
@@ -108,7 +105,7 @@ async def run(count: int, mode_count: int, formats: list[str]) -> None:
                 latencies: list[float] = []
                 probe = asyncio.create_task(_probe(prober, stop, latencies))
                 started = time.perf_counter()
-                name = IMPORT_NAME.get(fmt, "dtcg" if fmt == "dtcg-2025" else fmt)
+                name = "dtcg" if fmt == "dtcg-2025" else fmt
                 done = await _call(client, "design_import_tokens", {"payload": text, "format": name})
                 elapsed = time.perf_counter() - started
                 stop.set()

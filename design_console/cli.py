@@ -78,6 +78,11 @@ def _request(
                 raise DesignError(ErrorCode.of(reply.code), reply.message)
             if isinstance(reply, Result | ToolResult):
                 return reply
+        if isinstance(frame, Call):
+            # Imported here: the catalog's modules cost every designctl command time, and only this answer needs one.
+            from design_console.tools.calls import call_timeout
+
+            raise call_timeout(frame.tool, timeout)
         raise DesignError(ErrorCode.TIMEOUT, f"designd did not answer within {timeout:.0f} s.", "See `designctl logs`.")
     finally:
         if link.sock is not None:

@@ -42,7 +42,8 @@ from design_console.runtime.setup_text import not_connected_error, refused_plugi
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.apps import VIEWS
-from design_console.tools.base import TARGET_FILE_FIELD, ToolSpec, failure, parse_args
+from design_console.tools.base import TARGET_FILE_FIELD, Args, ToolSpec
+from design_console.tools.calls import run_call
 from design_console.tools.context import DaemonContext, ProgressFn
 
 if TYPE_CHECKING:
@@ -160,16 +161,10 @@ class Daemon:
         progress: ProgressFn = _no_progress,
         scope: ScopeFn = _no_scope,
     ) -> ToolOutput:
-        """Validate and run one tool wherever it lives; every failure becomes an error result, never an exception."""
-        spec = self.tools.get(name)
-        if spec is None:
-            return failure(
-                DesignError(
-                    ErrorCode.UNKNOWN_TOOL, f"There is no tool named {name!r}.", "List the tools with tools/list."
-                )
-            )
-        try:
-            args = parse_args(spec, arguments)
+        """Validate and run one tool wherever it lives (through :func:`tools.calls.run_call`, whose texts every
+        failure gets): in designd itself, or on the worker of its ``runs_in``."""
+
+        async def run(spec: ToolSpec, args: Args) -> ToolOutput:
             if spec.needs_bridge and not self.bridge.is_connected():
                 raise self.bridge.unavailable or not_connected_error(self.config)
             if spec.needs_editor:
@@ -181,8 +176,8 @@ class Daemon:
             return await self.supervisor.call(
                 spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress, file_scope
             )
-        except DesignError as err:
-            return failure(err)
+
+        return await run_call(self.tools, name, arguments, run)
 
     def _check_editor(self, spec: ToolSpec, file_key: str | None) -> None:
         """Refuse, before anything is sent, a tool made for one editor when its target file is of another.

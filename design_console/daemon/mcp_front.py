@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from design_console import __version__
-from design_console.errors import format_error
 from design_console.protocol import TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import ToolSpec
@@ -31,8 +29,6 @@ from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME, tool_en
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
-
-log = logging.getLogger("design_console.mcp")
 
 #: The handshake-era protocol versions the SDK accepts, newest last; a test pins them to the SDK's own list.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -111,12 +107,6 @@ def call_result(output: ToolOutput) -> bytes:
     return _encode({"content": content, "isError": output.is_error})
 
 
-def internal_error(tool: str) -> ToolOutput:
-    """The result of a tool whose handler raised past the one seam (a bug): the AI app is told, designd lives on."""
-    message = format_error(f"Internal error in {tool}.", "See designd's log.")
-    return ToolOutput(content=[TextBlock(message)], is_error=True)
-
-
 class Session(Protocol):
     """The SDK-backed session the front hands over to (``mcp_host.McpSession``)."""
 
@@ -131,7 +121,8 @@ class Session(Protocol):
 SessionFactory = Callable[["Server[Any]", Callable[[bytes], Awaitable[None]], str, str], Session]
 #: Asked only by tools that touch the user's files: the session's working directory and MCP roots.
 ScopeFn = Callable[[], Awaitable[FileScope]]
-#: Runs one tool wherever it lives and turns every failure into an error result (``Daemon.call_tool``).
+#: Runs one tool wherever it lives and turns every failure into an error result, never raising: ``Daemon.call_tool``,
+#: which goes through ``tools.calls.run_call``.
 ToolCaller = Callable[[str, dict[str, Any] | None, ProgressFn, ScopeFn], Awaitable[ToolOutput]]
 
 
@@ -238,11 +229,7 @@ class SessionFront:
             await self._send(_encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": note}))
 
         assert self._call is not None
-        try:
-            output = await self._call(params.name, params.arguments, progress, _no_scope)
-        except Exception:
-            log.exception("tool %s failed", params.name)
-            output = internal_error(params.name)
+        output = await self._call(params.name, params.arguments, progress, _no_scope)
         await self._result(request_id, call_result(output))
 
     def _cancel(self, params: dict[str, Any]) -> bool:

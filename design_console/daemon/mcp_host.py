@@ -22,7 +22,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.message import SessionMessage
 
 from design_console import __version__
-from design_console.daemon.mcp_front import ToolCaller, internal_error
+from design_console.daemon.mcp_front import ToolCaller
 from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope
 from design_console.tools.apps import EXTENSION, MIME_TYPE, AppView
@@ -80,12 +80,7 @@ def build_server(
         async def file_scope() -> FileScope:
             return FileScope.from_wire(_SESSION_CWD.get(), await _roots(ctx.session))
 
-        try:
-            output = await call(params.name, params.arguments, progress, file_scope)
-        except Exception:
-            log.exception("tool %s failed", params.name)
-            output = internal_error(params.name)
-        return to_call_tool_result(output)
+        return to_call_tool_result(await call(params.name, params.arguments, progress, file_scope))
 
     resource_handlers: dict[str, Any] = {}
     if views:

@@ -79,6 +79,22 @@ class WorkerState(enum.StrEnum):
 STARTABLE_STATES = frozenset({WorkerState.NOT_STARTED, WorkerState.IDLE_STOPPED})
 #: States in which the process exists and is watched for exits and missed heartbeats.
 WATCHED_STATES = frozenset({WorkerState.STARTING, WorkerState.RUNNING})
+#: The states each state may be entered from; :meth:`Worker.move` refuses any other move.
+ENTERED_FROM: dict[WorkerState, frozenset[WorkerState]] = {
+    WorkerState.NOT_STARTED: frozenset(),
+    WorkerState.STARTING: frozenset({WorkerState.NOT_STARTED, WorkerState.IDLE_STOPPED, WorkerState.BACKOFF}),
+    WorkerState.RUNNING: frozenset({WorkerState.STARTING}),
+    WorkerState.BACKOFF: frozenset({WorkerState.STARTING, WorkerState.RUNNING}),
+    WorkerState.IDLE_STOPPING: frozenset({WorkerState.RUNNING}),
+    WorkerState.IDLE_STOPPED: frozenset({WorkerState.IDLE_STOPPING}),
+    # designd stops whatever each worker is doing; only a worker already stopping or stopped is not stopped again.
+    WorkerState.STOPPING: frozenset(WorkerState) - {WorkerState.STOPPING, WorkerState.STOPPED},
+    WorkerState.STOPPED: frozenset({WorkerState.STOPPING}),
+}
+
+
+class IllegalMove(RuntimeError):
+    """A worker was asked to enter a state it cannot be entered from: a bug of the supervisor, never a user's."""
 
 
 @dataclass
@@ -93,7 +109,7 @@ class Worker:
     """One supervised worker process."""
 
     kind: str
-    state: WorkerState = WorkerState.NOT_STARTED
+    _state: WorkerState = field(default=WorkerState.NOT_STARTED, init=False)
     proc: asyncio.subprocess.Process | None = None
     identity: bytes | None = None
     started_at: float = 0.0
@@ -118,6 +134,19 @@ class Worker:
         """The process's pid while it exists (a stopped worker has none)."""
         return self.proc.pid if self.proc and self.proc.returncode is None else None
 
+    @property
+    def state(self) -> WorkerState:
+        """Where the worker is in its life; only :meth:`move` changes it."""
+        return self._state
+
+    def move(self, target: WorkerState) -> None:
+        """Enter ``target`` if :data:`ENTERED_FROM` allows it from the current state (else IllegalMove); every move
+        is logged, so the log shows each worker's path."""
+        if self._state not in ENTERED_FROM[target]:
+            raise IllegalMove(f"the {self.kind} worker cannot go from {self._state} to {target}")
+        log.debug("%s worker: %s -> %s", self.kind, self._state, target)
+        self._state = target
+
 
 class Supervisor:
     """Owns the worker processes of one daemon."""
@@ -135,7 +164,7 @@ class Supervisor:
         self._watch = asyncio.create_task(self._watchdog(), name="supervisor-watchdog")
 
     async def _spawn(self, worker: Worker) -> None:
-        worker.state = WorkerState.STARTING
+        worker.move(WorkerState.STARTING)
         worker.ready.clear()
         worker.start_failed.clear()
         worker.tail.clear()
@@ -178,11 +207,11 @@ class Supervisor:
         """A worker said hello: it is running once its pid matches the process we started."""
         kind = peer.kind.removeprefix(WORKER_PREFIX)
         worker = self.workers.get(kind)
-        if worker is None or worker.pid != peer.pid:
+        if worker is None or worker.pid != peer.pid or worker.state != WorkerState.STARTING:
             log.warning("unexpected worker hello from %s pid %s", peer.kind, peer.pid)
             return
         worker.identity = peer.identity
-        worker.state = WorkerState.RUNNING
+        worker.move(WorkerState.RUNNING)
         worker.ready.set()
 
     def detach(self, peer: Peer) -> None:
@@ -306,14 +335,14 @@ class Supervisor:
         ):
             return
         log.info("%s worker (pid %s) idle for %ss; stopping it", worker.kind, worker.pid, idle_for)
-        worker.state = WorkerState.IDLE_STOPPING
+        worker.move(WorkerState.IDLE_STOPPING)
         worker.ready.clear()
 
         async def stop() -> None:
             await self._stop_process(worker)
             worker.identity = None
             worker.backoff = BACKOFF_FIRST
-            worker.state = WorkerState.IDLE_STOPPED
+            worker.move(WorkerState.IDLE_STOPPED)
 
         worker.stopped = asyncio.create_task(stop(), name=f"idle-stop-{worker.kind}")
         self._log_tasks.add(worker.stopped)
@@ -348,7 +377,7 @@ class Supervisor:
         worker.identity = None
         if time.time() - worker.started_at > STABLE_AFTER:
             worker.backoff = BACKOFF_FIRST
-        worker.state = WorkerState.BACKOFF
+        worker.move(WorkerState.BACKOFF)
         delay = worker.backoff
         worker.backoff = min(worker.backoff * 2, BACKOFF_MAX)
 
@@ -381,10 +410,10 @@ class Supervisor:
     async def _stop_one(self, worker: Worker) -> None:
         if worker.stopped is not None:
             await asyncio.gather(worker.stopped, return_exceptions=True)
-        worker.state = WorkerState.STOPPING
+        worker.move(WorkerState.STOPPING)
         self._fail_pending(worker, "was stopped with designd")
         await self._stop_process(worker)
-        worker.state = WorkerState.STOPPED
+        worker.move(WorkerState.STOPPED)
 
     async def _stop_process(self, worker: Worker) -> None:
         """The ladder for one worker: ask (Bye), then terminate (SIGTERM; on Windows already the end), then kill."""

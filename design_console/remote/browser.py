@@ -35,6 +35,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import ConsoleLevelFilter
 from design_console.tools.base import Args, image, ok
+from design_console.tools.calls import convert_args
 from design_console.tools.connection import fit_encoded
 from design_console.tools.console_entry import ConsoleEntry, cap_message
 
@@ -398,15 +399,7 @@ class BrowserPool:
     ) -> ToolOutput:
         """Run one of :data:`BROWSER_TOOLS` with its raw JSON arguments; bad arguments raise ``bad_argument``."""
         _, args_type = BROWSER_TOOLS[name]
-        try:
-            args = msgspec.convert(arguments or {}, args_type, strict=False)
-        except msgspec.ValidationError as exc:
-            raise DesignError(
-                ErrorCode.BAD_ARGUMENT,
-                f"Invalid arguments for {name}: {str(exc).removesuffix(' - at `$`').rstrip('.')}.",
-                "Fix the argument and call again; the tool's input schema lists every field.",
-            ) from None
-        return await self.run(user, args, progress=progress)
+        return await self.run(user, convert_args(name, args_type, arguments), progress=progress)
 
     async def run(self, user: str, args: Args, *, progress: Progress | None = None) -> ToolOutput:
         """Run the browser tool whose parsed arguments ``args`` are (one of the structs of :data:`BROWSER_TOOLS`)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,17 +21,16 @@ from mcp.server.lowlevel import Server
 from design_console import __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import Config
-from design_console.errors import DesignError, ErrorCode, format_error
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
 from design_console.remote.relay import CODE_SECONDS, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import Args, NoArgs, ToolSpec, failure, ok, parse_args
+from design_console.tools.base import Args, NoArgs, ToolSpec, ok
+from design_console.tools.calls import run_call
 from design_console.tools.context import StateQueryName
 from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definitions
-
-log = logging.getLogger("design_console.remote")
 
 #: What a call is refused with when its tool reads the plugin-fed state only designd keeps.
 LOCAL_ONLY = DesignError(
@@ -177,20 +175,20 @@ class RemoteCallContext:
 
 
 async def call_tool(
-    spec: ToolSpec, arguments: dict[str, Any] | None, context: Callable[[], Awaitable[RemoteCallContext]]
+    tools: dict[str, ToolSpec],
+    name: str,
+    arguments: dict[str, Any] | None,
+    context: Callable[[], Awaitable[RemoteCallContext]],
 ) -> types.CallToolResult:
-    """Run one tool call; every failure becomes a result the model reads (the one seam of this process)."""
-    try:
-        args = parse_args(spec, arguments)
+    """Run one tool call through :func:`tools.calls.run_call` (whose texts every failure gets), in this process with
+    the calling user's context."""
+
+    async def run(spec: ToolSpec, args: Args) -> ToolOutput:
         if not runs_here(spec):
             raise LOCAL_ONLY
-        output = await spec.handler(await context(), args)
-    except DesignError as err:
-        output = failure(err)
-    except Exception:
-        log.exception("tool %s failed", spec.name)
-        output = failure(format_error(f"Internal error in {spec.name}.", "Try again; the server's log has details."))
-    return to_call_tool_result(output)
+        return await spec.handler(await context(), args)
+
+    return to_call_tool_result(await run_call(tools, name, arguments, run))
 
 
 def build_server(
@@ -210,12 +208,6 @@ def build_server(
         return listing
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        spec = tools.get(params.name)
-        if spec is None:
-            return to_call_tool_result(
-                failure(DesignError(ErrorCode.UNKNOWN_TOOL, f"There is no tool {params.name!r}.", "Call tools/list."))
-            )
-
         async def progress(value: float, total: float | None, message: str) -> None:
             await ctx.session.report_progress(value, total, message or None)
 
@@ -224,7 +216,7 @@ def build_server(
             subject = subject_for(ctx.request) if subject_for is not None else ""
             return RemoteCallContext(config, api, progress, relays, subject, browser)
 
-        return await call_tool(spec, params.arguments, context)
+        return await call_tool(tools, params.name, params.arguments, context)
 
     return Server(
         "design-console-mcp",

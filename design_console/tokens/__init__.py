@@ -58,10 +58,37 @@ FORMATS: dict[Format, ModuleType] = {
     "style-dictionary-v3": sd_v3,
 }
 
-#: Other names a format goes by (the import tool calls the Tailwind v3 config ``tailwind-v3-config``).
-ALIASES: dict[str, Format] = {"tailwind-v3-config": "tailwind-v3"}
+#: Names that formats had in some tools before every tool used the names of :data:`FORMATS`. They are refused, with
+#: the name to use, rather than taken: one name for each format everywhere.
+RENAMED: dict[str, Format] = {
+    "css": "css-vars",
+    "sass": "scss",
+    "tailwind": "tailwind-v3",
+    "tailwind-v3-config": "tailwind-v3",
+    "typescript": "ts-module",
+    "json": "dtcg",
+}
 
-__all__ = ["FORMATS", "ExportOptions", "Format", "ParseOptions", "TokenSet", "detect", "export", "parse"]
+__all__ = [
+    "FORMATS",
+    "ExportOptions",
+    "Format",
+    "ParseOptions",
+    "TokenSet",
+    "detect",
+    "export",
+    "format_named",
+    "parse",
+]
+
+
+def format_named(name: str) -> Format:
+    """The format called ``name``; ValueError for any other name, naming the format an old name is now."""
+    if name in FORMATS:
+        return name
+    if name in RENAMED:
+        raise ValueError(f"the token format {name!r} is now called {RENAMED[name]!r}")
+    raise ValueError(f"unknown token format {name!r}; use one of {', '.join(FORMATS)}")
 
 
 def _parts(tokens: TokenSet, opts: ExportOptions) -> list[tuple[str, TokenSet]]:
@@ -169,16 +196,15 @@ def detect(path: str, text: str) -> Format:
 
 
 def _format(name: str) -> Format:
-    if name in ALIASES:
-        return ALIASES[name]
-    if name not in FORMATS:
-        raise DesignError(ErrorCode.BAD_ARGUMENT, f"unknown token format {name!r}", f"use one of {', '.join(FORMATS)}")
-    return name
+    try:
+        return format_named(name)
+    except ValueError as err:
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"{err}.", f"Use one of {', '.join(FORMATS)}.") from None
 
 
 def parse(
     files: dict[str, str],
-    fmt: Format | Literal["auto", "tailwind-v3-config"] = "auto",
+    fmt: Format | Literal["auto"] = "auto",
     opts: ParseOptions | None = None,
 ) -> TokenSet:
     """The tokens of ``files`` (path → text; files split by collection or mode are merged, in the order given:

@@ -15,9 +15,8 @@ from msgspec import Meta
 
 from design_console.clients.file_keys import parse_file_key
 from design_console.errors import DesignError
-from design_console.tokens import values
+from design_console.tokens import FORMATS, format_named, values
 from design_console.tools.base import NORMALIZE
-from design_console.tools.token_code import ExportFormat
 
 _NODE_ID = re.compile(r"^I?-?\d+[:-]\d+(;-?\d+[:-]\d+)*$")
 
@@ -63,7 +62,11 @@ Cursor = str
 #: The size of a read's answer; the server instructions give its range once, and a value outside it is clamped
 #: (``shaping.budget_chars``) rather than refused: the model asked for "small" or "large", not for an error.
 MaxTokens = int
-ExportFormats = Annotated[list[ExportFormat], Meta(min_length=1, max_length=5)]
+#: A token file format, by the one name every tool uses for it (:data:`design_console.tokens.FORMATS`); a name a
+#: format had before is refused with its new name.
+TokenFormat = Annotated[str, Meta(extra={NORMALIZE: format_named}, extra_json_schema={"enum": list(FORMATS)})]
+#: The formats a read's code exports are written in.
+ExportFormats = Annotated[list[TokenFormat], Meta(min_length=1, max_length=len(FORMATS))]
 
 #: Levels of captured console entries, as the plugin reports them.
 ConsoleLevel = Literal["log", "info", "warn", "error", "debug"]

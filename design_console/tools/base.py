@@ -27,7 +27,7 @@ from typing import (
 
 import msgspec
 
-from design_console.errors import DesignError, ErrorCode
+from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext, TokensContext
 
@@ -286,20 +286,6 @@ def write_tool(
         params=params,
         rename=rename,
     )
-
-
-def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
-    """Validate raw JSON arguments against the tool's struct; a bad one raises DesignError naming field and rule."""
-    try:
-        return msgspec.convert(arguments or {}, spec.args, strict=False)
-    except msgspec.ValidationError as exc:
-        # A normaliser's error already names its field; the path of the whole struct adds nothing.
-        reason = str(exc).removesuffix(" - at `$`").rstrip(".")
-        raise DesignError(
-            ErrorCode.BAD_ARGUMENT,
-            f"Invalid arguments for {spec.name}: {reason}.",
-            "Fix the argument and call again; the tool's input schema lists every field.",
-        ) from None
 
 
 _json = msgspec.json.Encoder()

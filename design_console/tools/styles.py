@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from design_console.protocol import ToolOutput
-from design_console.tools import shaping, token_code, token_sources
+from design_console.tools import shaping, token_sources
 from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.context import ApiContext
@@ -54,18 +54,6 @@ def _style_node_id(style: dict[str, Any]) -> str:
     return str(style.get("nodeId") or style.get("id") or "")
 
 
-def _style_css(token: token_code.Token | None) -> dict[str, str] | None:
-    """The CSS declarations a style stands for (enrich)."""
-    if token is None:
-        return None
-    value = token.default()
-    if token.kind == "color":
-        return {"color": value}
-    if token.kind == "shadow":
-        return {"box-shadow": token_code.css_literal(token, value)}
-    return {name: text for name, text in token_code.typography_css(value)}
-
-
 @tool(
     "design_get_styles",
     "Colour, text, effect and grid styles (values in standard/full verbosity). enrich: CSS; include_usage: node "
@@ -87,11 +75,10 @@ async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:
     needs_all = args.include_exports and not args.cursor
     nodes = await _style_nodes(ctx, key, styles) if needs_all else {}
     if needs_all:
-        tokens = [token_sources.style_token(s, nodes.get(_style_node_id(s), {})) for s in styles]
-        usable = [t for t in tokens if t is not None]
-        result.update(export_block(usable, args.export_formats, budget // 2))
-        if len(usable) < len(styles):
-            result["exportsSkipped"] = len(styles) - len(usable)
+        tokens, made = token_sources.style_token_set([(s, nodes.get(_style_node_id(s), {})) for s in styles])
+        result.update(export_block(tokens, args.export_formats, budget // 2))
+        if made < len(styles):
+            result["exportsSkipped"] = len(styles) - made
     if args.verbosity == "summary":
         shown = [{"name": s["name"], "type": s["type"]} for s in styles]
     else:
@@ -109,7 +96,7 @@ async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:
         if node and args.verbosity != "summary":
             item["value"] = _style_value(node, style["type"]) if args.verbosity == "standard" else node
         if args.enrich:
-            css = _style_css(token_sources.style_token(style, node or {}))
+            css = token_sources.style_css(style, node or {})
             if css:
                 item["css"] = css
         if usage is not None:

@@ -17,7 +17,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import read_bytes
-from design_console.tokens import ALIASES, FORMATS, Format, ParseOptions, detect, parse
+from design_console.tokens import FORMATS, Format, ParseOptions, detect, format_named, parse
 from design_console.tokens.diff import Change, DiffOptions, OnConflict, diff
 from design_console.tokens.model import (
     RESOLVED_TYPE,
@@ -32,24 +32,17 @@ from design_console.tokens.model import (
     type_aliases,
 )
 from design_console.tokens.values import Color, color_text
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.base import NORMALIZE, Args, ok, tool
 from design_console.tools.context import TokensContext
 from design_console.tools.token_sync import MAX_FILE_BYTES, given_fields, with_config
 
-ImportFormat = Literal[
-    "auto",
-    "dtcg",
-    "tokens-studio",
-    "css-vars",
-    "tailwind-v4",
-    "tailwind-v3-config",
-    "scss",
-    "style-dictionary-v3",
-    "json-flat",
-    "json-nested",
-    "less",
-    "ts-module",
-]
+
+def _import_format(name: str) -> str:
+    return name if name == "auto" else format_named(name)
+
+
+#: ``auto`` (each file's format told from its name and content) or a format by its name in :data:`FORMATS`.
+ImportFormat = Annotated[str, Meta(extra={NORMALIZE: _import_format}, extra_json_schema={"enum": ["auto", *FORMATS]})]
 
 #: The formats that declare each token's type, so an alias-only token's type is the file's word, not a guess.
 DECLARES_TYPES = frozenset({"dtcg", "style-dictionary-v3", "tokens-studio"})
@@ -184,7 +177,7 @@ def _check_declared(sources: list[tuple[_Source, ParseOptions]], fmt: str, merge
     final = index(merged)
     for src, opts in sources:
         path = src.path
-        name = detect(path, src.text) if fmt == "auto" else ALIASES.get(fmt, fmt)
+        name = detect(path, src.text) if fmt == "auto" else fmt
         if name not in DECLARES_TYPES:
             continue
         for coll, token in FORMATS[cast(Format, name)].read(src.text, opts).tokens():

@@ -1,51 +1,34 @@
-"""Design data turned into tokens and facts about them: variables and styles as :class:`token_code.Token`, where the
-file's nodes use them, and alias chains between variables."""
+"""Design data turned into tokens and facts about them: variables and styles as a token set of
+:mod:`design_console.tokens` (the one token model, whose formats write the code exports), the CSS a style stands for,
+where the file's nodes use them, and alias chains between variables."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from typing import Any
 
 import msgspec
 
 from design_console.errors import DesignError, ErrorCode
-from design_console.tokens.names import split_name
+from design_console.tokens import TokenSet
+from design_console.tokens.model import Collection, Token, TokenType, Value, from_variables
+from design_console.tokens.values import Color
 from design_console.tools import shaping
-from design_console.tools.token_code import Kind, Ref, Token
-
-_KINDS: dict[str, Kind] = {"COLOR": "color", "FLOAT": "number", "STRING": "string", "BOOLEAN": "boolean"}
 
 
-def variable_tokens(variables: list[dict[str, Any]], collections: dict[str, dict[str, Any]]) -> list[Token]:
-    """Variables as tokens: mode names as modes (the collection's default first), aliases as :class:`Ref`."""
-    names = {v["id"]: v.get("name", v["id"]) for v in variables}
-    out = []
-    for var in variables:
-        coll = collections.get(var.get("variableCollectionId", ""), {})
-        mode_names: dict[str, str] = {m["modeId"]: m["name"] for m in coll.get("modes", [])}
-        raw: dict[str, Any] = var.get("valuesByMode") or {}
-        default_id: str = coll.get("defaultModeId", "") if coll.get("defaultModeId") in raw else next(iter(raw), "")
-        values: dict[str, Any] = {}
-        for mode_id in [default_id, *(m for m in raw if m != default_id)]:
-            if mode_id in raw:
-                values[mode_names.get(mode_id, mode_id)] = _token_value(raw[mode_id], names)
-        out.append(
-            Token(
-                path=split_name(var.get("name", var["id"])),
-                kind=_KINDS.get(var.get("resolvedType", ""), "string"),
-                values=values,
-                default_mode=mode_names.get(default_id, default_id),
-            )
-        )
-    return out
+def variable_token_set(variables: list[dict[str, Any]], collections: dict[str, dict[str, Any]]) -> TokenSet:
+    """Variables as tokens (collections by id): mode names as modes, the default first; aliases by name."""
+    return from_variables({"variableCollections": list(collections.values()), "variables": variables})
 
 
-def _token_value(value: Any, names: dict[str, str]) -> Any:
-    if isinstance(value, dict) and value.get("type") == "VARIABLE_ALIAS":
-        target = str(value.get("id", ""))
-        return Ref(split_name(names.get(target, target)))
-    if isinstance(value, dict) and {"r", "g", "b"} <= value.keys():
-        return shaping.hex_color(value)
+def plain_value(value: Value | None) -> Any:
+    """A token value as a read shows it: a colour as hex (as in the variables it came from), a whole number as one."""
+    if isinstance(value, Color):
+        return shaping.hex_color({"r": value.r, "g": value.g, "b": value.b, "a": value.a})
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     return value
 
 
@@ -171,44 +154,94 @@ def scan_usage(data: bytes) -> Usage:
 # Styles -----------------------------------------------------------------------------------------------------------
 
 
-def style_token(style: dict[str, Any], node: dict[str, Any]) -> Token | None:
-    """A style (with its definition node) as a token: solid fills as colours, text as typography, shadows as
-    shadows; None for the rest (gradients, images, grids, blurs)."""
-    path = split_name(style.get("name") or "style")
+#: The one mode of the styles' token set: a style has a single value.
+STYLE_MODE = "default"
+#: The typography tokens a text style becomes: (style key, token name suffix, token type).
+_TEXT_TOKENS: tuple[tuple[str, str, TokenType], ...] = (
+    ("fontFamily", "font-family", "string"),
+    ("fontWeight", "font-weight", "number"),
+    ("fontSize", "font-size", "dimension"),
+    ("lineHeightPx", "line-height", "dimension"),
+    ("letterSpacing", "letter-spacing", "dimension"),
+)
+
+
+def style_token_set(styles: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[TokenSet, int]:
+    """Styles (each with its definition node) as one collection of tokens, and how many styles it holds: a solid
+    fill is a colour, a text style one token per property (``<name>/font-size``…). Other styles (gradients, images,
+    grids, effects: the token model has no shadow type) have no token."""
+    coll = Collection("styles", [STYLE_MODE])
+    made = 0
+    for style, node in styles:
+        tokens = _style_tokens(style, node)
+        made += bool(tokens)
+        coll.tokens.extend(tokens)
+    return TokenSet([coll]), made
+
+
+def _solid(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The colour (alpha times opacity) of a fill style's single visible solid paint."""
+    solid = [p for p in node.get("fills", []) if p.get("type") == "SOLID" and p.get("visible", True)]
+    if len(solid) != 1 or "color" not in solid[0]:
+        return None
+    paint = solid[0]
+    return {**paint["color"], "a": paint["color"].get("a", 1) * paint.get("opacity", 1)}
+
+
+def _style_tokens(style: dict[str, Any], node: dict[str, Any]) -> list[Token]:
+    name = style.get("name") or "style"
     kind = style.get("type")
     if kind == "FILL":
-        solid = [p for p in node.get("fills", []) if p.get("type") == "SOLID" and p.get("visible", True)]
-        if len(solid) != 1 or "color" not in solid[0]:
-            return None
-        paint = solid[0]
-        colour = shaping.hex_color({**paint["color"], "a": paint["color"].get("a", 1) * paint.get("opacity", 1)})
-        return Token(path, "color", {"": colour}, "")
+        colour = _solid(node)
+        if colour is None:
+            return []
+        value = Color(colour.get("r", 0), colour.get("g", 0), colour.get("b", 0), colour["a"])
+        return [Token(name, "color", {STYLE_MODE: value})]
     if kind == "TEXT":
         text_style = node.get("style") or {}
-        value = {
-            name: text_style[source]
-            for name, source in (
-                ("fontFamily", "fontFamily"),
-                ("fontWeight", "fontWeight"),
-                ("fontSize", "fontSize"),
-                ("lineHeight", "lineHeightPx"),
-                ("letterSpacing", "letterSpacing"),
-            )
-            if source in text_style
-        }
-        return Token(path, "typography", {"": value}, "") if value else None
+        return [
+            Token(f"{name}/{suffix}", token_type, {STYLE_MODE: _text_value(text_style[key])})
+            for key, suffix, token_type in _TEXT_TOKENS
+            if key in text_style
+        ]
+    return []
+
+
+def _text_value(value: Any) -> Value:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
+
+
+def style_css(style: dict[str, Any], node: dict[str, Any]) -> dict[str, str] | None:
+    """The CSS declarations a style stands for: a solid fill's colour, a text style's font properties, an effect
+    style's shadows; None for the rest."""
+    kind = style.get("type")
+    if kind == "FILL":
+        colour = _solid(node)
+        return {"color": shaping.hex_color(colour)} if colour is not None else None
+    if kind == "TEXT":
+        text_style = node.get("style") or {}
+        css = {suffix: _text_css(key, text_style[key]) for key, suffix, _ in _TEXT_TOKENS if key in text_style}
+        return css or None
     if kind == "EFFECT":
         shadows = [
-            {
-                "x": e.get("offset", {}).get("x", 0),
-                "y": e.get("offset", {}).get("y", 0),
-                "blur": e.get("radius", 0),
-                "spread": e.get("spread", 0),
-                "color": shaping.hex_color(e.get("color", {})),
-                "inset": e.get("type") == "INNER_SHADOW",
-            }
-            for e in node.get("effects", [])
-            if e.get("type") in ("DROP_SHADOW", "INNER_SHADOW") and e.get("visible", True)
+            _shadow_css(e) for e in node.get("effects", []) if e.get("type") in _SHADOWS and e.get("visible", True)
         ]
-        return Token(path, "shadow", {"": shadows}, "") if shadows else None
+        return {"box-shadow": ", ".join(shadows)} if shadows else None
     return None
+
+
+_SHADOWS = ("DROP_SHADOW", "INNER_SHADOW")
+
+
+def _text_css(key: str, value: Any) -> str:
+    if key == "fontFamily":
+        family = str(value)
+        return family if re.fullmatch(r"[A-Za-z-]+", family) else json.dumps(family)
+    return f"{value:g}" if key == "fontWeight" else f"{value:g}px"
+
+
+def _shadow_css(effect: dict[str, Any]) -> str:
+    offset = effect.get("offset", {})
+    inset = "inset " if effect.get("type") == "INNER_SHADOW" else ""
+    sizes = [offset.get("x", 0), offset.get("y", 0), effect.get("radius", 0), effect.get("spread", 0)]
+    return inset + " ".join(f"{size:g}px" for size in sizes) + " " + shaping.hex_color(effect.get("color", {}))

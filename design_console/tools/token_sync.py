@@ -17,8 +17,9 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import read_bytes, resolve, write_bytes
-from design_console.tokens import ExportOptions, Format, TokenSet, export, parse
+from design_console.tokens import ExportOptions, Format, TokenSet, export, format_named, parse
 from design_console.tokens.model import from_variables, merge
+from design_console.tools.args import TokenFormat
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, tool
 from design_console.tools.context import TokensContext
 
@@ -30,7 +31,7 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 class ExportTokensArgs(Args):
-    format: Format = "dtcg"
+    format: TokenFormat = "dtcg"
     scope: Literal["file", "collection"] = "file"
     collectionIds: list[str] | None = None
     modes: list[str] | str | None = None
@@ -167,9 +168,10 @@ async def design_export_tokens(ctx: TokensContext, args: ExportTokensArgs) -> To
         rem_base=args.remBase,
         prefix=args.prefix or "",
     )
-    files = export(tokens, args.format, opts)
+    fmt = format_named(args.format)  # already checked when parsed: this gives it its type
+    files = export(tokens, fmt, opts)
     summary: dict[str, Any] = {
-        "format": args.format,
+        "format": fmt,
         "collections": [c.name for c in tokens.collections],
         "tokens": sum(1 for _ in tokens.tokens()),
     }
@@ -178,7 +180,7 @@ async def design_export_tokens(ctx: TokensContext, args: ExportTokensArgs) -> To
     written = []
     for path, text in _targets(files, args.outputPath).items():
         if args.strategy == "merge":
-            text = _merged(ctx, path, text, args.format, opts)
+            text = _merged(ctx, path, text, fmt, opts)
         report = write_bytes(
             path,
             text.encode(),

@@ -9,8 +9,9 @@ import msgspec
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tokens.names import css_var
-from design_console.tools import shaping, token_code, token_sources
+from design_console.tokens.model import index, resolve
+from design_console.tokens.names import css_var, split_name
+from design_console.tools import shaping, token_sources
 from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
 from design_console.tools.base import Args, ok, tool
 from design_console.tools.context import ApiContext
@@ -152,17 +153,19 @@ async def _annotate_variables(
             extra["publishedVariables"] = sum(1 for v in selection.variables if v["id"] in published)
     if not any(wanted) and published is None:
         return extra
-    tokens = token_sources.variable_tokens(selection.variables, selection.collections)
-    by_path = {t.path: t for t in tokens}
+    tokens = token_sources.variable_token_set(selection.variables, selection.collections)
+    where = index(tokens)
+    by_id = {token.id: token for _, token in tokens.tokens()}
     chains, used_by = token_sources.alias_chains(selection.variables, selection.collections)
     usage = await file_usage(ctx, key) if args.include_usage else None
     unused = 0
-    for var, item, tok in zip(selection.variables, selection.items, tokens, strict=True):
+    for var, item in zip(selection.variables, selection.items, strict=True):
         if published is not None and args.verbosity in ("standard", "full"):
             item["published"] = var["id"] in published
         if args.enrich:
-            item["cssVar"] = css_var(tok.path)
-            item["resolved"] = {mode: token_code.resolve(v, by_path, mode) for mode, v in tok.values.items()}
+            item["cssVar"] = css_var(split_name(var.get("name", var["id"])))
+            if (tok := by_id.get(str(var["id"]))) is not None:
+                item["resolved"] = {m: token_sources.plain_value(resolve(where, v, m)) for m, v in tok.values.items()}
         if args.include_dependencies:
             if var["id"] in chains:
                 item["aliasChain"] = chains[var["id"]]
@@ -223,7 +226,7 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
     )
     start = shaping.decode_cursor(args.cursor, "variables", digest) if args.cursor else (args.page - 1) * args.pageSize
     if args.include_exports and not args.cursor:
-        tokens = token_sources.variable_tokens(selection.variables, selection.collections)
+        tokens = token_sources.variable_token_set(selection.variables, selection.collections)
         result.update(export_block(tokens, args.export_formats, budget // 2))
     end = min(len(selection.items), start + args.pageSize)
     page = Selection(

@@ -36,6 +36,7 @@ from design_console.protocol import (
     Progress,
     Result,
     StateQuery,
+    ToolOutput,
     ToolResult,
     decode,
     encode,
@@ -43,7 +44,8 @@ from design_console.protocol import (
 from design_console.runtime.logs import setup_logging
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import ToolSpec, failure, parse_args
+from design_console.tools.base import Args, ToolSpec
+from design_console.tools.calls import run_call
 from design_console.tools.context import ApiContext, StateQueryName
 
 if TYPE_CHECKING:
@@ -177,24 +179,13 @@ class WorkerProcess:
                 self._done.set()
 
     async def _run_call(self, call: Call) -> None:
+        async def run(spec: ToolSpec, args: Args) -> ToolOutput:
+            # One context serves every kind of worker: an ApiContext has all a MediaContext or a TokensContext has.
+            context: ApiContext = WorkerCallContext(self, call)
+            return await spec.handler(context, args)
+
         try:
-            spec = self.tools.get(call.tool)
-            if spec is None:
-                output = failure(
-                    DesignError(ErrorCode.UNKNOWN_TOOL, f"The {self.kind} worker has no tool {call.tool!r}.")
-                )
-            else:
-                # One context serves both kinds of worker: an ApiContext has all a MediaContext has.
-                context: ApiContext = WorkerCallContext(self, call)
-                try:
-                    output = await spec.handler(context, parse_args(spec, call.arguments))
-                except DesignError as err:
-                    output = failure(err)
-                except Exception as exc:
-                    log.exception("tool %s failed", call.tool)
-                    output = failure(
-                        DesignError(ErrorCode.INTERNAL, f"{call.tool} failed: {type(exc).__name__}: {exc}.")
-                    )
+            output = await run_call(self.tools, call.tool, call.arguments, run)
             await self.send(ToolResult(id=call.id, output=output))
         finally:
             self._tasks.pop(call.id, None)

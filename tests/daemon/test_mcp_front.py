@@ -15,7 +15,8 @@ from design_console.daemon.mcp_host import McpSession, build_server
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools import catalog
 from design_console.tools.apps import VIEWS, AppView
-from design_console.tools.base import text
+from design_console.tools.base import failure, text
+from design_console.tools.calls import internal_error
 from design_console.tools.context import ProgressFn
 
 
@@ -92,7 +93,7 @@ async def _media_caller(name: str, arguments: dict[str, Any] | None, progress: P
     await progress(1, 2, "half")
     await progress(2, None, "")
     if name == "design_get_status":
-        raise RuntimeError("a bug")
+        return failure(internal_error(name))  # what designd's caller answers for a handler that raised
     blocks = [TextBlock(f"{name} {json.dumps(arguments)}"), ImageBlock(b"\x89PNG", "image/png")]
     return ToolOutput(content=blocks, is_error=name == "design_execute")
 
@@ -109,7 +110,7 @@ CALLS = [_call(5, "design_get_console_logs", progress="tok"), _call(6, "design_e
 
 
 async def test_front_runs_tool_calls_as_the_sdk_does(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Results (text, image, error flag), progress notifications and a handler's crash: the same bytes' meaning."""
+    """Results (text, image, error flag), progress notifications and an internal error: the same bytes' meaning."""
     monkeypatch.setattr(sys.modules[__name__], "_caller", _media_caller)
     expected = await _sdk_replies(OPENING + CALLS, 1 + 2 + 3)
     inbox = Inbox()

@@ -22,7 +22,8 @@ from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import failure, parse_args
+from design_console.tools.base import Args, ToolSpec
+from design_console.tools.calls import parse_args, run_call
 
 Answer = dict[str, Any] | DesignError | Callable[[dict[str, Any]], dict[str, Any]]
 BridgeFn = Callable[..., Awaitable[dict[str, Any]]]
@@ -89,8 +90,10 @@ class FakeContext:
         return await spec.handler(self, parse_args(spec, arguments))
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutput:
-        """Run the tool as its process does: a DesignError, a bad argument's included, becomes an error result."""
-        try:
-            return await self.run(name, arguments)
-        except DesignError as err:
-            return failure(err)
+        """Run the tool as its process does (through ``tools.calls.run_call``): every failure, a bad argument's and
+        a bug's included, becomes the error result the host would answer."""
+
+        async def run(spec: ToolSpec, args: Args) -> ToolOutput:
+            return await spec.handler(self, args)
+
+        return await run_call(catalog(), name, arguments, run)

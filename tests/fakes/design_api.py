@@ -19,7 +19,8 @@ Every file answers ``/versions`` (paged with ``page_size``/``before``/``after``)
 endpoints (list, post, reply, delete). ``/nodes`` maps an unknown id to null, as the real API does. Rendered image URLs
 serve a real PNG, JPEG, SVG or PDF of the node's size and colour, in the format asked.
 
-Test controls live under ``/_fake/`` (outside the spec): ``POST /_fake/fail`` queues error answers, ``GET
+Test controls live under ``/_fake/`` (outside the spec): ``POST /_fake/fail`` queues error answers (or,
+with ``body``, answers of that JSON, off the spec), ``GET
 /_fake/requests`` lists the requests seen, ``POST /_fake/touch/<key>`` saves a version and starts a new one, ``POST
 /_fake/delay`` slows the next answers down, ``POST /_fake/reset`` clears faults, delays and the request log.
 """
@@ -644,6 +645,8 @@ class Fault:
     times: int
     retry_after: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    #: A JSON body served as is, off the spec (as a broken proxy or a changed API might answer); None: an error body.
+    body: Any = None
 
 
 # The server -------------------------------------------------------------------------------------------------------
@@ -716,6 +719,8 @@ class FakeDesignApi:
                 headers = dict(fault.headers)
                 if fault.retry_after is not None:
                     headers["Retry-After"] = fault.retry_after
+                if fault.body is not None:
+                    return Response(msgspec.json.encode(fault.body), fault.status, headers, "application/json")
                 return self.error(op, fault.status, "Injected failure", headers)
         params = result.parameters
         return self.answer(op, dict(params.path), dict(params.query), payload)
@@ -1008,6 +1013,7 @@ class FakeDesignApi:
                     payload.get("times", 1),
                     payload.get("retry_after"),
                     payload.get("headers", {}),
+                    payload.get("body"),
                 )
             )
         elif path == "/_fake/delay":

@@ -10,7 +10,8 @@ import jsonschema
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.tools import catalog
-from design_console.tools.base import ToolSpec, _normalized_fields, parse_args
+from design_console.tools.base import ToolSpec, _normalized_fields
+from design_console.tools.calls import parse_args
 from design_console.tools.wire.mcp import tool_definition
 
 TOOLS = catalog()

@@ -10,7 +10,8 @@ import pytest
 from design_console.errors import DesignError
 from design_console.tools import catalog
 from design_console.tools.args import Color, ConsoleLevelFilter, FileKey, FileUrl, NodeId, Rgba, parse_color
-from design_console.tools.base import Args, ToolSpec, ok, parse_args
+from design_console.tools.base import Args, ToolSpec, ok
+from design_console.tools.calls import parse_args
 from design_console.tools.schema import input_schema, input_schemas
 
 

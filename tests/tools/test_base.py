@@ -9,7 +9,8 @@ import msgspec
 import pytest
 
 from design_console.tools.args import FileKey, NodeId
-from design_console.tools.base import REGISTRY, Args, ToolSpec, bridge_tool, parse_args
+from design_console.tools.base import REGISTRY, Args, ToolSpec, bridge_tool
+from design_console.tools.calls import parse_args
 
 
 class _MoveArgs(Args, kw_only=True):

@@ -281,38 +281,56 @@ async def test_every_file_tool_names_the_missing_file_the_same_way(ctx: FakeCont
 
 
 async def test_variables_code_exports_are_real_code(ctx: FakeContext) -> None:
-    result = data(await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "pageSize": 5}))
+    """The exports are the token formats' own files (tokens/), under the names every token tool uses."""
+    whole = {"fileUrl": FILE_URL, "include_exports": True, "pageSize": 5, "maxTokens": 20_000}
+    result = data(await ctx.call("design_get_variables", whole))
     exports = result["exports"]
-    assert set(exports) == {"css", "sass", "tailwind", "typescript", "json"} and "exportsNote" not in result
-    css = exports["css"]
+    assert list(exports) == ["css-vars", "scss", "tailwind-v3", "ts-module", "dtcg"] and "exportsNote" not in result
+    css = exports["css-vars"]
     assert ":root {\n" in css and "  --color-blue-500: #264080;" in css and "  --spacing-16: 16px;" in css
     assert "  --surface-default: var(--color-gray-100);" in css
     assert '[data-theme="dark"] {\n' in css and "  --surface-default: var(--color-gray-800);" in css
     assert '  --font-family-body: "Inter";' in css
-    sass = exports["sass"]
-    assert "$color-blue-500: #264080;" in sass and "$surface-default--dark: $color-gray-800;" in sass
-    tailwind = exports["tailwind"]
+    scss = exports["scss"]
+    assert "$color-blue-500: #264080;" in scss and "$surface-default--dark: $color-gray-800;" in scss
+    tailwind = exports["tailwind-v3"]
     assert tailwind.startswith("/** @type") and "module.exports = " in tailwind
     theme = json.loads(tailwind.split("module.exports = ", 1)[1].rstrip().rstrip(";"))["theme"]["extend"]
-    assert theme["colors"]["blue"]["500"] == "#264080" and theme["spacing"]["16"] == "16px"
-    assert theme["colors"]["surface"]["default"] == "var(--surface-default)"
-    ts = exports["typescript"]
-    consts = ts.split("export const tokens = ", 1)[1].split(" as const;", 1)[0]
-    assert json.loads(consts)["surface"]["default"] == "#757575"
-    assert json.loads(ts.split("export const modes = ", 1)[1].split(" as const;", 1)[0])["Dark"]["surface"]
-    tokens = json.loads(exports["json"])
-    assert tokens["surface"]["default"] == {
-        "$type": "color",
-        "$value": "{color.gray.100}",
-        "$extensions": {"modes": {"Dark": "{color.gray.800}"}},
-    }
+    assert theme["colors"]["color"]["blue"]["500"] == "#264080" and theme["spacing"]["spacing"]["16"] == "16px"
+    assert theme["colors"]["surface"]["default"] == "#757575"
+    consts = json.loads(exports["ts-module"].split("export const tokens = ", 1)[1].split(" as const;", 1)[0])
+    assert consts["Semantic"]["Light"]["surface"]["default"] == "#757575"
+    assert consts["Semantic"]["Dark"]["surface"]["default"] == "#2e2e2e"
+    surface = json.loads(exports["dtcg"])["Semantic"]["surface"]["default"]
+    assert surface["$type"] == "color" and surface["$value"] == "{Primitives.color.gray.100}"
+    assert surface["$extensions"]["com.design-console"]["modes"] == {"Dark": "{Primitives.color.gray.800}"}
     only = data(
         await ctx.call(
             "design_get_variables",
-            {"fileUrl": FILE_URL, "include_exports": True, "export_formats": ["sass"], "namePattern": "^spacing/"},
+            {"fileUrl": FILE_URL, "include_exports": True, "export_formats": ["scss"], "namePattern": "^spacing/"},
         )
     )
-    assert list(only["exports"]) == ["sass"] and "color" not in only["exports"]["sass"]
+    assert list(only["exports"]) == ["scss"] and "color" not in only["exports"]["scss"]
+    less_args = {"fileUrl": FILE_URL, "include_exports": True, "export_formats": ["less"], "namePattern": "^spacing/"}
+    less = data(await ctx.call("design_get_variables", less_args))
+    assert "@spacing-16: 16px;" in less["exports"]["less"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("css", "css-vars"), ("sass", "scss"), ("tailwind", "tailwind-v3"), ("typescript", "ts-module"), ("json", "dtcg")],
+)
+async def test_an_old_export_format_name_is_refused_with_its_new_name(ctx: FakeContext, old: str, new: str) -> None:
+    for tool in ("design_get_variables", "design_get_styles"):
+        refused = await ctx.call(tool, {"fileUrl": FILE_URL, "include_exports": True, "export_formats": [old]})
+        assert f"`export_formats`: the token format {old!r} is now called {new!r}" in error_text(refused), tool
+    refused = await ctx.call("design_export_tokens", {"format": old})
+    assert f"`format`: the token format {old!r} is now called {new!r}" in error_text(refused)
+
+
+async def test_the_import_takes_the_formats_by_the_same_names(ctx: FakeContext) -> None:
+    refused = await ctx.call("design_import_tokens", {"format": "tailwind-v3-config", "payload": "{}"})
+    assert "`format`: the token format 'tailwind-v3-config' is now called 'tailwind-v3'" in error_text(refused)
 
 
 async def test_variables_exports_stay_within_the_budget(ctx: FakeContext) -> None:
@@ -360,7 +378,7 @@ async def test_variables_as_links_summary_and_full(ctx: FakeContext) -> None:
     refused = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "format": "full", "collection": "x"})
     assert "format=filtered" in error_text(refused)
     with pytest.raises(DesignError, match="export_formats"):
-        await ctx.run("design_get_variables", {"fileUrl": FILE_URL, "export_formats": ["less"]})
+        await ctx.run("design_get_variables", {"fileUrl": FILE_URL, "export_formats": ["yaml"]})
 
 
 SNAPSHOT = {
@@ -431,24 +449,23 @@ async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
     assert by_name["Shadow/Card"]["css"] == {"box-shadow": "0px 2px 8px 0px #00000040"}
     assert by_name["Text/Body"]["usage"] == {"nodes": 3} and by_name["Text/Heading"]["usage"] == {"nodes": 1}
     assert by_name["Brand/Primary"]["usage"] == {"nodes": 0} and result["usage"]["scannedNodes"] > 10
-    css = result["exports"]["css"]
-    assert "  --brand-primary: #3366E6;" in css and "  --text-heading-font-size: 24px;" in css
-    assert "  --shadow-card: 0px 2px 8px 0px #00000040;" in css
-    tailwind = json.loads(result["exports"]["tailwind"].split("module.exports = ", 1)[1].rstrip().rstrip(";"))
+    css = result["exports"]["css-vars"]
+    assert "  --brand-primary: #3366e6;" in css and "  --text-heading-font-size: 24px;" in css
+    # The token model has no shadow type: the effect style is left out of the exports (its CSS is above).
+    assert "shadow" not in css and result["exportsSkipped"] == 1
+    tailwind = json.loads(result["exports"]["tailwind-v3"].split("module.exports = ", 1)[1].rstrip().rstrip(";"))
     extend = tailwind["theme"]["extend"]
-    assert extend["fontSize"]["Heading"] == [
-        "24px",
-        {"lineHeight": "32px", "letterSpacing": "-0.2px", "fontWeight": "700"},
-    ]
-    assert extend["boxShadow"]["Card"] == "0px 2px 8px 0px #00000040"
-    assert "$text-body-font-size: 14px;" in result["exports"]["sass"]
+    assert extend["colors"]["Brand"]["Primary"] == "#3366e6"
+    assert extend["spacing"]["Text"]["Heading"]["font-size"] == "24px"
+    assert "$text-body-font-size: 14px;" in result["exports"]["scss"]
     ts_only = data(
         await ctx.call(
-            "design_get_styles", {"fileUrl": STYLES_URL, "include_exports": True, "export_formats": ["typescript"]}
+            "design_get_styles", {"fileUrl": STYLES_URL, "include_exports": True, "export_formats": ["ts-module"]}
         )
     )
-    consts = ts_only["exports"]["typescript"].split("export const tokens = ", 1)[1].split(" as const;", 1)[0]
-    assert json.loads(consts)["Brand"]["Primary"] == "#3366E6"
+    consts = ts_only["exports"]["ts-module"].split("export const tokens = ", 1)[1].split(" as const;", 1)[0]
+    assert json.loads(consts)["styles"]["default"]["Brand"]["Primary"] == "#3366e6"
+    assert list(ts_only["exports"]) == ["ts-module"]
 
 
 async def test_styles_summary_stays_small_and_usage_reads_the_file_once(ctx: FakeContext, fake_api: ApiServer) -> None:

@@ -27,11 +27,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = token_set(500)
 SOURCE_DTCG = next(iter(tokens.export(SOURCE, "dtcg").values()))
-#: Every format with the export's options that write it; the import names Tailwind v3 ``tailwind-v3-config``.
+#: Every format with the export's options that write it; the import takes the same names.
 FORMATS: list[tuple[str, dict[str, Any]]] = [(fmt, {"format": fmt}) for fmt in tokens.FORMATS] + [
     ("dtcg-2025", {"format": "dtcg", "dtcgDialect": "2025"})
 ]
-IMPORT_NAME = {"tailwind-v3": "tailwind-v3-config"}
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +113,7 @@ async def test_round_trip_through_an_empty_file(
     suffix = tokens.FORMATS[export_args["format"]].EXTENSION
     first = await exported(client, project, export_args, f"rt/{label}.1.{suffix}")
     await empty(client)
-    fmt = IMPORT_NAME.get(export_args["format"], export_args["format"])
+    fmt = export_args["format"]
     done = await one_undo_step(
         client, "design_import_tokens", {"files": [{"path": f"rt/{label}.1.{suffix}"}], "format": fmt}
     )
