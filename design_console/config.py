@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import os
 import re
 import tempfile
@@ -284,6 +285,16 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_body: int = 1024 * 1024
     #: DESIGN_RELAY_PAIR_ATTEMPTS: plugin pairing and reconnect attempts allowed per client address a minute.
     pair_attempts: int = 20
+    #: DESIGN_RELAY_PAIR_BUDGET: failed pairing-code redemptions allowed a minute across every address and instance;
+    #: beyond it every redemption waits for the next minute.
+    pair_budget: int = 20
+    #: DESIGN_REMOTE_REGISTER_RATE: client registrations allowed per client address a minute.
+    register_rate: int = 30
+    #: DESIGN_REMOTE_AUTHORIZE_RATE: authorization requests allowed per client address a minute.
+    authorize_rate: int = 60
+    #: FORWARDED_ALLOW_IPS: the proxies whose X-Forwarded-For names the client (uvicorn's setting, read here so the
+    #: address every per-client limit counts is the real client's).
+    forwarded_allow_ips: str = "127.0.0.1"
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -322,6 +333,22 @@ def _token_keys(env: Mapping[str, str]) -> tuple[bytes, ...]:
     return tuple(keys)
 
 
+def _forwarded_allow_ips(env: Mapping[str, str]) -> str:
+    raw = env.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1"
+    for entry in (e.strip() for e in raw.split(",")):
+        if entry == "*" or entry.startswith("unix:"):
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise DesignError(
+                ErrorCode.BAD_CONFIG,
+                f"FORWARDED_ALLOW_IPS has an entry that is not an IP address or network: {entry!r}.",
+                "List your reverse proxy's addresses separated by commas, e.g. 10.0.0.5,10.0.1.0/24.",
+            ) from None
+    return raw
+
+
 def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
     """Read and validate the hosted service's settings; raises :class:`DesignError` naming the variable."""
     env = os.environ if env is None else env
@@ -354,4 +381,8 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         oauth_scopes=env.get("DESIGN_OAUTH_SCOPES", "").strip() or DEFAULT_OAUTH_SCOPES,
         max_body=_int(env, "DESIGN_REMOTE_MAX_BODY", 1024 * 1024, 1024, 64 * 1024 * 1024),
         pair_attempts=_int(env, "DESIGN_RELAY_PAIR_ATTEMPTS", 20, 1, 100_000),
+        pair_budget=_int(env, "DESIGN_RELAY_PAIR_BUDGET", 20, 1, 100_000),
+        register_rate=_int(env, "DESIGN_REMOTE_REGISTER_RATE", 30, 1, 100_000),
+        authorize_rate=_int(env, "DESIGN_REMOTE_AUTHORIZE_RATE", 60, 1, 100_000),
+        forwarded_allow_ips=_forwarded_allow_ips(env),
     )

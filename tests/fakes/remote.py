@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import http.cookiejar
 import os
+import re
 import shutil
 import signal
 import socket
@@ -288,6 +290,34 @@ def authorize_query(server: RemoteServer, client_id: str, challenge: str, **over
     return query
 
 
+class _LoopbackIsSecure(http.cookiejar.DefaultCookiePolicy):
+    """A browser's cookie rules: a ``Secure`` cookie also goes to plain-http loopback addresses (browsers treat
+    localhost as a secure context), which the standard library's policy would not send it to."""
+
+    def return_ok_secure(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        host = urlsplit(request.get_full_url()).hostname or ""
+        return host in ("127.0.0.1", "localhost", "::1") or super().return_ok_secure(cookie, request)
+
+
+def browser(**options: Any) -> httpx.Client:
+    """A user's browser: its own cookie jar, redirects not followed unless asked."""
+    options.setdefault("follow_redirects", False)
+    options.setdefault("timeout", 20)
+    client = httpx.Client(cookies=http.cookiejar.CookieJar(policy=_LoopbackIsSecure()), **options)
+    # httpx copies the jar into one of the standard policy for each request, which leaves the Secure cookies out:
+    # they are added here, by the jar with the browser's policy.
+    client.event_hooks["request"].append(client.cookies.set_cookie_header)
+    return client
+
+
+_HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
+
+
+def consent_form(page: str) -> dict[str, str]:
+    """The hidden fields of our consent page's form (the request id and its anti-forgery token)."""
+    return {name: value.replace("&amp;", "&") for name, value in _HIDDEN.findall(page)}
+
+
 def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "allow") -> dict[str, str]:
     """Play the user's browser from an authorize URL to the client's redirect URI; returns its query."""
     location = consent_to_redirect(server, authorize_url, decision, REDIRECT)
@@ -297,16 +327,15 @@ def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "
 def consent_to_redirect(server: RemoteServer, authorize_url: str, decision: str, redirect: str) -> str:
     """Play the user's browser from an authorize URL through our consent page and the design platform; returns the
     URL we send the browser back to (at the client's ``redirect`` URI, not yet followed)."""
-    with httpx.Client(follow_redirects=False, timeout=20) as browser:
-        consent = browser.get(authorize_url)
+    with browser() as user:
+        consent = user.get(authorize_url)
         assert consent.status_code == 302, consent.text
-        page = browser.get(consent.headers["location"])
+        page = user.get(consent.headers["location"])
         assert page.status_code == 200 and "Test Client" in page.text
         assert page.headers["x-frame-options"] == "DENY"
-        request_id = parse_qs(urlsplit(consent.headers["location"]).query)["request"][0]
-        step = browser.post(f"{server.url}/consent", data={"request": request_id, "decision": decision})
+        step = user.post(f"{server.url}/consent", data={**consent_form(page.text), "decision": decision})
         while step.status_code in (302, 303, 307) and not step.headers["location"].startswith(redirect):
-            step = browser.get(step.headers["location"])
+            step = user.get(step.headers["location"])
         assert step.status_code in (302, 303, 307), step.text
         location: str = step.headers["location"]
         assert location.startswith(redirect)
