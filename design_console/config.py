@@ -295,6 +295,13 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     #: FORWARDED_ALLOW_IPS: the proxies whose X-Forwarded-For names the client (uvicorn's setting, read here so the
     #: address every per-client limit counts is the real client's).
     forwarded_allow_ips: str = "127.0.0.1"
+    #: DESIGN_REMOTE_HEADER_TIMEOUT: seconds a connection has to send a whole request head (from when it opened or
+    #: its previous response ended).
+    header_timeout: int = 10
+    #: DESIGN_REMOTE_BODY_TIMEOUT: seconds a request has to send its whole body once its head arrived.
+    body_timeout: int = 30
+    #: DESIGN_REMOTE_MAX_CONNECTIONS: connections held at once (0: as many as the descriptor limit leaves room for).
+    max_connections: int = 0
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -385,4 +392,7 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         register_rate=_int(env, "DESIGN_REMOTE_REGISTER_RATE", 30, 1, 100_000),
         authorize_rate=_int(env, "DESIGN_REMOTE_AUTHORIZE_RATE", 60, 1, 100_000),
         forwarded_allow_ips=_forwarded_allow_ips(env),
+        header_timeout=_int(env, "DESIGN_REMOTE_HEADER_TIMEOUT", 10, 1, 300),
+        body_timeout=_int(env, "DESIGN_REMOTE_BODY_TIMEOUT", 30, 1, 3600),
+        max_connections=_int(env, "DESIGN_REMOTE_MAX_CONNECTIONS", 0, 0, 10_000_000),
     )

@@ -171,8 +171,9 @@ def oauth_env(platform: FakePlatform, keys: str | None = None) -> dict[str, str]
 
 
 @contextmanager
-def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
-    """Start the installed console script with ``env``; stop it (by its pid) when the block ends."""
+def running_remote(env: dict[str, str], *, open_files: int | None = None) -> Iterator[RemoteServer]:
+    """Start the installed console script with ``env`` (and at most ``open_files`` descriptors, soft and hard limit
+    alike, when given); stop it (by its pid) when the block ends."""
     home = Path(env["HOME"])
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
     log = home / f"remote-{env['DESIGN_REMOTE_PORT']}.log"
@@ -183,6 +184,7 @@ def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=sink,
+            preexec_fn=None if open_files is None else lambda: _limit_open_files(open_files),
         )
     server = RemoteServer(url=f"http://127.0.0.1:{env['DESIGN_REMOTE_PORT']}", env=env, proc=proc, log=log)
     try:
@@ -207,6 +209,12 @@ def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+
+
+def _limit_open_files(count: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
 
 
 @contextmanager
