@@ -94,3 +94,12 @@ def test_the_hosted_catalog_has_no_app_or_local_file_tools() -> None:
     assert not any(spec.toolset == "apps" or spec.uses_files for spec in hosted.values())
     assert "design_pair_plugin" in hosted and "design_pair_plugin" not in local
     assert hosted["design_take_screenshot"].args is not local["design_take_screenshot"].args
+
+
+def test_clients_are_counted_by_address_and_ipv6_by_its_64() -> None:
+    from design_console.remote.limits import client_key
+
+    assert client_key("203.0.113.7") == "203.0.113.7"
+    assert client_key("::ffff:203.0.113.7") == "203.0.113.7"
+    assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
