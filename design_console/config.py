@@ -84,6 +84,13 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     remote_browser_allowlist: tuple[str, ...] = DEFAULT_BROWSER_ALLOWLIST
     #: REMOTE_BROWSER_MAX: browser operations running at once; further calls wait their turn.
     remote_browser_max: int = 3
+    #: REMOTE_BROWSER_PER_USER: one user's browser calls running or waiting at once (browser tools and, in Remote
+    #: Mode, accessibility scans, each counted on its own); more are answered "busy".
+    remote_browser_per_user: int = 1
+    #: REMOTE_BROWSER_QUEUE: browser calls that may wait for a free browser; more are answered "busy".
+    remote_browser_queue: int = 8
+    #: REMOTE_SCAN_MAX_HTML: the largest html design_scan_code_accessibility takes in Remote Mode, in bytes.
+    remote_scan_max_html: int = 200_000
 
     @property
     def ports(self) -> range:
@@ -248,6 +255,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         remote_browser_path=Path(env.get("REMOTE_BROWSER_PATH", "").strip() or DEFAULT_BROWSER_PATH),
         remote_browser_allowlist=_allowlist(env),
         remote_browser_max=_int(env, "REMOTE_BROWSER_MAX", 3, 1, 64),
+        remote_browser_per_user=_int(env, "REMOTE_BROWSER_PER_USER", 1, 1, 64),
+        remote_browser_queue=_int(env, "REMOTE_BROWSER_QUEUE", 8, 0, 10_000),
+        remote_scan_max_html=_int(env, "REMOTE_SCAN_MAX_HTML", 200_000, 1000, 1_000_000),
         worker_idle_seconds=_int(env, "DESIGN_WORKER_IDLE_SECONDS", 300, 0, 86_400),
     )
 

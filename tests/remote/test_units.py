@@ -1,9 +1,12 @@
-"""Remote Mode's pure parts: its settings and the sealing of platform tokens."""
+"""Remote Mode's pure parts: its settings, the sealing of platform tokens, client keys and turns at the scanner."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,3 +106,38 @@ def test_clients_are_counted_by_address_and_ipv6_by_its_64() -> None:
     assert client_key("::ffff:203.0.113.7") == "203.0.113.7"
     assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
     assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+
+
+async def test_remote_scans_take_smaller_input_and_turns_shared_between_users(tmp_path: Path) -> None:
+    from design_console.config import load_config
+    from design_console.remote.admission import Admission
+    from design_console.remote.tools import RemoteCallContext, call_tool, remote_catalog
+
+    config = load_config({"HOME": str(tmp_path), "REMOTE_SCAN_MAX_HTML": "5000", "REMOTE_BROWSER_QUEUE": "1"})
+    spec = remote_catalog(config)["design_scan_code_accessibility"]
+    scans = Admission("scanner", "scanners", slots=1, per_user=1, queue=1, typical_seconds=10, wait_limit=60)
+
+    queued = asyncio.Event()
+
+    async def progress(done: float, total: float | None, message: str) -> None:
+        queued.set()
+
+    def as_user(user: str) -> Any:
+        async def context() -> RemoteCallContext:
+            return RemoteCallContext(config, None, progress, None, user, None, scans)  # type: ignore[arg-type]
+
+        return context
+
+    large = await call_tool(spec, {"html": "<p>x</p>" * 1000}, as_user("alice"))
+    assert large.is_error and "REMOTE_SCAN_MAX_HTML" in large.content[0].text  # type: ignore[union-attr]
+    async with scans.turn("alice"):
+        # alice's own scan runs: her next one is refused at once, with when to come back.
+        again = await call_tool(spec, {"html": "<p>x</p>"}, as_user("alice"))
+        assert again.is_error and "try again in 10 s" in again.content[0].text  # type: ignore[union-attr]
+        waiting = asyncio.create_task(call_tool(spec, {"html": "<p>x</p>"}, as_user("bob")))
+        async with asyncio.timeout(10):
+            await queued.wait()
+        # bob waits in the one place of the queue; carol is told to come back after both.
+        full = await call_tool(spec, {"html": "<p>x</p>"}, as_user("carol"))
+        assert full.is_error and "try again in 20 s" in full.content[0].text  # type: ignore[union-attr]
+        waiting.cancel()
