@@ -267,8 +267,11 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
 #: The design platform's OAuth endpoints (authorization page and token exchange), unless overridden for tests.
 DEFAULT_OAUTH_AUTHORIZE_URL = "https://www.figma.com/oauth"
 DEFAULT_OAUTH_TOKEN_URL = "https://api.figma.com/v1/oauth/token"
+#: Every platform scope a listed tool needs: files, images and nodes; file metadata; comments read and written;
+#: version history; variables; a file's and a library's components and styles; who signed in (``/v1/me``).
 DEFAULT_OAUTH_SCOPES = (
-    "file_content:read file_metadata:read file_comments:read file_variables:read library_content:read"
+    "file_content:read file_metadata:read file_comments:read file_comments:write file_versions:read "
+    "file_variables:read library_content:read library_assets:read current_user:read"
 )
 DEFAULT_REMOTE_PORT = 8787
 

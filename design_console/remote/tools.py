@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import inspect
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -47,6 +48,9 @@ LOCAL_ONLY = DesignError(
     "This tool reads what the local server keeps of the Desktop Bridge plugin's events; the hosted server keeps none.",
     "Use design_execute through the paired plugin, or run Local Mode (design-console-mcp) next to the design tool.",
 )
+
+#: A design platform OAuth scope, as its refusals name them.
+_SCOPE_NAME = re.compile(r"\b[a-z_]+:(?:read|write)\b")
 
 #: Gives the design API client of the user a request comes from (raises DesignError when there is none).
 ApiFor = Callable[[Any], Awaitable[DesignApi]]
@@ -229,6 +233,22 @@ class RemoteCallContext:
         raise LOCAL_ONLY
 
 
+def scope_error(err: DesignError) -> DesignError:
+    """A design API refusal for a missing OAuth scope, said as such with how to grant it; any other error as is."""
+    if err.code not in (ErrorCode.FORBIDDEN, ErrorCode.UNAUTHORIZED) or "scope" not in err.message.lower():
+        return err
+    named = _SCOPE_NAME.findall(err.message)
+    # The platform names the scopes the token has, then the one the endpoint requires.
+    scope = named[-1] if named else "a scope this tool needs"
+    return DesignError(
+        ErrorCode.FORBIDDEN,
+        f"The design platform refused this call: your sign-in does not grant the {scope} scope. {err.message}",
+        f"Sign in again from your AI app (remove this server's sign-in and add it again) to grant {scope}; if the "
+        "sign-in page does not ask for it, the server's operator adds it to DESIGN_OAUTH_SCOPES (and to the design "
+        "platform's OAuth app) and restarts the server.",
+    )
+
+
 async def call_tool(
     spec: ToolSpec, arguments: dict[str, Any] | None, context: Callable[[], Awaitable[RemoteCallContext]]
 ) -> types.CallToolResult:
@@ -239,7 +259,7 @@ async def call_tool(
             raise LOCAL_ONLY
         output = await spec.handler(await context(), args)
     except DesignError as err:
-        output = failure(err)
+        output = failure(scope_error(err))
     except Exception:
         log.exception("tool %s failed", spec.name)
         output = failure(format_error(f"Internal error in {spec.name}.", "Try again; the server's log has details."))

@@ -21,7 +21,8 @@ serve a real PNG, JPEG, SVG or PDF of the node's size and colour, in the format 
 
 Test controls live under ``/_fake/`` (outside the spec): ``POST /_fake/fail`` queues error answers, ``GET
 /_fake/requests`` lists the requests seen, ``POST /_fake/touch/<key>`` saves a version and starts a new one, ``POST
-/_fake/delay`` slows the next answers down, ``POST /_fake/reset`` clears faults, delays and the request log.
+/_fake/delay`` slows the next answers down, ``POST /_fake/reset`` clears faults, delays and the request log. A queued
+error answer says ``message`` when one is given (a missing OAuth scope, say).
 """
 
 from __future__ import annotations
@@ -644,6 +645,7 @@ class Fault:
     times: int
     retry_after: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    message: str = "Injected failure"
 
 
 # The server -------------------------------------------------------------------------------------------------------
@@ -716,7 +718,7 @@ class FakeDesignApi:
                 headers = dict(fault.headers)
                 if fault.retry_after is not None:
                     headers["Retry-After"] = fault.retry_after
-                return self.error(op, fault.status, "Injected failure", headers)
+                return self.error(op, fault.status, fault.message, headers)
         params = result.parameters
         return self.answer(op, dict(params.path), dict(params.query), payload)
 
@@ -1008,6 +1010,7 @@ class FakeDesignApi:
                     payload.get("times", 1),
                     payload.get("retry_after"),
                     payload.get("headers", {}),
+                    payload.get("message", "Injected failure"),
                 )
             )
         elif path == "/_fake/delay":

@@ -425,3 +425,33 @@ def test_the_consent_page_remembers_the_apps_a_user_allowed(server: RemoteServer
         other = register(server)
         start = user.get(f"{server.url}/authorize", params=authorize_query(server, other, pkce()[1]))
         assert "You allowed Test Client before" not in user.get(start.headers["location"]).text
+
+
+# The platform scopes the tools need --------------------------------------------------------------------------------
+
+
+def test_sign_in_asks_the_platform_for_every_scope_the_tools_need(server: RemoteServer) -> None:
+    client_id = register(server)
+    with browser() as user:
+        start = user.get(f"{server.url}/authorize", params=authorize_query(server, client_id, pkce()[1]))
+        form = {**consent_form(user.get(start.headers["location"]).text), "decision": "allow"}
+        upstream = user.post(f"{server.url}/consent", data=form).headers["location"]
+    asked = set(parse_qs(urlsplit(upstream).query)["scope"][0].split())
+    # Version history and comment writing are among the listed tools.
+    assert {"file_content:read", "file_versions:read", "file_comments:read", "file_comments:write"} <= asked
+
+
+async def test_a_missing_platform_scope_is_named_with_how_to_grant_it(
+    server: RemoteServer, platform: FakePlatform, fake_api_server: ApiServer
+) -> None:
+    _, tokens = sign_in(server, platform, "9001")
+    message = "Invalid scope(s): file_content:read. This endpoint requires the file_versions:read scope"
+    fault = {"path_prefix": f"/v1/files/{ENTERPRISE_KEY}/versions", "status": 403, "message": message}
+    fake_api_server.control("fail", fault)
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=30)
+    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
+        result = await client.call_tool("design_get_file_versions", {"fileUrl": ENTERPRISE_KEY})
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert result.is_error
+    assert "does not grant the file_versions:read scope" in text
+    assert "Sign in again" in text and "DESIGN_OAUTH_SCOPES" in text
