@@ -104,7 +104,8 @@ def guarded_h11(guard: SlowClientGuard) -> type[H11Protocol]:
             """Start or stop the deadlines for the request's state: a head is due while the peer is idle, a body
             while it sends one."""
             state = self.conn.their_state
-            if self.transport.is_closing():
+            # An upgraded connection (a WebSocket) belongs to another protocol now, with its own keep-alive.
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
                 self._stop_timers()
                 return
             if state is h11.IDLE:

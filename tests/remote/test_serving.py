@@ -3,7 +3,9 @@ connections outnumber the descriptors it may open, and its logs carry no secret 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -13,7 +15,10 @@ import httpx
 import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import PERSONAL_TOKEN
+from fakes.relay_client import handshake, ws_url
 from fakes.remote import RemoteServer, remote_env, running_remote
+from mcp import Client
+from websockets.asyncio.client import connect as ws_connect
 from websockets.sync.client import connect
 
 #: The descriptor limit the server runs under in the slow-client test.
@@ -104,3 +109,27 @@ def test_the_access_log_carries_no_query_values(quiet_server: RemoteServer) -> N
     log = quiet_server.stderr()
     for secret in ("PLATFORMCODE123", "STATE456", "QWXYKM"):
         assert secret not in log
+
+
+async def test_a_websocket_outlives_the_request_deadlines(fake_api_server: ApiServer, tmp_path: Path) -> None:
+    """The deadlines are for an HTTP request's head and body: a plugin's relay socket, upgraded from such a request,
+    stays open past both."""
+    env = remote_env(
+        tmp_path,
+        fake_api_server.url,
+        DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN,
+        DESIGN_REMOTE_HEADER_TIMEOUT="1",
+        DESIGN_REMOTE_BODY_TIMEOUT="1",
+    )
+    with running_remote(env) as server:
+        async with Client(f"{server.url}/mcp", mode="legacy") as client:
+            result = await client.call_tool("design_pair_plugin", {})
+        code = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
+        async with ws_connect(f"{ws_url(server.url)}?code={code}") as ws:
+            paired = json.loads(await ws.recv())
+            assert paired["type"] == "PAIRED"
+            # Both deadlines pass while the plugin is still to answer the relay's hello.
+            await asyncio.sleep(2.5)
+            await handshake(ws, paired["data"]["credential"])
+            await asyncio.sleep(2.5)
+            await asyncio.wait_for(await ws.ping(), 5)

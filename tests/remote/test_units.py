@@ -141,3 +141,50 @@ async def test_remote_scans_take_smaller_input_and_turns_shared_between_users(tm
         full = await call_tool(spec, {"html": "<p>x</p>"}, as_user("carol"))
         assert full.is_error and "try again in 20 s" in full.content[0].text  # type: ignore[union-attr]
         waiting.cancel()
+
+
+def test_a_flood_of_one_warning_is_logged_once_per_interval() -> None:
+    import logging
+
+    from design_console.remote.serving import RepeatThrottle
+
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    handler = Keep()
+    throttle = RepeatThrottle(interval=0.2)
+    handler.addFilter(throttle)
+    logger = logging.getLogger("design_console.test_flood")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    try:
+        for n in range(1000):
+            logger.warning("bad request from %s", n)
+        logger.info("other news")
+        throttle._last = {key: when - 1 for key, when in throttle._last.items()}
+        logger.warning("bad request from %s", "late")
+    finally:
+        logger.removeHandler(handler)
+    assert lines == ["bad request from 0", "other news", "bad request from late (999 like it held back)"]
+
+
+def test_the_new_remote_settings_are_validated() -> None:
+    base = {"HOME": "/nonexistent", "DESIGN_REMOTE_BASE_URL": "https://mcp.example.com"}
+    config = load_remote_config(base)
+    assert (config.pair_budget, config.register_rate, config.authorize_rate) == (20, 30, 60)
+    assert (config.header_timeout, config.body_timeout, config.max_connections) == (10, 30, 0)
+    assert config.forwarded_allow_ips == "127.0.0.1"
+    assert load_remote_config({**base, "FORWARDED_ALLOW_IPS": "10.0.0.5, 10.0.1.0/24"}).forwarded_allow_ips
+    for name, value in (
+        ("FORWARDED_ALLOW_IPS", "proxy.example.com"),
+        ("DESIGN_RELAY_PAIR_BUDGET", "0"),
+        ("DESIGN_REMOTE_HEADER_TIMEOUT", "soon"),
+        ("REMOTE_BROWSER_QUEUE", "-1"),
+    ):
+        with pytest.raises(DesignError) as err:
+            load_remote_config({**base, name: value})
+        assert name in str(err.value)
