@@ -400,7 +400,13 @@ class RemoteService:
                 methods=["POST"],
             ),
             Route("/revoke", oauth.revoke, methods=["POST"]),
-            Route("/oauth/authorize", oauth.legacy_authorize, methods=["GET"]),
+            Route(
+                "/oauth/authorize",
+                PerAddressLimit(
+                    _Endpoint(oauth.legacy_authorize), self.store, "authorize-rate", self.config.authorize_rate
+                ),
+                methods=["GET"],
+            ),
             Route("/oauth/callback", oauth.callback, methods=["GET"]),
         ]
 

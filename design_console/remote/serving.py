@@ -67,8 +67,6 @@ class SlowClientGuard:
         self.header_timeout = header_timeout
         self.body_timeout = body_timeout
         self.waiting: dict[H11Protocol, None] = {}
-        #: Connections closed for being slow or to make room (tests and diagnostics read it).
-        self.cut_off = 0
 
 
 def guarded_h11(guard: SlowClientGuard) -> type[H11Protocol]:
@@ -135,7 +133,6 @@ def guarded_h11(guard: SlowClientGuard) -> type[H11Protocol]:
 
         def _cut_off(self) -> None:
             self._stop_timers()
-            guard.cut_off += 1
             # Nothing is owed to a peer that sent no complete request in time: no answer, no lingering close.
             self.transport.abort()
 

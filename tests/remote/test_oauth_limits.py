@@ -143,5 +143,7 @@ def test_registration_and_authorization_are_rate_limited_per_address(
         query = authorize_query(limited, client_id, pkce()[1])
         statuses = [httpx.get(f"{limited.url}/authorize", params=query).status_code for _ in range(5)]
         assert statuses == [302, 302, 302, 302, 429]
+        # The older browser flow starts sign-ins too, and counts with them.
+        assert httpx.get(f"{limited.url}/oauth/authorize").status_code == 429
         # Other endpoints are not counted against the address.
         assert httpx.get(f"{limited.url}/health").status_code == 200
