@@ -16,6 +16,7 @@ from fakes.remote import (
     FakePlatform,
     RemoteServer,
     authorize_query,
+    clear_of_minute_end,
     oauth_env,
     pkce,
     register,
@@ -134,6 +135,7 @@ def test_registration_and_authorization_are_rate_limited_per_address(
         **oauth_env(platform),
     )
     with running_remote(env) as limited:
+        clear_of_minute_end()
         client_id = register(limited)
         statuses = [_register(limited).status_code for _ in range(3)]
         assert statuses == [201, 201, 429]
