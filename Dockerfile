@@ -3,7 +3,10 @@
 #   docker run -p 8787:8787 -e DESIGN_REMOTE_BASE_URL=https://mcp.example.com \
 #     -e DESIGN_OAUTH_CLIENT_ID=… -e DESIGN_OAUTH_CLIENT_SECRET=… -e DESIGN_TOKEN_KEYS=… \
 #     -v design-console-data:/data design-console-remote
-# Put TLS in front (a load balancer or reverse proxy); several instances need DESIGN_REMOTE_STORE=redis://….
+# Put TLS in front (a load balancer or reverse proxy: docs/remote/reverse-proxy.md has a Caddy and an nginx example)
+# and set FORWARDED_ALLOW_IPS to its address, so that per-client limits count real clients; several instances need
+# DESIGN_REMOTE_STORE=redis://…. The server raises its soft descriptor limit to the hard one and holds as many
+# connections as that leaves room for: give it a larger hard limit with `docker run --ulimit nofile=65536:65536`.
 # The build needs Python only: axe-core (design_scan_code_accessibility) ships inside the package.
 FROM python:3.11-slim AS build
 WORKDIR /src

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import os
 import re
 import tempfile
@@ -83,6 +84,13 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     remote_browser_allowlist: tuple[str, ...] = DEFAULT_BROWSER_ALLOWLIST
     #: REMOTE_BROWSER_MAX: browser operations running at once; further calls wait their turn.
     remote_browser_max: int = 3
+    #: REMOTE_BROWSER_PER_USER: one user's browser calls running or waiting at once (browser tools and, in Remote
+    #: Mode, accessibility scans, each counted on its own); more are answered "busy".
+    remote_browser_per_user: int = 1
+    #: REMOTE_BROWSER_QUEUE: browser calls that may wait for a free browser; more are answered "busy".
+    remote_browser_queue: int = 8
+    #: REMOTE_SCAN_MAX_HTML: the largest html design_scan_code_accessibility takes in Remote Mode, in bytes.
+    remote_scan_max_html: int = 200_000
 
     @property
     def ports(self) -> range:
@@ -247,6 +255,9 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         remote_browser_path=Path(env.get("REMOTE_BROWSER_PATH", "").strip() or DEFAULT_BROWSER_PATH),
         remote_browser_allowlist=_allowlist(env),
         remote_browser_max=_int(env, "REMOTE_BROWSER_MAX", 3, 1, 64),
+        remote_browser_per_user=_int(env, "REMOTE_BROWSER_PER_USER", 1, 1, 64),
+        remote_browser_queue=_int(env, "REMOTE_BROWSER_QUEUE", 8, 0, 10_000),
+        remote_scan_max_html=_int(env, "REMOTE_SCAN_MAX_HTML", 200_000, 1000, 1_000_000),
         worker_idle_seconds=_int(env, "DESIGN_WORKER_IDLE_SECONDS", 300, 0, 86_400),
     )
 
@@ -256,8 +267,11 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
 #: The design platform's OAuth endpoints (authorization page and token exchange), unless overridden for tests.
 DEFAULT_OAUTH_AUTHORIZE_URL = "https://www.figma.com/oauth"
 DEFAULT_OAUTH_TOKEN_URL = "https://api.figma.com/v1/oauth/token"
+#: Every platform scope a listed tool needs: files, images and nodes; file metadata; comments read and written;
+#: version history; variables; a file's and a library's components and styles; who signed in (``/v1/me``).
 DEFAULT_OAUTH_SCOPES = (
-    "file_content:read file_metadata:read file_comments:read file_variables:read library_content:read"
+    "file_content:read file_metadata:read file_comments:read file_comments:write file_versions:read "
+    "file_variables:read library_content:read library_assets:read current_user:read"
 )
 DEFAULT_REMOTE_PORT = 8787
 
@@ -284,6 +298,23 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_body: int = 1024 * 1024
     #: DESIGN_RELAY_PAIR_ATTEMPTS: plugin pairing and reconnect attempts allowed per client address a minute.
     pair_attempts: int = 20
+    #: DESIGN_RELAY_PAIR_BUDGET: failed pairing-code redemptions allowed a minute across every address and instance;
+    #: beyond it every redemption waits for the next minute.
+    pair_budget: int = 20
+    #: DESIGN_REMOTE_REGISTER_RATE: client registrations allowed per client address a minute.
+    register_rate: int = 30
+    #: DESIGN_REMOTE_AUTHORIZE_RATE: authorization requests allowed per client address a minute.
+    authorize_rate: int = 60
+    #: FORWARDED_ALLOW_IPS: the proxies whose X-Forwarded-For names the client (uvicorn's setting, read here so the
+    #: address every per-client limit counts is the real client's).
+    forwarded_allow_ips: str = "127.0.0.1"
+    #: DESIGN_REMOTE_HEADER_TIMEOUT: seconds a connection has to send a whole request head (from when it opened or
+    #: its previous response ended).
+    header_timeout: int = 10
+    #: DESIGN_REMOTE_BODY_TIMEOUT: seconds a request has to send its whole body once its head arrived.
+    body_timeout: int = 30
+    #: DESIGN_REMOTE_MAX_CONNECTIONS: connections held at once (0: as many as the descriptor limit leaves room for).
+    max_connections: int = 0
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -322,6 +353,22 @@ def _token_keys(env: Mapping[str, str]) -> tuple[bytes, ...]:
     return tuple(keys)
 
 
+def _forwarded_allow_ips(env: Mapping[str, str]) -> str:
+    raw = env.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1"
+    for entry in (e.strip() for e in raw.split(",")):
+        if entry == "*" or entry.startswith("unix:"):
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise DesignError(
+                ErrorCode.BAD_CONFIG,
+                f"FORWARDED_ALLOW_IPS has an entry that is not an IP address or network: {entry!r}.",
+                "List your reverse proxy's addresses separated by commas, e.g. 10.0.0.5,10.0.1.0/24.",
+            ) from None
+    return raw
+
+
 def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
     """Read and validate the hosted service's settings; raises :class:`DesignError` naming the variable."""
     env = os.environ if env is None else env
@@ -354,4 +401,11 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         oauth_scopes=env.get("DESIGN_OAUTH_SCOPES", "").strip() or DEFAULT_OAUTH_SCOPES,
         max_body=_int(env, "DESIGN_REMOTE_MAX_BODY", 1024 * 1024, 1024, 64 * 1024 * 1024),
         pair_attempts=_int(env, "DESIGN_RELAY_PAIR_ATTEMPTS", 20, 1, 100_000),
+        pair_budget=_int(env, "DESIGN_RELAY_PAIR_BUDGET", 20, 1, 100_000),
+        register_rate=_int(env, "DESIGN_REMOTE_REGISTER_RATE", 30, 1, 100_000),
+        authorize_rate=_int(env, "DESIGN_REMOTE_AUTHORIZE_RATE", 60, 1, 100_000),
+        forwarded_allow_ips=_forwarded_allow_ips(env),
+        header_timeout=_int(env, "DESIGN_REMOTE_HEADER_TIMEOUT", 10, 1, 300),
+        body_timeout=_int(env, "DESIGN_REMOTE_BODY_TIMEOUT", 30, 1, 3600),
+        max_connections=_int(env, "DESIGN_REMOTE_MAX_CONNECTIONS", 0, 0, 10_000_000),
     )

@@ -22,7 +22,6 @@ import msgspec
 from mcp.server.auth.handlers.authorize import AuthorizationHandler
 from mcp.server.auth.handlers.metadata import MetadataHandler, ProtectedResourceMetadataHandler
 from mcp.server.auth.handlers.register import RegistrationHandler
-from mcp.server.auth.handlers.revoke import RevocationHandler
 from mcp.server.auth.handlers.token import TokenHandler
 from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
@@ -46,7 +45,15 @@ from design_console.clients.design_api import DesignApi
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.remote.browser import BrowserPool
-from design_console.remote.oauth import SCOPE, OAuthServer, not_configured_error
+from design_console.remote.limits import PerAddressLimit
+from design_console.remote.oauth import (
+    MAX_CHALLENGE_CHARS,
+    MAX_STATE_CHARS,
+    SCOPE,
+    BindBrowser,
+    OAuthServer,
+    not_configured_error,
+)
 from design_console.remote.relay import Relays
 from design_console.remote.store import Store, open_store
 from design_console.remote.tools import build_server
@@ -121,12 +128,7 @@ class TokenResourceCheck:
         self.resource = resource
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
+        body = await _read_body(receive)
         request = Request(scope, _replay(body))
         form = await request.form()
         resource = str(form.get("resource") or "")
@@ -135,6 +137,36 @@ class TokenResourceCheck:
             await JSONResponse(error, status_code=400, headers={"Cache-Control": "no-store"})(scope, receive, send)
             return
         await self.app(scope, _replay(body), send)
+
+
+class AuthorizeRequestLimits:
+    """Refuses an authorization request with an oversized ``state`` or ``code_challenge`` with a plain 400, before
+    the SDK's handler, which would echo the state back in a redirect."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = await _read_body(receive)
+        request = Request(scope, _replay(body))
+        params = await request.form() if request.method == "POST" else request.query_params
+        for name, limit in (("state", MAX_STATE_CHARS), ("code_challenge", MAX_CHALLENGE_CHARS)):
+            value = params.get(name)
+            if isinstance(value, str) and len(value) > limit:
+                error = {"error": "invalid_request", "error_description": f"{name} is longer than {limit} characters"}
+                await JSONResponse(error, status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, _replay(body), send)
+
+
+async def _read_body(receive: Receive) -> bytes:
+    body = b""
+    more = True
+    while more:
+        message = await receive()
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    return body
 
 
 def _replay(body: bytes) -> Receive:
@@ -341,7 +373,16 @@ class RemoteService:
             Route("/.well-known/oauth-authorization-server", MetadataHandler(metadata).handle, methods=["GET"]),
             Route("/.well-known/oauth-protected-resource", resource_handler, methods=["GET"]),
             Route("/.well-known/oauth-protected-resource/mcp", resource_handler, methods=["GET"]),
-            Route("/authorize", AuthorizationHandler(oauth).handle, methods=["GET", "POST"]),  # type: ignore[arg-type]
+            Route(
+                "/authorize",
+                PerAddressLimit(
+                    AuthorizeRequestLimits(BindBrowser(_Endpoint(AuthorizationHandler(oauth).handle))),  # type: ignore[arg-type]
+                    self.store,
+                    "authorize-rate",
+                    self.config.authorize_rate,
+                ),
+                methods=["GET", "POST"],
+            ),
             Route("/consent", oauth.consent_page, methods=["GET", "POST"]),
             Route(
                 "/token",
@@ -350,11 +391,22 @@ class RemoteService:
             ),
             Route(
                 "/oauth/register",
-                RegistrationHandler(oauth, options=registration).handle,  # type: ignore[arg-type]
+                PerAddressLimit(
+                    _Endpoint(RegistrationHandler(oauth, options=registration).handle),  # type: ignore[arg-type]
+                    self.store,
+                    "register-rate",
+                    self.config.register_rate,
+                ),
                 methods=["POST"],
             ),
-            Route("/revoke", RevocationHandler(oauth, authenticator).handle, methods=["POST"]),  # type: ignore[arg-type]
-            Route("/oauth/authorize", oauth.legacy_authorize, methods=["GET"]),
+            Route("/revoke", oauth.revoke, methods=["POST"]),
+            Route(
+                "/oauth/authorize",
+                PerAddressLimit(
+                    _Endpoint(oauth.legacy_authorize), self.store, "authorize-rate", self.config.authorize_rate
+                ),
+                methods=["GET"],
+            ),
             Route("/oauth/callback", oauth.callback, methods=["GET"]),
         ]
 

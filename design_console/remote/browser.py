@@ -8,8 +8,9 @@ redirect hops included: Chromium follows redirects without asking Playwright, so
 without following redirects, and a redirect is answered with a tiny page that moves on to its target, which is then
 checked like any other navigation. A page's other requests may go anywhere public (the design tool loads from CDNs),
 but not to a private or loopback address named literally, unless it is on the allowlist. At most REMOTE_BROWSER_MAX
-operations run at once; the others wait their turn and say so through progress. Console entries have the shape of
-spec 2.1 with source ``browser``; Remote Mode never claims the plugin's sandbox console (spec 1 rule 5).
+operations run at once and REMOTE_BROWSER_PER_USER of one user's; at most REMOTE_BROWSER_QUEUE wait their turn (and
+say so through progress), and a call beyond is answered "busy, try again in N s" at once. Console entries have the
+shape of spec 2.1 with source ``browser``; Remote Mode never claims the plugin's sandbox console (spec 1 rule 5).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from design_console.clients.media import DEFAULT_JPEG_QUALITY, DEFAULT_MAX_EDGE,
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
+from design_console.remote.admission import Admission
 from design_console.tools.args import ConsoleLevelFilter
 from design_console.tools.base import Args, image, ok
 from design_console.tools.calls import convert_args
@@ -81,6 +83,8 @@ REMOTE_NOTE = (
 )
 BLANK_WARNING = "The image is a single colour: the page may be empty or not drawn yet. Take it again in a moment."
 NOT_ENABLED = "Browser Rendering not enabled"
+#: What a browser call is assumed to take before any has run (the busy answer's estimate starts from it).
+TYPICAL_SECONDS = 5.0
 
 
 def host_allowed(url: str, allowlist: Iterable[str]) -> bool:
@@ -243,8 +247,15 @@ class BrowserPool:
         self.config = config
         self.idle_seconds = idle_seconds
         self._timeout_ms = config.browser_timeout_ms
-        self._slots = asyncio.Semaphore(config.remote_browser_max)
-        self._waiting = 0
+        self.admission = Admission(
+            "browser",
+            "browsers",
+            slots=config.remote_browser_max,
+            per_user=config.remote_browser_per_user,
+            queue=config.remote_browser_queue,
+            typical_seconds=TYPICAL_SECONDS,
+            wait_limit=self._timeout_ms / 1000,
+        )
         self._busy = 0
         self._user_locks: dict[str, asyncio.Lock] = {}
         self._sessions: dict[str, _Session] = {}
@@ -282,7 +293,7 @@ class BrowserPool:
             "running": self._browser is not None and self._browser.is_connected(),
             "sessions": len(self._sessions),
             "busy": self._busy,
-            "waiting": self._waiting,
+            "waiting": self.admission.waiting,
             "max": self.config.remote_browser_max,
             "allowlist": list(self.config.remote_browser_allowlist),
         }
@@ -460,58 +471,29 @@ class BrowserPool:
             "Open a page of the design tool, or ask the server's operator to add the host to REMOTE_BROWSER_ALLOWLIST.",
         )
 
-    # --- turns: one call per user at a time, at most REMOTE_BROWSER_MAX at once ---------------------------------
+    # --- turns: REMOTE_BROWSER_PER_USER calls per user, REMOTE_BROWSER_MAX at once, REMOTE_BROWSER_QUEUE waiting ---
 
     @contextlib.asynccontextmanager
     async def _turn(self, user: str, progress: Progress | None) -> AsyncIterator[tuple[_Session, int]]:
-        """Hold the user's lock and a browser slot; yields the user's session and how long the call waited for them
-        (ms; 0 when it did not wait)."""
-        started = time.monotonic()
-        lock = self._user_locks.setdefault(user, asyncio.Lock())
-        limit = self._timeout_ms / 1000
-        waited = lock.locked()
-        async with lock:
-            waited = waited or self._slots.locked()
-            if self._slots.locked():
-                self._waiting += 1
-                if progress is not None:
-                    await progress(
-                        0,
-                        None,
-                        f"All {self.config.remote_browser_max} browsers are busy; waiting for a free one "
-                        f"({self._waiting} call(s) waiting, at most {self._timeout_ms} ms).",
-                    )
+        """Hold a browser slot and the user's session; yields the session and how long the call waited for its slot
+        (ms; 0 when it did not). A call over the user's or the queue's limit is refused at once (busy)."""
+        async with self.admission.turn(user, progress) as queued_ms:
+            lock = self._user_locks.setdefault(user, asyncio.Lock())
+            async with lock:
+                self._busy += 1
                 try:
-                    async with asyncio.timeout(limit):
-                        await self._slots.acquire()
-                except TimeoutError:
-                    raise DesignError(
-                        ErrorCode.TIMEOUT,
-                        f"All {self.config.remote_browser_max} browsers stayed busy for {self._timeout_ms} ms.",
-                        "Try again in a minute.",
-                    ) from None
+                    try:
+                        session = await self._session(user)
+                    except PlaywrightError as exc:
+                        raise DesignError(
+                            ErrorCode.PAGE_FAILED,
+                            f"The browser could not open a context for you: {_first_line(exc)}.",
+                            "Retry; the browser is started again if it went away.",
+                        ) from None
+                    yield session, queued_ms
+                    session.last_used = time.monotonic()
                 finally:
-                    self._waiting -= 1
-                if progress is not None:
-                    await progress(0, None, "A browser is free; running.")
-            else:
-                await self._slots.acquire()
-            self._busy += 1
-            queued_ms = max(1, round((time.monotonic() - started) * 1000)) if waited else 0
-            try:
-                try:
-                    session = await self._session(user)
-                except PlaywrightError as exc:
-                    raise DesignError(
-                        ErrorCode.PAGE_FAILED,
-                        f"The browser could not open a context for you: {_first_line(exc)}.",
-                        "Retry; the browser is started again if it went away.",
-                    ) from None
-                yield session, queued_ms
-                session.last_used = time.monotonic()
-            finally:
-                self._busy -= 1
-                self._slots.release()
+                    self._busy -= 1
 
     @contextlib.asynccontextmanager
     async def _bounded(self, session: _Session, what: str) -> AsyncIterator[None]:

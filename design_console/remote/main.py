@@ -23,9 +23,22 @@ def main() -> None:
         print(err, file=sys.stderr)
         sys.exit(2)
     from design_console.remote.app import asgi_app
+    from design_console.remote.serving import (
+        SlowClientGuard,
+        backlog_for,
+        connection_cap,
+        guarded_h11,
+        install_log_filters,
+        raise_open_files,
+    )
 
     # Upstream tokens never reach a log line; the deployer's secrets are redacted should one slip into a message.
     setup_logging(config.base, "design-console-remote", [config.api_key], to_file=False)
+    install_log_filters()
+    open_files = raise_open_files()
+    guard = SlowClientGuard(
+        connection_cap(open_files, config.max_connections), config.header_timeout, config.body_timeout
+    )
     if config.missing_oauth:
         logging.getLogger("design_console.remote").warning(
             "OAuth is off (%s not set): MCP requests use DESIGN_ACCESS_TOKEN", ", ".join(config.missing_oauth)
@@ -36,6 +49,10 @@ def main() -> None:
         port=config.port,
         log_config=None,
         proxy_headers=True,
+        # The client address every per-client limit counts is the one these proxies name (README "Remote Mode").
+        forwarded_allow_ips=config.forwarded_allow_ips,
+        http=guarded_h11(guard),
+        backlog=backlog_for(open_files),
         # Screenshots and image fills come back from the plugin in one frame, as over the local bridge.
         ws_max_size=MAX_FRAME_BYTES,
         server_header=False,

@@ -8,32 +8,46 @@ Only hashes of our tokens are stored; refresh tokens rotate; platform tokens nev
 
 The SDK's handlers check the protocol (client, redirect URI, PKCE, grant types); this module is the provider behind
 them and the pages and callback they leave to the implementer.
+
+The whole browser part of a sign-in is bound to the browser that started it at ``/authorize``: that response sets a
+``__Host-`` cookie (Secure, HttpOnly, SameSite=Lax) whose hash the pending request keeps, and the consent page, its
+decision (which also carries an anti-forgery token from the page) and the design platform's callback are refused in
+any other browser. Otherwise an attacker could approve their own client in their own browser and send a victim only
+the design platform's genuine sign-in link: the victim's platform code would end at the attacker's redirect URI.
+Browsers keep ``Secure`` cookies from https and from loopback addresses only, so the service must be reached over
+https (or on localhost while developing).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import hmac
 import html
 import logging
+import re
 import time
 import weakref
 from urllib.parse import urlencode, urlsplit
 
 import httpx
 import msgspec
+from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
 from mcp.server.auth.provider import (
     AccessToken,
     AuthorizationCode,
     AuthorizationParams,
     AuthorizeError,
     RefreshToken,
+    RegistrationError,
     TokenError,
     construct_redirect_uri,
 )
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from design_console import __version__
 from design_console.config import RemoteConfig
@@ -55,6 +69,26 @@ PENDING_TTL = 600
 #: Platform tokens are refreshed this long before they expire.
 UPSTREAM_MARGIN = 60
 UPSTREAM_TIMEOUT = httpx.Timeout(20.0, connect=10.0)
+#: A registered client that no sign-in completed with is forgotten after this long.
+UNUSED_CLIENT_TTL = 24 * 3600
+#: The cookie that names the browser a sign-in started in (``__Host-``: only this host, path /, over a secure
+#: context, so no other site or subdomain can plant one).
+BROWSER_COOKIE = "__Host-design-console-browser"
+# What an anonymous caller may make us store: a registration and an authorization request stay small.
+MAX_CLIENT_NAME = 200
+MAX_REDIRECT_URIS = 10
+MAX_URI_CHARS = 2000
+MAX_CLIENT_RECORD = 8192
+#: Checked before the SDK's handler (``app.AuthorizeRequestLimits``), which would echo a huge state back.
+MAX_STATE_CHARS = 1024
+#: PKCE's S256 challenge is 43 characters; RFC 7636 allows a verifier of at most 128.
+MAX_CHALLENGE_CHARS = 128
+#: Loopback hosts a native app may listen on with plain http (RFC 8252 §7.3).
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+#: A private-use URI scheme is a reversed domain name the app owns, so it has a dot (RFC 8252 §7.1).
+_PRIVATE_USE_SCHEME = re.compile(r"[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+")
+#: The browser id of the ``/authorize`` request being handled (set by :class:`BindBrowser`).
+_started_by: contextvars.ContextVar[str] = contextvars.ContextVar("started_by", default="")
 
 
 class Pending(msgspec.Struct, kw_only=True):
@@ -70,6 +104,10 @@ class Pending(msgspec.Struct, kw_only=True):
     resource: str
     #: Started at ``/oauth/authorize`` (the older flow): the callback shows the user a token to paste.
     legacy: bool = False
+    #: The hash of the browser cookie of the browser that started the request.
+    browser: str = ""
+    #: The anti-forgery token of the consent form.
+    csrf: str = ""
 
 
 class Grant(msgspec.Struct, kw_only=True):
@@ -118,6 +156,93 @@ def not_configured_error(missing: list[str]) -> str:
     )
 
 
+def redirect_uri_allowed(uri: str) -> bool:
+    """Whether a client may register ``uri``: https, plain http to a loopback address, or a private-use scheme
+    (RFC 8252 §7); never ``javascript:``, ``data:``, ``file:``, plain http to another host, or a fragment."""
+    try:
+        parts = urlsplit(uri)
+        host = parts.hostname or ""
+    except ValueError:
+        return False
+    if parts.fragment:
+        return False
+    scheme = parts.scheme.lower()
+    if scheme == "https":
+        return bool(host)
+    if scheme == "http":
+        return host in LOOPBACK_HOSTS
+    return bool(_PRIVATE_USE_SCHEME.fullmatch(scheme))
+
+
+def _registration_problem(client: OAuthClientInformationFull, record: bytes) -> RegistrationError | None:
+    uris = [str(uri) for uri in client.redirect_uris or []]
+    if len(uris) > MAX_REDIRECT_URIS:
+        return RegistrationError("invalid_redirect_uri", f"at most {MAX_REDIRECT_URIS} redirect_uris are accepted")
+    for uri in uris:
+        if len(uri) > MAX_URI_CHARS:
+            return RegistrationError("invalid_redirect_uri", f"a redirect URI has more than {MAX_URI_CHARS} characters")
+        if not redirect_uri_allowed(uri):
+            return RegistrationError(
+                "invalid_redirect_uri",
+                f"{uri[:100]!r} is not accepted: use https, http to 127.0.0.1, [::1] or localhost, or a private-use "
+                "scheme named after a domain you own (com.example.app:/callback)",
+            )
+    if len(client.client_name or "") > MAX_CLIENT_NAME:
+        return RegistrationError("invalid_client_metadata", f"client_name is longer than {MAX_CLIENT_NAME} characters")
+    if len(record) > MAX_CLIENT_RECORD:
+        return RegistrationError(
+            "invalid_client_metadata", f"the registration is {len(record)} bytes; at most {MAX_CLIENT_RECORD} are kept"
+        )
+    return None
+
+
+def _browser_hash(request: Request) -> str:
+    """The hash of the browser cookie ``request`` carries ("" without one)."""
+    cookie = request.cookies.get(BROWSER_COOKIE, "")
+    return token_hash(cookie) if cookie else ""
+
+
+def _same_browser(pending: Pending, request: Request) -> bool:
+    return bool(pending.browser) and hmac.compare_digest(pending.browser, _browser_hash(request))
+
+
+def _browser_cookie(value: str) -> str:
+    # A session cookie: it names the browser for the length of a sign-in, nothing longer.
+    return f"{BROWSER_COOKIE}={value}; Path=/; Secure; HttpOnly; SameSite=Lax"
+
+
+class BindBrowser:
+    """Wraps ``/authorize``: gives the browser its cookie (a new one when it has none) and lets the authorization
+    request that is being created record which browser started it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        cookie = Request(scope).cookies.get(BROWSER_COOKIE, "")
+        fresh = not cookie
+        cookie = cookie or new_secret()
+
+        async def send_with_cookie(message: Message) -> None:
+            if fresh and message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"set-cookie", _browser_cookie(cookie).encode())]
+            await send(message)
+
+        reset = _started_by.set(cookie)
+        try:
+            await self.app(scope, receive, send_with_cookie)
+        finally:
+            _started_by.reset(reset)
+
+
+def _other_browser() -> HTMLResponse:
+    return _page(
+        "This sign-in was started in another browser. If you did not start it, close this page: someone may be "
+        "trying to get access to your design account. Otherwise start again from your AI app, in this browser.",
+        403,
+    )
+
+
 class OAuthServer:
     """The provider the SDK's OAuth handlers call, plus the consent page, the platform callback and the user's
     platform tokens for tool calls."""
@@ -136,6 +261,7 @@ class OAuthServer:
         self._user_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         #: How many times a platform token was refreshed (benchmarks and tests read it).
         self.upstream_refreshes = 0
+        self._authenticator = ClientAuthenticator(self)  # type: ignore[arg-type]
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -147,7 +273,17 @@ class OAuthServer:
         return None if raw is None else OAuthClientInformationFull.model_validate_json(raw)
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
-        await self.store.put("client", client_info.client_id or "", client_info.model_dump_json().encode())
+        record = client_info.model_dump_json().encode()
+        problem = _registration_problem(client_info, record)
+        if problem is not None:
+            raise problem
+        # Kept for good once a sign-in completes with it (see :meth:`_keep_client`).
+        await self.store.put("client", client_info.client_id or "", record, UNUSED_CLIENT_TTL)
+
+    async def _keep_client(self, client_id: str) -> None:
+        raw = await self.store.get("client", client_id)
+        if raw is not None:
+            await self.store.put("client", client_id, raw)
 
     # Authorization --------------------------------------------------------------------------------------------------
 
@@ -156,6 +292,7 @@ class OAuthServer:
             raise AuthorizeError("invalid_target", f"resource is required; this server's resource is {self.resource}")
         if params.resource.rstrip("/") != self.resource:
             raise AuthorizeError("invalid_target", f"this server issues tokens only for {self.resource}")
+        started_by = _started_by.get()
         pending = Pending(
             client_id=client.client_id or "",
             client_name=client.client_name or client.client_id or "",
@@ -165,26 +302,39 @@ class OAuthServer:
             scopes=params.scopes or [SCOPE],
             code_challenge=params.code_challenge,
             resource=self.resource,
+            browser=token_hash(started_by) if started_by else "",
+            csrf=new_secret(),
         )
         request_id = new_secret()
         await self.store.put("pending", request_id, msgspec.json.encode(pending), PENDING_TTL)
         return f"{self.config.base_url}/consent?{urlencode({'request': request_id})}"
 
     async def consent_page(self, request: Request) -> Response:
-        """GET shows which client asks for access; POST approves (on to the design platform) or denies it."""
+        """GET shows which client asks for access; POST approves (on to the design platform) or denies it. Both only
+        in the browser that started the request, and the POST only with the page's anti-forgery token."""
+        gone = "This sign-in request has expired or was already used. Start again from your AI app."
         if request.method == "GET":
             request_id = request.query_params.get("request", "")
             raw = await self.store.get("pending", request_id)
             if raw is None:
-                return _page("This sign-in request has expired or was already used. Start again from your AI app.", 400)
+                return _page(gone, 400)
             pending = msgspec.json.decode(raw, type=Pending)
-            return _consent_form(request_id, pending)
+            if not _same_browser(pending, request):
+                return _other_browser()
+            return _consent_form(request_id, pending, await self._allowed_before(pending))
         form = await request.form()
         request_id = str(form.get("request", ""))
-        raw = await self.store.take("pending", request_id)
+        raw = await self.store.get("pending", request_id)
         if raw is None:
-            return _page("This sign-in request has expired or was already used. Start again from your AI app.", 400)
+            return _page(gone, 400)
         pending = msgspec.json.decode(raw, type=Pending)
+        if not _same_browser(pending, request):
+            return _other_browser()
+        if not hmac.compare_digest(pending.csrf, str(form.get("csrf", ""))):
+            return _page("This form was not sent from our consent page. Start again from your AI app.", 403)
+        # Taken only now: a refused attempt from elsewhere does not spend the user's own request.
+        if await self.store.take("pending", request_id) is None:
+            return _page(gone, 400)
         if form.get("decision") != "allow":
             return RedirectResponse(
                 construct_redirect_uri(
@@ -194,9 +344,17 @@ class OAuthServer:
             )
         return await self._to_platform(pending)
 
+    async def _allowed_before(self, pending: Pending) -> bool:
+        """Whether the user last signed in from this browser allowed this client before."""
+        subject = await self.store.get("browser-user", pending.browser)
+        if subject is None:
+            return False
+        return await self.store.get("approved", _approval(subject.decode(), pending)) is not None
+
     async def legacy_authorize(self, request: Request) -> Response:
         """The older flow, for clients that only take a fixed header: the user signs in here in a browser and is
         shown a bearer token of ours to put in the client's ``Authorization`` header."""
+        cookie = request.cookies.get(BROWSER_COOKIE, "") or new_secret()
         pending = Pending(
             client_id=LEGACY_CLIENT,
             client_name=LEGACY_CLIENT,
@@ -207,8 +365,11 @@ class OAuthServer:
             code_challenge="",
             resource=self.resource,
             legacy=True,
+            browser=token_hash(cookie),
         )
-        return await self._to_platform(pending)
+        response = await self._to_platform(pending)
+        response.headers.append("set-cookie", _browser_cookie(cookie))
+        return response
 
     async def _to_platform(self, pending: Pending) -> Response:
         state = new_secret()
@@ -228,6 +389,9 @@ class OAuthServer:
         if raw is None:
             return _page("This sign-in link has expired or was already used. Start again from your AI app.", 400)
         pending = msgspec.json.decode(raw, type=Pending)
+        if not _same_browser(pending, request):
+            log.warning("a sign-in callback came from a browser that did not start the sign-in; refused")
+            return _other_browser()
         code = request.query_params.get("code", "")
         if pending.legacy:
             return await self._legacy_callback(code)
@@ -269,6 +433,9 @@ class OAuthServer:
             explicit=pending.explicit,
         )
         await self.store.put("code", token_hash(our_code), msgspec.json.encode(grant), CODE_TTL)
+        await self._keep_client(pending.client_id)
+        await self.store.put("approved", _approval(subject, pending), b"1", REFRESH_TTL)
+        await self.store.put("browser-user", pending.browser, subject.encode(), REFRESH_TTL)
         return RedirectResponse(
             construct_redirect_uri(pending.redirect_uri, code=our_code, state=pending.state), status_code=302
         )
@@ -385,6 +552,23 @@ class OAuthServer:
             grant = msgspec.json.decode(raw, type=Grant)
             await self.store.delete(other, grant.pair)
             await self._end_family(grant.family)
+
+    async def revoke(self, request: Request) -> Response:
+        """``/revoke`` (RFC 7009): a public client names itself with ``client_id`` alone, a confidential one also
+        proves its secret; an unknown token, or one of another client, is answered 200 like a revoked one."""
+        try:
+            client = await self._authenticator.authenticate_request(request)
+        except AuthenticationError as err:
+            return JSONResponse({"error": "invalid_client", "error_description": err.message}, status_code=401)
+        token = (await request.form()).get("token")
+        if not isinstance(token, str) or not token:
+            return JSONResponse({"error": "invalid_request", "error_description": "token is required"}, 400)
+        found: AccessToken | RefreshToken | None = await self.load_access_token(token)
+        if found is None:
+            found = await self.load_refresh_token(client, token)
+        if found is not None and found.client_id == client.client_id:
+            await self.revoke_token(found)
+        return Response(status_code=200, headers={"Cache-Control": "no-store", "Pragma": "no-cache"})
 
     async def _grant(self, kind: str, token: str) -> Grant | None:
         raw = await self.store.get(kind, token_hash(token))
@@ -530,16 +714,26 @@ def _page(message: str, status: int = 200, body: str = "") -> HTMLResponse:
     return HTMLResponse(text, status_code=status, headers=_SECURE_HEADERS)
 
 
-def _consent_form(request_id: str, pending: Pending) -> HTMLResponse:
+def _approval(subject: str, pending: Pending) -> str:
+    return f"{subject}\n{pending.client_id}"
+
+
+def _consent_form(request_id: str, pending: Pending, allowed_before: bool) -> HTMLResponse:
     target = urlsplit(pending.redirect_uri)
     form = (
         '<form method="post" action="/consent">'
         f'<input type="hidden" name="request" value="{html.escape(request_id)}">'
+        f'<input type="hidden" name="csrf" value="{html.escape(pending.csrf)}">'
         '<button name="decision" value="allow">Allow</button>'
         '<button name="decision" value="deny">Deny</button></form>'
     )
+    history = (
+        f"You allowed {pending.client_name} before."
+        if allowed_before
+        else "You have not allowed this app from this browser yet: allow it only if you just started signing in to it."
+    )
     message = (
         f"{pending.client_name!r} asks to use the design platform as you through Design Console MCP. "
-        f"After you allow it and sign in, you return to {target.scheme}://{target.netloc}."
+        f"After you allow it and sign in, you return to {target.scheme}://{target.netloc}. {history}"
     )
     return _page(message, 200, form)

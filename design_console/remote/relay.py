@@ -18,6 +18,7 @@ import asyncio
 import base64
 import contextlib
 import logging
+import math
 import secrets
 import time
 import uuid
@@ -45,6 +46,7 @@ from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, bridge_proof, command_timeout
 from design_console.remote.crypto import TokenCipher, new_secret
+from design_console.remote.limits import client_key
 from design_console.remote.store import Store
 
 log = logging.getLogger("design_console.remote.relay")
@@ -78,6 +80,7 @@ REFUSALS = {
     "code_unknown": "This pairing code is not known. Check it, or ask the AI for a new one.",
     "relay_expired": "This pairing ended (pairings last 24 hours). Ask the AI for a new code.",
     "rate_limited": "Too many pairing attempts from this network. Wait a minute and try again.",
+    "busy": "Too many attempts with unknown pairing codes on this server; try again in {wait} s.",
     "no_code": "No pairing code was given.",
 }
 
@@ -261,19 +264,37 @@ class Relays:
         log.info("a pairing code was redeemed; relay %s is bound for 24 h", entry.relay[:8])
         return entry.relay, credential
 
-    async def _refuse(self, ws: WebSocket, reason: str) -> None:
+    async def _budget_wait(self) -> int:
+        """Seconds until redemptions may go on, once this minute's budget of unknown codes is spent (0: now)."""
+        until = await self.store.get("pair-budget", "spent")
+        return max(0, math.ceil(float(until) - time.time())) if until is not None else 0
+
+    async def _guessed(self) -> None:
+        """Count a redemption of a code never issued against the budget shared by every address and instance."""
+        window = int(time.time() // RATE_WINDOW)
+        spent = await self.store.count("pair-guess", str(window), RATE_WINDOW * 2)
+        if spent >= self.config.pair_budget:
+            until = (window + 1) * RATE_WINDOW
+            await self.store.put("pair-budget", "spent", str(until).encode(), until - time.time())
+            if spent == self.config.pair_budget:
+                log.warning(
+                    "%d unknown pairing codes were tried this minute (DESIGN_RELAY_PAIR_BUDGET): pairing waits %d s",
+                    spent,
+                    math.ceil(until - time.time()),
+                )
+
+    async def _refuse(self, ws: WebSocket, reason: str, wait: int = 0) -> None:
+        data: dict[str, Any] = {"reason": reason, "message": REFUSALS[reason].format(wait=wait)}
+        if wait:
+            data["retryAfter"] = wait
         with contextlib.suppress(Exception):
-            await ws.send_text(
-                _encoder.encode(
-                    {"type": "PAIR_REFUSED", "data": {"reason": reason, "message": REFUSALS[reason]}}
-                ).decode()
-            )
+            await ws.send_text(_encoder.encode({"type": "PAIR_REFUSED", "data": data}).decode())
             await ws.close(4403, reason)
 
     async def endpoint(self, ws: WebSocket) -> None:
         """``/ws/pair``: redeem a code (``?code=``) or come back to a relay (``?relay=``), then serve the plugin."""
         await ws.accept()
-        address = ws.client.host if ws.client else ""
+        address = client_key(ws.client.host if ws.client else "")
         code = ws.query_params.get("code", "").strip().upper()
         relay = ws.query_params.get("relay", "").strip()
         if not code and not relay:
@@ -284,7 +305,15 @@ class Relays:
             return
         paired: dict[str, Any] | None = None
         if code:
+            # A 6-character code is safe for its 5 minutes only while guesses are few: past the server-wide budget
+            # every redemption waits for the next minute (a valid code then still pairs).
+            wait = await self._budget_wait()
+            if wait:
+                await self._refuse(ws, "busy", wait)
+                return
             outcome = await self._redeem(code)
+            if outcome == "code_unknown":
+                await self._guessed()
             if isinstance(outcome, str):
                 await self._refuse(ws, outcome)
                 return

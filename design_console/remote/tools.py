@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,12 +24,19 @@ from design_console.clients.design_api import DesignApi
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
+from design_console.remote.admission import Admission
 from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
 from design_console.remote.relay import CODE_SECONDS, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import Args, NoArgs, ToolSpec, ok
 from design_console.tools.calls import run_call
+from design_console.tools.code_a11y import (
+    MAX_HTML_BYTES,
+    SCAN_TIMEOUT_S,
+    ScanArgs,
+    design_scan_code_accessibility,
+)
 from design_console.tools.context import StateQueryName
 from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definitions
 
@@ -38,6 +46,9 @@ LOCAL_ONLY = DesignError(
     "This tool reads what the local server keeps of the Desktop Bridge plugin's events; the hosted server keeps none.",
     "Use design_execute through the paired plugin, or run Local Mode (design-console-mcp) next to the design tool.",
 )
+
+#: A design platform OAuth scope, as its refusals name them.
+_SCOPE_NAME = re.compile(r"\b[a-z_]+:(?:read|write)\b")
 
 #: Gives the design API client of the user a request comes from (raises DesignError when there is none).
 ApiFor = Callable[[Any], Awaitable[DesignApi]]
@@ -75,6 +86,40 @@ async def _in_browser(ctx: RemoteCallContext, args: Args) -> ToolOutput:
     return await ctx.browse(args)
 
 
+#: What a scan is assumed to take before any has run (the busy answer's estimate starts from it).
+SCAN_SECONDS = 10.0
+
+
+def scan_admission(config: Config) -> Admission:
+    """Turns for accessibility scans in the hosted service: as many at once as the scanner runs browsers, the same
+    per-user and queue limits as the headless browser's."""
+    from design_console.clients.axe import MAX_BROWSERS
+
+    return Admission(
+        "scanning browser",
+        "scanning browsers",
+        slots=MAX_BROWSERS,
+        per_user=config.remote_browser_per_user,
+        queue=config.remote_browser_queue,
+        typical_seconds=SCAN_SECONDS,
+        wait_limit=SCAN_TIMEOUT_S,
+    )
+
+
+async def _scan_in_turn(ctx: RemoteCallContext, args: ScanArgs) -> ToolOutput:
+    """design_scan_code_accessibility in Remote Mode: a smaller input, and a turn shared fairly between users (each
+    scan starts a browser of its own)."""
+    limit = ctx.config.remote_scan_max_html
+    size = len(args.html.encode())
+    if size > limit:
+        raise DesignError(
+            ErrorCode.TOO_LARGE,
+            f"html is {size:,} bytes; this server scans at most {limit:,} (REMOTE_SCAN_MAX_HTML).",
+            f"Pass one component's or one page section's markup; Local Mode scans up to {MAX_HTML_BYTES:,} bytes.",
+        )
+    return await ctx.scan(args)
+
+
 def remote_catalog(config: Config) -> dict[str, ToolSpec]:
     """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine and the
     MCP App tools, plus pairing; the three tools of spec 1 rule 3 run in the headless browser, with its arguments and
@@ -94,6 +139,9 @@ def remote_catalog(config: Config) -> dict[str, ToolSpec]:
                 needs_editor=(),
                 open_world=True,
             )
+    scan = tools.get("design_scan_code_accessibility")
+    if scan is not None:
+        tools[scan.name] = dataclasses.replace(scan, handler=_scan_in_turn)
     tools[PAIR_PLUGIN.name] = PAIR_PLUGIN
     return tools
 
@@ -129,6 +177,7 @@ class RemoteCallContext:
         relays: Relays | None = None,
         subject: str = "",
         browser: BrowserPool | None = None,
+        scans: Admission | None = None,
     ):
         self.config = config
         self.api = api
@@ -136,6 +185,7 @@ class RemoteCallContext:
         self._relays = relays
         self._subject = subject
         self._browser = browser
+        self._scans = scans
 
     def _relay(self) -> Relays:
         if self._relays is None:
@@ -170,8 +220,31 @@ class RemoteCallContext:
             )
         return await self._browser.run(self._subject, args, progress=self._progress)
 
+    async def scan(self, args: ScanArgs) -> ToolOutput:
+        """Run an accessibility scan in the calling user's turn (refused at once, busy, beyond the limits)."""
+        if self._scans is None:
+            return await design_scan_code_accessibility(self, args)
+        async with self._scans.turn(self._subject, self._progress):
+            return await design_scan_code_accessibility(self, args)
+
     async def state(self, what: StateQueryName, file_key: str = "") -> Any:
         raise LOCAL_ONLY
+
+
+def scope_error(err: DesignError) -> DesignError:
+    """A design API refusal for a missing OAuth scope, said as such with how to grant it; any other error as is."""
+    if err.code not in (ErrorCode.FORBIDDEN, ErrorCode.UNAUTHORIZED) or "scope" not in err.message.lower():
+        return err
+    named = _SCOPE_NAME.findall(err.message)
+    # The platform names the scopes the token has, then the one the endpoint requires.
+    scope = named[-1] if named else "a scope this tool needs"
+    return DesignError(
+        ErrorCode.FORBIDDEN,
+        f"The design platform refused this call: your sign-in does not grant the {scope} scope. {err.message}",
+        f"Sign in again from your AI app (remove this server's sign-in and add it again) to grant {scope}; if the "
+        "sign-in page does not ask for it, the server's operator adds it to DESIGN_OAUTH_SCOPES (and to the design "
+        "platform's OAuth app) and restarts the server.",
+    )
 
 
 async def call_tool(
@@ -186,7 +259,10 @@ async def call_tool(
     async def run(spec: ToolSpec, args: Args) -> ToolOutput:
         if not runs_here(spec):
             raise LOCAL_ONLY
-        return await spec.handler(await context(), args)
+        try:
+            return await spec.handler(await context(), args)
+        except DesignError as err:
+            raise scope_error(err) from err
 
     return to_call_tool_result(await run_call(tools, name, arguments, run))
 
@@ -202,6 +278,7 @@ def build_server(
     ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays`` and whose
     context of the headless ``browser`` it uses."""
     tools = remote_catalog(config)
+    scans = scan_admission(config)
     listing = types.ListToolsResult(tools=tool_definitions(tools.values()))
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -214,7 +291,7 @@ def build_server(
         async def context() -> RemoteCallContext:
             api = await api_for(ctx.request)
             subject = subject_for(ctx.request) if subject_for is not None else ""
-            return RemoteCallContext(config, api, progress, relays, subject, browser)
+            return RemoteCallContext(config, api, progress, relays, subject, browser, scans)
 
         return await call_tool(tools, params.name, params.arguments, context)
 

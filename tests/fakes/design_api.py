@@ -22,7 +22,8 @@ serve a real PNG, JPEG, SVG or PDF of the node's size and colour, in the format 
 Test controls live under ``/_fake/`` (outside the spec): ``POST /_fake/fail`` queues error answers (or,
 with ``body``, answers of that JSON, off the spec), ``GET
 /_fake/requests`` lists the requests seen, ``POST /_fake/touch/<key>`` saves a version and starts a new one, ``POST
-/_fake/delay`` slows the next answers down, ``POST /_fake/reset`` clears faults, delays and the request log.
+/_fake/delay`` slows the next answers down, ``POST /_fake/reset`` clears faults, delays and the request log. A queued
+error answer says ``message`` when one is given (a missing OAuth scope, say).
 """
 
 from __future__ import annotations
@@ -647,6 +648,7 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     #: A JSON body served as is, off the spec (as a broken proxy or a changed API might answer); None: an error body.
     body: Any = None
+    message: str = "Injected failure"
 
 
 # The server -------------------------------------------------------------------------------------------------------
@@ -721,7 +723,7 @@ class FakeDesignApi:
                     headers["Retry-After"] = fault.retry_after
                 if fault.body is not None:
                     return Response(msgspec.json.encode(fault.body), fault.status, headers, "application/json")
-                return self.error(op, fault.status, "Injected failure", headers)
+                return self.error(op, fault.status, fault.message, headers)
         params = result.parameters
         return self.answer(op, dict(params.path), dict(params.query), payload)
 
@@ -1014,6 +1016,7 @@ class FakeDesignApi:
                     payload.get("retry_after"),
                     payload.get("headers", {}),
                     payload.get("body"),
+                    payload.get("message", "Injected failure"),
                 )
             )
         elif path == "/_fake/delay":

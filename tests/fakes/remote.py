@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import http.cookiejar
 import os
+import re
 import shutil
 import signal
 import socket
@@ -170,8 +172,9 @@ def oauth_env(platform: FakePlatform, keys: str | None = None) -> dict[str, str]
 
 
 @contextmanager
-def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
-    """Start the installed console script with ``env``; stop it (by its pid) when the block ends."""
+def running_remote(env: dict[str, str], *, open_files: int | None = None) -> Iterator[RemoteServer]:
+    """Start the installed console script with ``env`` (and at most ``open_files`` descriptors, soft and hard limit
+    alike, when given); stop it (by its pid) when the block ends."""
     home = Path(env["HOME"])
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
     log = home / f"remote-{env['DESIGN_REMOTE_PORT']}.log"
@@ -182,6 +185,7 @@ def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=sink,
+            preexec_fn=None if open_files is None else lambda: _limit_open_files(open_files),
         )
     server = RemoteServer(url=f"http://127.0.0.1:{env['DESIGN_REMOTE_PORT']}", env=env, proc=proc, log=log)
     try:
@@ -206,6 +210,20 @@ def running_remote(env: dict[str, str]) -> Iterator[RemoteServer]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+
+
+def clear_of_minute_end(margin: float = 20.0) -> None:
+    """Wait for the next clock minute if this one has less than ``margin`` seconds left: the service counts its
+    per-minute limits in clock minutes, and a count that resets half way through a test would prove nothing."""
+    left = 60.0 - time.time() % 60.0
+    if left < margin:
+        time.sleep(left + 0.05)
+
+
+def _limit_open_files(count: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
 
 
 @contextmanager
@@ -292,6 +310,34 @@ def authorize_query(server: RemoteServer, client_id: str, challenge: str, **over
     return query
 
 
+class _LoopbackIsSecure(http.cookiejar.DefaultCookiePolicy):
+    """A browser's cookie rules: a ``Secure`` cookie also goes to plain-http loopback addresses (browsers treat
+    localhost as a secure context), which the standard library's policy would not send it to."""
+
+    def return_ok_secure(self, cookie: http.cookiejar.Cookie, request: Any) -> bool:
+        host = urlsplit(request.get_full_url()).hostname or ""
+        return host in ("127.0.0.1", "localhost", "::1") or super().return_ok_secure(cookie, request)
+
+
+def browser(**options: Any) -> httpx.Client:
+    """A user's browser: its own cookie jar, redirects not followed unless asked."""
+    options.setdefault("follow_redirects", False)
+    options.setdefault("timeout", 20)
+    client = httpx.Client(cookies=http.cookiejar.CookieJar(policy=_LoopbackIsSecure()), **options)
+    # httpx copies the jar into one of the standard policy for each request, which leaves the Secure cookies out:
+    # they are added here, by the jar with the browser's policy.
+    client.event_hooks["request"].append(client.cookies.set_cookie_header)
+    return client
+
+
+_HIDDEN = re.compile(r'<input type="hidden" name="(\w+)" value="([^"]*)">')
+
+
+def consent_form(page: str) -> dict[str, str]:
+    """The hidden fields of our consent page's form (the request id and its anti-forgery token)."""
+    return {name: value.replace("&amp;", "&") for name, value in _HIDDEN.findall(page)}
+
+
 def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "allow") -> dict[str, str]:
     """Play the user's browser from an authorize URL to the client's redirect URI; returns its query."""
     location = consent_to_redirect(server, authorize_url, decision, REDIRECT)
@@ -301,16 +347,15 @@ def follow_to_client(server: RemoteServer, authorize_url: str, decision: str = "
 def consent_to_redirect(server: RemoteServer, authorize_url: str, decision: str, redirect: str) -> str:
     """Play the user's browser from an authorize URL through our consent page and the design platform; returns the
     URL we send the browser back to (at the client's ``redirect`` URI, not yet followed)."""
-    with httpx.Client(follow_redirects=False, timeout=20) as browser:
-        consent = browser.get(authorize_url)
+    with browser() as user:
+        consent = user.get(authorize_url)
         assert consent.status_code == 302, consent.text
-        page = browser.get(consent.headers["location"])
+        page = user.get(consent.headers["location"])
         assert page.status_code == 200 and "Test Client" in page.text
         assert page.headers["x-frame-options"] == "DENY"
-        request_id = parse_qs(urlsplit(consent.headers["location"]).query)["request"][0]
-        step = browser.post(f"{server.url}/consent", data={"request": request_id, "decision": decision})
+        step = user.post(f"{server.url}/consent", data={**consent_form(page.text), "decision": decision})
         while step.status_code in (302, 303, 307) and not step.headers["location"].startswith(redirect):
-            step = browser.get(step.headers["location"])
+            step = user.get(step.headers["location"])
         assert step.status_code in (302, 303, 307), step.text
         location: str = step.headers["location"]
         assert location.startswith(redirect)

@@ -173,6 +173,7 @@ def browser_config(tmp: Path, site: Site, **env: str) -> Config:
         "HOME": str(tmp),
         "REMOTE_BROWSER_ALLOWLIST": f"127.0.0.1:{site.port},127.0.0.1:{CLOSED_PORT}",
         "REMOTE_BROWSER_MAX": "2",
+        "REMOTE_BROWSER_QUEUE": "1",
         "MAX_CONSOLE_LOGS": "20",
         "BROWSER_TIMEOUT": "5000",
         **env,
@@ -379,6 +380,37 @@ async def test_calls_queue_when_every_browser_is_busy(pool: BrowserPool, site: S
     result = text_of(await queued)
     assert result["title"] == "Plain" and result["queuedMs"] > 0
     assert told[-1] == "A browser is free; running." and pool.status()["waiting"] == 0
+
+
+async def test_a_user_or_a_full_queue_beyond_its_limit_is_told_to_come_back(pool: BrowserPool, site: Site) -> None:
+    """One user holds one browser at a time and REMOTE_BROWSER_QUEUE calls may wait: a call beyond either is
+    answered at once with when to try again, instead of waiting behind the others' work."""
+    site.gate.clear()
+    holders = [asyncio.create_task(pool.navigate(f"hog{i}", site.url(f"/gate?i={i}"))) for i in range(2)]
+    try:
+        for _ in holders:
+            assert await asyncio.to_thread(site.at_gate.acquire, True, WAIT)
+        async with asyncio.timeout(WAIT / 4):
+            with pytest.raises(DesignError) as own:
+                await pool.navigate("hog0", site.url("/plain"))
+        assert own.value.code == ErrorCode.RATE_LIMITED and "try again in" in own.value.message
+        waiting = asyncio.Event()
+
+        async def progress(done: float, total: float | None, message: str) -> None:
+            waiting.set()
+
+        queued = asyncio.create_task(pool.navigate("patient", site.url("/plain"), progress=progress))
+        async with asyncio.timeout(WAIT):
+            await waiting.wait()
+        async with asyncio.timeout(WAIT / 4):
+            with pytest.raises(DesignError) as full:
+                await pool.screenshot("another", url=site.url("/plain"))
+        assert full.value.code == ErrorCode.RATE_LIMITED and "1 call(s) are waiting" in full.value.message
+    finally:
+        site.gate.set()
+    for holder in holders:
+        assert text_of(await holder)["title"] == "Red"
+    assert text_of(await queued)["title"] == "Plain"
 
 
 async def test_a_page_that_never_loads_times_out(pool: BrowserPool, site: Site) -> None:

@@ -22,6 +22,8 @@ from fakes.remote import (
     FakePlatform,
     RemoteServer,
     authorize_query,
+    browser,
+    consent_form,
     follow_to_client,
     list_and_call,
     mcp_status,
@@ -106,8 +108,8 @@ async def test_whole_flow_by_hand(server: RemoteServer, platform: FakePlatform) 
     assert mcp_status(server, tokens["access_token"]).status_code == 401
     await list_and_call(server, new["access_token"])
 
-    # The SDK's revocation handler wants the client_secret field even from a public client.
-    revoke = {"token": new["access_token"], "client_id": client_id, "client_secret": ""}
+    # A public client revokes with its id alone (RFC 7009; token_endpoint_auth_method none).
+    revoke = {"token": new["access_token"], "client_id": client_id}
     revoked = httpx.post(f"{server.url}/revoke", data=revoke)
     assert revoked.status_code == 200
     assert mcp_status(server, new["access_token"]).status_code == 401
@@ -252,16 +254,14 @@ def test_consent_denied_goes_back_with_access_denied(server: RemoteServer) -> No
 def test_upstream_state_is_single_use(server: RemoteServer, platform: FakePlatform) -> None:
     client_id = register(server)
     _, challenge = pkce()
-    with httpx.Client(follow_redirects=False) as browser:
-        consent = browser.get(f"{server.url}/authorize", params=authorize_query(server, client_id, challenge))
-        request_id = parse_qs(urlsplit(consent.headers["location"]).query)["request"][0]
-        upstream = browser.post(f"{server.url}/consent", data={"request": request_id, "decision": "allow"})
-        assert (
-            browser.post(f"{server.url}/consent", data={"request": request_id, "decision": "allow"}).status_code == 400
-        )
-        callback = browser.get(upstream.headers["location"]).headers["location"]
-        assert browser.get(callback).status_code == 302
-        assert browser.get(callback).status_code == 400
+    with browser() as user:
+        consent = user.get(f"{server.url}/authorize", params=authorize_query(server, client_id, challenge))
+        form = {**consent_form(user.get(consent.headers["location"]).text), "decision": "allow"}
+        upstream = user.post(f"{server.url}/consent", data=form)
+        assert user.post(f"{server.url}/consent", data=form).status_code == 400
+        callback = user.get(upstream.headers["location"]).headers["location"]
+        assert user.get(callback).status_code == 302
+        assert user.get(callback).status_code == 400
 
 
 def _change_grant(server: RemoteServer, token: str, **fields: object) -> None:
@@ -329,16 +329,19 @@ def test_api_key_gate_applies_with_oauth(fake_api_server: ApiServer, platform: F
 
 async def test_legacy_browser_sign_in_gives_a_header_token(server: RemoteServer, platform: FakePlatform) -> None:
     platform.user = "8001"
-    with httpx.Client(follow_redirects=True, timeout=20) as browser:
-        page = browser.get(f"{server.url}/oauth/authorize")
+    with browser(follow_redirects=True) as user:
+        page = user.get(f"{server.url}/oauth/authorize")
     assert page.status_code == 200, page.text
     token = page.text.split("Authorization: Bearer ")[1].split("<")[0]
     await list_and_call(server, token)
-    with httpx.Client(follow_redirects=False) as browser:
-        upstream = browser.get(f"{server.url}/oauth/authorize").headers["location"]
-        callback = browser.get(upstream).headers["location"]
-        assert browser.get(callback).status_code == 200
-        assert browser.get(callback).status_code == 400
+    with browser() as user, browser() as other:
+        upstream = user.get(f"{server.url}/oauth/authorize").headers["location"]
+        callback = user.get(upstream).headers["location"]
+        assert other.get(callback).status_code == 403
+        upstream = user.get(f"{server.url}/oauth/authorize").headers["location"]
+        callback = user.get(upstream).headers["location"]
+        assert user.get(callback).status_code == 200
+        assert user.get(callback).status_code == 400
 
 
 def test_another_users_sse_session_is_refused(server: RemoteServer, platform: FakePlatform) -> None:
@@ -368,3 +371,87 @@ def test_oversized_oauth_bodies_are_refused(server: RemoteServer) -> None:
     huge = {"redirect_uris": [REDIRECT], "client_name": "x" * (2 * 1024 * 1024)}
     assert httpx.post(f"{server.url}/oauth/register", json=huge).status_code == 413
     assert httpx.post(f"{server.url}/token", data={"code": "x" * (2 * 1024 * 1024)}).status_code == 413
+
+
+# The browser that started a sign-in is the one that finishes it -------------------------------------------------
+
+
+def test_an_attackers_sign_in_link_gives_the_victims_account_to_nobody(
+    server: RemoteServer, platform: FakePlatform
+) -> None:
+    """The attacker registers a client of their own, starts /authorize and approves it in their browser, then sends
+    the victim the design platform's sign-in link: the victim's sign-in ends at our callback, which refuses it
+    because the victim's browser did not start the flow; the attacker gets no code."""
+    attacker_client = register(server)
+    _, challenge = pkce()
+    with browser() as attacker, browser() as victim:
+        start = attacker.get(f"{server.url}/authorize", params=authorize_query(server, attacker_client, challenge))
+        assert start.status_code == 302
+        assert start.headers["set-cookie"].startswith("__Host-")
+        for attribute in ("Secure", "HttpOnly", "Path=/", "SameSite=lax"):
+            assert attribute.lower() in start.headers["set-cookie"].lower()
+        consent_url = start.headers["location"]
+        # The consent page and its decision belong to the attacker's browser only.
+        assert victim.get(consent_url).status_code == 403
+        form = consent_form(attacker.get(consent_url).text)
+        stolen = {**form, "decision": "allow"}
+        assert victim.post(f"{server.url}/consent", data=stolen).status_code == 403
+        # Without the form's anti-forgery token the decision is refused too, even from the right browser.
+        forged = {"request": form["request"], "decision": "allow"}
+        assert attacker.post(f"{server.url}/consent", data=forged).status_code == 403
+        sign_in_link = attacker.post(f"{server.url}/consent", data=stolen).headers["location"]
+        platform.user = "6001"
+        callback = victim.get(sign_in_link).headers["location"]
+        refused = victim.get(callback)
+        assert refused.status_code == 403, refused.headers
+        assert "another browser" in refused.text
+        assert "location" not in refused.headers
+        # The state is spent: the attacker cannot replay the victim's callback either.
+        assert attacker.get(callback).status_code == 400
+
+
+def test_the_consent_page_remembers_the_apps_a_user_allowed(server: RemoteServer, platform: FakePlatform) -> None:
+    platform.user = "6002"
+    client_id = register(server)
+    with browser() as user:
+        for allowed_before in (False, True):
+            _, challenge = pkce()
+            start = user.get(f"{server.url}/authorize", params=authorize_query(server, client_id, challenge))
+            page = user.get(start.headers["location"])
+            assert ("You allowed Test Client before" in page.text) is allowed_before, page.text
+            step = user.post(f"{server.url}/consent", data={**consent_form(page.text), "decision": "allow"})
+            while not step.headers["location"].startswith(REDIRECT):
+                step = user.get(step.headers["location"])
+        other = register(server)
+        start = user.get(f"{server.url}/authorize", params=authorize_query(server, other, pkce()[1]))
+        assert "You allowed Test Client before" not in user.get(start.headers["location"]).text
+
+
+# The platform scopes the tools need --------------------------------------------------------------------------------
+
+
+def test_sign_in_asks_the_platform_for_every_scope_the_tools_need(server: RemoteServer) -> None:
+    client_id = register(server)
+    with browser() as user:
+        start = user.get(f"{server.url}/authorize", params=authorize_query(server, client_id, pkce()[1]))
+        form = {**consent_form(user.get(start.headers["location"]).text), "decision": "allow"}
+        upstream = user.post(f"{server.url}/consent", data=form).headers["location"]
+    asked = set(parse_qs(urlsplit(upstream).query)["scope"][0].split())
+    # Version history and comment writing are among the listed tools.
+    assert {"file_content:read", "file_versions:read", "file_comments:read", "file_comments:write"} <= asked
+
+
+async def test_a_missing_platform_scope_is_named_with_how_to_grant_it(
+    server: RemoteServer, platform: FakePlatform, fake_api_server: ApiServer
+) -> None:
+    _, tokens = sign_in(server, platform, "9001")
+    message = "Invalid scope(s): file_content:read. This endpoint requires the file_versions:read scope"
+    fault = {"path_prefix": f"/v1/files/{ENTERPRISE_KEY}/versions", "status": 403, "message": message}
+    fake_api_server.control("fail", fault)
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {tokens['access_token']}"}, timeout=30)
+    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
+        result = await client.call_tool("design_get_file_versions", {"fileUrl": ENTERPRISE_KEY})
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert result.is_error
+    assert "does not grant the file_versions:read scope" in text
+    assert "Sign in again" in text and "DESIGN_OAUTH_SCOPES" in text

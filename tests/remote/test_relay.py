@@ -21,6 +21,7 @@ from fakes.remote import (
     FakePlatform,
     RemoteServer,
     bearer,
+    clear_of_minute_end,
     oauth_env,
     remote_env,
     running_remote,
@@ -204,3 +205,40 @@ async def test_attempts_are_rate_limited_per_address(
         # The window is shared by the instances: three attempts on either, then refusals on both.
         reasons = [(await redeem((first, second)[i % 2].url, "CCCCCC"))["data"]["reason"] for i in range(5)]
         assert reasons == ["code_unknown"] * 3 + ["rate_limited"] * 2
+
+
+async def test_unknown_codes_spend_a_budget_shared_by_every_address_and_instance(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    with two_instances(
+        tmp_path,
+        fake_api_server.url,
+        platform,
+        redis_url,
+        DESIGN_RELAY_PAIR_BUDGET="3",
+        DESIGN_RELAY_PAIR_ATTEMPTS="1000",
+    ) as (first, second):
+        _, tokens = sign_in(first, platform, "8301")
+        used = await pair_code(first, tokens["access_token"])
+        assert (await redeem(first.url, used))["type"] == "PAIRED"
+        # A code that was issued and used is no guess: presenting it again spends nothing.
+        for _ in range(5):
+            assert (await redeem(second.url, used))["data"]["reason"] == "code_used"
+        valid = await pair_code(first, tokens["access_token"])
+        clear_of_minute_end()
+        reasons = [(await redeem((first, second)[i % 2].url, "CCCCCC"))["data"]["reason"] for i in range(3)]
+        assert reasons == ["code_unknown"] * 3
+        # The budget is spent: every redemption waits, a valid code included, on either instance.
+        for server in (first, second):
+            busy = (await redeem(server.url, valid))["data"]
+            assert busy["reason"] == "busy"
+            assert 0 < busy["retryAfter"] <= 60
+            assert f"try again in {busy['retryAfter']} s" in busy["message"]
+        assert "unknown pairing codes were tried this minute" in first.stderr() + second.stderr()
+        # The minute ends (as time would end it): the valid code, untouched by the refusals, pairs.
+        store = RedisStore(redis_url)
+        try:
+            await store.delete("pair-budget", "spent")
+        finally:
+            await store.close()
+        assert (await redeem(second.url, valid))["type"] == "PAIRED"

@@ -4,6 +4,7 @@ add-if-absent, shared locks, purging, and two stores on one backend seeing each 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -142,3 +143,36 @@ async def test_counters_count_atomically_and_restart_after_their_window(store: S
     while await store.count("rate", "short", 0.2) != 1:
         assert time.monotonic() < deadline, "the window never ended"
         await asyncio.sleep(0.05)
+
+
+def _vacuum_mode(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("PRAGMA auto_vacuum").fetchone()[0])
+    finally:
+        db.close()
+
+
+async def test_sqlite_gives_back_the_space_of_purged_entries(tmp_path: Path) -> None:
+    old = tmp_path / "old.sqlite3"
+    # A database made before the store asked for auto-vacuum is converted when it is opened.
+    db = sqlite3.connect(old)
+    db.execute(
+        "CREATE TABLE entries (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, expires REAL, "
+        "PRIMARY KEY (kind, key))"
+    )
+    db.close()
+    assert _vacuum_mode(old) == 0
+    for path in (tmp_path / "new.sqlite3", old):
+        store = SqliteStore(path)
+        try:
+            assert _vacuum_mode(path) in (1, 2)
+            for n in range(40):
+                await store.put("client", str(n), b"x" * 500_000, ttl=0.01)
+            grown = path.stat().st_size + Path(f"{path}-wal").stat().st_size
+            assert grown > 10_000_000
+            await asyncio.sleep(0.05)
+            assert await store.purge() == 40
+            assert path.stat().st_size < 1_000_000
+        finally:
+            await store.close()
