@@ -114,7 +114,8 @@ async def test_remote_scans_take_smaller_input_and_turns_shared_between_users(tm
     from design_console.remote.tools import RemoteCallContext, call_tool, remote_catalog
 
     config = load_config({"HOME": str(tmp_path), "REMOTE_SCAN_MAX_HTML": "5000", "REMOTE_BROWSER_QUEUE": "1"})
-    spec = remote_catalog(config)["design_scan_code_accessibility"]
+    tools = remote_catalog(config)
+    name = "design_scan_code_accessibility"
     scans = Admission("scanner", "scanners", slots=1, per_user=1, queue=1, typical_seconds=10, wait_limit=60)
 
     queued = asyncio.Event()
@@ -128,17 +129,17 @@ async def test_remote_scans_take_smaller_input_and_turns_shared_between_users(tm
 
         return context
 
-    large = await call_tool(spec, {"html": "<p>x</p>" * 1000}, as_user("alice"))
+    large = await call_tool(tools, name, {"html": "<p>x</p>" * 1000}, as_user("alice"))
     assert large.is_error and "REMOTE_SCAN_MAX_HTML" in large.content[0].text  # type: ignore[union-attr]
     async with scans.turn("alice"):
         # alice's own scan runs: her next one is refused at once, with when to come back.
-        again = await call_tool(spec, {"html": "<p>x</p>"}, as_user("alice"))
+        again = await call_tool(tools, name, {"html": "<p>x</p>"}, as_user("alice"))
         assert again.is_error and "try again in 10 s" in again.content[0].text  # type: ignore[union-attr]
-        waiting = asyncio.create_task(call_tool(spec, {"html": "<p>x</p>"}, as_user("bob")))
+        waiting = asyncio.create_task(call_tool(tools, name, {"html": "<p>x</p>"}, as_user("bob")))
         async with asyncio.timeout(10):
             await queued.wait()
         # bob waits in the one place of the queue; carol is told to come back after both.
-        full = await call_tool(spec, {"html": "<p>x</p>"}, as_user("carol"))
+        full = await call_tool(tools, name, {"html": "<p>x</p>"}, as_user("carol"))
         assert full.is_error and "try again in 20 s" in full.content[0].text  # type: ignore[union-attr]
         waiting.cancel()
 
