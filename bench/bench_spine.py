@@ -1,8 +1,9 @@
 """Figures for the spine's budgets (ARCHITECTURE.md "Performance budgets"), measured on this machine.
 
 Run: ``.venv/bin/python bench/bench_spine.py`` (add ``--under-load`` to also measure console reads while the api
-worker shapes a 50 MB file served by the fake design API). Prints one line per figure with its budget beside it.
-Starts its own designd in a throwaway HOME and stops everything it started.
+worker shapes a 50 MB file served by the fake design API). Prints one line per figure with its budget beside it, for
+each control transport (``DESIGN_IPC=ipc`` and ``=tcp``; ``--transports`` picks). Starts its own designd in a
+throwaway HOME for each and stops everything it started.
 """
 
 from __future__ import annotations
@@ -205,23 +206,26 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--under-load", action="store_true")
+    parser.add_argument("--transports", default="ipc,tcp", help="the DESIGN_IPC values to measure, comma-separated")
     opts = parser.parse_args()
-    env = make_env(LOG_LEVEL="warn")
-    daemon = DaemonProcess(env).start()
-    plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="file0", file_name="File 0")
-    try:
-        for n in range(1000):
-            plugin.run(plugin.console("log", f"entry {n}"))
-        print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-        bench_tool_list()
-        bench_start_and_memory(env.env, opts.runs)
-        bench_round_trips(env.env, opts.calls)
-        bench_daemon_memory(env.env, daemon, daemon.port, env.token)
-    finally:
-        plugin.stop()
-        daemon.stop()
-        kill_all(processes_of(env))
-        env.cleanup()
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    bench_tool_list()
+    for transport in opts.transports.split(","):
+        print(f"DESIGN_IPC={transport}")
+        env = make_env(LOG_LEVEL="warn", DESIGN_IPC=transport)
+        daemon = DaemonProcess(env).start()
+        plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="file0", file_name="File 0")
+        try:
+            for n in range(1000):
+                plugin.run(plugin.console("log", f"entry {n}"))
+            bench_start_and_memory(env.env, opts.runs)
+            bench_round_trips(env.env, opts.calls)
+            bench_daemon_memory(env.env, daemon, daemon.port, env.token)
+        finally:
+            plugin.stop()
+            daemon.stop()
+            kill_all(processes_of(env))
+            env.cleanup()
     if opts.under_load:
         bench_console_under_load(200)
 

@@ -39,9 +39,9 @@ from fuzz.surfaces import (  # noqa: E402
     fuzzed_daemon,
     legit_plugin_answers,
     plugin_on,
+    raw_bytes_batch,
     session_batch,
     settled,
-    stream_bytes_batch,
     unauthenticated_batch,
 )
 
@@ -91,42 +91,40 @@ def rounds(seconds: float, run_round: Callable[[], None]) -> float:
 
 def fuzz_control(seconds: float) -> list[Tally]:
     fresh, behind = Tally("control, before hello"), Tally("control, after hello")
-    raw = Tally("control, raw stream bytes")
-    transports = st.sampled_from(["zmq", "stream"])
+    raw = Tally("control, raw bytes before the handshake")
     with fuzzed_daemon() as designd:
         fresh.rss_before = behind.rss_before = raw.rss_before = designd.rss()
 
         @ROUND
-        @given(st.lists(control_message(), min_size=1, max_size=6), transports)
-        def before_hello(batch: list[list[bytes]], transport: str) -> None:
-            fresh.refused += control_batch(designd, batch, transport)
+        @given(st.lists(control_message(), min_size=1, max_size=6))
+        def before_hello(batch: list[list[bytes]]) -> None:
+            fresh.refused += control_batch(designd, batch)
             fresh.inputs += len(batch)
 
         fresh.seconds = rounds(seconds / 3, before_hello)
         fresh.rss_after = designd.rss()
-        bad_frames = control_status(designd.env.config.control_endpoint)["controlStats"]["badFrames"]
+        bad_frames = control_status(designd.env.config)["controlStats"]["badFrames"]
 
         @ROUND
-        @given(st.lists(control_session(), min_size=1, max_size=3), transports)
-        def after_hello(sessions: list[tuple[str, list[bytes]]], transport: str) -> None:
-            session_batch(designd, sessions, transport)
+        @given(st.lists(control_session(), min_size=1, max_size=3))
+        def after_hello(sessions: list[tuple[str, list[bytes]]]) -> None:
+            session_batch(designd, sessions)
             behind.inputs += sum(len(frames) for _, frames in sessions)
 
         behind.seconds = rounds(seconds / 3, after_hello)
         behind.rss_after = designd.rss()
-        status = control_status(designd.env.config.control_endpoint)
+        status = control_status(designd.env.config)
         behind.refused = status["controlStats"]["badFrames"] - bad_frames
-        bad_frames = status["controlStats"]["badFrames"]
 
         @ROUND
         @given(st.lists(st.binary(max_size=256), min_size=1, max_size=4))
-        def stream_bytes(batch: list[bytes]) -> None:
-            stream_bytes_batch(designd, batch)
+        def raw_bytes(batch: list[bytes]) -> None:
+            raw_bytes_batch(designd, batch)
             raw.inputs += len(batch)
 
-        raw.seconds = rounds(seconds / 3, stream_bytes)
+        raw.seconds = rounds(seconds / 3, raw_bytes)
         status = settled(designd, fresh.rss_before)
-        raw.refused = status["controlStats"]["badFrames"] - bad_frames
+        raw.refused = status["controlStats"]["refusedPeers"]
         raw.rss_after = designd.rss()
     return [fresh, behind, raw]
 

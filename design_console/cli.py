@@ -141,6 +141,8 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
     if status.get("refusedPlugin"):
         print(f"refused  {status['refusedPlugin']}")
     print(f"shims    {len(status['shims'])} AI app session(s): {', '.join(str(s['pid']) for s in status['shims'])}")
+    control, refused = status["control"], status["controlStats"]["refusedPeers"]
+    print(f"control  {control['endpoint']}  refused {refused} peer(s) without this user's key")
     for w in status["workers"]:
         alive = f"pid {w['pid']}  up {w['uptime']}s  " if w["pid"] is not None else ""
         print(f"worker   {w['kind']:<6} {w['state']:<12} {alive}restarts {w['restarts']}")

@@ -23,6 +23,9 @@ from design_console.errors import DesignError, ErrorCode
 
 LogLevel = Literal["trace", "debug", "info", "warn", "error", "fatal"]
 BridgeAuth = Literal["required", "off"]
+#: How shims, designctl and workers reach designd's control socket (DESIGN_IPC): a Unix-domain ``ipc://`` socket in
+#: the private runtime dir, or ``tcp://127.0.0.1`` on a port the OS picks, every peer proving the user's CURVE key.
+Transport = Literal["ipc", "tcp"]
 
 #: Every toolset name a user may put in DESIGN_TOOLSETS.
 TOOLSETS = ("core", "read", "write", "tokens", "board", "slides", "audit", "code", "apps")
@@ -58,6 +61,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     bridge_auth: BridgeAuth = "required"
     api_url: str = DEFAULT_API_URL
     toolsets: tuple[str, ...] = ()
+    #: DESIGN_IPC: the control socket's transport.
+    transport: Transport = "ipc"
     enable_mcp_apps: bool = False
     relay_url: str = ""
     home: Path
@@ -116,14 +121,24 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
         return self.home / "cache"
 
     @property
-    def control_endpoint(self) -> str:
-        """ZeroMQ endpoint of designd's control socket (workers, and any peer that speaks ZeroMQ)."""
-        return f"ipc://{self.runtime_dir / 'control.sock'}"
+    def control_socket(self) -> Path:
+        """designd's ``ipc://`` control socket (DESIGN_IPC=ipc)."""
+        return self.runtime_dir / "control.sock"
 
     @property
-    def link_socket(self) -> Path:
-        """designd's Unix stream socket for shims and designctl: the same frames, without ZeroMQ's threads."""
-        return self.runtime_dir / "link.sock"
+    def control_endpoint_file(self) -> Path:
+        """Where designd writes its ``tcp://127.0.0.1:<port>`` endpoint (DESIGN_IPC=tcp) for its peers to find."""
+        return self.runtime_dir / "control.endpoint"
+
+    @property
+    def server_key_file(self) -> Path:
+        """designd's CURVE key pair (DESIGN_IPC=tcp): peers check they reach designd and no squatter on its port."""
+        return self.home / "control-server.key"
+
+    @property
+    def client_key_file(self) -> Path:
+        """The user's CURVE client key pair (DESIGN_IPC=tcp): designd admits only peers that prove it."""
+        return self.home / "control-client.key"
 
     @property
     def lock_file(self) -> Path:
@@ -169,6 +184,23 @@ def _runtime_dir(env: Mapping[str, str], home: Path) -> Path:
     if xdg and Path(xdg).is_dir():
         return Path(xdg) / "design-console-mcp"
     return home / "run"
+
+
+def _transport(env: Mapping[str, str]) -> Transport:
+    """DESIGN_IPC, else ``ipc`` where ZeroMQ has it (pyzmq's Windows wheels do not) and ``tcp`` elsewhere."""
+    raw = env.get("DESIGN_IPC", "").strip().lower()
+    if raw not in ("", "ipc", "tcp"):
+        raise DesignError(ErrorCode.BAD_CONFIG, f"DESIGN_IPC={raw!r} is not one of ipc, tcp.")
+    if raw == "tcp":
+        return "tcp"
+    import zmq  # only here: settings that need no control socket (Remote Mode) do not pay for loading it
+
+    # pyzmq's Windows wheels are built without ipc://, so this is where Windows gets tcp.
+    if zmq.has("ipc"):
+        return "ipc"
+    if raw:
+        raise DesignError(ErrorCode.BAD_CONFIG, "DESIGN_IPC=ipc: this ZeroMQ has no ipc://.", "Set DESIGN_IPC=tcp.")
+    return "tcp"
 
 
 def _relay_url(env: Mapping[str, str]) -> str:
@@ -239,6 +271,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         bridge_auth=_choice(env, "DESIGN_BRIDGE_AUTH", "required", ("required", "off")),  # type: ignore[arg-type]
         api_url=api_url,
         toolsets=tuple(toolsets_raw),
+        transport=_transport(env),
         enable_mcp_apps=env.get("ENABLE_MCP_APPS", "").strip().lower() in ("1", "true", "yes", "on"),
         relay_url=_relay_url(env),
         home=home,

@@ -188,43 +188,5 @@ def decode(data: bytes) -> AnyFrame:
     return frame
 
 
-#: On designd's stream socket (shims, designctl) each frame is preceded by its length: 4 bytes, big-endian.
-LENGTH_BYTES = 4
-#: The largest frame either socket takes (a full-page screenshot fits with room to spare).
+#: The largest frame the control socket takes, either way (a full-page screenshot fits with room to spare).
 MAX_FRAME_BYTES = 96 * 1024 * 1024
-
-
-class FramingError(ValueError):
-    """The stream announced a frame larger than :data:`MAX_FRAME_BYTES`: it cannot be trusted past this point."""
-
-
-def framed(frame: Frame) -> bytes:
-    """One frame as sent on the stream socket: its length, then its MessagePack."""
-    payload = _encoder.encode(frame)
-    return len(payload).to_bytes(LENGTH_BYTES, "big") + payload
-
-
-class FrameReader:
-    """Splits the bytes of a stream socket into frame payloads, however the stream was cut into reads."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-
-    def feed(self, data: bytes) -> list[bytes]:
-        """Add what was read; return the payloads now complete. Raises :class:`FramingError` on an oversized one."""
-        buffer = self._buffer
-        buffer += data
-        payloads: list[bytes] = []
-        start = 0
-        while len(buffer) - start >= LENGTH_BYTES:
-            size = int.from_bytes(buffer[start : start + LENGTH_BYTES], "big")
-            if size > MAX_FRAME_BYTES:
-                raise FramingError(f"a frame of {size} bytes is over the limit of {MAX_FRAME_BYTES}")
-            end = start + LENGTH_BYTES + size
-            if len(buffer) < end:
-                break
-            payloads.append(bytes(buffer[start + LENGTH_BYTES : end]))
-            start = end
-        if start:
-            del buffer[:start]
-        return payloads

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+import zmq
 from helpers import free_port_range
 
 from design_console.config import Config, load_config
 from design_console.runtime.control_client import probe_daemon
+from design_console.runtime.transport import client_socket, find_endpoint
 
 BIN = Path(sys.executable).parent
 START_TIMEOUT = 30.0
@@ -48,10 +50,15 @@ class TestEnv:
 
 
 def make_env(**extra: str) -> TestEnv:
-    """A fresh installation. The root is short because ipc:// paths must stay under ~107 bytes."""
+    """A fresh installation. The root is short because ipc:// paths must stay under ~107 bytes.
+
+    DESIGN_IPC passes through from the test run's environment: the suite runs once on each transport.
+    """
     root = Path(tempfile.mkdtemp(prefix="dc-", dir="/tmp"))
     port_start = free_port_range(10)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DESIGN_", "XDG_RUNTIME", "NOTIFY_SOCKET"))}
+    if os.environ.get("DESIGN_IPC"):
+        env["DESIGN_IPC"] = os.environ["DESIGN_IPC"]
     env.update(
         HOME=str(root / "home"),
         DESIGN_RUNTIME_DIR=str(root / "run"),
@@ -64,6 +71,15 @@ def make_env(**extra: str) -> TestEnv:
     (root / "home").mkdir(mode=0o700)
     (root / "tmp").mkdir(mode=0o700)
     return TestEnv(root=root, env=env, port_start=port_start)
+
+
+def control_peer(config: Config, name: str = "test") -> zmq.Socket[bytes]:
+    """A bare DEALER connected to designd's control socket the way its peers connect (over tcp: with the user's key)."""
+    endpoint = find_endpoint(config)
+    assert endpoint is not None, "designd has no control socket"
+    sock = client_socket(zmq.Context.instance(), config, name)
+    sock.connect(endpoint)
+    return sock
 
 
 def processes_of(env: TestEnv) -> list[psutil.Process]:

@@ -133,9 +133,11 @@ def test_the_readmes_configs_are_what_designctl_config_prints() -> None:
         "args": [json.loads((ROOT / "server.json").read_text())["packages"][0]["identifier"]],
         "env": {"DESIGN_ACCESS_TOKEN": TOKEN_PLACEHOLDER},
     }
+    windows_command = "C:\\Users\\you\\design-console-mcp\\.venv\\Scripts\\design-console-mcp.exe"
     clone = [b for b in blocks if b not in uvx]
-    assert len(clone) == 2, clone
+    assert len(clone) == 3, clone
     for block in clone:
         app = "vscode" if "servers" in block else "claude-desktop"
-        assert block == json.loads(app_config(app, clone_command)), app
+        command = windows_command if ".exe" in json.dumps(block) else clone_command
+        assert block == json.loads(app_config(app, command)), app
     assert f"`{'`, `'.join(TOKEN_SCOPES[:-1])}` and `{TOKEN_SCOPES[-1]}`" in re.sub(r"\s+", " ", install)

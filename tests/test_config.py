@@ -25,7 +25,10 @@ def test_config_defaults(tmp_path: Path) -> None:
     assert config.toolsets == () and config.enable_mcp_apps is False and config.relay_url == ""
     assert config.plugin_dir == home / "plugin" and config.token_file == home / "bridge-token"
     assert config.log_dir == home / "logs" and config.cache_dir == home / "cache"
-    assert config.control_endpoint == f"ipc://{home / 'run' / 'control.sock'}"
+    assert config.transport == "ipc" and config.control_socket == home / "run" / "control.sock"
+    assert config.control_endpoint_file == home / "run" / "control.endpoint"
+    assert config.server_key_file == home / "control-server.key"
+    assert config.client_key_file == home / "control-client.key"
     assert config.lock_file == home / "run" / "designd.lock"
     assert config.temp_dir == Path(os.environ.get("TMPDIR") or "/tmp")
     assert config.media_dir == config.home / "cache" / "media"
@@ -53,8 +56,10 @@ def test_config_every_variable(tmp_path: Path) -> None:
         "DESIGN_RELAY_URL": "wss://relay.example.com/",
         "DESIGN_BROWSER": " /opt/chrome/chrome ",
         "DESIGN_WORKER_IDLE_SECONDS": "0",
+        "DESIGN_IPC": " TCP ",
     }
     config = load_config(env)
+    assert config.transport == "tcp" and load_config({**env, "DESIGN_IPC": "ipc"}).transport == "ipc"
     assert config.home == tmp_path / "dc" and config.runtime_dir == tmp_path / "rt"
     assert config.temp_dir == tmp_path / "tmp"
     assert config.access_token == "figd_secret_value" and config.log_level == "warn"
@@ -90,6 +95,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
         ("DESIGN_API_URL", "ftp://x"),
         ("DESIGN_RELAY_URL", "http://x"),
         ("DESIGN_WORKER_IDLE_SECONDS", "-1"),
+        ("DESIGN_IPC", "udp"),
     ],
 )
 def test_config_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None:

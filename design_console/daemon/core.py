@@ -136,7 +136,7 @@ class Daemon:
             config, token=token, server_version=__version__, plugin_version=PLUGIN_VERSION, state=self.state
         )
         self.tools: dict[str, ToolSpec] = catalog(config)
-        self.control = ControlServer(config.control_endpoint, server_version=__version__, link_path=config.link_socket)
+        self.control = ControlServer(config, server_version=__version__)
         self.control.on_frame = self._on_frame
         self.control.on_join = self._on_join
         self.control.on_leave = self._on_leave
@@ -259,7 +259,9 @@ class Daemon:
                 "badFrames": self.control.bad_frames,
                 "receiveErrors": self.control.receive_errors,
                 "handlerErrors": self.control.handler_errors,
+                "refusedPeers": self.control.refused,
             },
+            "control": {"transport": self.config.transport, "endpoint": self.control.endpoint},
         }
 
     def need_mcp(self) -> None:

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import sys
 import time
 
@@ -32,6 +31,7 @@ from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.launch import spawn_detached
 from design_console.runtime.logs import setup_logging
 from design_console.runtime.platform.system import raise_open_file_limit
+from design_console.runtime.signals import stop_on_signals
 
 log = logging.getLogger("design_console.daemon")
 
@@ -63,9 +63,7 @@ async def _periodic(interval: float, action: object, name: str) -> None:
 async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     """Run the daemon until SIGTERM/SIGINT or ``designctl stop``; then shut down in order."""
     daemon = Daemon(config, token=token)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, daemon.stopping.set)
+    stop_on_signals(daemon.stopping)
 
     try:
         changed = sync_plugin(config, token)
@@ -106,7 +104,6 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     refresh_advert()
     lock.update({"pid": pid, "port": port, "version": __version__, "startedAt": started_ms})
     daemon.control.bind()
-    await daemon.control.listen()
     await daemon.supervisor.start()
     tasks = [
         asyncio.create_task(daemon.control.serve(), name="control"),
@@ -125,7 +122,7 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
         gc.freeze()
         gc.enable()
     log.info(
-        "designd %s ready: bridge on %s:%s, control %s", __version__, config.ws_host, port, config.control_endpoint
+        "designd %s ready: bridge on %s:%s, control %s", __version__, config.ws_host, port, daemon.control.endpoint
     )
     await daemon.stopping.wait()
 

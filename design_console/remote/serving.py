@@ -16,8 +16,8 @@ filling the disk.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import resource
 import time
 from typing import Any
 from urllib.parse import parse_qsl
@@ -25,25 +25,23 @@ from urllib.parse import parse_qsl
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from design_console.runtime.platform.system import open_file_limits, raise_open_file_limit
+
 #: Descriptors the service keeps for its own work, beyond its connections and one accept batch.
 RESERVED_FILES = 64
 #: The most connections the kernel queues for accept; asyncio accepts up to this many in one go.
 MAX_BACKLOG = 2048
-#: The largest soft descriptor limit asked for when the hard one is unlimited.
+#: The descriptor count a cap is sized for when the process has no limit.
 FILES_WHEN_UNLIMITED = 1 << 20
 
 
 def raise_open_files() -> int:
-    """Raise this process's soft descriptor limit to its hard limit; returns the soft limit in force."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = FILES_WHEN_UNLIMITED if hard == resource.RLIM_INFINITY else hard
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-            soft = wanted
-        except (ValueError, OSError):
-            pass
-    return FILES_WHEN_UNLIMITED if soft == resource.RLIM_INFINITY else soft
+    """Raise this process's soft descriptor limit as far as the OS lets; returns the soft limit in force."""
+    with contextlib.suppress(OSError, ValueError):
+        raise_open_file_limit()
+    limits = open_file_limits()
+    # No per-process limit of this kind (Windows), or an unlimited one: count as the largest a cap is sized for.
+    return FILES_WHEN_UNLIMITED if limits is None or limits[0] < 0 else limits[0]
 
 
 def backlog_for(open_files: int) -> int:

@@ -8,13 +8,12 @@ shell, so a bare command name often is not found there.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import shutil
-import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+
+from design_console.runtime.platform.system import WINDOWS, command_line
 
 #: The name AI apps list the server under.
 SERVER_NAME = "design-console"
@@ -44,7 +43,7 @@ APPS: dict[str, str] = {
 }
 
 
-def entry_point_path(name: str, executable: str = sys.executable, windows: bool = os.name == "nt") -> str:
+def entry_point_path(name: str, executable: str = sys.executable, windows: bool = WINDOWS) -> str:
     """The absolute path of this installation's console script ``name``.
 
     Looked for beside the interpreter running this code (a venv's ``bin`` or ``Scripts``), then in the interpreter's
@@ -64,7 +63,7 @@ def app_config(app: str, command: str) -> str:
     if app == "claude-code":
         words = ["claude", "mcp", "add", SERVER_NAME, "--env", f"DESIGN_ACCESS_TOKEN={TOKEN_PLACEHOLDER}", "--"]
         words.append(command)
-        return subprocess.list2cmdline(words) if os.name == "nt" else shlex.join(words)
+        return command_line(words)
     if app == "vscode":
         block: dict[str, object] = {"servers": {SERVER_NAME: {"type": "stdio", "command": command, "env": env}}}
     elif app in APPS:

@@ -1,38 +1,26 @@
-"""The client end of designd's stream socket, shared by the shim and designctl.
+"""The client end of designd's control socket (``runtime/transport.py``), shared by the shim and designctl.
 
-Synchronous on purpose: the shim must start in well under 100 ms and stay small, so neither it nor this module
-imports asyncio or the MCP SDK.
+Synchronous on purpose: the shim must start fast and stay small, so neither it nor this module imports asyncio or
+the MCP SDK.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import select
-import socket
 import time
 import uuid
 from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
+import zmq
+
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
-from design_console.protocol import (
-    PROTOCOL_VERSION,
-    AnyFrame,
-    Bye,
-    Error,
-    Frame,
-    FrameReader,
-    FramingError,
-    Hello,
-    Welcome,
-    decode,
-    framed,
-)
+from design_console.protocol import PROTOCOL_VERSION, AnyFrame, Bye, Error, Frame, Hello, Welcome, decode, encode
 from design_console.runtime.platform.locks import FileLock
-from design_console.runtime.platform.procs import alive
+from design_console.runtime.transport import LINK_ENDED, REFUSED, client_socket, find_endpoint, monitor_event
 
 START_TIMEOUT = 30.0
 #: How often a caller that started designd looks for its socket: designd answers a fraction of a second after its
@@ -40,9 +28,10 @@ START_TIMEOUT = 30.0
 START_POLL = 0.01
 #: How long a designd that holds the instance lock may leave us unanswered before it counts as hung.
 DEAF_AFTER = 10.0
-#: A send that designd does not take within this long (it is frozen and its socket buffer is full) fails.
+#: A send that designd does not take within this long (it is frozen and its queue is full) fails.
 SEND_TIMEOUT = 5.0
-READ_SIZE = 1 << 18
+#: How long closing waits for frames already queued (a Bye) to reach designd.
+CLOSE_LINGER_MS = 200
 
 
 def _cwd() -> str:
@@ -60,43 +49,36 @@ def _lost(what: str) -> DesignError:
 
 
 class DaemonLink:
-    """One connection to designd's stream socket, opened with Hello/Welcome.
+    """One DEALER connection to designd's control socket, opened with Hello/Welcome.
 
-    A plain Unix stream socket with length-prefixed frames: a frame crosses it in a few microseconds, where a ZeroMQ
-    socket hands each one through two I/O threads. A closed connection is seen at once as the end of the stream.
+    A socket monitor reports the end of the connection (designd exited, or refused our key) the moment ZeroMQ sees
+    it: :meth:`read_ready` and :meth:`recv` raise then, and the link is not reconnected behind the caller's back.
     """
 
     def __init__(self, config: Config, peer: str, session: str = "") -> None:
         self.config = config
         self.peer = peer
         self.session = session or uuid.uuid4().hex
-        self.sock: socket.socket | None = None
+        self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
+        self.sock: zmq.Socket[bytes] | None = None
+        #: Readable when the connection's state changed (see :meth:`read_ready`); poll it beside :attr:`sock`.
+        self.monitor: zmq.Socket[bytes] | None = None
         self.welcome: Welcome | None = None
-        self._reader = FrameReader()
         self._ready: deque[bytes] = deque()
 
     def connect(self, timeout: float) -> Welcome:
         """Connect and handshake; raises DesignError(ErrorCode.DAEMON_UNAVAILABLE) when nobody answers in time."""
         self.close()
-        path = self.config.link_socket
-        if not path.exists():
+        endpoint = find_endpoint(self.config)
+        if endpoint is None:
             raise DesignError(
                 ErrorCode.DAEMON_UNAVAILABLE, "designd is not running.", "Start it with `designctl start`."
             )
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(SEND_TIMEOUT)
-        try:
-            sock.connect(str(path))
-        except OSError:
-            sock.close()
-            raise DesignError(
-                ErrorCode.DAEMON_UNAVAILABLE,
-                "designd is not answering.",
-                "Run `designctl status` or `designctl doctor`.",
-            ) from None
+        sock = client_socket(self.ctx, self.config, self.peer)
+        self.monitor = sock.get_monitor_socket(LINK_ENDED)
         self.sock = sock
-        self._reader = FrameReader()
         self._ready.clear()
+        sock.connect(endpoint)
         deadline = time.monotonic() + timeout
         try:
             hello = Hello(
@@ -116,58 +98,61 @@ class DaemonLink:
         self.close()
         raise _lost("is not answering")
 
-    def fileno(self) -> int:
-        """The socket's descriptor, for a caller's poll()."""
-        assert self.sock is not None
-        return self.sock.fileno()
-
     def send(self, frame: Frame) -> None:
-        """Send one frame; raises DesignError(DAEMON_UNAVAILABLE) when designd is gone or takes nothing."""
+        """Queue one frame; raises DesignError(DAEMON_UNAVAILABLE) when designd takes nothing for SEND_TIMEOUT."""
         assert self.sock is not None
+        payload = encode(frame)
         try:
-            self.sock.sendall(framed(frame))
-        except OSError:
-            raise _lost("closed the connection") from None
+            self.sock.send(payload, zmq.NOBLOCK)
+        except zmq.Again:
+            if not self.sock.poll(int(SEND_TIMEOUT * 1000), zmq.POLLOUT):
+                raise _lost("takes nothing") from None
+            self.sock.send(payload, zmq.NOBLOCK)
 
     def read_ready(self) -> list[bytes]:
-        """The frame payloads that arrived, without waiting (call when the socket polled readable).
+        """The frame payloads that arrived, without waiting.
 
-        Raises DesignError(DAEMON_UNAVAILABLE) at the end of the stream: designd closed it or exited.
+        Raises DesignError(DAEMON_UNAVAILABLE) once the connection ended: designd exited, or refused our key.
         """
-        assert self.sock is not None
+        assert self.sock is not None and self.monitor is not None
         payloads = list(self._ready)
         self._ready.clear()
-        try:
-            data = self.sock.recv(READ_SIZE, socket.MSG_DONTWAIT)
-        except BlockingIOError:
-            return payloads
-        except OSError:
-            raise _lost("closed the connection") from None
-        if not data:
-            raise _lost("closed the connection")
-        try:
-            payloads.extend(self._reader.feed(data))
-        except FramingError as exc:
-            raise _lost(f"sent an unreadable stream ({exc})") from None
+        while True:
+            try:
+                payloads.append(self.sock.recv(zmq.NOBLOCK))
+            except zmq.Again:
+                break
+        if not payloads and self.monitor.poll(0):
+            event, _ = monitor_event(self.monitor)
+            raise _lost("refused this user's key" if event & REFUSED else "closed the connection")
         return payloads
 
     def recv(self, timeout: float) -> AnyFrame | None:
         """The next frame, or None when none arrives within ``timeout`` seconds."""
-        assert self.sock is not None
+        assert self.sock is not None and self.monitor is not None
         deadline = time.monotonic() + timeout
-        readable = select.poll()
-        readable.register(self.sock, select.POLLIN)
+        poller = zmq.Poller()
+        poller.register(self.sock, zmq.POLLIN)
+        poller.register(self.monitor, zmq.POLLIN)
         while not self._ready:
             left = deadline - time.monotonic()
-            if left <= 0 or not readable.poll(left * 1000):
+            if left <= 0 or not poller.poll(int(left * 1000) + 1):
                 return None
             self._ready.extend(self.read_ready())
         return decode(self._ready.popleft())
 
-    def close(self, linger_ms: int = 0) -> None:
-        """Close the connection. Frames already sent are on the wire: a send returns only once the socket took it."""
+    def close(self, linger_ms: int = CLOSE_LINGER_MS) -> None:
+        """Close the connection; frames already queued (a Bye) get ``linger_ms`` to reach designd."""
         if self.sock is not None:
-            self.sock.close()
+            # The monitor first: libzmq's I/O thread blocks for good sending an event to a monitor socket that
+            # was closed while monitoring was still on (the close below makes such events).
+            with contextlib.suppress(zmq.ZMQError):
+                self.sock.disable_monitor()
+        if self.monitor is not None:
+            self.monitor.close(linger=0)
+            self.monitor = None
+        if self.sock is not None:
+            self.sock.close(linger=linger_ms)
             self.sock = None
 
 
@@ -178,7 +163,7 @@ def probe_daemon(config: Config, timeout: float) -> bool:
         link.connect(timeout)
         link.send(Bye(reason="probe"))
         return True
-    except (DesignError, OSError, ValueError):
+    except (DesignError, OSError, ValueError, zmq.ZMQError):
         return False
     finally:
         link.close()
@@ -224,7 +209,7 @@ def connect_or_start(config: Config, peer: str, *, session: str = "", start: boo
             except DesignError as err:
                 if err.code != ErrorCode.DAEMON_UNAVAILABLE:
                     raise
-                if pid is not None and not alive(pid):
+                if pid is not None and not _alive(pid):
                     raise DesignError(
                         ErrorCode.DAEMON_UNAVAILABLE,
                         f"designd could not start: {_startup_failure(stderr_log, offset)}",
@@ -267,3 +252,10 @@ def _startup_failure(log: Path, offset: int) -> str:
         return "it exited without a word."
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return " ".join(lines[-6:])[-1500:] or "it exited without a word."
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs; psutil is loaded only here, on the start path, so a shim's start does not pay for it."""
+    from design_console.runtime.platform.procs import alive
+
+    return alive(pid)

@@ -5,46 +5,53 @@ It exits within a second of stdin closing or of its parent dying. If designd goe
 JSON-RPC error that says so, designd is started again, the client's ``initialize`` and ``notifications/initialized``
 are replayed to it (the duplicate reply is swallowed), and the session carries on.
 
-The main loop polls stdin and the link to designd (a Unix stream socket, see ``runtime/control_client.py``) itself:
-a line crosses the shim without changing threads or passing through a messaging library's I/O thread. A watcher
-thread ends the process when the parent dies, or when stdin is closed while the main loop is busy (re)connecting to
-designd. No asyncio, no MCP SDK, no ZeroMQ: the shim starts fast and stays small.
+The main loop blocks in one ``zmq.Poller`` over the link to designd (a ZeroMQ DEALER and its monitor, see
+``runtime/control_client.py``) and a socket pair that a thread feeds with what it reads from stdin: Windows can
+poll sockets but not pipes, so stdin is never polled itself. That thread also notices the end of stdin, and
+another the parent's death (by pid and start time, which a reused pid cannot fake); either ends the process within
+a second even while the main loop is busy (re)connecting. No asyncio, no MCP SDK: the shim starts fast and stays
+small.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import select
+import socket
 import sys
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
+import zmq
 
 from design_console.config import load_config
 from design_console.errors import DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.runtime.control_client import DaemonLink, connect_or_start
+from design_console.runtime.platform.system import parent_pid
 from design_console.runtime.usage import STDIO_SERVER, answer_help_or_version
 
+if TYPE_CHECKING:
+    import psutil  # loaded by the parent watcher only, after start-up
+
 TICK_MS = 100
-#: How often the watcher thread looks at the parent (and, while the main loop connects, at stdin).
-WATCH_EVERY = 0.05
+#: How often the parent watcher looks at the parent.
+WATCH_EVERY = 0.1
+#: How long the parent watcher waits before it loads psutil: not while the shim starts (the end of stdin, which a
+#: dying parent usually brings, is noticed from the first moment anyway).
+WATCH_AFTER = 0.5
 #: The most the shim reads from stdin at once.
 READ_SIZE = 1 << 16
 PING_EVERY = 2.0
 #: designd answers every ping; this long without any frame means it is frozen or gone.
 SILENCE_LIMIT = 3 * PING_EVERY
-#: How long the stdin and parent watchers give the main loop to exit cleanly before they end the process.
+#: How long the main loop gets to exit cleanly once stdin ended or the parent died, before the process is ended.
 EXIT_GRACE = 0.8
 REPLAY_PREFIX = "design-console-replay-"
 #: JSON-RPC "server error" range; the client sees a failed request it may retry.
 DAEMON_LOST = -32001
-#: What poll() reports for a stdin whose writer is done, pending data or not: a pipe says HUP, a socket (an app built
-#: on libuv hands its children socket pairs) says RDHUP where the platform has it.
-WRITER_GONE = select.POLLHUP | getattr(select, "POLLRDHUP", 0)
 
 
 class Peek(msgspec.Struct):
@@ -81,6 +88,16 @@ def _exit_soon() -> None:
     os._exit(0)
 
 
+def _parent_alive(parent: psutil.Process) -> bool:
+    """Whether ``parent`` still runs: the same pid with the same start time, and no zombie."""
+    import psutil
+
+    try:
+        return parent.is_running() and parent.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
 class Shim:
     """The pipe between one AI app and designd."""
 
@@ -89,50 +106,68 @@ class Shim:
         self.stdin = sys.stdin.fileno()
         self.stdout = sys.stdout.fileno()
         self.pending = bytearray()  # the start of a line whose end has not arrived yet
-        # The watcher thread wakes the main loop through this pipe when the parent dies.
-        self.wake_read, self.wake_write = os.pipe()
+        # The stdin thread writes what it reads into one end; the main loop polls the other, a socket on every system.
+        self.lines_in, self.feed = socket.socketpair()
+        self.lines_in.setblocking(False)
+        self.lines_fd = self.lines_in.fileno()
         self.link: DaemonLink | None = None
-        self.poller = select.poll()
+        self.poller = zmq.Poller()
         self.inflight: dict[str, int | str | None] = {}
         self.init_request: bytes | None = None
         self.initialized_note: bytes | None = None
         self.replay_ids: set[str] = set()
-        self.parent = os.getppid()
+        self.parent = parent_pid()
         self.replays = 0
         self.last_heard = time.monotonic()
         self.last_ping = time.monotonic()
-        #: Set while the main loop connects to designd and so does not read stdin.
-        self.connecting = threading.Event()
         self.done = False
+        self._ending = threading.Lock()
 
-    # --- the watcher thread ----------------------------------------------------------------------------------
+    # --- the stdin and parent threads -------------------------------------------------------------------------
 
-    def _watch(self) -> None:
-        """End the process when the parent dies, or when stdin's writer is done while the main loop is connecting."""
-        watch_stdin = select.poll()
-        watch_stdin.register(self.stdin, WRITER_GONE)
-        while os.getppid() == self.parent:
-            if self.connecting.is_set() and watch_stdin.poll(0):
-                break
+    def _read_stdin(self) -> None:
+        """Feed stdin to the main loop; at its end (or a read error), end the shim."""
+        try:
+            while chunk := os.read(self.stdin, READ_SIZE):
+                self.feed.sendall(chunk)
+        except OSError:
+            pass
+        self._end()
+
+    def _watch_parent(self) -> None:
+        """End the shim when the process that started it is gone (its pipe to our stdin may live on elsewhere)."""
+        time.sleep(WATCH_AFTER)
+        import psutil
+
+        try:
+            parent = psutil.Process(self.parent)
+            # A process started after us under the parent's pid is not our parent: it died meanwhile.
+            ours = parent.create_time() <= psutil.Process().create_time()
+        except psutil.Error:
+            ours = False
+        while ours and _parent_alive(parent):
             time.sleep(WATCH_EVERY)
-        os.write(self.wake_write, b"x")
+        self._end()
+
+    def _end(self) -> None:
+        """Tell the main loop the client is gone (the end of the fed stream), and end the process if it lingers."""
+        if not self._ending.acquire(blocking=False):
+            return
+        with contextlib.suppress(OSError):
+            self.feed.shutdown(socket.SHUT_WR)
         _exit_soon()
 
     # --- the main loop ---------------------------------------------------------------------------------------
 
     def write(self, data: bytes) -> None:
-        """One JSON-RPC line to the client: a single system call in the common case, and no copy of the message."""
-        parts = [memoryview(data), memoryview(b"\n")]
-        while parts:
-            written = os.writev(self.stdout, parts)
-            while parts and written >= len(parts[0]):
-                written -= len(parts[0])
-                parts.pop(0)
-            if parts:
-                parts[0] = parts[0][written:]
+        """One JSON-RPC line to the client."""
+        view = memoryview(data + b"\n")
+        while view:
+            view = view[os.write(self.stdout, view) :]
 
     def run(self) -> None:
-        threading.Thread(target=self._watch, daemon=True).start()
+        threading.Thread(target=self._read_stdin, name="stdin", daemon=True).start()
+        threading.Thread(target=self._watch_parent, name="parent", daemon=True).start()
         self._connect(first=True)
         while not self.done:
             self._tick()
@@ -144,39 +179,36 @@ class Shim:
             with contextlib.suppress(DesignError):
                 self.link.send(Bye(reason="client gone"))
             self.link.close()
+            # The process ends right after: terminating the context waits (up to the link's linger) for the Bye.
+            self.link.ctx.term()
 
     def _connect(self, *, first: bool) -> None:
         """Connect (starting designd when needed), replay the session on a new designd, and watch the link."""
-        self.connecting.set()
-        try:
-            while True:
-                try:
-                    self.link = connect_or_start(self.config, PEER_SHIM)
-                    break
-                except DesignError as err:
-                    self._fail_all(str(err))
-                    self._from_client(fail_with=str(err))
-                    if self.done:
-                        return
-                    time.sleep(1.0)
-        finally:
-            self.connecting.clear()
-        self.poller = select.poll()
-        for fd in (self.link.fileno(), self.stdin, self.wake_read):
-            self.poller.register(fd, select.POLLIN)
+        while True:
+            try:
+                self.link = connect_or_start(self.config, PEER_SHIM)
+                break
+            except DesignError as err:
+                self._fail_all(str(err))
+                self._from_client(fail_with=str(err))
+                if self.done:
+                    return
+                time.sleep(1.0)
+        assert self.link.sock is not None and self.link.monitor is not None
+        self.poller = zmq.Poller()
+        for sock in (self.link.sock, self.link.monitor, self.lines_in):
+            self.poller.register(sock, zmq.POLLIN)
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
 
     def _tick(self) -> None:
         assert self.link is not None
-        ready = {fd for fd, _ in self.poller.poll(TICK_MS)}
+        ready = dict(self.poller.poll(TICK_MS))
         try:
-            if self.stdin in ready:
-                self._from_client(ready=True)
-            if self.wake_read in ready:
-                self.done = True
-            if self.link.fileno() in ready:
+            if self.lines_fd in ready:  # zmq.Poller names a plain socket by its descriptor
+                self._from_client()
+            if (self.link.sock in ready or self.link.monitor in ready) and not self.done:
                 self._from_daemon()
             now = time.monotonic()
             if now - self.last_ping > PING_EVERY:
@@ -189,12 +221,12 @@ class Shim:
         if not self.done and now - self.last_heard > SILENCE_LIMIT:
             self._lost()
 
-    def _read_lines(self, ready: bool) -> list[bytes]:
-        """The complete lines stdin has now, without waiting (``ready``: poll said so); at its end, the last
-        unfinished one too."""
-        if not ready and not select.select([self.stdin], [], [], 0)[0]:
+    def _read_lines(self) -> list[bytes]:
+        """The complete lines the client sent so far, without waiting; at its end, the last unfinished one too."""
+        try:
+            chunk = self.lines_in.recv(READ_SIZE)
+        except BlockingIOError:
             return []
-        chunk = os.read(self.stdin, READ_SIZE)
         if not chunk:
             self.done = True
             rest, self.pending = bytes(self.pending), bytearray()
@@ -204,14 +236,14 @@ class Shim:
         self.pending = bytearray(rest)
         return [stripped for line in lines if (stripped := line.strip())]
 
-    def _from_client(self, fail_with: str = "", *, ready: bool = False) -> None:
+    def _from_client(self, fail_with: str = "") -> None:
         """Take the lines the client sent; forward each, or with ``fail_with`` answer each request with that error.
 
         Failing at once is for the time designd cannot be started: the client must not wait on requests that no
         one will answer.
         """
         lost: DesignError | None = None
-        for line in self._read_lines(ready):
+        for line in self._read_lines():
             info = peek(line)
             if fail_with:
                 if info.method is not None and info.id is not None:

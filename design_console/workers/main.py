@@ -11,13 +11,12 @@ import asyncio
 import contextlib
 import logging
 import os
-import signal
 import sys
 import uuid
 from typing import TYPE_CHECKING, Any
 
+import psutil
 import zmq
-import zmq.asyncio
 
 from design_console.config import Config, load_config
 from design_console.errors import DesignError, ErrorCode
@@ -42,6 +41,9 @@ from design_console.protocol import (
     encode,
 )
 from design_console.runtime.logs import setup_logging
+from design_console.runtime.signals import stop_on_signals
+from design_console.runtime.socket_thread import Gone, SocketThread
+from design_console.runtime.transport import client_socket, find_endpoint
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import Args, ToolSpec
@@ -88,17 +90,16 @@ class WorkerCallContext:
 
 
 class WorkerProcess:
-    """One worker: a DEALER on designd's control socket."""
+    """One worker: a DEALER on designd's control socket, driven by a thread (``runtime/socket_thread.py``)."""
 
     def __init__(self, config: Config, kind: str, parent: int) -> None:
         self.config = config
         self.kind = kind
         self.parent = parent
         self.tools: dict[str, ToolSpec] = {n: s for n, s in catalog().items() if s.runs_in == kind}
-        self._ctx = zmq.asyncio.Context()
-        self._sock = self._ctx.socket(zmq.DEALER)
-        self._sock.setsockopt(zmq.LINGER, 0)
-        self._sock.setsockopt(zmq.IDENTITY, f"{WORKER_PREFIX}{kind}-{os.getpid()}".encode())
+        self._ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        self._sock = client_socket(self._ctx, config, f"{WORKER_PREFIX}{kind}")
+        self._link = SocketThread(self._ctx, self._sock, routed=False, name="control")
         self._waits: dict[str, asyncio.Future[Any]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._done = asyncio.Event()
@@ -114,7 +115,7 @@ class WorkerProcess:
         return self._api
 
     async def send(self, frame: Frame) -> None:
-        await self._sock.send(encode(frame))
+        self._link.send([encode(frame)])
 
     async def bridge(self, method: str, params: dict[str, Any], file_key: str, timeout: float) -> dict[str, Any]:
         reply = await self.ask(BridgeCall(method=method, params=params, file_key=file_key, timeout=timeout))
@@ -132,11 +133,15 @@ class WorkerProcess:
             self._waits.pop(frame.id, None)
 
     async def run(self) -> None:
-        self._sock.connect(self.config.control_endpoint)
+        endpoint = find_endpoint(self.config)
+        if endpoint is None:
+            log.info("designd's control socket is gone; exiting")
+            self._done.set()
+        else:
+            self._sock.connect(endpoint)
+        self._link.start()
         await self.send(Hello(peer=f"{WORKER_PREFIX}{self.kind}", version=PROTOCOL_VERSION, pid=os.getpid()))
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, self._done.set)
+        stop_on_signals(self._done)
         tasks = [
             asyncio.create_task(self._receive()),
             asyncio.create_task(self._heartbeat()),
@@ -153,14 +158,19 @@ class WorkerProcess:
         if self._api is not None:
             with contextlib.suppress(Exception):
                 await self._api.aclose()
+        self._link.close()
         self._sock.close(linger=0)
         self._ctx.term()
 
     async def _receive(self) -> None:
         while True:
-            data = await self._sock.recv()
+            item = await self._link.receive()
+            if isinstance(item, Gone):
+                log.info("designd's connection ended (%s); exiting", item.reason)
+                self._done.set()
+                return
             try:
-                frame = decode(data)
+                frame = decode(item[0])
             except Exception as exc:
                 log.warning("undecodable frame from designd: %s", exc)
                 continue
@@ -196,12 +206,24 @@ class WorkerProcess:
             await asyncio.sleep(WORKER_HEARTBEAT_SECONDS)
 
     async def _watch_parent(self) -> None:
+        """Exit when designd's process is gone (by pid and start time: a reused pid is not designd)."""
+        try:
+            parent = psutil.Process(self.parent)
+        except psutil.Error:
+            parent = None
         while True:
-            if os.getppid() != self.parent:
-                log.info("designd (pid %s) is gone; exiting", self.parent)
-                self._done.set()
-                return
+            if parent is None or not _running(parent):
+                break
             await asyncio.sleep(PARENT_POLL)
+        log.info("designd (pid %s) is gone; exiting", self.parent)
+        self._done.set()
+
+
+def _running(proc: psutil.Process) -> bool:
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -211,7 +233,7 @@ def main(argv: list[str] | None = None) -> None:
     opts = parser.parse_args(argv)
     config = load_config()
     setup_logging(config, f"worker-{opts.kind}", [], to_file=False)
-    if os.getppid() != opts.parent:
+    if psutil.Process().ppid() != opts.parent:
         sys.exit(0)
     asyncio.run(WorkerProcess(config, opts.kind, opts.parent).run())
 

@@ -1,9 +1,11 @@
-"""designd's control socket in-process, with real ZeroMQ peers: order, and peers that stop reading."""
+"""designd's control socket in-process, with real ZeroMQ peers on both transports: order, peers that stop reading,
+peers whose connection ends, and peers without the user's key."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -13,6 +15,7 @@ import pytest
 import zmq
 import zmq.asyncio
 
+from design_console.config import load_config
 from design_console.daemon.control import ControlServer, Peer
 from design_console.protocol import (
     PROTOCOL_VERSION,
@@ -24,34 +27,41 @@ from design_console.protocol import (
     Welcome,
     decode,
     encode,
-    framed,
 )
+from design_console.runtime.transport import client_socket
 
 STALL_LIMIT = 0.5
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[ControlServer]:
+@pytest.fixture(params=["ipc", "tcp"])
+async def server(request: pytest.FixtureRequest) -> AsyncIterator[ControlServer]:
     folder = Path(tempfile.mkdtemp(prefix="ctl-", dir="/tmp"))
-    control = ControlServer(
-        f"ipc://{folder}/control", server_version="test", link_path=folder / "link", send_stall_limit=STALL_LIMIT
+    for name in ("home", "run"):
+        (folder / name).mkdir(mode=0o700)
+    config = load_config(
+        {"HOME": str(folder), "DESIGN_CONSOLE_HOME": str(folder / "home"), "DESIGN_RUNTIME_DIR": str(folder / "run")}
+        | {"DESIGN_IPC": request.param}
     )
+    control = ControlServer(config, server_version="test", send_stall_limit=STALL_LIMIT)
     control.bind()
-    await control.listen()
     serving = asyncio.create_task(control.serve())
     yield control
     serving.cancel()
     await asyncio.gather(serving, return_exceptions=True)
     control.close()
-    os.rmdir(folder)
+    shutil.rmtree(folder)
+
+
+def _socket(ctx: zmq.asyncio.Context, server: ControlServer, name: str) -> zmq.asyncio.Socket:
+    sock = client_socket(ctx, server.config, name)  # type: ignore[arg-type]
+    assert isinstance(sock, zmq.asyncio.Socket)
+    return sock
 
 
 async def _peer(ctx: zmq.asyncio.Context, server: ControlServer, name: str, rcvhwm: int = 1000) -> zmq.asyncio.Socket:
-    sock = ctx.socket(zmq.DEALER)
-    sock.setsockopt(zmq.LINGER, 0)
+    sock = _socket(ctx, server, name)
     sock.setsockopt(zmq.RCVHWM, rcvhwm)
     sock.setsockopt(zmq.RCVBUF, 4096)
-    sock.setsockopt(zmq.IDENTITY, name.encode())
     sock.connect(server.endpoint)
     hello = Hello(id="hello", peer="ctl", version=PROTOCOL_VERSION, pid=os.getpid(), session=name)
     await sock.send(encode(hello))
@@ -86,11 +96,11 @@ async def test_replies_keep_their_order_and_each_is_sent_once(server: ControlSer
 
 async def test_a_peer_that_stops_reading_stalls_nobody_and_is_dropped(server: ControlServer) -> None:
     """Its replies wait in a backlog; other peers are answered at once; after the stall limit it is dropped."""
-    left: list[bytes] = []
+    left: list[str] = []
     gone = asyncio.Event()
 
     async def leave(peer: Peer) -> None:
-        left.append(peer.identity)
+        left.append(peer.session)
         gone.set()
 
     server.on_leave = leave
@@ -104,44 +114,60 @@ async def test_a_peer_that_stops_reading_stalls_nobody_and_is_dropped(server: Co
         await asyncio.sleep(0)
         await _answered_at_once(other)
         await asyncio.wait_for(gone.wait(), 10)
-        assert left == [b"stuck"]
-        assert b"other" in server.peers and b"stuck" not in server.peers
+        assert left == ["stuck"] and [p.session for p in server.peers.values()] == ["other"]
     finally:
         ctx.destroy(linger=0)
 
 
-async def test_a_stream_peer_that_stops_reading_stalls_nobody_and_is_dropped(server: ControlServer) -> None:
-    """The same on the stream socket: designd's writes to it wait in its transport, and past the stall limit the
-    connection is cut."""
-    assert server.link_path is not None
+async def test_a_peer_whose_connection_ends_is_dropped_at_once(server: ControlServer) -> None:
+    """A peer that dies says no goodbye: the end of its connection drops it within a second (not after the silence
+    limit), and another peer that connected meanwhile stays."""
+    left: list[str] = []
     gone = asyncio.Event()
 
     async def leave(peer: Peer) -> None:
-        if peer.session == "stuck":
-            gone.set()
+        left.append(peer.session)
+        gone.set()
 
     server.on_leave = leave
-    _reader, writer = await asyncio.open_unix_connection(str(server.link_path), limit=1024)
-    hello = Hello(id="hello", peer="ctl", version=PROTOCOL_VERSION, pid=os.getpid(), session="stuck")
-    writer.write(framed(hello))
     ctx = zmq.asyncio.Context()
     try:
+        dying = await _peer(ctx, server, "dying")
         other = await _peer(ctx, server, "other")
-
-        async def flood() -> None:
-            # Pings whose answers are never read, until designd cuts the connection.
-            n = 0
-            while not gone.is_set():
-                writer.write(b"".join(framed(Ping(id=f"p{n + k}")) for k in range(100)))
-                n += 100
-                await asyncio.sleep(0.005)
-
-        flooding = asyncio.create_task(flood())
-        await asyncio.sleep(0.2)
+        started = time.monotonic()
+        dying.close(linger=0)
+        await asyncio.wait_for(gone.wait(), 5)
+        assert time.monotonic() - started < 1.0
+        assert left == ["dying"] and [p.session for p in server.peers.values()] == ["other"]
         await _answered_at_once(other)
-        await asyncio.wait_for(gone.wait(), 10)
-        flooding.cancel()
-        assert b"other" in server.peers and len(server.peers) == 1
     finally:
-        writer.transport.abort()
+        ctx.destroy(linger=0)
+
+
+async def test_a_peer_without_the_users_key_gets_nothing_and_is_counted(server: ControlServer) -> None:
+    """Over tcp only a peer proving the user's CURVE client key gets a frame through; every other handshake is
+    refused and counted. Over ipc the private folder is what keeps others out."""
+    if server.config.transport != "tcp":
+        pytest.skip("CURVE guards the tcp transport; ipc:// lives in the private runtime dir")
+    ctx = zmq.asyncio.Context()
+    try:
+        stranger = _socket(ctx, server, "stranger")
+        public, secret = zmq.curve_keypair()
+        stranger.setsockopt(zmq.CURVE_PUBLICKEY, public)
+        stranger.setsockopt(zmq.CURVE_SECRETKEY, secret)
+        plain = ctx.socket(zmq.DEALER)
+        plain.setsockopt(zmq.LINGER, 0)
+        before = server.refused
+        for sock in (stranger, plain):
+            sock.connect(server.endpoint)
+            await sock.send(encode(Hello(id="hello", peer="ctl", version=PROTOCOL_VERSION, pid=os.getpid())))
+        deadline = time.monotonic() + 5
+        while server.refused < before + 2:
+            assert time.monotonic() < deadline, "the refused handshakes were not counted"
+            await asyncio.sleep(0.01)
+        for sock in (stranger, plain):
+            assert not await sock.poll(300), "a peer without the user's key got an answer"
+        assert server.peers == {}
+        await _answered_at_once(await _peer(ctx, server, "user"))
+    finally:
         ctx.destroy(linger=0)

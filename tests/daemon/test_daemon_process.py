@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,24 @@ import zmq
 from fakes.fake_plugin import FakePlugin
 from helpers import http_request
 from mcp import Client, StdioServerParameters
-from procs import BIN, WORKER_CALL, DaemonProcess, TestEnv, processes_of, start_worker, wait_for
+from procs import (
+    BIN,
+    WORKER_CALL,
+    DaemonProcess,
+    TestEnv,
+    control_peer,
+    isolated,
+    make_env,
+    processes_of,
+    running_daemon,
+    start_worker,
+    wait_for,
+)
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidStatus
 
 from design_console import __version__
+from design_console.config import Config
 from design_console.daemon.listing_cache import ListingCache
 from design_console.errors import PREFIX
 from design_console.protocol import (
@@ -41,6 +55,7 @@ from design_console.protocol import (
 )
 from design_console.runtime.adverts import advert_path, process_start_time, user_folder
 from design_console.runtime.dirs import InstanceLock
+from design_console.runtime.transport import client_socket
 from design_console.tools import catalog
 from design_console.tools.wire.listing import tool_entries
 
@@ -87,16 +102,20 @@ def test_advert_while_running_and_clean_sigterm(daemon: DaemonProcess) -> None:
     assert all("design_console.workers.main" in " ".join(w.cmdline()) for w in workers)
     assert daemon.stop() == 0
     assert not path.exists(), "the advert outlived designd"
-    assert not Path(config.control_endpoint.removeprefix("ipc://")).exists()
-    assert not config.link_socket.exists()
+    assert not config.control_socket.exists() and not config.control_endpoint_file.exists()
     assert not InstanceLock(config.lock_file).is_held()
     wait_for(lambda: not processes_of(env), WAIT, "every process of the installation to exit")
 
 
 def test_private_files_and_plugin_copy(daemon: DaemonProcess) -> None:
     config = daemon.env.config
-    for control in (Path(config.control_endpoint.removeprefix("ipc://")), config.link_socket):
-        assert stat.S_ISSOCK(control.lstat().st_mode) and _mode(control) == 0o600
+    if config.transport == "ipc":
+        assert stat.S_ISSOCK(config.control_socket.lstat().st_mode) and _mode(config.control_socket) == 0o600
+    else:
+        assert not config.control_socket.exists() and _mode(config.control_endpoint_file) == 0o600
+        assert config.control_endpoint_file.read_text().startswith("tcp://127.0.0.1:")
+        for key in (config.server_key_file, config.client_key_file):
+            assert _mode(key) == 0o600
     assert _mode(config.runtime_dir) == 0o700 and _mode(config.lock_file) == 0o600
     assert config.home == Path(daemon.env.env["HOME"]) / ".design-console-mcp"
     assert _mode(config.home) == 0o700 and _mode(config.token_file) == 0o600
@@ -145,7 +164,7 @@ def test_open_runtime_dir_stops_designd_with_exit_2(dc_env: TestEnv) -> None:
     assert done.returncode == 2
     message = done.stderr.decode()
     assert message.startswith(PREFIX) and f"chmod 700 {run}" in message
-    assert _mode(run) == 0o755 and not (run / "control.sock").exists() and not (run / "link.sock").exists()
+    assert _mode(run) == 0o755 and not (run / "control.sock").exists() and not (run / "control.endpoint").exists()
 
 
 # --- readiness and shutdown -----------------------------------------------------------------------------------
@@ -184,10 +203,8 @@ def test_ready_only_once_the_bridge_answers(dc_env: TestEnv) -> None:
 class RawPeer:
     """A bare ZeroMQ DEALER on designd's control socket that sends whatever the test gives it."""
 
-    def __init__(self, endpoint: str) -> None:
-        self.sock = zmq.Context.instance().socket(zmq.DEALER)
-        self.sock.setsockopt(zmq.LINGER, 0)
-        self.sock.connect(endpoint)
+    def __init__(self, config: Config) -> None:
+        self.sock = control_peer(config)
 
     def send(self, *parts: bytes | Frame) -> None:
         self.sock.send_multipart([p if isinstance(p, bytes) else encode(p) for p in parts])
@@ -211,11 +228,10 @@ def _assert_error(reply: object, code: str, id: str = "") -> Error:
 
 
 def test_hostile_control_frames_are_answered_and_designd_keeps_serving(daemon: DaemonProcess) -> None:
-    endpoint = daemon.env.config.control_endpoint
     peers: list[RawPeer] = []
 
     def peer() -> RawPeer:
-        peers.append(RawPeer(endpoint))
+        peers.append(RawPeer(daemon.env.config))
         return peers[-1]
 
     try:
@@ -263,6 +279,54 @@ def test_hostile_control_frames_are_answered_and_designd_keeps_serving(daemon: D
     assert status["pid"] == daemon.pid
     assert status["controlStats"]["badFrames"] >= 5
     wait_for(lambda: _status(daemon.env)["shims"] == [], WAIT, "the hostile shim peer to be dropped")
+
+
+# --- the tcp transport: loopback only, and only the user's key --------------------------------------------------
+
+
+@pytest.fixture
+def tcp_daemon() -> Iterator[DaemonProcess]:
+    """designd with DESIGN_IPC=tcp, whatever transport the rest of the run uses."""
+    for env in isolated(make_env(DESIGN_IPC="tcp")):
+        yield from running_daemon(env)
+
+
+def test_over_tcp_designd_listens_on_loopback_only_and_binds_no_unix_socket(tcp_daemon: DaemonProcess) -> None:
+    config = tcp_daemon.env.config
+    endpoint = config.control_endpoint_file.read_text().strip()
+    proc = psutil.Process(tcp_daemon.pid)
+    listening = [c for c in proc.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN]
+    assert {c.laddr.ip for c in listening} <= {"127.0.0.1", "::1"}, listening
+    assert ("127.0.0.1", int(endpoint.rsplit(":", 1)[1])) in {(c.laddr.ip, c.laddr.port) for c in listening}
+    named = [c for c in proc.net_connections(kind="unix") if c.laddr]
+    assert named == [], f"designd bound a named Unix socket: {named}"
+    assert not config.control_socket.exists()
+
+
+def test_over_tcp_a_peer_without_the_users_key_gets_nothing_and_status_counts_it(tcp_daemon: DaemonProcess) -> None:
+    env = tcp_daemon.env
+    before = _status(env)["controlStats"]["refusedPeers"]  # type: ignore[index]
+    endpoint = env.config.control_endpoint_file.read_text().strip()
+    ctx = zmq.Context.instance()
+    stranger = client_socket(ctx, env.config, "stranger")
+    public, secret = zmq.curve_keypair()
+    stranger.setsockopt(zmq.CURVE_PUBLICKEY, public)
+    stranger.setsockopt(zmq.CURVE_SECRETKEY, secret)
+    keyless = ctx.socket(zmq.DEALER)
+    keyless.setsockopt(zmq.LINGER, 0)
+    try:
+        for sock in (stranger, keyless):
+            sock.connect(endpoint)
+            sock.send(encode(_hello()))
+        wait_for(lambda: _status(env)["controlStats"]["refusedPeers"] >= before + 2, WAIT, "the refusals to count")  # type: ignore[index]
+        for sock in (stranger, keyless):
+            assert not sock.poll(300), "a peer without the user's key got an answer"
+    finally:
+        stranger.close(linger=0)
+        keyless.close(linger=0)
+    assert _status(env)["shims"] == []
+    text = subprocess.run([str(BIN / "designctl"), "status"], env=env.env, capture_output=True, text=True, timeout=30)
+    assert "refused" in text.stdout and endpoint in text.stdout
 
 
 # --- bridge auth on the real daemon ---------------------------------------------------------------------------

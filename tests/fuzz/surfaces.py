@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import json
 import os
-import select
 import socket
 import subprocess
 import threading
@@ -23,13 +22,12 @@ from typing import Any, TypeVar
 import psutil
 import zmq
 from fakes.fake_plugin import FakePlugin
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
+from procs import BIN, DaemonProcess, TestEnv, control_peer, isolated, make_env, running_daemon
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from design_console.config import Config
 from design_console.protocol import (
-    LENGTH_BYTES,
-    MAX_FRAME_BYTES,
     PEER_SHIM,
     PROTOCOL_VERSION,
     AnyFrame,
@@ -37,7 +35,6 @@ from design_console.protocol import (
     Call,
     Command,
     Error,
-    FrameReader,
     Hello,
     Ping,
     Pong,
@@ -101,7 +98,7 @@ def fuzzed_daemon() -> Iterator[FuzzedDaemon]:
 def _load_the_sdk(designd: FuzzedDaemon) -> None:
     """Have designd load the MCP SDK, which it does the first time a session needs it: a one-off 35 MB that would
     otherwise land inside whichever memory check first sends such a message, and read as a leak."""
-    peer = RawPeer(str(designd.env.config.link_socket))
+    peer = RawPeer(designd.env.config)
     try:
         assert isinstance(peer.request(hello(PEER_SHIM)), Welcome)
         opening = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}}
@@ -125,34 +122,14 @@ def _load_the_sdk(designd: FuzzedDaemon) -> None:
 
 
 class RawPeer:
-    """A bare peer that sends whatever it is given: a ZeroMQ DEALER on the ``ipc://`` control socket, or a raw
-    connection to the stream socket (any other endpoint: its path), where each part goes as a frame of its own."""
+    """A bare ZeroMQ DEALER on designd's control socket (with the user's key over tcp) that sends whatever it is
+    given."""
 
-    def __init__(self, endpoint: str) -> None:
-        self.zmq: zmq.Socket[bytes] | None = None
-        self.stream: socket.socket | None = None
-        self.reader = FrameReader()
-        self.ready: deque[bytes] = deque()
-        if endpoint.startswith("ipc://"):
-            self.zmq = zmq.Context.instance().socket(zmq.DEALER)
-            self.zmq.setsockopt(zmq.LINGER, 0)
-            self.zmq.connect(endpoint)
-        else:
-            self.stream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.stream.settimeout(WAIT)
-            self.stream.connect(endpoint)
+    def __init__(self, config: Config) -> None:
+        self.zmq = control_peer(config, "fuzz")
 
     def send(self, parts: list[bytes]) -> None:
-        if self.zmq is not None:
-            self.zmq.send_multipart(parts)
-        else:
-            assert self.stream is not None
-            self.stream.sendall(b"".join(len(part).to_bytes(LENGTH_BYTES, "big") + part for part in parts))
-
-    def send_raw(self, data: bytes) -> None:
-        """Bytes as they are, framing and all (the stream socket only)."""
-        assert self.stream is not None
-        self.stream.sendall(data)
+        self.zmq.send_multipart(parts)
 
     def request(self, frame: AnyFrame, timeout: float = WAIT) -> AnyFrame:
         """Send a frame and return the first answer with its id."""
@@ -163,47 +140,23 @@ class RawPeer:
                 return reply
 
     def recv(self, timeout: float) -> AnyFrame | None:
-        """The next frame, or None when none came within ``timeout`` (or the stream socket was closed)."""
-        if self.zmq is not None:
-            if not self.zmq.poll(int(timeout * 1000), zmq.POLLIN):
-                return None
-            return decode(self.zmq.recv())
-        assert self.stream is not None
-        while not self.ready:
-            if not select.select([self.stream], [], [], timeout)[0]:
-                return None
-            data = self.stream.recv(1 << 16)
-            if not data:
-                return None
-            self.ready.extend(self.reader.feed(data))
-        return decode(self.ready.popleft())
-
-    def closed_by_designd(self, timeout: float = WAIT) -> bool:
-        """Whether designd closes the stream connection within ``timeout`` (what it sends first is skipped)."""
-        assert self.stream is not None
-        while select.select([self.stream], [], [], timeout)[0]:
-            try:
-                if not self.stream.recv(1 << 16):
-                    return True
-            except ConnectionResetError:
-                return True
-        return False
+        """The next frame, or None when none came within ``timeout``."""
+        if not self.zmq.poll(int(timeout * 1000), zmq.POLLIN):
+            return None
+        return decode(self.zmq.recv())
 
     def close(self) -> None:
-        if self.zmq is not None:
-            self.zmq.close(linger=0)
-        if self.stream is not None:
-            self.stream.close()
+        self.zmq.close(linger=0)
 
 
 def hello(peer: str = "ctl") -> Hello:
     return Hello(id="hello", peer=peer, version=PROTOCOL_VERSION, pid=os.getpid())
 
 
-def send_control_message(endpoint: str, parts: list[bytes]) -> AnyFrame | None:
+def send_control_message(config: Config, parts: list[bytes]) -> AnyFrame | None:
     """Send one message from a fresh peer and return designd's answer (None for a multipart message, which is
     refused unanswered: it has no frame to take an id from; a Ping after it proves designd read it)."""
-    peer = RawPeer(endpoint)
+    peer = RawPeer(config)
     try:
         peer.send(parts)
         if len(parts) != 1:
@@ -228,11 +181,11 @@ def undecodable(reply: AnyFrame | None) -> bool:
     return reply is None or (isinstance(reply, Error) and reply.message.startswith("undecodable frame"))
 
 
-def send_control_session(endpoint: str, kind: str, frames: list[bytes]) -> int:
+def send_control_session(config: Config, kind: str, frames: list[bytes]) -> int:
     """Say hello as ``kind``, then send each frame followed by a Ping: designd must answer every Ping (a Bye or a
     second hello may turn its answer into an Error with the Ping's id), so no frame stopped its loop. Returns how
     many frames were answered before their Ping's answer."""
-    peer = RawPeer(endpoint)
+    peer = RawPeer(config)
     answered = 0
     try:
         assert isinstance(peer.request(hello(kind)), Welcome)
@@ -252,30 +205,32 @@ def send_control_session(endpoint: str, kind: str, frames: list[bytes]) -> int:
         peer.close()
 
 
-def stream_bytes_batch(designd: FuzzedDaemon, batch: list[bytes]) -> None:
-    """Raw bytes on fresh stream connections, framing and all, each then closed: designd never stops serving, and
-    one that announces a frame over the limit is closed by designd and counted."""
-    endpoint = endpoints(designd)["stream"]
-    before = control_status(endpoint)["controlStats"]["badFrames"]
-    oversized = 0
+def raw_bytes_batch(designd: FuzzedDaemon, batch: list[bytes]) -> None:
+    """Raw bytes on fresh connections to the control socket, each then closed: whatever reaches libzmq's handshake
+    (over tcp, CURVE's), designd never stops serving and no handler sees a frame."""
+    config = designd.env.config
+    before = control_status(config)["controlStats"]
+    endpoint = config.control_endpoint_file.read_text().strip() if config.transport == "tcp" else ""
     for data in batch:
-        peer = RawPeer(endpoint)
-        try:
-            peer.send_raw(data)
-            if len(data) >= LENGTH_BYTES and int.from_bytes(data[:LENGTH_BYTES], "big") > MAX_FRAME_BYTES:
-                oversized += 1
-                assert peer.closed_by_designd(), f"designd kept a stream that announced {data[:LENGTH_BYTES]!r}"
-        finally:
-            peer.close()
-    after = control_status(endpoint)["controlStats"]
-    assert after["badFrames"] >= before + oversized, after
+        if endpoint:
+            host, port = endpoint.removeprefix("tcp://").rsplit(":", 1)
+            raw = socket.create_connection((host, int(port)), timeout=WAIT)
+        else:
+            raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            raw.settimeout(WAIT)
+            raw.connect(str(config.control_socket))
+        with raw:
+            with contextlib.suppress(OSError):
+                raw.sendall(data)
+    after = control_status(config)["controlStats"]
+    assert after["badFrames"] == before["badFrames"], (before, after)
     assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
     assert not designd.crashes, designd.crashes
 
 
-def control_status(endpoint: str) -> dict[str, Any]:
+def control_status(config: Config) -> dict[str, Any]:
     """designd answers a Ping after a Hello, and a status Command; returns the status."""
-    peer = RawPeer(endpoint)
+    peer = RawPeer(config)
     try:
         assert isinstance(peer.request(hello()), Welcome)
         assert peer.request(Ping(id="alive")) == Pong(id="alive")
@@ -287,9 +242,9 @@ def control_status(endpoint: str) -> dict[str, Any]:
         peer.close()
 
 
-def call_tool(endpoint: str, tool: str, arguments: dict[str, Any]) -> ToolResult:
+def call_tool(config: Config, tool: str, arguments: dict[str, Any]) -> ToolResult:
     """Run one tool through designd as designctl call does."""
-    peer = RawPeer(endpoint)
+    peer = RawPeer(config)
     try:
         assert isinstance(peer.request(hello()), Welcome)
         reply = peer.request(Call(id="call", tool=tool, arguments=arguments), timeout=WAIT * 2)
@@ -405,9 +360,7 @@ def legit_plugin_answers(designd: FuzzedDaemon, loop: LoopThread) -> None:
     """A legitimate plugin still connects (and authenticates), and a command sent through designd reaches it and
     its answer comes back."""
     with plugin_on(loop, designd, LEGIT_FILE):
-        reply = call_tool(
-            designd.env.config.control_endpoint, "design_execute", {"code": "return 42", "fileKey": LEGIT_FILE}
-        )
+        reply = call_tool(designd.env.config, "design_execute", {"code": "return 42", "fileKey": LEGIT_FILE})
     assert not reply.output.is_error, reply
     assert "42" in reply.output.content[0].text, reply  # type: ignore[union-attr]
 
@@ -415,31 +368,25 @@ def legit_plugin_answers(designd: FuzzedDaemon, loop: LoopThread) -> None:
 # --- one batch of each surface, checked (the tests and the bench run these) ---------------------------------------
 
 
-def endpoints(designd: FuzzedDaemon) -> dict[str, str]:
-    """designd's two control sockets, by transport: the ZeroMQ one (workers) and the stream one (shims, designctl)."""
-    config = designd.env.config
-    return {"zmq": config.control_endpoint, "stream": str(config.link_socket)}
-
-
-def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]], transport: str = "zmq") -> int:
+def control_batch(designd: FuzzedDaemon, batch: list[list[bytes]]) -> int:
     """Send a batch from fresh peers: designd answers each single-part message, counts every one it could not
     decode, and still serves afterwards. Returns how many it refused as undecodable."""
-    endpoint = endpoints(designd)[transport]
-    before = control_status(endpoint)["controlStats"]["badFrames"]
-    refused = sum(undecodable(send_control_message(endpoint, parts)) for parts in batch)
-    after = control_status(endpoint)["controlStats"]
+    config = designd.env.config
+    before = control_status(config)["controlStats"]["badFrames"]
+    refused = sum(undecodable(send_control_message(config, parts)) for parts in batch)
+    after = control_status(config)["controlStats"]
     assert after["badFrames"] >= before + refused, after
     assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
     assert not designd.crashes, designd.crashes
     return refused
 
 
-def session_batch(designd: FuzzedDaemon, sessions: list[tuple[str, list[bytes]]], transport: str = "zmq") -> int:
+def session_batch(designd: FuzzedDaemon, sessions: list[tuple[str, list[bytes]]]) -> int:
     """Peers that said hello send frames through the handlers behind it: designd answers every Ping after them and
     no handler raises. Returns how many frames were answered."""
-    endpoint = endpoints(designd)[transport]
-    answered = sum(send_control_session(endpoint, kind, frames) for kind, frames in sessions)
-    after = control_status(endpoint)["controlStats"]
+    config = designd.env.config
+    answered = sum(send_control_session(config, kind, frames) for kind, frames in sessions)
+    after = control_status(config)["controlStats"]
     assert after["receiveErrors"] == 0 and after["handlerErrors"] == 0, after
     assert not designd.crashes, designd.crashes
     return answered
@@ -460,8 +407,7 @@ def authenticated_batch(designd: FuzzedDaemon, loop: LoopThread, fuzzer: FakePlu
     closes = loop.run(send_authenticated(fuzzer, batch))
     # A command on the same socket after the batch: designd handles a socket's frames in order, so its answer
     # proves every fuzzed frame was read, and that none made a handler raise (which closes the socket with 1011).
-    endpoint = designd.env.config.control_endpoint
-    reply = call_tool(endpoint, "design_execute", {"code": "return 7", "fileKey": fuzzer.file_key})
+    reply = call_tool(designd.env.config, "design_execute", {"code": "return 7", "fileKey": fuzzer.file_key})
     if reply.output.is_error:
         closes.append(loop.run(_closed_by_designd(_current(fuzzer))))
         loop.run(fuzzer.open())
@@ -484,7 +430,7 @@ BRIDGE_REFUSALS = (
 
 def bridge_refusals(designd: FuzzedDaemon) -> int:
     """How many frames (and sockets) designd's bridge has refused so far."""
-    stats = control_status(designd.env.config.control_endpoint)["bridgeStats"]
+    stats = control_status(designd.env.config)["bridgeStats"]
     return sum(int(stats.get(name, 0)) for name in BRIDGE_REFUSALS)
 
 

@@ -314,6 +314,37 @@ async def test_client_gone_mid_call_cancels_the_plugin_command(daemon: DaemonPro
     proc.wait(5)
 
 
+async def test_a_killed_shim_is_noticed_at_once_and_its_call_cancelled(
+    daemon: DaemonProcess, plugin: FakePlugin
+) -> None:
+    """A shim killed mid-call says no goodbye: the end of its connection cancels its call within a second."""
+
+    async def slow(_: FakePlugin, params: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(30)
+        return {"success": True, "result": None}
+
+    plugin.handlers["EXECUTE_CODE"] = slow
+    proc = subprocess.Popen([SHIM], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None
+    call = {"name": "design_execute", "arguments": {"code": "return 1", "timeout": 20000}}
+    for message in (
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ):
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+    sent = await plugin.wait_command("EXECUTE_CODE")
+    started = time.monotonic()
+    proc.kill()
+    proc.wait(5)
+    cancel = await plugin.wait_command("CANCEL")
+    assert cancel["params"] == {"target": sent["id"]}
+    assert time.monotonic() - started < 1.0
+    assert daemon_sessions(daemon) == []
+    proc.stdin.close()
+
+
 def test_a_designd_alive_but_deaf_is_told_from_one_not_running(daemon: DaemonProcess) -> None:
     """A frozen designd holds its lock but answers nothing: status and the shim say so and name the fix."""
     os.kill(daemon.pid, signal.SIGSTOP)
@@ -347,7 +378,7 @@ def test_shim_exits_within_a_second_of_stdin_eof_while_connecting(daemon: Daemon
         assert proc.stdin is not None
         proc.stdin.write(json.dumps(INIT).encode() + b"\n")
         proc.stdin.flush()
-        wait_for(lambda: _connecting(proc.pid), 20, "the shim to connect to designd's socket")
+        wait_for(lambda: _connecting(proc.pid, daemon.env), 20, "the shim to connect to designd's socket")
         started = time.monotonic()
         proc.stdin.close()
         proc.wait(5)
@@ -358,11 +389,19 @@ def test_shim_exits_within_a_second_of_stdin_eof_while_connecting(daemon: Daemon
         os.kill(daemon.pid, signal.SIGCONT)
 
 
-def _connecting(pid: int) -> bool:
-    """Whether the shim ``pid`` has a Unix socket open: it is past its start-up, connecting to designd."""
+def _connecting(pid: int, env: TestEnv) -> bool:
+    """Whether the shim ``pid`` has a connection to designd's control socket: it is past its start-up, connecting.
+
+    Over tcp, a connection to designd's port; over ipc, a Unix socket besides the pair its stdin thread feeds.
+    """
+    config = env.config
     try:
-        return bool(psutil.Process(pid).net_connections(kind="unix"))
-    except psutil.Error:
+        proc = psutil.Process(pid)
+        if config.transport == "tcp":
+            port = int(config.control_endpoint_file.read_text().strip().rsplit(":", 1)[1])
+            return any(c.raddr and c.raddr.port == port for c in proc.net_connections(kind="tcp"))
+        return len(proc.net_connections(kind="unix")) > 2
+    except (psutil.Error, OSError):
         return False
 
 

@@ -1,13 +1,33 @@
-"""Per-process facts of the OS: the service manager's readiness socket and the open-file limit."""
+"""Per-process facts of the OS: the service manager's readiness socket, the open-file limit, the parent process,
+how programs and command lines are written."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
 import sys
+from collections.abc import Sequence
+
+#: Whether console scripts are ``.exe`` files and command lines follow the Windows quoting rules.
+WINDOWS = sys.platform == "win32"
 
 #: getrlimit(2) on macOS: a soft limit above OPEN_MAX (and kern.maxfilesperproc) is refused with EINVAL.
 MACOS_OPEN_MAX = 10240
 #: What to ask for when the hard limit is unlimited and the OS takes any number.
 UNLIMITED_WANTED = 65536
+
+
+def parent_pid() -> int:
+    """The pid of this process's parent as it started (on Windows a parent that exits keeps its number, so pair it
+    with the process's start time before trusting it later)."""
+    return os.getppid()
+
+
+def command_line(words: Sequence[str], windows: bool = WINDOWS) -> str:
+    """``words`` as one line for this OS's shell (cmd/PowerShell quoting on Windows, POSIX quoting elsewhere)."""
+    return subprocess.list2cmdline(words) if windows else shlex.join(words)
+
 
 if sys.platform == "win32":
 
