@@ -706,6 +706,7 @@ class Bridge:
         f.socket = None
         f.live.clear()
         f.data.info.connected = False
+        self._state.mark_left(f.key)
         if self._closed:
             return
         log.info("file %s disconnected; keeping its state for %g s", f.label, self._grace)
