@@ -74,6 +74,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     detached: bool = False
     #: DESIGN_WORKER_IDLE_SECONDS: a worker no call needed for this long is stopped (0: never).
     worker_idle_seconds: int = 300
+    #: DESIGN_IMAGE_PRIVATE_HOSTS: image URLs may lead to loopback, link-local and private-network addresses.
+    image_private_hosts: bool = False
     # Remote Mode's headless browser (``remote/browser.py``); browser_timeout_ms and max_console_logs apply too.
     #: REMOTE_BROWSER_ENABLED: whether design_navigate and friends may start a browser at all.
     remote_browser_enabled: bool = True
@@ -248,6 +250,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         remote_browser_allowlist=_allowlist(env),
         remote_browser_max=_int(env, "REMOTE_BROWSER_MAX", 3, 1, 64),
         worker_idle_seconds=_int(env, "DESIGN_WORKER_IDLE_SECONDS", 300, 0, 86_400),
+        image_private_hosts=_flag(env, "DESIGN_IMAGE_PRIVATE_HOSTS", False),
     )
 
 

@@ -53,6 +53,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
         "DESIGN_RELAY_URL": "wss://relay.example.com/",
         "DESIGN_BROWSER": " /opt/chrome/chrome ",
         "DESIGN_WORKER_IDLE_SECONDS": "0",
+        "DESIGN_IMAGE_PRIVATE_HOSTS": "1",
     }
     config = load_config(env)
     assert config.home == tmp_path / "dc" and config.runtime_dir == tmp_path / "rt"
@@ -67,6 +68,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
     assert config.enable_mcp_apps is True and config.relay_url == "wss://relay.example.com"
     assert config.browser_path == Path("/opt/chrome/chrome")
     assert config.worker_idle_seconds == 0 and load_config({}).worker_idle_seconds == 300
+    assert config.image_private_hosts is True and load_config({}).image_private_hosts is False
     for value, expected in (("1", True), ("TRUE", True), ("on", True), ("0", False), ("no", False), ("", False)):
         assert load_config({**env, "ENABLE_MCP_APPS": value}).enable_mcp_apps is expected
     assert load_config({**env, "DESIGN_TOOLSETS": ",".join(TOOLSETS)}).toolsets == TOOLSETS
@@ -90,6 +92,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
         ("DESIGN_API_URL", "ftp://x"),
         ("DESIGN_RELAY_URL", "http://x"),
         ("DESIGN_WORKER_IDLE_SECONDS", "-1"),
+        ("DESIGN_IMAGE_PRIVATE_HOSTS", "maybe"),
     ],
 )
 def test_config_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None:
