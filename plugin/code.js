@@ -230,6 +230,22 @@
   var PROGRESS_EVERY_MS = 250;
   var PROGRESS_MIN_TOTAL = 20;
   var CANCEL_GRACE_MS = 1e3;
+  var REFUSALS = /* @__PURE__ */ new Set([
+    "bad_params",
+    "not_found",
+    "conflict",
+    "read_only",
+    "wrong_node_type",
+    "font_unavailable",
+    "unsupported",
+    "cancelled",
+    "syntax_error",
+    "empty"
+  ]);
+  function refused(outcome) {
+    if (outcome instanceof PluginError) return REFUSALS.has(outcome.code);
+    return Boolean(outcome && outcome.success === false && REFUSALS.has(outcome.code));
+  }
   var Dispatcher = class {
     /** @param {Record<string, Handler>} handlers @param {Options} [options] */
     constructor(handlers2, options) {
@@ -292,7 +308,7 @@
       }
     }
     /**
-     * Runs a write after the writes before it, and commits its undo step when its handler settles. A write cancelled
+     * Runs a write after the writes before it, and commits its undo step when its handler settles (unless refused). A write cancelled
      * while it waits never starts (and commits nothing); one cancelled while it runs lets the next start once it has
      * settled, or after CANCEL_GRACE_MS.
      * @param {Handler} handler @param {any} params @param {CommandContext} ctx
@@ -310,17 +326,17 @@
           finished();
           throw new PluginError("cancelled", "Command " + ctx.id + " was cancelled before it started; nothing changed.");
         }
-        const settle = () => {
-          this.commitUndo();
+        const settle = (outcome) => {
+          if (!refused(outcome)) this.commitUndo();
           finished();
         };
         return Promise.resolve().then(() => handler(params, ctx)).then(
           (result) => {
-            settle();
+            settle(result);
             return result;
           },
           (err) => {
-            settle();
+            settle(err);
             throw err;
           }
         );

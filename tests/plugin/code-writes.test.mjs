@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadPlugin } from "./harness/sandbox.mjs";
+import { REFUSALS } from "../../plugin/src/code/dispatch.js";
 
 const PROTOCOL_DOC = new URL("../../../shared/design/bridge-protocol.md", import.meta.url);
 const NEW_METHODS = ["BATCH_CREATE_VARIABLES", "BATCH_UPDATE_VARIABLES", "SETUP_DESIGN_TOKENS", "ARRANGE_COMPONENT_SET", "ADD_SLOT_PROPERTY"];
@@ -95,7 +96,7 @@ function parsedOf(type, expected) {
 
 // ---- one undo step ----------------------------------------------------------------------------------------------
 
-test("every write commits exactly one undo step and every read none", async () => {
+test("every write that changes the document commits exactly one undo step; a refused write and every read none", async () => {
   const doc = readFileSync(PROTOCOL_DOC, "utf8");
   const table = doc.slice(doc.indexOf("| Method | Params | Timeout |"), doc.indexOf("Tools that the catalog marks"));
   const names = new Set(NEW_METHODS);
@@ -111,18 +112,29 @@ test("every write commits exactly one undo step and every read none", async () =
   ]);
   const p = loadPlugin();
   const wrong = [];
+  let refusals = 0;
+  let before = 0;
   for (const name of names) {
     const before = p.control.undoCommits;
     const reply = await p.call(name, {});
     assert.notEqual(reply.code, "unknown_method", name);
     const commits = p.control.undoCommits - before;
-    if (commits !== (reads.has(name) ? 0 : 1)) wrong.push(name + ": " + commits);
+    const refusedWrite = !reads.has(name) && REFUSALS.has(reply.code);
+    if (refusedWrite) refusals += 1;
+    if (commits !== (reads.has(name) || refusedWrite ? 0 : 1)) wrong.push(name + " (" + reply.code + "): " + commits);
   }
   assert.deepEqual(wrong, []);
+  assert.ok(refusals > 20, refusals + " writes refused their empty parameters");
+
+  // The same write, refused and then done: only the change is a step, and the next undo undoes it.
+  before = p.control.undoCommits;
+  fail(await p.call("CREATE_VARIABLE", { name: "x", collectionId: "VariableCollectionId:nope", resolvedType: "FLOAT" }), "not_found");
+  fail(await p.call("CREATE_VARIABLE", { name: "", resolvedType: "FLOAT" }), "bad_params");
+  assert.equal(p.control.undoCommits, before, "a refused write commits nothing");
 
   // Successes, a long batch, and a batch that fails midway are one step each too.
   const col = await collection(p);
-  let before = p.control.undoCommits;
+  before = p.control.undoCommits;
   await p.ok("CREATE_VARIABLE", { name: "a", collectionId: col.id, resolvedType: "FLOAT", valuesByMode: { Light: 1 } });
   await p.ok("BATCH_CREATE_VARIABLES", { collectionId: col.id, variables: Array.from({ length: 100 }, (_, i) => ({ name: "n" + i, resolvedType: "FLOAT" })) });
   p.control.failOn("createVariable", 3);
