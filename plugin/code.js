@@ -3218,6 +3218,8 @@
       const name = optString(props, "name");
       const width = optNumber(props, "width", void 0, { min: 0.01, max: 1e5 });
       const height = optNumber(props, "height", void 0, { min: 0.01, max: 1e5 });
+      const text = optString(props, "text");
+      if (text !== void 0 && type !== "TEXT") throw badParams("properties.text sets the characters of a TEXT node; this call makes a " + type + ".");
       child = create[
         /** @type {keyof typeof create} */
         type
@@ -3225,6 +3227,14 @@
       made = true;
       try {
         if (name !== void 0) child.name = name;
+        if (text !== void 0) {
+          const node = (
+            /** @type {TextNode} */
+            child
+          );
+          await loadFontsOf(node);
+          node.characters = text;
+        }
         if ((width !== void 0 || height !== void 0) && "resize" in child) child.resize(width || child.width, height || child.height);
       } catch (err) {
         child.remove();
@@ -3240,6 +3250,10 @@
       throw err;
     }
     const out = { success: true, slot: summarize(slot), appended: summarize(child), removedChildren: removed };
+    if (child.type === "TEXT" && made && !params.sourceNodeId) out.appended.characters = echoText(
+      /** @type {TextNode} */
+      child.characters
+    );
     if (movedFrom) out.movedFrom = movedFrom;
     return out;
   }

@@ -800,6 +800,14 @@ test("slots: CREATE_SLOT, APPEND_TO_SLOT and RESET_SLOT say what they changed", 
   assert.equal(reset.previousChildCount, 1);
   assert.equal(slotNode.children.length, 0);
   assert.equal(slot.componentId, comp);
+
+  // A new text node gets its characters (its font loaded first); text is refused for any other kind, before a change.
+  const label = await p.ok("APPEND_TO_SLOT", { instanceId: inst, slotName: "Body", nodeType: "TEXT", properties: { name: "Title", text: "Hello slot" } });
+  assert.equal(label.appended.characters, "Hello slot");
+  assert.deepEqual(slotNode.children.map((c) => [c.type, c.name, c.characters]), [["TEXT", "Title", "Hello slot"]]);
+  const held = pageState(p);
+  fail(await p.call("APPEND_TO_SLOT", { instanceId: inst, slotName: "Body", nodeType: "FRAME", properties: { text: "x" } }), "bad_params", /TEXT node/);
+  assert.equal(pageState(p), held);
 });
 
 // ---- annotations ---------------------------------------------------------------------------------------------------
