@@ -14,7 +14,7 @@ import pytest_asyncio
 import yaml
 from fakes.api_server import ApiServer
 from fakes.chain import call, chain_session, js, refused
-from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, frame
+from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, PRO_KEY, frame
 from fakes.real_plugin import RealPlugin
 from mcp import Client
 from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon
@@ -282,3 +282,17 @@ async def test_parity_matches_names_across_case_separators_and_property_ids() ->
         code=CodeInfo(props={"showIcon": "boolean", "size": "'sm' | 'md'", "onPress": "() => void"}),
     )
     assert parity_report(data) == {"matched": ["Show icon", "Size"], "designOnly": [], "codeOnly": ["onPress"]}
+
+
+async def test_without_a_plugin_the_page_is_built_from_the_design_api(fake_api_server: ApiServer) -> None:
+    """No plugin runs anywhere: the Button set of the design-system file is read from the design API alone."""
+    with_api = make_env(DESIGN_API_URL=fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN)
+    for env in isolated(with_api):
+        for _ in running_daemon(env):
+            async with chain_session(env) as session:
+                args = {"nodeId": "1:2", "fileUrl": PRO_KEY, "includeFrontmatter": False}
+                page = await _page(session, args)
+    assert "Buttons" in page, "the set's description"
+    assert "State" in page and "Default, Hover" in page, "the variant axis and its values"
+    assert "**Label** `TEXT`" in page and "Inter" in page, "anatomy and typography from the layer tree"
+    assert "Built from the design API" in page
