@@ -1308,9 +1308,25 @@
     refuseLoops(planned, opts.allModes);
     return planned;
   }
+  async function otherCollections() {
+    const collections = await figma.variables.getLocalVariableCollectionsAsync();
+    const variables = await figma.variables.getLocalVariablesAsync();
+    const owners = {};
+    collections.forEach((c) => owners[c.id] = c.name);
+    return (name) => {
+      const found = [];
+      for (const variable of variables) {
+        const owner = owners[variable.variableCollectionId] || "";
+        const label2 = "{" + (owner + "/" + variable.name).split("/").join(".") + "}";
+        if (variable.name === name || owner && owner + "/" + variable.name === name) found.push({ variable, label: label2 });
+      }
+      return found;
+    };
+  }
   async function resolveTargets(planned, existing, collectionName) {
     const byName = /* @__PURE__ */ new Map();
     planned.forEach((p) => byName.set(p.name, p));
+    let elsewhere = null;
     for (const p of planned) {
       for (const v of p.values) {
         const parsed = v.parsed;
@@ -1331,9 +1347,21 @@
           v.target = { variable: target };
           targetType = target.resolvedType;
         } else if ("aliasName" in parsed) {
-          throw notFound(
-            v.where + ": the reference {" + parsed.aliasName.split("/").join(".") + "} names no variable '" + parsed.aliasName + "' of this call or of collection '" + collectionName + `'. Check the name (dots stand for the slashes of groups), or use "VariableID:…" for a variable of another collection.`
-          );
+          if (!elsewhere) elsewhere = await otherCollections();
+          const reference = "{" + parsed.aliasName.split("/").join(".") + "}";
+          const found = elsewhere(parsed.aliasName);
+          if (found.length > 1) {
+            throw badParams(
+              v.where + ": the reference " + reference + " is ambiguous: it names " + found.map((f) => f.label + " (" + f.variable.id + ")").join(", ") + ". Qualify it with its collection, e.g. " + found[0].label + ", or use the variable's id."
+            );
+          }
+          if (!found.length) {
+            throw notFound(
+              v.where + ": the reference " + reference + " names no variable '" + parsed.aliasName + "' of this call, of '" + collectionName + `' or of any local collection (by name, or qualified by its collection as {Collection.group.name}). Check the name (dots stand for the slashes of groups), or use "VariableID:…".`
+            );
+          }
+          v.target = { variable: found[0].variable };
+          targetType = found[0].variable.resolvedType;
         } else {
           const target = await figma.variables.getVariableByIdAsync(parsed.aliasId);
           if (!target) throw notFound(v.where + ": the alias target " + parsed.aliasId + " was not found in this file. List variables with design_get_variables.");

@@ -577,7 +577,8 @@ test("SETUP_DESIGN_TOKENS: modes, references in any order, chains, filled modes,
     [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Sepia: 1 } }] }, "not_found", /'Sepia' is not one of the modes given/],
     [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: {} }] }, "bad_params", /at least one mode/],
     [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{c}" } }, { name: "b", resolvedType: "FLOAT", values: { Light: "{a}" } }, { name: "c", resolvedType: "FLOAT", values: { Light: "{b}" } }] }, "bad_params", /loop \(a → c → b → a\)/],
-    [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{color.blue.900}" } }] }, "not_found", /names no variable/],
+    [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{color.blue.950}" } }] }, "not_found", /names no variable/],
+    [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{color.blue.900}" } }] }, "bad_params", /COLOR variable; a FLOAT/],
     [{ tokens: [{ name: "a", resolvedType: "COLOR", values: { Light: r.created["size/body"] } }] }, "bad_params", /FLOAT variable; a COLOR/],
   ];
   for (const [over, codeName, pattern] of refusals) {
@@ -589,6 +590,38 @@ test("SETUP_DESIGN_TOKENS: modes, references in any order, chains, filled modes,
   // Another collection's variable can be the target, by id.
   const cross = await p.ok("SETUP_DESIGN_TOKENS", { collectionName: "Alias", modes: ["A"], tokens: [{ name: "x", resolvedType: "COLOR", values: { A: r.created["color/blue/900"] } }] });
   assert.equal((await p.figma.variables.getVariableByIdAsync(cross.created.x)).valuesByMode[cross.modes.A].id, r.created["color/blue/900"]);
+});
+
+test("SETUP_DESIGN_TOKENS aliases into other collections by unique name or qualified by collection, naming candidates when ambiguous", async () => {
+  const p = loadPlugin();
+  const prim = await p.ok("SETUP_DESIGN_TOKENS", {
+    collectionName: "Primitives",
+    modes: ["Value"],
+    tokens: [
+      { name: "blue/500", resolvedType: "COLOR", values: { Value: "#1E88E5" } },
+      { name: "gray/900", resolvedType: "COLOR", values: { Value: "#212121" } },
+    ],
+  });
+  const brand = await p.ok("SETUP_DESIGN_TOKENS", { collectionName: "Brand", modes: ["Value"], tokens: [{ name: "gray/900", resolvedType: "COLOR", values: { Value: "#111111" } }] });
+  const semantic = await p.ok("SETUP_DESIGN_TOKENS", {
+    collectionName: "Semantic",
+    modes: ["Light", "Dark"],
+    tokens: [
+      { name: "color/action", resolvedType: "COLOR", values: { Light: "{Primitives.blue.500}", Dark: "{blue.500}" } },
+      { name: "color/text", resolvedType: "COLOR", values: { Light: "{Brand.gray.900}", Dark: "{Primitives.gray.900}" } },
+    ],
+  });
+  const action = await p.figma.variables.getVariableByIdAsync(semantic.created["color/action"]);
+  assert.deepEqual(Object.values(action.valuesByMode).map((v) => v.id), [prim.created["blue/500"], prim.created["blue/500"]]);
+  const text = await p.figma.variables.getVariableByIdAsync(semantic.created["color/text"]);
+  assert.deepEqual(Object.values(text.valuesByMode).map((v) => v.id), [brand.created["gray/900"], prim.created["gray/900"]]);
+
+  const before = await variablesState(p);
+  const ambiguous = fail(await p.call("SETUP_DESIGN_TOKENS", { collectionName: "Other", modes: ["A"], tokens: [{ name: "t", resolvedType: "COLOR", values: { A: "{gray.900}" } }] }), "bad_params", /ambiguous/);
+  assert.match(ambiguous.error, /\{Primitives\.gray\.900\}/);
+  assert.match(ambiguous.error, /\{Brand\.gray\.900\}/);
+  fail(await p.call("SETUP_DESIGN_TOKENS", { collectionName: "Other", modes: ["A"], tokens: [{ name: "t", resolvedType: "COLOR", values: { A: "{Nowhere.blue.500}" } }] }), "not_found", /names no variable/);
+  assert.equal(await variablesState(p), before, "a refused setup leaves nothing behind");
 });
 
 // ---- components ----------------------------------------------------------------------------------------------------
