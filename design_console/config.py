@@ -76,6 +76,9 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     worker_idle_seconds: int = 300
     #: DESIGN_IMAGE_PRIVATE_HOSTS: image URLs may lead to loopback, link-local and private-network addresses.
     image_private_hosts: bool = False
+    #: DESIGN_FILE_ROOTS: folders the file tools may use besides the AI app's working directory, when the AI app
+    #: shares no MCP roots.
+    file_roots: tuple[Path, ...] = ()
     # Remote Mode's headless browser (``remote/browser.py``); browser_timeout_ms and max_console_logs apply too.
     #: REMOTE_BROWSER_ENABLED: whether design_navigate and friends may start a browser at all.
     remote_browser_enabled: bool = True
@@ -183,6 +186,20 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not a yes/no value.", "Set it to 1 or 0.")
 
 
+def _folders(env: Mapping[str, str], name: str, user_home: Path) -> tuple[Path, ...]:
+    """Absolute folders separated by the platform's path separator (``~`` is the user's home)."""
+    raw = [part.strip() for part in env.get(name, "").split(os.pathsep) if part.strip()]
+    folders = tuple(Path(user_home, part[2:]) if part == "~" or part.startswith("~/") else Path(part) for part in raw)
+    relative = [str(f) for f in folders if not f.is_absolute()]
+    if relative:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            f"{name} has folders that are not absolute paths: {', '.join(relative)}.",
+            f"List absolute folders separated by {os.pathsep!r}.",
+        )
+    return folders
+
+
 _HOST_PATTERN = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?")
 
 
@@ -251,6 +268,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         remote_browser_max=_int(env, "REMOTE_BROWSER_MAX", 3, 1, 64),
         worker_idle_seconds=_int(env, "DESIGN_WORKER_IDLE_SECONDS", 300, 0, 86_400),
         image_private_hosts=_flag(env, "DESIGN_IMAGE_PRIVATE_HOSTS", False),
+        file_roots=_folders(env, "DESIGN_FILE_ROOTS", user_home),
     )
 
 

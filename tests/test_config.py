@@ -54,6 +54,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
         "DESIGN_BROWSER": " /opt/chrome/chrome ",
         "DESIGN_WORKER_IDLE_SECONDS": "0",
         "DESIGN_IMAGE_PRIVATE_HOSTS": "1",
+        "DESIGN_FILE_ROOTS": f"/srv/design{os.pathsep}~/work{os.pathsep}",
     }
     config = load_config(env)
     assert config.home == tmp_path / "dc" and config.runtime_dir == tmp_path / "rt"
@@ -69,6 +70,9 @@ def test_config_every_variable(tmp_path: Path) -> None:
     assert config.browser_path == Path("/opt/chrome/chrome")
     assert config.worker_idle_seconds == 0 and load_config({}).worker_idle_seconds == 300
     assert config.image_private_hosts is True and load_config({}).image_private_hosts is False
+    assert (
+        config.file_roots == (Path("/srv/design"), tmp_path / "ignored" / "work") and load_config({}).file_roots == ()
+    )
     for value, expected in (("1", True), ("TRUE", True), ("on", True), ("0", False), ("no", False), ("", False)):
         assert load_config({**env, "ENABLE_MCP_APPS": value}).enable_mcp_apps is expected
     assert load_config({**env, "DESIGN_TOOLSETS": ",".join(TOOLSETS)}).toolsets == TOOLSETS
@@ -93,6 +97,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
         ("DESIGN_RELAY_URL", "http://x"),
         ("DESIGN_WORKER_IDLE_SECONDS", "-1"),
         ("DESIGN_IMAGE_PRIVATE_HOSTS", "maybe"),
+        ("DESIGN_FILE_ROOTS", "relative/folder"),
     ],
 )
 def test_config_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None:

@@ -271,7 +271,9 @@ class Daemon:
         """Import the MCP SDK and build its server off the event loop, then hand it every session opened so far."""
         try:
             host = await asyncio.to_thread(importlib.import_module, MCP_HOST_MODULE)
-            server = await asyncio.to_thread(host.build_server, self.tools, self.call_tool, self.views)
+            server = await asyncio.to_thread(
+                host.build_server, self.tools, self.call_tool, self.views, self.config.file_roots
+            )
         except Exception:
             # Without the SDK no AI app can be served: stop, so the shims report it and start a new designd.
             log.exception("the MCP server could not be loaded; designd stops")
