@@ -25,6 +25,8 @@ BridgeAuth = Literal["required", "off"]
 
 #: Every toolset name a user may put in DESIGN_TOOLSETS.
 TOOLSETS = ("core", "read", "write", "tokens", "board", "slides", "audit", "code", "apps")
+#: DESIGN_TOOLSETS's value for toolsets listed on request, per session.
+AUTO_TOOLSETS = "auto"
 
 DEFAULT_API_URL = "https://api.figma.com"
 PORT_RANGE_SIZE = 10
@@ -57,6 +59,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     bridge_auth: BridgeAuth = "required"
     api_url: str = DEFAULT_API_URL
     toolsets: tuple[str, ...] = ()
+    #: DESIGN_TOOLSETS=auto: each session lists the core toolset and design_toolsets, which enables the others.
+    toolsets_auto: bool = False
     enable_mcp_apps: bool = False
     relay_url: str = ""
     home: Path
@@ -227,6 +231,15 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     user_home = Path(env.get("HOME") or Path.home())
     home = Path(env.get("DESIGN_CONSOLE_HOME") or user_home / ".design-console-mcp")
     toolsets_raw = [t.strip().lower() for t in env.get("DESIGN_TOOLSETS", "").split(",") if t.strip()]
+    toolsets_auto = toolsets_raw == [AUTO_TOOLSETS]
+    if toolsets_auto:
+        toolsets_raw = []
+    elif AUTO_TOOLSETS in toolsets_raw:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            "DESIGN_TOOLSETS=auto cannot be combined with toolset names.",
+            "Set it to auto alone, or to a list of toolsets.",
+        )
     unknown = [t for t in toolsets_raw if t not in TOOLSETS]
     if unknown:
         raise DesignError(
@@ -250,6 +263,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         bridge_auth=_choice(env, "DESIGN_BRIDGE_AUTH", "required", ("required", "off")),  # type: ignore[arg-type]
         api_url=api_url,
         toolsets=tuple(toolsets_raw),
+        toolsets_auto=toolsets_auto,
         enable_mcp_apps=env.get("ENABLE_MCP_APPS", "").strip().lower() in ("1", "true", "yes", "on"),
         relay_url=_relay_url(env),
         home=home,

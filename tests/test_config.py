@@ -76,6 +76,8 @@ def test_config_every_variable(tmp_path: Path) -> None:
     for value, expected in (("1", True), ("TRUE", True), ("on", True), ("0", False), ("no", False), ("", False)):
         assert load_config({**env, "ENABLE_MCP_APPS": value}).enable_mcp_apps is expected
     assert load_config({**env, "DESIGN_TOOLSETS": ",".join(TOOLSETS)}).toolsets == TOOLSETS
+    auto = load_config({**env, "DESIGN_TOOLSETS": " Auto "})
+    assert auto.toolsets_auto is True and auto.toolsets == () and config.toolsets_auto is False
     for level in ("trace", "debug", "info", "warn", "error", "fatal"):
         assert load_config({**env, "LOG_LEVEL": level}).log_level == level
 
@@ -93,6 +95,7 @@ def test_config_every_variable(tmp_path: Path) -> None:
         ("DESIGN_BRIDGE_AUTH", "sometimes"),
         ("DESIGN_TOOLSETS", "bogus"),
         ("DESIGN_TOOLSETS", "core,bogus"),
+        ("DESIGN_TOOLSETS", "auto,read"),
         ("DESIGN_API_URL", "ftp://x"),
         ("DESIGN_RELAY_URL", "http://x"),
         ("DESIGN_WORKER_IDLE_SECONDS", "-1"),

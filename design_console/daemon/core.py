@@ -144,7 +144,12 @@ class Daemon:
         #: The MCP App views designd serves as ``ui://`` resources (ENABLE_MCP_APPS); none otherwise.
         self.views = VIEWS if config.enable_mcp_apps else None
         self.listing_cache = ListingCache(config.cache_dir, list(self.tools))
-        self.answers = Answers(self.tools, resources=bool(self.views), tools_result=self.listing_cache.load())
+        self.answers = Answers(
+            self.tools,
+            resources=bool(self.views),
+            tools_result=self.listing_cache.load(),
+            auto=config.toolsets_auto,
+        )
         self.server: Server[Any] | None = None
         self._session_class: SessionFactory | None = None
         self._mcp_load: asyncio.Task[None] | None = None
