@@ -29,6 +29,8 @@ Transport = Literal["ipc", "tcp"]
 
 #: Every toolset name a user may put in DESIGN_TOOLSETS.
 TOOLSETS = ("core", "read", "write", "tokens", "board", "slides", "audit", "code", "apps")
+#: DESIGN_TOOLSETS's value for toolsets listed on request, per session.
+AUTO_TOOLSETS = "auto"
 
 DEFAULT_API_URL = "https://api.figma.com"
 PORT_RANGE_SIZE = 10
@@ -63,6 +65,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     toolsets: tuple[str, ...] = ()
     #: DESIGN_IPC: the control socket's transport.
     transport: Transport = "ipc"
+    #: DESIGN_TOOLSETS=auto: each session lists the core toolset and design_toolsets, which enables the others.
+    toolsets_auto: bool = False
     enable_mcp_apps: bool = False
     relay_url: str = ""
     home: Path
@@ -80,6 +84,11 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     detached: bool = False
     #: DESIGN_WORKER_IDLE_SECONDS: a worker no call needed for this long is stopped (0: never).
     worker_idle_seconds: int = 300
+    #: DESIGN_IMAGE_PRIVATE_HOSTS: image URLs may lead to loopback, link-local and private-network addresses.
+    image_private_hosts: bool = False
+    #: DESIGN_FILE_ROOTS: folders the file tools may use besides the AI app's working directory, when the AI app
+    #: shares no MCP roots.
+    file_roots: tuple[Path, ...] = ()
     # Remote Mode's headless browser (``remote/browser.py``); browser_timeout_ms and max_console_logs apply too.
     #: REMOTE_BROWSER_ENABLED: whether design_navigate and friends may start a browser at all.
     remote_browser_enabled: bool = True
@@ -221,6 +230,20 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not a yes/no value.", "Set it to 1 or 0.")
 
 
+def _folders(env: Mapping[str, str], name: str, user_home: Path) -> tuple[Path, ...]:
+    """Absolute folders separated by the platform's path separator (``~`` is the user's home)."""
+    raw = [part.strip() for part in env.get(name, "").split(os.pathsep) if part.strip()]
+    folders = tuple(Path(user_home, part[2:]) if part == "~" or part.startswith("~/") else Path(part) for part in raw)
+    relative = [str(f) for f in folders if not f.is_absolute()]
+    if relative:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            f"{name} has folders that are not absolute paths: {', '.join(relative)}.",
+            f"List absolute folders separated by {os.pathsep!r}.",
+        )
+    return folders
+
+
 _HOST_PATTERN = re.compile(r"(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[0-9]{1,5})?")
 
 
@@ -248,6 +271,15 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     user_home = Path(env.get("HOME") or Path.home())
     home = Path(env.get("DESIGN_CONSOLE_HOME") or user_home / ".design-console-mcp")
     toolsets_raw = [t.strip().lower() for t in env.get("DESIGN_TOOLSETS", "").split(",") if t.strip()]
+    toolsets_auto = toolsets_raw == [AUTO_TOOLSETS]
+    if toolsets_auto:
+        toolsets_raw = []
+    elif AUTO_TOOLSETS in toolsets_raw:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            "DESIGN_TOOLSETS=auto cannot be combined with toolset names.",
+            "Set it to auto alone, or to a list of toolsets.",
+        )
     unknown = [t for t in toolsets_raw if t not in TOOLSETS]
     if unknown:
         raise DesignError(
@@ -272,6 +304,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         api_url=api_url,
         toolsets=tuple(toolsets_raw),
         transport=_transport(env),
+        toolsets_auto=toolsets_auto,
         enable_mcp_apps=env.get("ENABLE_MCP_APPS", "").strip().lower() in ("1", "true", "yes", "on"),
         relay_url=_relay_url(env),
         home=home,
@@ -292,6 +325,8 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         remote_browser_queue=_int(env, "REMOTE_BROWSER_QUEUE", 8, 0, 10_000),
         remote_scan_max_html=_int(env, "REMOTE_SCAN_MAX_HTML", 200_000, 1000, 1_000_000),
         worker_idle_seconds=_int(env, "DESIGN_WORKER_IDLE_SECONDS", 300, 0, 86_400),
+        image_private_hosts=_flag(env, "DESIGN_IMAGE_PRIVATE_HOSTS", False),
+        file_roots=_folders(env, "DESIGN_FILE_ROOTS", user_home),
     )
 
 

@@ -230,6 +230,22 @@
   var PROGRESS_EVERY_MS = 250;
   var PROGRESS_MIN_TOTAL = 20;
   var CANCEL_GRACE_MS = 1e3;
+  var REFUSALS = /* @__PURE__ */ new Set([
+    "bad_params",
+    "not_found",
+    "conflict",
+    "read_only",
+    "wrong_node_type",
+    "font_unavailable",
+    "unsupported",
+    "cancelled",
+    "syntax_error",
+    "empty"
+  ]);
+  function refused(outcome) {
+    if (outcome instanceof PluginError) return REFUSALS.has(outcome.code);
+    return Boolean(outcome && outcome.success === false && REFUSALS.has(outcome.code));
+  }
   var Dispatcher = class {
     /** @param {Record<string, Handler>} handlers @param {Options} [options] */
     constructor(handlers2, options) {
@@ -292,7 +308,7 @@
       }
     }
     /**
-     * Runs a write after the writes before it, and commits its undo step when its handler settles. A write cancelled
+     * Runs a write after the writes before it, and commits its undo step when its handler settles (unless refused). A write cancelled
      * while it waits never starts (and commits nothing); one cancelled while it runs lets the next start once it has
      * settled, or after CANCEL_GRACE_MS.
      * @param {Handler} handler @param {any} params @param {CommandContext} ctx
@@ -310,17 +326,17 @@
           finished();
           throw new PluginError("cancelled", "Command " + ctx.id + " was cancelled before it started; nothing changed.");
         }
-        const settle = () => {
-          this.commitUndo();
+        const settle = (outcome) => {
+          if (!refused(outcome)) this.commitUndo();
           finished();
         };
         return Promise.resolve().then(() => handler(params, ctx)).then(
           (result) => {
-            settle();
+            settle(result);
             return result;
           },
           (err) => {
-            settle();
+            settle(err);
             throw err;
           }
         );
@@ -1292,9 +1308,25 @@
     refuseLoops(planned, opts.allModes);
     return planned;
   }
+  async function otherCollections() {
+    const collections = await figma.variables.getLocalVariableCollectionsAsync();
+    const variables = await figma.variables.getLocalVariablesAsync();
+    const owners = {};
+    collections.forEach((c) => owners[c.id] = c.name);
+    return (name) => {
+      const found = [];
+      for (const variable of variables) {
+        const owner = owners[variable.variableCollectionId] || "";
+        const label2 = "{" + (owner + "/" + variable.name).split("/").join(".") + "}";
+        if (variable.name === name || owner && owner + "/" + variable.name === name) found.push({ variable, label: label2 });
+      }
+      return found;
+    };
+  }
   async function resolveTargets(planned, existing, collectionName) {
     const byName = /* @__PURE__ */ new Map();
     planned.forEach((p) => byName.set(p.name, p));
+    let elsewhere = null;
     for (const p of planned) {
       for (const v of p.values) {
         const parsed = v.parsed;
@@ -1315,9 +1347,21 @@
           v.target = { variable: target };
           targetType = target.resolvedType;
         } else if ("aliasName" in parsed) {
-          throw notFound(
-            v.where + ": the reference {" + parsed.aliasName.split("/").join(".") + "} names no variable '" + parsed.aliasName + "' of this call or of collection '" + collectionName + `'. Check the name (dots stand for the slashes of groups), or use "VariableID:…" for a variable of another collection.`
-          );
+          if (!elsewhere) elsewhere = await otherCollections();
+          const reference = "{" + parsed.aliasName.split("/").join(".") + "}";
+          const found = elsewhere(parsed.aliasName);
+          if (found.length > 1) {
+            throw badParams(
+              v.where + ": the reference " + reference + " is ambiguous: it names " + found.map((f) => f.label + " (" + f.variable.id + ")").join(", ") + ". Qualify it with its collection, e.g. " + found[0].label + ", or use the variable's id."
+            );
+          }
+          if (!found.length) {
+            throw notFound(
+              v.where + ": the reference " + reference + " names no variable '" + parsed.aliasName + "' of this call, of '" + collectionName + `' or of any local collection (by name, or qualified by its collection as {Collection.group.name}). Check the name (dots stand for the slashes of groups), or use "VariableID:…".`
+            );
+          }
+          v.target = { variable: found[0].variable };
+          targetType = found[0].variable.resolvedType;
         } else {
           const target = await figma.variables.getVariableByIdAsync(parsed.aliasId);
           if (!target) throw notFound(v.where + ": the alias target " + parsed.aliasId + " was not found in this file. List variables with design_get_variables.");
@@ -3202,6 +3246,8 @@
       const name = optString(props, "name");
       const width = optNumber(props, "width", void 0, { min: 0.01, max: 1e5 });
       const height = optNumber(props, "height", void 0, { min: 0.01, max: 1e5 });
+      const text = optString(props, "text");
+      if (text !== void 0 && type !== "TEXT") throw badParams("properties.text sets the characters of a TEXT node; this call makes a " + type + ".");
       child = create[
         /** @type {keyof typeof create} */
         type
@@ -3209,6 +3255,14 @@
       made = true;
       try {
         if (name !== void 0) child.name = name;
+        if (text !== void 0) {
+          const node = (
+            /** @type {TextNode} */
+            child
+          );
+          await loadFontsOf(node);
+          node.characters = text;
+        }
         if ((width !== void 0 || height !== void 0) && "resize" in child) child.resize(width || child.width, height || child.height);
       } catch (err) {
         child.remove();
@@ -3224,6 +3278,10 @@
       throw err;
     }
     const out = { success: true, slot: summarize(slot), appended: summarize(child), removedChildren: removed };
+    if (child.type === "TEXT" && made && !params.sourceNodeId) out.appended.characters = echoText(
+      /** @type {TextNode} */
+      child.characters
+    );
     if (movedFrom) out.movedFrom = movedFrom;
     return out;
   }

@@ -57,6 +57,8 @@ def test_config_every_variable(tmp_path: Path) -> None:
         "DESIGN_BROWSER": " /opt/chrome/chrome ",
         "DESIGN_WORKER_IDLE_SECONDS": "0",
         "DESIGN_IPC": " TCP ",
+        "DESIGN_IMAGE_PRIVATE_HOSTS": "1",
+        "DESIGN_FILE_ROOTS": f"/srv/design{os.pathsep}~/work{os.pathsep}",
     }
     config = load_config(env)
     assert config.transport == "tcp" and load_config({**env, "DESIGN_IPC": "ipc"}).transport == "ipc"
@@ -72,9 +74,15 @@ def test_config_every_variable(tmp_path: Path) -> None:
     assert config.enable_mcp_apps is True and config.relay_url == "wss://relay.example.com"
     assert config.browser_path == Path("/opt/chrome/chrome")
     assert config.worker_idle_seconds == 0 and load_config({}).worker_idle_seconds == 300
+    assert config.image_private_hosts is True and load_config({}).image_private_hosts is False
+    assert (
+        config.file_roots == (Path("/srv/design"), tmp_path / "ignored" / "work") and load_config({}).file_roots == ()
+    )
     for value, expected in (("1", True), ("TRUE", True), ("on", True), ("0", False), ("no", False), ("", False)):
         assert load_config({**env, "ENABLE_MCP_APPS": value}).enable_mcp_apps is expected
     assert load_config({**env, "DESIGN_TOOLSETS": ",".join(TOOLSETS)}).toolsets == TOOLSETS
+    auto = load_config({**env, "DESIGN_TOOLSETS": " Auto "})
+    assert auto.toolsets_auto is True and auto.toolsets == () and config.toolsets_auto is False
     for level in ("trace", "debug", "info", "warn", "error", "fatal"):
         assert load_config({**env, "LOG_LEVEL": level}).log_level == level
 
@@ -92,10 +100,13 @@ def test_config_every_variable(tmp_path: Path) -> None:
         ("DESIGN_BRIDGE_AUTH", "sometimes"),
         ("DESIGN_TOOLSETS", "bogus"),
         ("DESIGN_TOOLSETS", "core,bogus"),
+        ("DESIGN_TOOLSETS", "auto,read"),
         ("DESIGN_API_URL", "ftp://x"),
         ("DESIGN_RELAY_URL", "http://x"),
         ("DESIGN_WORKER_IDLE_SECONDS", "-1"),
         ("DESIGN_IPC", "udp"),
+        ("DESIGN_IMAGE_PRIVATE_HOSTS", "maybe"),
+        ("DESIGN_FILE_ROOTS", "relative/folder"),
     ],
 )
 def test_config_errors_name_the_variable(tmp_path: Path, name: str, value: str) -> None:

@@ -3,18 +3,28 @@
 Whatever the source, the bytes are checked by their content (Pillow must recognise a PNG, JPEG or GIF; the name or
 the server's content type do not count), capped in size, and refused as a decompression bomb when they claim more
 pixels than the design tool takes.
+
+A URL is fetched only from the public internet: each hop's host name is resolved here and the connection goes to
+the address that was checked, so neither a redirect nor a second DNS answer reaches this machine or its network
+(loopback, link-local, private ranges) unless DESIGN_IMAGE_PRIVATE_HOSTS allows it. One deadline covers the whole
+download, however slowly the server trickles its body.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import io
+import ipaddress
 import re
+import socket
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+import httpcore
 import httpx
 from PIL import Image, UnidentifiedImageError
 
@@ -28,7 +38,10 @@ MAX_IMAGE_BYTES = 20 * 1024 * 1024
 #: The design tool refuses images above 4096 px a side only at render time; this guards memory while decoding.
 MAX_PIXELS = 50_000_000
 MAX_REDIRECTS = 3
+#: The longest wait for one connect or read.
 FETCH_TIMEOUT = 20.0
+#: The whole download, redirects included, must end within this many seconds.
+FETCH_DEADLINE = 60.0
 FILL_FORMATS = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "GIF": "gif"}
 _BASE64 = re.compile(r"^[A-Za-z0-9+/\s]+={0,2}\s*$")
 
@@ -92,8 +105,71 @@ def _base64_payload(text: str) -> bytes | None:
         return None
 
 
-async def fetch_image(url: str) -> bytes:
-    """GET an https image, following at most :data:`MAX_REDIRECTS` redirects, reading at most the size cap."""
+def is_public_address(address: str) -> bool:
+    """True for an address of the public internet: not loopback, link-local, private, shared or reserved."""
+    ip = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+class _CheckedBackend(httpcore.AsyncNetworkBackend):
+    """Connects only to addresses that passed :func:`is_public_address` (unless private hosts are allowed).
+
+    The name is resolved once, here, and the socket goes to the checked address; TLS still verifies the name.
+    """
+
+    def __init__(self, url: str, allow_private: bool) -> None:
+        self._inner = httpcore.AnyIOBackend()
+        self._url = url
+        self._allow_private = allow_private
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as exc:
+            raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from None
+        addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
+        refused = [a for a in addresses if not is_public_address(a)]
+        if refused and not self._allow_private:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"{self._url} leads to {host} ({', '.join(refused)}), an address of this machine or a private "
+                "network: image URLs must be on the public internet.",
+                "Pass the image as a file path or base64, or set DESIGN_IMAGE_PRIVATE_HOSTS=1 to allow local servers.",
+            )
+        return await self._inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.ConnectError("image downloads use TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+def _transport(url: str, allow_private: bool) -> httpx.AsyncHTTPTransport:
+    # Given explicitly, the transport also keeps proxies from the environment out: they would resolve the name
+    # where it cannot be checked.
+    context = httpx.create_ssl_context()
+    transport = httpx.AsyncHTTPTransport(verify=context)
+    transport._pool = httpcore.AsyncConnectionPool(
+        ssl_context=context, network_backend=_CheckedBackend(url, allow_private)
+    )
+    return transport
+
+
+async def fetch_image(url: str, *, allow_private: bool = False) -> bytes:
+    """GET an https image from a public address, following at most :data:`MAX_REDIRECTS` redirects, reading at
+    most the size cap, all within :data:`FETCH_DEADLINE` seconds."""
     if urlsplit(url).scheme != "https":
         raise DesignError(
             ErrorCode.BAD_ARGUMENT, f"{url} is not an https URL.", "Give an https URL, a file path or base64."
@@ -104,9 +180,12 @@ async def fetch_image(url: str) -> bytes:
         if request.url.scheme != "https":
             raise DesignError(ErrorCode.BAD_ARGUMENT, f"{url} redirected to a non-https address.", "Use an https URL.")
 
+    deadline = FETCH_DEADLINE
     try:
         async with (
+            asyncio.timeout(deadline),
             httpx.AsyncClient(
+                transport=_transport(url, allow_private),
                 follow_redirects=True,
                 max_redirects=MAX_REDIRECTS,
                 timeout=FETCH_TIMEOUT,
@@ -134,6 +213,12 @@ async def fetch_image(url: str) -> bytes:
                     ErrorCode.TOO_LARGE, f"{url} sent more than {MAX_IMAGE_BYTES:,} bytes.", "Use a smaller image."
                 )
             return body
+    except TimeoutError:
+        raise DesignError(
+            ErrorCode.FETCH_FAILED,
+            f"{url} did not finish sending the image within {deadline:g} s.",
+            "Use a faster server, or pass the image as a file path or base64.",
+        ) from None
     except httpx.TooManyRedirects:
         raise DesignError(
             ErrorCode.FETCH_FAILED, f"{url} redirected more than {MAX_REDIRECTS} times.", "Give the image's final URL."
@@ -144,11 +229,12 @@ async def fetch_image(url: str) -> bytes:
         ) from None
 
 
-async def load_image(source: str, scope: FileScope) -> LoadedImage:
-    """The image ``source`` names: a data URL or base64, an https URL, or a path within the session's scope."""
+async def load_image(source: str, scope: FileScope, *, allow_private: bool = False) -> LoadedImage:
+    """The image ``source`` names: a data URL or base64, an https URL (public addresses only, unless
+    ``allow_private``), or a path within the session's scope."""
     text = source.strip()
     if text.startswith(("https://", "http://")):
-        return check_image(await fetch_image(text), text)
+        return check_image(await fetch_image(text, allow_private=allow_private), text)
     payload = _base64_payload(text)
     if payload is not None:
         try:

@@ -45,7 +45,7 @@ from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, State
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, bridge_proof, command_timeout
-from design_console.runtime.logs import LogThrottle
+from design_console.runtime.logs import LogThrottle, throttle_loop_errors
 from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
 from design_console.tools.context import ProgressFn
@@ -268,6 +268,7 @@ class Bridge:
             if self._config.bridge_auth == "off":
                 log.warning("DESIGN_BRIDGE_AUTH=off is ignored because the bridge is not bound to loopback only")
         self.started_at = time.time()
+        throttle_loop_errors(asyncio.get_running_loop(), self._throttle)
         for port in self._config.ports:
             try:
                 self._server = await serve(
@@ -715,6 +716,7 @@ class Bridge:
         f.socket = None
         f.live.clear()
         f.data.info.connected = False
+        self._state.mark_left(f.key)
         if self._closed:
             return
         log.info("file %s disconnected; keeping its state for %g s", f.label, self._grace)

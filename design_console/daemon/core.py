@@ -145,7 +145,12 @@ class Daemon:
         #: The MCP App views designd serves as ``ui://`` resources (ENABLE_MCP_APPS); none otherwise.
         self.views = VIEWS if config.enable_mcp_apps else None
         self.listing_cache = ListingCache(config.cache_dir, list(self.tools))
-        self.answers = Answers(self.tools, resources=bool(self.views), tools_result=self.listing_cache.load())
+        self.answers = Answers(
+            self.tools,
+            resources=bool(self.views),
+            tools_result=self.listing_cache.load(),
+            auto=config.toolsets_auto,
+        )
         self.server: Server[Any] | None = None
         self._session_class: SessionFactory | None = None
         self._mcp_load: asyncio.Task[None] | None = None
@@ -273,7 +278,9 @@ class Daemon:
         """Import the MCP SDK and build its server off the event loop, then hand it every session opened so far."""
         try:
             host = await asyncio.to_thread(importlib.import_module, MCP_HOST_MODULE)
-            server = await asyncio.to_thread(host.build_server, self.tools, self.call_tool, self.views)
+            server = await asyncio.to_thread(
+                host.build_server, self.tools, self.call_tool, self.views, self.config.file_roots
+            )
         except Exception:
             # Without the SDK no AI app can be served: stop, so the shims report it and start a new designd.
             log.exception("the MCP server could not be loaded; designd stops")

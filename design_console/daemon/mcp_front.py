@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from design_console import __version__
+from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import TextBlock, ToolOutput
 from design_console.runtime.user_files import FileScope
-from design_console.tools.base import ToolSpec
+from design_console.tools import TOOLSET_SUMMARIES
+from design_console.tools.base import ToolSpec, failure, ok
 from design_console.tools.context import ProgressFn
 from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME, tool_entries
 
@@ -38,18 +40,88 @@ CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": True}}
 RESOURCE_CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "listChanged": False}}
 
 
+#: The one tool a DESIGN_TOOLSETS=auto session lists beside the core toolset; the front answers it itself.
+TOOLSETS_TOOL = "design_toolsets"
+#: The toolset every session lists.
+CORE = "core"
+
+
 class Answers:
     """The session-opening replies, built once per designd from its catalog (``tools_result``: the encoded
-    ``tools/list`` answer kept from an earlier start, see ``daemon/listing_cache.py``)."""
+    ``tools/list`` answer kept from an earlier start, see ``daemon/listing_cache.py``).
+
+    With ``auto`` (DESIGN_TOOLSETS=auto) a session lists only the toolsets it enabled (``core`` at first) and
+    design_toolsets; :meth:`listing` builds each such answer once.
+    """
 
     def __init__(
-        self, tools: dict[str, ToolSpec], *, resources: bool = False, tools_result: bytes | None = None
+        self,
+        tools: dict[str, ToolSpec],
+        *,
+        resources: bool = False,
+        tools_result: bytes | None = None,
+        auto: bool = False,
     ) -> None:
         #: Whether ``tools_result`` was built here rather than kept from an earlier start.
         self.built = tools_result is None
         self.tools_result = tools_result or msgspec.json.encode({"tools": tool_entries(tools.values())})
         #: With MCP App views (``resources``) the server lists resources too, as the SDK advertises.
         self.capabilities = {**CAPABILITIES, **RESOURCE_CAPABILITIES} if resources else CAPABILITIES
+        self.auto = auto
+        #: Each toolset's tools, in catalog order.
+        self.toolsets: dict[str, list[str]] = {}
+        for spec in tools.values():
+            self.toolsets.setdefault(spec.toolset, []).append(spec.name)
+        self._listings: dict[frozenset[str], bytes] = {}
+
+    def listing(self, enabled: frozenset[str]) -> bytes:
+        """The ``tools/list`` result of a session: every tool, or under ``auto`` the ``enabled`` toolsets' tools
+        and design_toolsets."""
+        if not self.auto:
+            return self.tools_result
+        cached = self._listings.get(enabled)
+        if cached is None:
+            shown = {name for toolset in enabled for name in self.toolsets.get(toolset, [])}
+            entries = msgspec.json.decode(self.tools_result)["tools"]
+            tools = [entry for entry in entries if entry["name"] in shown] + [self.toolsets_entry()]
+            cached = self._listings[enabled] = msgspec.json.encode({"tools": tools})
+        return cached
+
+    def toolsets_entry(self) -> dict[str, Any]:
+        """design_toolsets as ``tools/list`` shows it."""
+        return {
+            "name": TOOLSETS_TOOL,
+            "description": "More tools, by toolset: without enable, what each toolset does and its tools; enable "
+            "lists a toolset's tools in this session. Any tool can be called by name, listed or not.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"enable": {"type": "string", "enum": [t for t in self.toolsets if t != CORE]}},
+            },
+            "annotations": {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False},
+        }
+
+    def toolsets_result(self, enabled: set[str], enable: str | None) -> tuple[dict[str, Any], bool]:
+        """design_toolsets' answer, and whether it enabled a toolset (the session's list changed)."""
+        if enable is not None and enable not in self.toolsets:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                f"There is no toolset {enable!r}.",
+                f"Use one of {', '.join(t for t in self.toolsets if t != CORE)}.",
+            )
+        if enable is not None:
+            added = enable not in enabled
+            enabled.add(enable)
+            return {"enabled": enable, "tools": self.toolsets[enable], "listChanged": added}, added
+        described = [
+            {
+                "toolset": name,
+                "about": TOOLSET_SUMMARIES.get(name, ""),
+                "enabled": name in enabled,
+                "tools": tools,
+            }
+            for name, tools in self.toolsets.items()
+        ]
+        return {"toolsets": described}, False
 
     def initialize_result(self, params: dict[str, Any]) -> dict[str, Any]:
         """The SDK's negotiation: the client's version when the server speaks it, else the newest handshake one."""
@@ -165,6 +237,8 @@ class SessionFront:
         self._swallow: int | str | None = None
         self._calls: dict[int | str, asyncio.Task[None]] = {}
         self._closed = False
+        #: The toolsets this session lists under DESIGN_TOOLSETS=auto.
+        self._enabled = {CORE}
 
     async def feed(self, data: bytes) -> None:
         """Hand one JSON-RPC message from the AI app to the session."""
@@ -180,7 +254,7 @@ class SessionFront:
         if method == "ping" and request_id is not None and (opened or self._session is None):
             await self._result(request_id, b"{}")
         elif method == "tools/list" and request_id is not None and self._initialized is not None:
-            await self._result(request_id, self._answers.tools_result)
+            await self._result(request_id, self._answers.listing(frozenset(self._enabled)))
         elif method == "notifications/cancelled" and self._cancel(message.params):
             return
         elif self._session is not None:
@@ -208,6 +282,11 @@ class SessionFront:
             params = msgspec.convert(message.params, _CallParams)
         except msgspec.ValidationError:
             return False
+        if params.name == TOOLSETS_TOOL and self._answers.auto:
+            task = asyncio.create_task(self._toolsets_call(request_id, params), name="call-toolsets")
+            self._calls[request_id] = task
+            task.add_done_callback(lambda _: self._calls.pop(request_id, None))
+            return True
         spec = self._tools.get(params.name)
         if spec is None or spec.uses_files:
             return False
@@ -231,6 +310,20 @@ class SessionFront:
         assert self._call is not None
         output = await self._call(params.name, params.arguments, progress, _no_scope)
         await self._result(request_id, call_result(output))
+
+    async def _toolsets_call(self, request_id: int | str, params: _CallParams) -> None:
+        """design_toolsets: describe the toolsets, or enable one and tell the AI app its list changed."""
+        enable = (params.arguments or {}).get("enable")
+        try:
+            if enable is not None and not isinstance(enable, str):
+                raise DesignError(ErrorCode.BAD_ARGUMENT, "enable must be a toolset name.", "Pass one name.")
+            answer, changed = self._answers.toolsets_result(self._enabled, enable)
+        except DesignError as exc:
+            await self._result(request_id, call_result(failure(exc)))
+            return
+        await self._result(request_id, call_result(ok(answer)))
+        if changed:
+            await self._send(_encode({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}))
 
     def _cancel(self, params: dict[str, Any]) -> bool:
         """Cancel a call running here (no answer follows, as MCP asks); False when the call is not one of ours."""

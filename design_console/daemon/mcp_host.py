@@ -12,6 +12,7 @@ import contextvars
 import logging
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import mcp_types as types
@@ -24,7 +25,7 @@ from mcp.shared.message import SessionMessage
 from design_console import __version__
 from design_console.daemon.mcp_front import ToolCaller
 from design_console.errors import DesignError, ErrorCode
-from design_console.runtime.user_files import FileScope
+from design_console.runtime.user_files import FileScope, session_scope
 from design_console.tools.apps import EXTENSION, MIME_TYPE, AppView
 from design_console.tools.base import ToolSpec
 from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME
@@ -62,11 +63,14 @@ RESOURCE_NOT_FOUND = -32002
 
 
 def build_server(
-    tools: dict[str, ToolSpec], call: ToolCaller, views: Mapping[str, AppView] | None = None
+    tools: dict[str, ToolSpec],
+    call: ToolCaller,
+    views: Mapping[str, AppView] | None = None,
+    file_roots: tuple[Path, ...] = (),
 ) -> Server[Any]:
     """The SDK server every shim session shares. Given MCP App ``views`` (ENABLE_MCP_APPS), it lists and serves
     them as ``ui://`` resources and advertises the ``io.modelcontextprotocol/ui`` extension; else it has no
-    resources at all."""
+    resources at all. A session whose client shares no roots may use its working directory and ``file_roots``."""
     definitions = tool_definitions(tools.values())
     listing = types.ListToolsResult(tools=definitions)
 
@@ -78,7 +82,7 @@ def build_server(
             await ctx.session.report_progress(value, total, message or None)
 
         async def file_scope() -> FileScope:
-            return FileScope.from_wire(_SESSION_CWD.get(), await _roots(ctx.session))
+            return session_scope(_SESSION_CWD.get(), await _roots(ctx.session), file_roots)
 
         return to_call_tool_result(await call(params.name, params.arguments, progress, file_scope))
 

@@ -349,6 +349,8 @@ class State:
         self.max_console_logs = config.max_console_logs
         self.console_ring = ConsoleRing(config.max_console_logs)
         self._files: dict[str, FileData] = {}
+        #: When each file's plugin last left (epoch ms), kept past the grace period for the console's sake.
+        self._left: dict[str, int] = {}
         self.malformed_events = 0
         self._throttle = LogThrottle(log)
 
@@ -378,8 +380,23 @@ class State:
         fs.authenticated = authenticated
         fs.connected = True
         fs.last_seen = now
+        self._left.pop(key, None)
         self.console_ring.rename(key, info.file_name)
         return data
+
+    def mark_left(self, key: str) -> None:
+        """The plugin of file ``key`` disconnected now."""
+        # Re-inserted so that the dict's order is the order of departure, even within one millisecond.
+        self._left.pop(key, None)
+        self._left[key] = now_ms()
+
+    def left_at(self, key: str) -> int | None:
+        """When the plugin of file ``key`` left (epoch ms), or None while it is connected or was never seen."""
+        return self._left.get(key)
+
+    def last_departed(self) -> str | None:
+        """The file with console entries whose plugin left last: the one a crash most likely took away."""
+        return next((key for key in reversed(self._left) if self.console_ring.size(key)), None)
 
     def get(self, key: str) -> FileData | None:
         """The state of file ``key``, or None when no plugin runs (or recently ran) there."""

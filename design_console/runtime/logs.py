@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import logging
 import logging.handlers
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from design_console.config import Config
 
@@ -23,6 +26,8 @@ LEVELS = {
 }
 LOG_FILE_BYTES = 5 * 1024 * 1024
 LOG_FILE_COUNT = 3
+#: Errors that mean the process ran out of descriptors or memory: they repeat until the pressure eases.
+RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
 class RedactingFormatter(logging.Formatter):
@@ -88,3 +93,24 @@ class LogThrottle:
             message += " (%d similar suppressed)"
             args = (*args, skipped)
         self._logger.warning(message, *args)
+
+
+def throttle_loop_errors(loop: asyncio.AbstractEventLoop, throttle: LogThrottle) -> None:
+    """Log the event loop's repeated resource errors at most once a second, with how many were suppressed.
+
+    Out of descriptors (EMFILE), asyncio's accept loop reports the same error for every connection waiting in the
+    backlog and again at each retry: thousands of identical lines a second while slow clients hold their sockets.
+    Every other error goes to the handler that was there before (asyncio's default one when none was set).
+    """
+    previous = loop.get_exception_handler()
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in RESOURCE_ERRNOS:
+            throttle.warning(f"loop:{exc.errno}", "%s: %s", context.get("message", "event loop error"), exc)
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(handle)

@@ -1,8 +1,11 @@
 """Files on the user's machine that tools read or write (image fills, token files, docs, extracted packages).
 
 designd does not run in the user's project, so a path is resolved against the AI app's working directory (the shim
-reports it) and, when the client offers MCP roots, must lie inside one of them. Symlinks are resolved before that
-check, so a link cannot lead out of the allowed roots. Writes are atomic (temp file + rename) and never replace a
+reports it) and must lie inside one of the session's folders: the client's MCP roots when it offers them, else the
+AI app's working directory and the folders of DESIGN_FILE_ROOTS (:func:`session_scope`). Symlinks and ``..`` are
+resolved before that check, so neither can lead out of the allowed folders. Hidden files and folders of the home
+directory (shell start-up files, keys, tool settings) are refused even inside an allowed folder, unless that folder
+is itself inside one of them. Writes are atomic (temp file + rename) and never replace a
 file whose content differs unless the caller asked for ``replace``; ``dry-run`` shows the diff instead of writing.
 """
 
@@ -28,7 +31,7 @@ class FileScope:
     """Where one AI app session may read and write: its working directory and, if the client offers them, roots."""
 
     cwd: Path | None = None
-    #: ``None`` when the client offers no roots (any path of this user is allowed); otherwise the allowed folders.
+    #: The allowed folders; ``None`` only for callers with no session (designctl on the user's own terminal).
     roots: tuple[Path, ...] | None = None
 
     @staticmethod
@@ -58,6 +61,15 @@ class WriteReport:
         return out
 
 
+def session_scope(cwd: str, roots: list[str] | None, extra: tuple[Path, ...] = ()) -> FileScope:
+    """An AI app session's scope: its MCP roots, or without them its working directory and the ``extra`` folders
+    (DESIGN_FILE_ROOTS). With neither, no folder is allowed."""
+    if roots is not None:
+        return FileScope.from_wire(cwd, roots)
+    folders = ([cwd] if cwd else []) + [str(folder) for folder in extra]
+    return FileScope.from_wire(cwd, list(dict.fromkeys(folders)))
+
+
 def _root_path(uri: str) -> Path:
     if uri.startswith("file://"):
         from urllib.parse import unquote, urlsplit
@@ -69,7 +81,22 @@ def _root_path(uri: str) -> Path:
 
 def _allowed_text(scope: FileScope) -> str:
     assert scope.roots is not None
-    return ", ".join(str(r) for r in scope.roots) or "none (the client offered an empty list of roots)"
+    shared = ", ".join(str(r) for r in scope.roots) or "none"
+    return f"{shared} (the AI app's MCP roots, else its working directory and the folders of DESIGN_FILE_ROOTS)"
+
+
+def _hidden_in_home(real: Path, roots: list[Path]) -> Path | None:
+    """The hidden entry of the home directory that ``real`` is in (``~/.bashrc``, ``~/.ssh``), unless an allowed
+    folder lies inside that entry (a project kept under ``~/.local/src``); None when it is in none."""
+    home = Path(os.path.realpath(Path.home()))
+    if real == home or not real.is_relative_to(home):
+        return None
+    entry = home / real.relative_to(home).parts[0]
+    if not entry.name.startswith("."):
+        return None
+    if any(root.is_relative_to(entry) for root in roots):
+        return None
+    return entry
 
 
 def resolve(raw: str, scope: FileScope, *, argument: str = "path") -> Path:
@@ -90,8 +117,16 @@ def resolve(raw: str, scope: FileScope, *, argument: str = "path") -> Path:
             )
         path = scope.cwd / path
     real = Path(os.path.realpath(path))
+    real_roots = [Path(os.path.realpath(r)) for r in scope.roots or ()]
+    hidden = _hidden_in_home(real, real_roots)
+    if hidden is not None:
+        raise DesignError(
+            ErrorCode.PATH_NOT_ALLOWED,
+            f"{argument} {raw!r} resolves to {real}, inside {hidden}: hidden files and folders of the home directory "
+            "(shell start-up files, keys, settings) are never read or written.",
+            "Use a path in the project's folder.",
+        )
     if scope.roots is not None:
-        real_roots = [Path(os.path.realpath(r)) for r in scope.roots]
         if not any(real == root or real.is_relative_to(root) for root in real_roots):
             via_link = " (it is a link that leads there)" if real != Path(os.path.abspath(path)) else ""
             raise DesignError(

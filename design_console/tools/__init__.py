@@ -11,6 +11,19 @@ import pkgutil
 from design_console.config import Config
 from design_console.tools.base import REGISTRY, ToolSpec
 
+#: What each toolset is for, as design_toolsets describes it under DESIGN_TOOLSETS=auto.
+TOOLSET_SUMMARIES = {
+    "core": "status, files, console, selection, changes, running Plugin API code",
+    "read": "file data, variables, styles, components, libraries, comments, versions, screenshots",
+    "write": "create and edit nodes, text, fills, components, variants, slots, variables and annotations",
+    "tokens": "export and import design tokens in code formats",
+    "board": "whiteboard files: stickies, shapes, connectors, tables",
+    "slides": "slide decks: slides, their content, grid, transitions",
+    "audit": "design lint, accessibility (also of HTML code), design-code parity, design-system reports, docs",
+    "code": "a design-system package built from an app's code: analyse, extract tokens and components, verify",
+    "apps": "interactive MCP App views",
+}
+
 
 def _load_all() -> None:
     """Import every module of the package; the ones that declare tools register them as they load."""

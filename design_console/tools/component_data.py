@@ -85,3 +85,131 @@ async def library_components(
     if matcher:
         items = [i for i in items if matcher.search(i["name"]) or matcher.search(i.get("description", ""))]
     return sorted(items, key=lambda i: i["name"].lower())
+
+
+def _hex(color: dict[str, Any]) -> str:
+    channels = [color.get("r", 0), color.get("g", 0), color.get("b", 0)]
+    alpha = color.get("a", 1)
+    digits = "".join(f"{round(float(c) * 255):02x}" for c in channels)
+    return "#" + digits + (f"{round(float(alpha) * 255):02x}" if alpha != 1 else "")
+
+
+def _paints(paints: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for paint in paints:
+        item: dict[str, Any] = {"type": paint.get("type")}
+        if paint.get("type") == "SOLID" and isinstance(paint.get("color"), dict):
+            item["color"] = _hex(paint["color"])
+        if paint.get("opacity", 1) != 1:
+            item["opacity"] = paint["opacity"]
+        if paint.get("visible") is False:
+            item["visible"] = False
+        out.append(item)
+    return out
+
+
+def _bound(bound: dict[str, Any]) -> dict[str, Any]:
+    """Bound variables as ids (the design API does not name them for most plans)."""
+    out: dict[str, Any] = {}
+    for name, value in bound.items():
+        aliases = value if isinstance(value, list) else [value]
+        ids = [{"id": a["id"]} for a in aliases if isinstance(a, dict) and a.get("id")]
+        if ids:
+            out[name] = ids[0] if len(ids) == 1 else ids
+    return out
+
+
+def _variant_properties(name: str) -> dict[str, str]:
+    """``State=Hover, Size=L`` → {"State": "Hover", "Size": "L"}: a variant's name is its properties."""
+    pairs = (part.split("=", 1) for part in name.split(",") if "=" in part)
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def layer_tree(node: dict[str, Any], depth: int) -> dict[str, Any]:
+    """A design API node in the shape of the plugin's DEEP_GET_COMPONENT tree, down to ``depth``."""
+    out: dict[str, Any] = {"id": node.get("id"), "name": node.get("name"), "type": node.get("type")}
+    box = node.get("absoluteBoundingBox") or {}
+    if box:
+        out["width"], out["height"] = box.get("width"), box.get("height")
+    if node.get("visible") is False:
+        out["visible"] = False
+    if isinstance(node.get("fills"), list):
+        out["fills"] = _paints(node["fills"])
+    if node.get("strokes"):
+        out["strokes"] = _paints(node["strokes"])
+        out["strokeWeight"] = node.get("strokeWeight")
+    if node.get("opacity", 1) != 1:
+        out["opacity"] = node["opacity"]
+    if node.get("cornerRadius"):
+        out["cornerRadius"] = node["cornerRadius"]
+    if node.get("layoutMode") not in (None, "NONE"):
+        out["layout"] = {
+            "mode": node["layoutMode"],
+            "itemSpacing": node.get("itemSpacing", 0),
+            "padding": [node.get(f"padding{side}", 0) for side in ("Top", "Right", "Bottom", "Left")],
+        }
+    if node.get("type") == "TEXT":
+        style = node.get("style") or {}
+        out["characters"] = node.get("characters", "")
+        out["fontSize"] = style.get("fontSize")
+        out["fontName"] = {"family": style.get("fontFamily"), "style": style.get("fontStyle") or "Regular"}
+    if node.get("boundVariables"):
+        out["boundVariables"] = _bound(node["boundVariables"])
+    if node.get("description"):
+        out["description"] = node["description"]
+    if node.get("interactions"):
+        out["reactions"] = len(node["interactions"])
+    children = node.get("children") or []
+    if children:
+        if depth > 0:
+            out["children"] = [layer_tree(child, depth - 1) for child in children]
+        else:
+            out["childCount"] = len(children)
+    return out
+
+
+_VISUAL = ("width", "height", "fills", "strokes", "strokeWeight", "cornerRadius", "opacity", "layout")
+
+
+def component_from_api(entry: dict[str, Any], depth: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A component or set from the design API's node entry, as the plugin would give it: the component record
+    (GET_COMPONENT), its layer tree (DEEP_GET_COMPONENT) and, for a set, the variant analysis (else empty)."""
+    node = entry["document"]
+    meta = component_metadata(entry)
+    tree = layer_tree(node, depth)
+    component: dict[str, Any] = {key: meta[key] for key in ("id", "name", "type", "key", "description") if key in meta}
+    if tree.get("width") is not None:
+        component["width"], component["height"] = tree["width"], tree["height"]
+    if node.get("componentPropertyDefinitions"):
+        component["componentPropertyDefinitions"] = node["componentPropertyDefinitions"]
+    analysis: dict[str, Any] = {}
+    if node.get("type") == "COMPONENT_SET":
+        variants = [child for child in tree.get("children") or [] if child.get("type") == "COMPONENT"]
+        for variant in variants:
+            variant["variantProperties"] = _variant_properties(str(variant.get("name") or ""))
+        component["variants"] = [
+            {"id": v["id"], "name": v["name"], "variantProperties": v["variantProperties"]} for v in variants
+        ]
+        if variants:
+            base = variants[0]
+            axes: dict[str, list[str]] = {}
+            for variant in variants:
+                for axis, value in variant["variantProperties"].items():
+                    axes.setdefault(axis, [])
+                    if value not in axes[axis]:
+                        axes[axis].append(value)
+            analysis = {
+                "axes": axes,
+                "defaultVariant": {"id": base["id"], "name": base["name"]},
+                "variants": [
+                    {
+                        "id": v["id"],
+                        "name": v["name"],
+                        "changes": {
+                            k: {"from": base.get(k), "to": v.get(k)} for k in _VISUAL if v.get(k) != base.get(k)
+                        },
+                    }
+                    for v in variants
+                ],
+            }
+    return component, tree, analysis

@@ -1,7 +1,8 @@
 """design_generate_component_doc: a component's documentation page in markdown, from the design file and the code.
 
 The plugin is the primary source (the component, its layer tree with the variables it binds, the variant analysis
-of a set, annotations); the design API adds the published metadata and, on request, the file's version history;
+of a set, annotations); with no plugin in the file, the design API's node stands in for all but the annotations
+and the variables' names. The design API adds the published metadata and, on request, the file's version history;
 ``git log`` of the component's source adds the code's history. The page is written to ``outputPath`` under the
 user-file rules (:mod:`design_console.runtime.user_files`) or returned, cut to a model's budget. The markdown itself
 is built in :mod:`design_console.tools.component_doc_md`.
@@ -25,7 +26,7 @@ from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import resolve, write_bytes
 from design_console.tools.args import FileUrl, NodeId
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, text, tool
-from design_console.tools.component_data import component_metadata, fetch_node
+from design_console.tools.component_data import component_from_api, component_metadata, fetch_node
 from design_console.tools.component_doc_md import CodeInfo, DocData, Sections, render
 from design_console.tools.components import plugin_extra
 from design_console.tools.context import ApiContext
@@ -105,10 +106,21 @@ def _parsed(value: dict[str, Any] | None, kind: type[Any], argument: str) -> Any
         ) from None
 
 
-async def _gather(ctx: ApiContext, key: str, nid: str, enrich: bool) -> DocData:
-    """The component from the plugin, with the design API's metadata when ``enrich``."""
-    reply = await ctx.bridge(Method.GET_COMPONENT, {"nodeId": nid}, file_key=key)
-    component = reply["component"]
+async def _from_api(ctx: ApiContext, key: str, nid: str) -> DocData:
+    """The component from the design API alone, for when no plugin runs in the file."""
+    entry = await fetch_node(ctx, key, nid, TREE_DEPTH)
+    component, tree, analysis = component_from_api(entry, TREE_DEPTH)
+    _refuse_instance(nid, component)
+    data = DocData(component=component, file_key=key, tree=tree, analysis=analysis or None)
+    data.published = component_metadata(entry)
+    data.notes.append(
+        "Built from the design API: no plugin runs in this file, so annotations and variable names are not included "
+        "(open the Desktop Bridge plugin there for them)."
+    )
+    return data
+
+
+def _refuse_instance(nid: str, component: dict[str, Any]) -> None:
     if component.get("type") == "INSTANCE":
         main = component.get("mainComponent") or {}
         raise DesignError(
@@ -117,6 +129,19 @@ async def _gather(ctx: ApiContext, key: str, nid: str, enrich: bool) -> DocData:
             + (f" {main.get('id')} ({main.get('name')})." if main else "."),
             "Call again with the main component's (or its component set's) node id.",
         )
+
+
+async def _gather(ctx: ApiContext, key: str, nid: str, enrich: bool) -> DocData:
+    """The component from the plugin, with the design API's metadata when ``enrich``; from the design API alone
+    when no plugin is connected."""
+    try:
+        reply = await ctx.bridge(Method.GET_COMPONENT, {"nodeId": nid}, file_key=key)
+    except DesignError as exc:
+        if exc.code not in (ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE):
+            raise
+        return await _from_api(ctx, key, nid)
+    component = reply["component"]
+    _refuse_instance(nid, component)
     data = DocData(component=component, file_key=key)
     is_set = component.get("type") == "COMPONENT_SET"
     # Independent reads: the plugin's three and the design API's one run together.
@@ -239,12 +264,11 @@ async def git_log(repo: Path, paths: list[str], limit: int, *, detailed: bool) -
 
 @tool(
     "design_generate_component_doc",
-    "Component docs in markdown (plugin, design API, version/git history); outputPath writes a file.",
+    "Component docs in markdown (plugin, else design API; version/git history); outputPath writes a file.",
     args=ComponentDocArgs,
     runs_in="api",
     toolset="audit",
     read_only=False,
-    needs_bridge=True,
     uses_files=True,
     open_world=True,
 )

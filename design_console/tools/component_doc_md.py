@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -95,9 +95,30 @@ class DocData:
     notes: list[str] = field(default_factory=list)
 
 
+#: Characters a shell acts on (and markdown's own): escaped with a backslash, which markdown shows as the character.
+_ACTIVE = re.compile(r"([\\`$;|&<>(){}\[\]*!'\"])")
+
+
+def inert(text: str) -> str:
+    """Text from the design file (or git) made safe to place in the page: on one line, with every character a shell
+    acts on escaped (markdown shows them as they were), so no part of it runs if the file is ever sourced."""
+    return _ACTIVE.sub(r"\\\1", " ".join(text.split()))
+
+
+def _inert(value: Any) -> Any:
+    if isinstance(value, str):
+        return inert(value)
+    if isinstance(value, list):
+        return [_inert(item) for item in value]
+    if isinstance(value, dict):
+        return {inert(str(k)): _inert(v) for k, v in value.items()}
+    return value
+
+
 def _cell(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return text.replace("|", "\\|").replace("\n", " ")
+    # Design text arrives with its pipes escaped already; the page's own values are escaped here.
+    return re.sub(r"(?<!\\)\|", r"\\|", text).replace("\n", " ")
 
 
 def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
@@ -173,7 +194,9 @@ def _overview(data: DocData) -> list[str]:
     description = (
         comp.get("descriptionMarkdown") or comp.get("description") or (data.published or {}).get("description") or ""
     )
-    lines = [description.strip() or "_No description in the design file yet._", ""]
+    # Design text never starts a line: a line's first word is what a shell would run.
+    shown = f"**Description:** {description.strip()}" if description.strip() else ""
+    lines = [shown or "_No description in the design file yet._", ""]
     facts = [["Type", comp.get("type", "")], ["Node", comp.get("id", "")]]
     if comp.get("key"):
         facts.append(["Component key", comp["key"]])
@@ -506,7 +529,9 @@ _WRITERS: dict[str, tuple[str, Callable[[DocData], list[str]]]] = {
 
 
 def _yaml(value: Any) -> str:
-    """A YAML scalar: JSON's double-quoted strings, numbers and booleans are valid YAML 1.2."""
+    """A YAML scalar. Strings are single-quoted on one line: nothing in them is special to YAML or to a shell."""
+    if isinstance(value, str):
+        return "'" + " ".join(value.split()).replace("'", "''") + "'"
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -532,6 +557,18 @@ def frontmatter(data: DocData) -> list[str]:
 def render(data: DocData, sections: Sections, *, include_frontmatter: bool) -> tuple[str, list[str]]:
     """The page, and the names of the sections it contains."""
     lines = frontmatter(data) if include_frontmatter else []
+    data = replace(
+        data,
+        component=_inert(data.component),
+        tree=_inert(data.tree),
+        analysis=_inert(data.analysis),
+        annotations=_inert(data.annotations),
+        published=_inert(data.published),
+        versions=_inert(data.versions),
+        commits=_inert(data.commits),
+        system=inert(data.system),
+        notes=_inert(data.notes),
+    )
     title = data.component.get("name") or "Component"
     lines += [f"# {title}", ""]
     if data.system:
@@ -547,5 +584,5 @@ def render(data: DocData, sections: Sections, *, include_frontmatter: bool) -> t
         written.append(key)
         lines += [f"## {heading}", "", *body, ""]
     if data.notes:
-        lines += ["---", "", *(f"> {note}" for note in data.notes), ""]
+        lines += ["---", "", *(f"_Note:_ {note}" for note in data.notes), ""]
     return "\n".join(lines).rstrip() + "\n", written

@@ -9,6 +9,7 @@ import asyncio
 import os
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import msgspec
@@ -235,7 +236,7 @@ AllFiles = Annotated[bool, Meta(description="Every file's entries, each tagged w
 
 def _console_key(ctx: DaemonContext, requested: str, all_files: bool) -> str | None:
     """The file a console tool is about: None for every file, else the requested one (connected or with buffered
-    entries) or the active one."""
+    entries), the active one or, with no plugin connected, the file whose plugin left last."""
     if all_files:
         if requested:
             raise DesignError(
@@ -251,17 +252,12 @@ def _console_key(ctx: DaemonContext, requested: str, all_files: bool) -> str | N
                 f"Files with console entries: {_buffered_files(ctx) or 'none'}.",
             )
         return requested
-    key = ctx.active_file_key
+    key = ctx.active_file_key or state.last_departed()
     if key is not None:
         return key
     from design_console.runtime.setup_text import not_connected_error
 
-    err = not_connected_error(ctx.config)
-    buffered = _buffered_files(ctx)
-    if buffered:
-        hint = f"Console entries are still buffered for {buffered}: pass fileKey or allFiles:true."
-        raise DesignError(err.code, err.message, f"{hint} {err.hint}")
-    raise err
+    raise not_connected_error(ctx.config)
 
 
 def _buffered_files(ctx: DaemonContext) -> str:
@@ -288,6 +284,15 @@ def _console_result(ctx: DaemonContext, key: str | None, entries: Sequence[Times
         data["fileName"] = file.info.file_name if file else ctx.state.console_ring.name(key)
         if file is None or not file.info.connected:
             data["connected"] = False
+            left = ctx.state.left_at(key)
+            if left is not None:
+                data["leftAt"] = left
+            others = [k for k in ctx.state.console_ring.files() if k != key]
+            data["note"] = (
+                f"No plugin is connected in this file: these are the entries kept from before it left"
+                f"{' at ' + _iso(left) if left is not None else ''}."
+                + (f" Other files with entries: {', '.join(others)} (fileKey or allFiles:true)." if others else "")
+            )
     data["logs"] = msgspec.Raw(b"[" + b",".join(kept) + b"]")
     data["count"] = len(kept)
     data["buffered"] = ctx.state.console_size(key)
@@ -297,6 +302,10 @@ def _console_result(ctx: DaemonContext, key: str | None, entries: Sequence[Times
     if kept:
         data["newestTimestamp"] = entries[-1].timestamp
     return ok(data)
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _read_console(
@@ -309,8 +318,8 @@ def _read_console(
 
 @tool(
     "design_get_console_logs",
-    "Plugin console output of the active file (or fileKey, also once disconnected, or allFiles): newest `count`, "
-    "filtered by level and since.",
+    "Plugin console output of the active file (none connected: the one that left last; or fileKey, or allFiles): "
+    "newest `count`, by level and since.",
     args=ConsoleArgs,
 )
 async def get_console_logs(ctx: DaemonContext, args: ConsoleArgs) -> ToolOutput:

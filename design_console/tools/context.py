@@ -173,6 +173,14 @@ class DaemonState(Protocol):
         """Empty one file's console entries (None: every file's); returns how many there were."""
         ...
 
+    def left_at(self, key: str) -> int | None:
+        """When the file's plugin left (ms since the epoch), or None while it is connected or never was."""
+        ...
+
+    def last_departed(self) -> str | None:
+        """The file with console entries whose plugin left last."""
+        ...
+
     @property
     def console_ring(self) -> ConsoleRingView:
         """The daemon-wide console ring itself, for its capacity and which files it holds entries of."""

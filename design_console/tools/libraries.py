@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -72,10 +73,79 @@ class SearchArgs(Args):
     cursor: Cursor | None = None
 
 
+_WORD = re.compile(r"[^0-9a-z]+")
+#: Ranks of a match, best first: how a name meets the query; a variant's match ranks its set after direct matches.
+EXACT, PREFIX, WORD, INSIDE, PATTERN = range(5)
+VARIANT_OFFSET = 5
+DESCRIPTION = 2 * VARIANT_OFFSET
+
+
+def name_rank(name: str, query: str, pattern: re.Pattern[str] | None) -> int | None:
+    """How well ``name`` matches ``query`` (lower is better), or None when it does not."""
+    text, wanted = name.lower(), query.lower().strip()
+    if text == wanted:
+        return EXACT
+    if text.startswith(wanted):
+        return PREFIX
+    if any(word.startswith(wanted) for word in _WORD.split(text) if word):
+        return WORD
+    if wanted in text:
+        return INSIDE
+    if pattern is not None and pattern.search(name):
+        return PATTERN
+    return None
+
+
+def rank_components(items: list[dict[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The items that match ``query`` by name, a variant's name or the description, best match first.
+
+    A component set that matches through its variants lists those variants (``matchedVariants``); every item says
+    why it matched (``match``: name, variant or description). An empty query keeps every item, by name.
+    """
+    if not query.strip():
+        for item in items:
+            item.pop("variants", None)
+        return sorted(items, key=lambda i: str(i["name"]).lower())
+    pattern = shaping.name_matcher(query)
+    ranked: list[tuple[int, int, str, dict[str, Any]]] = []
+    for item in items:
+        variants = item.pop("variants", None) or []
+        rank = name_rank(str(item["name"]), query, pattern)
+        match = "name"
+        hits = [(r, v) for v in variants if (r := name_rank(str(v.get("name", "")), query, pattern)) is not None]
+        if hits:
+            item["matchedVariants"] = [v for _, v in sorted(hits, key=lambda h: h[0])][:MAX_MATCHED_VARIANTS]
+            if rank is None:
+                rank, match = min(r for r, _ in hits) + VARIANT_OFFSET, "variant"
+        if rank is None and pattern is not None and pattern.search(str(item.get("description", ""))):
+            rank, match = DESCRIPTION, "description"
+        if rank is not None:
+            item["match"] = match
+            ranked.append((rank, len(str(item["name"])), str(item["name"]).lower(), item))
+    return [item for *_, item in sorted(ranked, key=lambda r: r[:3])]
+
+
+#: Variants listed under a set that matched through them; its variantCount says how many it has.
+MAX_MATCHED_VARIANTS = 10
+
+
+def _local_items(reply: dict[str, Any]) -> list[dict[str, Any]]:
+    """The open file's components and component sets (with their variants) as search items."""
+    items = []
+    for comp in [*reply.get("components", []), *reply.get("componentSets", [])]:
+        item = {k: comp[k] for k in ("name", "key", "id", "type", "description") if comp.get(k)}
+        item["source"] = "local"
+        if comp.get("variants"):
+            item["variantCount"] = len(comp["variants"])
+            item["variants"] = [{k: v[k] for k in ("name", "id") if v.get(k)} for v in comp["variants"]]
+        items.append(item)
+    return items
+
+
 @tool(
     "design_search_components",
-    "Search components by name: the open file's through the Desktop Bridge plugin, or a library's through the "
-    "design API when libraryFileKey/libraryFileUrl is given.",
+    "Find components, component sets and their variants by name, best match first: the open file's (plugin) "
+    "and a library's (libraryFileKey/Url).",
     args=SearchArgs,
     runs_in="api",
     toolset="read",
@@ -83,24 +153,27 @@ class SearchArgs(Args):
     open_world=True,
 )
 async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOutput:
-    """Component search over a library (design API) or the open file (plugin)."""
-    if args.libraryFileKey or args.libraryFileUrl:
-        key = _library_key(args.libraryFileUrl, args.libraryFileKey)
-        items = await library_components(ctx, key, args.query, False)
-    else:
-        key = ctx.active_file_key or ""
-        reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
-        matcher = shaping.name_matcher(args.query)
-        items = [
-            {k: c[k] for k in ("name", "key", "id", "type", "description") if c.get(k)}
-            for c in reply.get("components", [])
-            if not matcher or matcher.search(c.get("name", ""))
-        ]
+    """Component search over the open file (plugin) and a library (design API), ranked by how well names match."""
+    items: list[dict[str, Any]] = []
+    library = (
+        _library_key(args.libraryFileUrl, args.libraryFileKey) if args.libraryFileKey or args.libraryFileUrl else ""
+    )
+    key = ctx.active_file_key or ""
+    try:
+        items += _local_items(await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key))
+    except DesignError as exc:
+        # With a library to search, a file without a plugin just adds nothing.
+        if not library or exc.code not in (ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.NO_FILE):
+            raise
+    if library:
+        for entry in await library_components(ctx, library, None, True):
+            items.append({**entry, "source": "library"})
     if args.category:
         prefix = args.category.lower()
-        items = [i for i in items if i["name"].lower().startswith(prefix)]
-    digest = shaping.request_digest(key, args.query, args.category, args.limit)
-    return ok(_listing("search_components", digest, key, items, args))
+        items = [i for i in items if str(i["name"]).lower().startswith(prefix)]
+    ranked = rank_components(items, args.query)
+    digest = shaping.request_digest(library or key, key, args.query, args.category, args.limit)
+    return ok(_listing("search_components", digest, library or key, ranked, args))
 
 
 class ByKeyArgs(Args):

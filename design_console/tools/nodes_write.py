@@ -109,7 +109,7 @@ async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolO
     # Imported here, in the media worker that runs this: Pillow and the HTTP stack would slow designd's start.
     from design_console.clients.image_source import load_image
 
-    image = await load_image(args.imageData, ctx.file_scope)
+    image = await load_image(args.imageData, ctx.file_scope, allow_private=ctx.config.image_private_hosts)
     params = {
         "nodeIds": args.nodeIds,
         "imageData": base64.b64encode(image.data).decode(),

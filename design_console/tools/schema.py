@@ -40,7 +40,8 @@ def _resolve(node: Any, defs: dict[str, Any]) -> Any:
 def _fold(node: dict[str, Any]) -> dict[str, Any]:
     """``anyOf: [X, null]`` with a null default becomes X: an omitted field already means "not given".
 
-    A union of plain types (``anyOf: [{type: string}, {type: number}]``) becomes a type list, a third of the size.
+    Other unions stay ``anyOf`` branches of one ``type`` each: a ``type`` list is shorter, but clients that map tool
+    schemas onto a single-type dialect (the OpenAPI subset of Gemini-style function declarations) reject it.
     """
     variants = node.get("anyOf")
     if isinstance(variants, list) and node.get("default", 0) is None:
@@ -50,8 +51,6 @@ def _fold(node: dict[str, Any]) -> dict[str, Any]:
             return folded
         variants = rest
         node = {**node, "anyOf": rest}
-    if isinstance(variants, list) and len(variants) > 1 and all(set(v) == {"type"} for v in variants):
-        node = {"type": [v["type"] for v in variants], **{k: v for k, v in node.items() if k != "anyOf"}}
     if node.get("default", 0) is None or (node.get("type") == "boolean" and node.get("default") is False):
         # Omitted means "not given" and a flag left out is off: saying so again costs every session.
         node = {k: v for k, v in node.items() if k != "default"}

@@ -51,6 +51,7 @@ class ChildProperties(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, 
     name: Name | None = None
     width: Size | None = None
     height: Size | None = None
+    text: Annotated[str, Meta(max_length=100_000, description="TEXT only")] | None = None
 
 
 class AppendArgs(SlotRef):

@@ -182,8 +182,8 @@ async def _annotate_variables(
 @tool(
     "design_get_variables",
     "Variables and collections (plugin, else design API, else styles). format=summary: counts; returnAsLinks: "
-    "ids+names; enrich: resolved values, CSS names; include_usage/include_dependencies/include_exports add node "
-    "counts, alias chains, code. parseFromConsole: plugin snapshot only.",
+    "ids+names; enrich: resolved values, CSS names; include_*: node counts, alias chains, code. parseFromConsole: "
+    "plugin snapshot only.",
     args=VariablesArgs,
     runs_in="api",
     toolset="read",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,7 +33,19 @@ def _jpeg() -> bytes:
 PNG = _png()
 
 
-def _route(path: str) -> tuple[int, dict[str, str], bytes] | None:
+def _trickle() -> Iterator[bytes]:
+    """A PNG header, then one byte every 0.2 s: each read is quick, the whole body is not."""
+    yield PNG[:16]
+    for _ in range(600):
+        time.sleep(0.2)
+        yield b"\0"
+
+
+def _route(path: str) -> tuple[int, dict[str, str], bytes | Iterator[bytes]] | None:
+    if path == "/trickle.png":
+        return 200, {"Content-Type": "image/png"}, _trickle()
+    if path.startswith("/to-host/"):
+        return 302, {"Location": "https://" + path.removeprefix("/to-host/") + "/logo.png"}, b""
     if path == "/logo.png":
         return 200, {"Content-Type": "image/png"}, PNG
     if path == "/photo":
@@ -101,20 +114,20 @@ async def test_size_and_pixel_limits(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 
 async def test_https_images_are_fetched_and_checked(server: HttpsServer) -> None:
-    assert (await load_image(f"{server.base}/logo.png", FileScope())).data == PNG
-    assert (await load_image(f"{server.base}/photo", FileScope())).format == "jpeg"
+    assert (await load_image(f"{server.base}/logo.png", FileScope(), allow_private=True)).data == PNG
+    assert (await load_image(f"{server.base}/photo", FileScope(), allow_private=True)).format == "jpeg"
     with pytest.raises(DesignError, match="not a PNG, JPEG or GIF"):
-        await load_image(f"{server.base}/fake.png", FileScope())
+        await load_image(f"{server.base}/fake.png", FileScope(), allow_private=True)
     with pytest.raises(DesignError, match="HTTP 404"):
-        await load_image(f"{server.base}/missing", FileScope())
+        await load_image(f"{server.base}/missing", FileScope(), allow_private=True)
 
 
 async def test_redirects_are_limited_and_must_stay_https(server: HttpsServer) -> None:
-    assert (await load_image(f"{server.base}/hop/{MAX_REDIRECTS - 1}", FileScope())).data == PNG
+    assert (await load_image(f"{server.base}/hop/{MAX_REDIRECTS - 1}", FileScope(), allow_private=True)).data == PNG
     with pytest.raises(DesignError, match=f"more than {MAX_REDIRECTS} times"):
-        await load_image(f"{server.base}/hop/{MAX_REDIRECTS}", FileScope())
+        await load_image(f"{server.base}/hop/{MAX_REDIRECTS}", FileScope(), allow_private=True)
     with pytest.raises(DesignError, match="non-https"):
-        await load_image(f"{server.base}/to-http", FileScope())
+        await load_image(f"{server.base}/to-http", FileScope(), allow_private=True)
 
 
 async def test_plain_http_is_refused_before_any_request() -> None:
@@ -125,5 +138,38 @@ async def test_plain_http_is_refused_before_any_request() -> None:
 async def test_oversized_downloads_stop_at_the_cap(server: HttpsServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(image_source, "MAX_IMAGE_BYTES", len(PNG) - 1)
     with pytest.raises(DesignError) as err:
-        await load_image(f"{server.base}/logo.png", FileScope())
+        await load_image(f"{server.base}/logo.png", FileScope(), allow_private=True)
     assert err.value.code == "too_large"
+
+
+async def test_loopback_and_private_addresses_are_refused_unless_allowed(server: HttpsServer) -> None:
+    for url in (f"{server.base}/logo.png", server.base.replace("127.0.0.1", "localhost") + "/logo.png"):
+        with pytest.raises(DesignError, match="DESIGN_IMAGE_PRIVATE_HOSTS") as err:
+            await load_image(url, FileScope())
+        assert "127.0.0.1" in err.value.message and err.value.code == "bad_argument"
+    assert (await load_image(f"{server.base}/logo.png", FileScope(), allow_private=True)).data == PNG
+    for address in ("10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "100.64.0.1"):
+        assert not image_source.is_public_address(address), address
+    assert not image_source.is_public_address("::ffff:127.0.0.1") and not image_source.is_public_address("0.0.0.0")
+    assert image_source.is_public_address("93.184.216.34") and image_source.is_public_address("2606:4700::1111")
+
+
+async def test_each_redirect_hop_is_checked_after_name_resolution(
+    server: HttpsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first hop's address counts as public here; the redirect leads to another loopback address, which is
+    refused before any connection to it (nothing listens there: a connection would fail differently)."""
+    monkeypatch.setattr(image_source, "is_public_address", lambda address: address == "127.0.0.1")
+    port = server.base.rsplit(":", 1)[1]
+    assert (await load_image(f"{server.base}/logo.png", FileScope())).data == PNG
+    with pytest.raises(DesignError, match=r"127\.0\.0\.2.*private network"):
+        await load_image(f"{server.base}/to-host/127.0.0.2:{port}", FileScope())
+
+
+async def test_one_deadline_covers_the_whole_download(server: HttpsServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(image_source, "FETCH_DEADLINE", 1.0)
+    started = time.monotonic()
+    with pytest.raises(DesignError, match="within 1 s") as err:
+        await load_image(f"{server.base}/trickle.png", FileScope(), allow_private=True)
+    assert err.value.code == "fetch_failed"
+    assert time.monotonic() - started < 10, "each byte came within the read timeout, the whole body did not"

@@ -851,3 +851,67 @@ async def test_a_flood_of_idle_sockets_pushes_out_the_oldest_and_never_locks_the
     finally:
         for ws in idle:
             await ws.close()
+
+
+# --- out of descriptors: the accept error is logged once a second, not once per waiting connection ---------------
+
+_LOW_LIMIT_BRIDGE = """
+import asyncio, logging, resource, sys
+from design_console import PLUGIN_VERSION, __version__
+from design_console.config import load_config
+from design_console.daemon.bridge import Bridge
+from design_console.daemon.state import State
+
+async def main() -> None:
+    home, port = sys.argv[1], sys.argv[2]
+    config = load_config({"HOME": home, "DESIGN_RUNTIME_DIR": home + "/run", "DESIGN_WS_PORT": port})
+    state = State(config)
+    bridge = Bridge(config, token="t" * 32, server_version=__version__, plugin_version=PLUGIN_VERSION, state=state)
+    await bridge.start()
+    print(bridge.port, flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    await bridge.close()
+
+logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[3]), resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+asyncio.run(main())
+"""
+
+
+async def test_running_out_of_descriptors_logs_the_accept_error_once_a_second(tmp_path: Path, port_range: int) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _LOW_LIMIT_BRIDGE,
+        str(tmp_path),
+        str(port_range),
+        "64",
+        stdin=PIPE,
+        stdout=PIPE,
+        stderr=PIPE,
+    )
+    assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None
+    held: list[asyncio.StreamWriter] = []
+    try:
+        port = int(await asyncio.wait_for(proc.stdout.readline(), 30))
+        for _ in range(150):  # slow clients: connected, never a byte sent
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            held.append(writer)
+        started = time.monotonic()
+        await asyncio.sleep(2.5)  # the window whose log lines are counted
+        for writer in held:
+            writer.close()
+        proc.stdin.write(b"\n")
+        await proc.stdin.drain()
+        _, err = await asyncio.wait_for(proc.communicate(), 30)
+        seconds = time.monotonic() - started
+    finally:
+        for writer in held:
+            writer.close()
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    lines = [line for line in err.decode().splitlines() if "out of system resource" in line]
+    assert lines, "the descriptor limit was reached: " + err.decode()[-2000:]
+    assert len(lines) <= 2 * seconds + 2, f"{len(lines)} lines in {seconds:.1f} s"
+    assert "similar suppressed" in err.decode()

@@ -174,3 +174,62 @@ async def test_what_the_front_does_not_serve_waits_for_the_sdk_in_order() -> Non
         assert "error" in out[3]
     finally:
         await front.close()
+
+
+def _tool_call(request_id: int, name: str, arguments: dict[str, Any]) -> bytes:
+    params = {"name": name, "arguments": arguments}
+    return _line({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+
+
+def _listed(message: dict[str, Any]) -> list[str]:
+    return [tool["name"] for tool in message["result"]["tools"]]
+
+
+async def test_auto_toolsets_list_the_core_and_enable_more_per_session() -> None:
+    """DESIGN_TOOLSETS=auto: a session lists the core toolset and design_toolsets; enabling a toolset lists its
+    tools in that session only, announced with list_changed; a tool not listed can still be called by name."""
+    tools = catalog()
+    answers = Answers(tools, auto=True)
+    core = sorted(name for name, spec in tools.items() if spec.toolset == "core")
+    inbox, other = Inbox(), Inbox()
+    front = SessionFront(answers, inbox.send, "front", tools=tools, call=_caller)
+    second = SessionFront(answers, other.send, "second", tools=tools, call=_caller)
+    for session in (front, second):
+        for line in (_initialize(LATEST_HANDSHAKE_VERSION), INITIALIZED, LIST):
+            await session.feed(line)
+    listed = (await inbox.until(2))[1]
+    assert sorted(_listed(listed)) == sorted([*core, "design_toolsets"])
+    assert len(json.dumps(listed["result"])) < len(answers.tools_result) / 4
+
+    await front.feed(_tool_call(10, "design_toolsets", {}))
+    described = json.loads((await inbox.until(3))[2]["result"]["content"][0]["text"])
+    write = next(t for t in described["toolsets"] if t["toolset"] == "write")
+    assert write["enabled"] is False and "design_set_text" in write["tools"] and write["about"]
+    assert {t["toolset"] for t in described["toolsets"]} >= {"core", "read", "write", "tokens", "slides"}
+
+    await front.feed(_tool_call(11, "design_toolsets", {"enable": "write"}))
+    enabled, note = (await inbox.until(5))[3:5]
+    assert json.loads(enabled["result"]["content"][0]["text"])["listChanged"] is True
+    assert note == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+    await front.feed(LIST)
+    assert "design_set_text" in _listed((await inbox.until(6))[5])
+    await front.feed(_tool_call(12, "design_toolsets", {"enable": "write"}))
+    again = (await inbox.until(7))[6]
+    assert json.loads(again["result"]["content"][0]["text"])["listChanged"] is False
+    await front.feed(_tool_call(13, "design_toolsets", {"enable": "nope"}))
+    assert (await inbox.until(8))[7]["result"]["isError"] is True
+    assert len(inbox.messages) == 8, "a refused or repeated enable announces nothing"
+
+    await second.feed(LIST)
+    assert "design_set_text" not in _listed((await other.until(3))[2]), "each session enables its own"
+    await second.feed(_tool_call(14, "design_get_styles", {}))
+    assert (await other.until(4))[3]["result"]["content"][0]["text"].startswith("design_get_styles")
+
+
+async def test_without_auto_every_tool_is_listed_and_design_toolsets_is_unknown() -> None:
+    tools = catalog()
+    inbox = Inbox()
+    front = SessionFront(Answers(tools), inbox.send, "front", tools=tools, call=_caller)
+    for line in (_initialize(LATEST_HANDSHAKE_VERSION), INITIALIZED, LIST):
+        await front.feed(line)
+    assert sorted(_listed((await inbox.until(2))[1])) == sorted(tools)

@@ -246,3 +246,19 @@ def test_flood_is_bounded_by_the_ring(tmp_path: Path) -> None:
     entries = state.console("K", count=None)
     assert len(entries) == state.max_console_logs == 1000
     assert entries[-1].message == "flood 99999"
+
+
+def test_last_departed_is_the_file_whose_plugin_left_last_with_entries(tmp_path: Path) -> None:
+    state = _state(tmp_path, "A", "B", "C")
+    _log(state, "error", "crash", 1, "A")
+    _log(state, "log", "fine", 2, "B")
+    assert state.last_departed() is None and state.left_at("A") is None
+    state.mark_left("B")
+    state.mark_left("A")
+    state.mark_left("C")
+    assert state.last_departed() == "A", "C left last but has no entries"
+    assert state.left_at("A") is not None
+    state.mark_left("B")
+    assert state.last_departed() == "B", "leaving again moves a file to the end, within the same millisecond"
+    state.identify(FileInfo(file_key="B", file_name="File B"), "B", authenticated=True)
+    assert state.last_departed() == "A" and state.left_at("B") is None, "a file that came back has not left"

@@ -16,8 +16,9 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-#: (status, headers, body) for a path; None answers 404.
-Route = Callable[[str], tuple[int, dict[str, str], bytes] | None]
+#: (status, headers, body) for a path; None answers 404. A body given as chunks is sent one chunk at a time, as
+#: the iterator yields them (a server that trickles), with no Content-Length.
+Route = Callable[[str], tuple[int, dict[str, str], bytes | Iterator[bytes]] | None]
 
 
 def _certificate(tmp: Path) -> tuple[Path, Path]:
@@ -66,10 +67,17 @@ def https_server(tmp: Path, route: Route) -> Iterator[HttpsServer]:
             answer = route(self.path)
             status, headers, body = answer if answer is not None else (404, {}, b"not found")
             self.send_response(status)
-            for name, value in {"Content-Length": str(len(body)), **headers}.items():
+            if isinstance(body, bytes):
+                headers = {"Content-Length": str(len(body)), **headers}
+            for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                for chunk in [body] if isinstance(body, bytes) else body:
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+            except OSError:
+                return  # the client gave up: nothing to report
 
         def log_message(self, format: str, *args: object) -> None:
             return None

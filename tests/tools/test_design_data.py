@@ -187,7 +187,58 @@ async def test_search_without_library_needs_the_plugin(ctx: FakeContext) -> None
     assert "plugin" in error_text(await ctx.call("design_search_components", {"query": "x"}))
     ctx.plugin = {"GET_LOCAL_COMPONENTS": {"success": True, "components": [{"name": "Card", "id": "5:1"}]}}
     result = data(await ctx.call("design_search_components", {"query": "car"}))
-    assert result["components"] == [{"name": "Card", "id": "5:1"}]
+    assert result["components"] == [{"name": "Card", "id": "5:1", "source": "local", "match": "name"}]
+
+
+LOCAL_COMPONENTS = {
+    "success": True,
+    "components": [
+        {"name": "Icon/Chevron", "id": "7:1", "type": "COMPONENT"},
+        {"name": "Card", "id": "5:1", "type": "COMPONENT", "description": "Shows a chip of content"},
+    ],
+    "componentSets": [
+        {
+            "name": "Chip",
+            "id": "6:1",
+            "type": "COMPONENT_SET",
+            "variants": [
+                {"name": "Kind=Filter, State=Default", "id": "6:2"},
+                {"name": "Kind=Input, State=Hover", "id": "6:3"},
+            ],
+        },
+        {
+            "name": "Button",
+            "id": "8:1",
+            "type": "COMPONENT_SET",
+            "variants": [{"name": "State=Default", "id": "8:2"}, {"name": "State=Hover", "id": "8:3"}],
+        },
+        {"name": "Action chips/Button row", "id": "9:1", "type": "COMPONENT_SET", "variants": []},
+    ],
+}
+
+
+async def test_search_finds_component_sets_and_variants_ranked_by_match(ctx: FakeContext) -> None:
+    ctx.plugin = {"GET_LOCAL_COMPONENTS": LOCAL_COMPONENTS}
+    chips = data(await ctx.call("design_search_components", {"query": "chip"}))["components"]
+    assert [(c["name"], c["match"]) for c in chips] == [
+        ("Chip", "name"),
+        ("Action chips/Button row", "name"),
+        ("Card", "description"),
+    ], "an exact name first, then a word of a name, then a description"
+    buttons = data(await ctx.call("design_search_components", {"query": "button"}))["components"]
+    assert [c["name"] for c in buttons] == ["Button", "Action chips/Button row"]
+    assert buttons[0]["type"] == "COMPONENT_SET" and buttons[0]["variantCount"] == 2
+    hover = data(await ctx.call("design_search_components", {"query": "hover"}))["components"]
+    assert [(c["name"], c["match"]) for c in hover] == [("Chip", "variant"), ("Button", "variant")]
+    assert hover[1]["matchedVariants"] == [{"name": "State=Hover", "id": "8:3"}]
+    both = data(await ctx.call("design_search_components", {"query": "star", "libraryFileKey": ENTERPRISE_KEY}))
+    assert [(c["name"], c["source"]) for c in both["components"]] == [("Icon/Star", "library")]
+    library = data(await ctx.call("design_search_components", {"query": "hover", "libraryFileKey": ENTERPRISE_KEY}))
+    assert [(c["name"], c["source"], c["match"]) for c in library["components"]] == [
+        ("Chip", "local", "variant"),
+        ("Button", "local", "variant"),
+        ("Button", "library", "variant"),
+    ], "the open file and the library together, a shorter name first among equal matches"
 
 
 async def test_library_component_by_key(ctx: FakeContext) -> None:

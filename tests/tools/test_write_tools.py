@@ -397,6 +397,9 @@ async def test_image_fill_from_a_path_relative_to_the_apps_directory(client: Cli
     for outside in ("../secret.png", "escape.png"):
         text = await refused(client, "design_set_image_fill", {"nodeIds": [rid], "imageData": outside})
         assert "outside the folders this AI app shares" in text
+    for local in ("https://127.0.0.1:9/logo.png", "https://[::1]:9/logo.png", "https://169.254.169.254/logo.png"):
+        text = await refused(client, "design_set_image_fill", {"nodeIds": [rid], "imageData": local})
+        assert "DESIGN_IMAGE_PRIVATE_HOSTS" in text, "refused before any connection, by default"
 
 
 # --- components ----------------------------------------------------------------------------------------------------

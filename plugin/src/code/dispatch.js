@@ -11,6 +11,20 @@ export const PROGRESS_MIN_TOTAL = 20;
  * for this long: code that never returns must not block every later write.
  */
 export const CANCEL_GRACE_MS = 1000;
+/**
+ * Codes of a write refused before it changed anything (checked parameters, names, node kinds, fonts, editor APIs)
+ * or rolled back by a cancel: it commits no undo step, or the user's next undo would undo nothing.
+ */
+export const REFUSALS = new Set([
+  "bad_params", "not_found", "conflict", "read_only", "wrong_node_type", "font_unavailable", "unsupported",
+  "cancelled", "syntax_error", "empty",
+]);
+
+/** True when a write's outcome (its result or what it threw) is a refusal that changed nothing. @param {any} outcome */
+function refused(outcome) {
+  if (outcome instanceof PluginError) return REFUSALS.has(outcome.code);
+  return Boolean(outcome && outcome.success === false && REFUSALS.has(outcome.code));
+}
 
 /**
  * @typedef {{id: string, route: string, cancelled: boolean, onCancel: (fn: () => void) => void,
@@ -26,9 +40,9 @@ export const CANCEL_GRACE_MS = 1000;
  * Runs commands from designd: finds the handler, turns thrown errors into `{error, code}` replies, and lets CANCEL
  * abandon a command still in flight.
  *
- * Writes (the methods named in `writes`) run one at a time, and each ends with exactly one commitUndo, after its
- * handler settles and before its reply: a write is one undo step, never split by another write that was waiting
- * for the document. Reads run at once and commit nothing.
+ * Writes (the methods named in `writes`) run one at a time, and each that changed the document ends with exactly one
+ * commitUndo, after its handler settles and before its reply: a write is one undo step, never split by another write
+ * that was waiting for the document. A refused write (see REFUSALS) and every read commit nothing.
  */
 export class Dispatcher {
   /** @param {Record<string, Handler>} handlers @param {Options} [options] */
@@ -102,7 +116,7 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a write after the writes before it, and commits its undo step when its handler settles. A write cancelled
+   * Runs a write after the writes before it, and commits its undo step when its handler settles (unless refused). A write cancelled
    * while it waits never starts (and commits nothing); one cancelled while it runs lets the next start once it has
    * settled, or after CANCEL_GRACE_MS.
    * @param {Handler} handler @param {any} params @param {CommandContext} ctx
@@ -121,19 +135,20 @@ export class Dispatcher {
         finished();
         throw new PluginError("cancelled", "Command " + ctx.id + " was cancelled before it started; nothing changed.");
       }
-      const settle = () => {
-        this.commitUndo();
+      /** @param {any} outcome */
+      const settle = (outcome) => {
+        if (!refused(outcome)) this.commitUndo();
         finished();
       };
       return Promise.resolve()
         .then(() => handler(params, ctx))
         .then(
           (result) => {
-            settle();
+            settle(result);
             return result;
           },
           (err) => {
-            settle();
+            settle(err);
             throw err;
           },
         );

@@ -2,6 +2,7 @@ import { PluginError, badParams, notFound, conflict, errorText } from "../errors
 import { getNode, getSceneNode, requireType, mainComponentOnly, summarize } from "../nodes.js";
 import { reqString, optString, optNumber, optEnum, optBool, optObject } from "../params.js";
 import { checkPreferredValues } from "./components.js";
+import { loadFontsOf, echoText } from "./text.js";
 
 /** CREATE_SLOT */
 export async function createSlot(/** @type {any} */ params) {
@@ -154,10 +155,17 @@ export async function appendToSlot(/** @type {any} */ params) {
     const name = optString(props, "name");
     const width = optNumber(props, "width", undefined, { min: 0.01, max: 100000 });
     const height = optNumber(props, "height", undefined, { min: 0.01, max: 100000 });
+    const text = optString(props, "text");
+    if (text !== undefined && type !== "TEXT") throw badParams("properties.text sets the characters of a TEXT node; this call makes a " + type + ".");
     child = create[/** @type {keyof typeof create} */ (type)]();
     made = true;
     try {
       if (name !== undefined) child.name = name;
+      if (text !== undefined) {
+        const node = /** @type {TextNode} */ (child);
+        await loadFontsOf(node);
+        node.characters = text;
+      }
       if ((width !== undefined || height !== undefined) && "resize" in child) child.resize(width || child.width, height || child.height);
     } catch (err) {
       child.remove();
@@ -174,6 +182,7 @@ export async function appendToSlot(/** @type {any} */ params) {
   }
   /** @type {Record<string, any>} */
   const out = { success: true, slot: summarize(slot), appended: summarize(child), removedChildren: removed };
+  if (child.type === "TEXT" && made && !params.sourceNodeId) out.appended.characters = echoText(/** @type {TextNode} */ (child).characters);
   if (movedFrom) out.movedFrom = movedFrom;
   return out;
 }

@@ -104,13 +104,39 @@ async function planVariables(items, opts) {
 }
 
 /**
- * Finds each alias's target: an item of this call or an existing variable, by name; any variable, by id.
+ * The local variables a reference may name outside this call's collection: by its full name when that is unique
+ * across collections, or qualified by its collection ("Primitives/blue/500" for {Primitives.blue.500}).
+ * @returns {Promise<(name: string) => {variable: Variable, label: string}[]>}
+ */
+async function otherCollections() {
+  const collections = await figma.variables.getLocalVariableCollectionsAsync();
+  const variables = await figma.variables.getLocalVariablesAsync();
+  /** @type {Record<string, string>} */
+  const owners = {};
+  collections.forEach((c) => (owners[c.id] = c.name));
+  return (name) => {
+    /** @type {{variable: Variable, label: string}[]} */
+    const found = [];
+    for (const variable of variables) {
+      const owner = owners[variable.variableCollectionId] || "";
+      const label = "{" + (owner + "/" + variable.name).split("/").join(".") + "}";
+      if (variable.name === name || (owner && owner + "/" + variable.name === name)) found.push({ variable: variable, label: label });
+    }
+    return found;
+  };
+}
+
+/**
+ * Finds each alias's target: an item of this call or an existing variable of its collection, by name; else a
+ * variable of any local collection, by its unique name or qualified by its collection; any variable, by id.
  * @param {Planned[]} planned @param {Map<string, Variable>} existing @param {string} collectionName
  */
 async function resolveTargets(planned, existing, collectionName) {
   /** @type {Map<string, Planned>} */
   const byName = new Map();
   planned.forEach((p) => byName.set(p.name, p));
+  /** @type {((name: string) => {variable: Variable, label: string}[]) | null} */
+  let elsewhere = null;
   for (const p of planned) {
     for (const v of p.values) {
       const parsed = v.parsed;
@@ -126,11 +152,24 @@ async function resolveTargets(planned, existing, collectionName) {
         v.target = { variable: target };
         targetType = target.resolvedType;
       } else if ("aliasName" in parsed) {
-        throw notFound(
-          v.where + ": the reference {" + parsed.aliasName.split("/").join(".") + "} names no variable '" + parsed.aliasName +
-            "' of this call or of collection '" + collectionName + "'. Check the name (dots stand for the slashes of " +
-            "groups), or use \"VariableID:…\" for a variable of another collection.",
-        );
+        if (!elsewhere) elsewhere = await otherCollections();
+        const reference = "{" + parsed.aliasName.split("/").join(".") + "}";
+        const found = elsewhere(parsed.aliasName);
+        if (found.length > 1) {
+          throw badParams(
+            v.where + ": the reference " + reference + " is ambiguous: it names " + found.map((f) => f.label + " (" + f.variable.id + ")").join(", ") +
+              ". Qualify it with its collection, e.g. " + found[0].label + ", or use the variable's id.",
+          );
+        }
+        if (!found.length) {
+          throw notFound(
+            v.where + ": the reference " + reference + " names no variable '" + parsed.aliasName + "' of this call, of '" + collectionName + "' or of any local collection " +
+              "(by name, or qualified by its collection as {Collection.group.name}). Check the name (dots stand for the " +
+              "slashes of groups), or use \"VariableID:…\".",
+          );
+        }
+        v.target = { variable: found[0].variable };
+        targetType = found[0].variable.resolvedType;
       } else {
         const target = await figma.variables.getVariableByIdAsync(parsed.aliasId);
         if (!target) throw notFound(v.where + ": the alias target " + parsed.aliasId + " was not found in this file. List variables with design_get_variables.");
@@ -353,7 +392,8 @@ export async function batchUpdateVariables(/** @type {any} */ params, /** @type 
 
 /**
  * SETUP_DESIGN_TOKENS: a new collection with its modes and every token, aliases by DTCG reference to tokens of the
- * same call ("{color.blue.500}" → "color/blue/500") in any order. All or none: on a failure the collection goes.
+ * same call ("{color.blue.500}" → "color/blue/500") in any order, or to variables of other local collections (by a
+ * unique name, or qualified: "{Primitives.blue.500}"). All or none: on a failure the collection goes.
  */
 export async function setupDesignTokens(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
   const collectionName = reqString(params, "collectionName");
