@@ -27,10 +27,10 @@ from design_console import __version__
 from design_console.daemon.bridge import Bridge, is_older
 from design_console.errors import PREFIX, DesignError
 from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof, command_timeout
-from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, write_advert
+from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, user_folder, write_advert
 from design_console.runtime.ports import COMMAND_WIDTH
 
-from .conftest import TOKEN, BridgeFactory, PluginFactory
+from .conftest import TOKEN, BridgeFactory, PluginFactory, make_config
 
 
 async def _connected(bridge: Bridge, key: str) -> None:
@@ -687,7 +687,9 @@ async def test_ports_busy_tells_our_daemons_from_others(
         started_at=now,
         last_seen=now,
     )
-    write_advert(advert_path(temp, port_range), advert)
+    folder = user_folder(make_config(tmp_path, port_range, TMPDIR=str(temp)))
+    folder.mkdir(mode=0o700)
+    write_advert(advert_path(folder, port_range), advert)
     with pytest.raises(DesignError) as caught:
         await make_bridge(TMPDIR=str(temp))
     first, second = _holder_lines(str(caught.value))
