@@ -1,4 +1,7 @@
-"""What every format shares: export and parse options, literal values as text and back, nesting of slash paths."""
+"""What every format shares: export and parse options, literal values as text and back, nesting of slash paths.
+
+A shadow is written as CSS ``box-shadow`` text wherever a format writes plain values (stylesheets, flat and nested
+JSON, the TS module); formats with a shadow type of their own (DTCG, Tokens Studio) write its parts."""
 
 from __future__ import annotations
 
@@ -9,7 +12,18 @@ from typing import Any, Literal
 import msgspec
 
 from design_console.tokens.model import Alias, TokenType, Value
-from design_console.tokens.values import Color, ColorFormat, SizeUnit, color_text, parse_color, parse_size, size_text
+from design_console.tokens.values import (
+    Color,
+    ColorFormat,
+    Shadow,
+    SizeUnit,
+    color_text,
+    parse_color,
+    parse_shadow,
+    parse_size,
+    shadow_text,
+    size_text,
+)
 
 #: The key under ``$extensions`` (and the like) where our own facts travel in JSON formats.
 EXTENSION = "com.design-console"
@@ -41,9 +55,12 @@ class ParseOptions(msgspec.Struct, kw_only=True, frozen=True):
 
 
 def literal_text(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
-    """A literal as the JSON value text formats write: colours and sizes as CSS text, the rest as they are."""
+    """A literal as the JSON value text formats write: colours, sizes and shadows as CSS text, the rest as they
+    are."""
     if isinstance(value, Color):
         return color_text(value, opts.color_format)
+    if isinstance(value, Shadow):
+        return shadow_text(value, opts.color_format, opts.size_unit, opts.rem_base)
     if kind == "dimension" and isinstance(value, int | float) and not isinstance(value, bool):
         return size_text(float(value), opts.size_unit, opts.rem_base)
     if isinstance(value, float) and value.is_integer():
@@ -56,7 +73,7 @@ def css_literal(kind: TokenType, value: Value, opts: ExportOptions) -> str:
     text = literal_text(kind, value, opts)
     if isinstance(text, bool):
         return "true" if text else "false"
-    if kind == "string" or (isinstance(text, str) and kind not in ("color", "dimension")):
+    if kind == "string" or (isinstance(text, str) and kind not in ("color", "dimension", "shadow")):
         return css_string(str(text))
     return str(text)
 
@@ -86,6 +103,10 @@ def read_literal(raw: Any, opts: ParseOptions, kind: TokenType | None = None) ->
         return (kind if kind in ("number", "dimension") else "number"), float(raw)
     if not isinstance(raw, str):
         return None
+    if kind == "shadow":
+        # Only a format that declares the type reads shadow text as a shadow: elsewhere it stays the string it was.
+        shadow = parse_shadow(raw, opts.rem_base)
+        return ("shadow", shadow) if shadow is not None else None
     if kind in (None, "color") and (colour := parse_color(raw)) is not None:
         return "color", colour
     if kind in (None, "dimension", "number") and (px := parse_size(raw, opts.rem_base)) is not None:

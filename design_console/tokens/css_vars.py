@@ -8,7 +8,8 @@ What CSS cannot carry, and what reading infers instead:
 - names: a name becomes a lower-case identifier with ``-`` between parts, so reading gives back the slug with ``/``
   for each ``-`` (``Color/Brand-Blue`` → ``color/brand/blue``);
 - an alias names no collection: it is linked to the collection that holds its target (its own first);
-- descriptions are flattened to one line.
+- descriptions are flattened to one line;
+- a shadow is written as ``box-shadow`` text and reads back as a string (CSS text has no shadow type).
 """
 
 from __future__ import annotations

@@ -25,10 +25,13 @@ class Dialect:
     line_comment: bool  # ``//`` comments (SCSS, LESS) rather than ``/* */``
     scoped: bool  # CSS: modes are selector blocks; SCSS/LESS: modes are name suffixes
     first_scope: str = ":root"
+    #: The name part put in front of a shadow token's variable unless its name starts so (Tailwind's ``--shadow-*``
+    #: namespace, whose variables become ``shadow-*`` utilities).
+    shadow_namespace: str = ""
 
 
 CSS = Dialect("--", False, True)
-TAILWIND = Dialect("--", False, True, "@theme")
+TAILWIND = Dialect("--", False, True, "@theme", "shadow")
 SCSS = Dialect("$", True, False)
 LESS = Dialect("@", True, False)
 
@@ -90,6 +93,7 @@ def _collection_order(tokens: TokenSet) -> list[Collection]:
 def write(d: Dialect, tokens: TokenSet, opts: ExportOptions) -> str:
     """The stylesheet text of ``tokens``."""
     modes_of = {c.name: c.modes for c in tokens.collections}
+    shadows = {(c.name, t.name) for c, t in tokens.tokens() if t.type == "shadow"}
     declared: dict[tuple[str, str], tuple[str, str]] = {}
     lines: list[str] = []
 
@@ -98,9 +102,16 @@ def write(d: Dialect, tokens: TokenSet, opts: ExportOptions) -> str:
             return d.sigil + ident
         return f"{d.sigil}{ident}--{slug((mode,))}"
 
+    def ident_of(coll_name: str, name: str) -> str:
+        ident = _ident(name, opts.prefix)
+        space = d.shadow_namespace
+        if space and (coll_name, name) in shadows and not ident.startswith(f"{space}-"):
+            return f"{space}-{ident}"
+        return ident
+
     def text(value: Value, mode: str, token: Token) -> str:
         if isinstance(value, Alias):
-            ident = name_in(mode, modes_of.get(value.collection, []), _ident(value.name, opts.prefix))
+            ident = name_in(mode, modes_of.get(value.collection, []), ident_of(value.collection, value.name))
             return f"var({ident})" if d.sigil == "--" else ident
         return css_literal(token.type, value, opts)
 
@@ -117,7 +128,7 @@ def write(d: Dialect, tokens: TokenSet, opts: ExportOptions) -> str:
                 value = token.values.get(mode)
                 if value is None:
                     continue
-                ident = name_in(mode, coll.modes, _ident(token.name, opts.prefix))
+                ident = name_in(mode, coll.modes, ident_of(coll.name, token.name))
                 # Scoped stylesheets share one selector per mode across collections; SCSS/LESS one namespace.
                 key = (slug((mode,)) if d.scoped and index else "", ident)
                 if key in declared and declared[key] != (coll.name, token.name):

@@ -13,9 +13,11 @@ extension. A token read from the design tool carries its variable id in ``$exten
 that importing the file back tells a renamed token from a new one. Losses: none for our own files, except that names
 must not contain ``.`` (the alias syntax) and a token name cannot also be a group of others. A file written elsewhere
 (no extension) is read as one collection (``tokens``) with one mode (``default``); ``$type`` inherited from groups is
-honoured. A token no variable can hold (a composite type such as shadow or typography, a cubic Bézier, a duration, a
-size in a unit other than px or rem, a value of no variable type) is not read but listed in its collection's
-``skipped`` with the reason.
+honoured. A ``shadow`` is read as a shadow token (its ``$value`` one layer object or a list of them, each with
+``color``, ``offsetX``, ``offsetY``, ``blur``, ``spread`` and ``inset``); one whose parts are not literals (a
+reference inside) is listed in ``skipped``. A token of a type the model has not (another composite such as
+typography, a cubic Bézier, a duration), a size in a unit other than px or rem or a value of no variable type is not
+read but listed in its collection's ``skipped`` with the reason.
 """
 
 from __future__ import annotations
@@ -34,8 +36,17 @@ from design_console.tokens.common import (
     read_value,
     reference_text,
 )
-from design_console.tokens.model import Alias, Collection, Token, TokenSet, TokenType, Value, link_aliases
-from design_console.tokens.values import Color, hex_text, parse_color
+from design_console.tokens.model import (
+    NO_VARIABLE,
+    Alias,
+    Collection,
+    Token,
+    TokenSet,
+    TokenType,
+    Value,
+    link_aliases,
+)
+from design_console.tokens.values import Color, Shadow, ShadowLayer, hex_text, parse_color
 
 EXTENSION = "json"
 _EXT = common.EXTENSION
@@ -53,12 +64,15 @@ _TYPES: dict[str, TokenType] = {
     "borderWidth": "dimension",
     "fontSizes": "dimension",
     "opacity": "number",
+    "shadow": "shadow",
 }
+
+#: The members of a DTCG shadow layer holding sizes, with the :class:`ShadowLayer` field of each.
+_SHADOW_SIZES = (("offsetX", "offset_x"), ("offsetY", "offset_y"), ("blur", "blur"), ("spread", "spread"))
 
 
 #: DTCG types no variable holds, and why (a variable holds one number, colour, string or boolean).
 _NOT_CARRIED: dict[str, str] = {
-    "shadow": "a shadow is a composite value (an effect style in a design tool)",
     "border": "a border is a composite value",
     "typography": "a typography token is a composite value (a text style in a design tool)",
     "transition": "a transition is a composite value",
@@ -82,7 +96,22 @@ DTCG_KEYS = Keys("$value", "$type", "$description")
 SD3_KEYS = Keys("value", "type", "comment")
 
 
+def _shadow_value(shadow: Shadow, part: Any) -> Any:
+    """A shadow's DTCG ``$value``: one layer object, or a list of them when it has several; ``part`` writes a
+    colour or a size (``part(kind, value)``) in the dialect's shape."""
+    layers = []
+    for layer in shadow.layers:
+        entry = {"color": part("color", layer.color)}
+        entry.update({key: part("dimension", float(getattr(layer, field))) for key, field in _SHADOW_SIZES})
+        if layer.inset:
+            entry["inset"] = True
+        layers.append(entry)
+    return layers[0] if len(layers) == 1 else layers
+
+
 def _value_2025(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
+    if isinstance(value, Shadow):
+        return _shadow_value(value, lambda k, v: _value_2025(k, v, opts))
     if isinstance(value, Color):
         return {
             "colorSpace": "srgb",
@@ -105,6 +134,8 @@ def write_tree(tokens: TokenSet, opts: ExportOptions, keys: Keys, dialect: str =
             return reference_text(value)
         if dialect == "2025":
             return _value_2025(token.type, value, opts)
+        if isinstance(value, Shadow):
+            return _shadow_value(value, lambda k, v: literal_text(k, v, opts))
         return literal_text(token.type, value, opts)
 
     root: dict[str, Any] = {}
@@ -146,7 +177,28 @@ def _unreadable(raw_values: dict[str, Any]) -> str:
     return "the value is no number, colour, string or boolean, nor an alias"
 
 
+def _read_shadow(raw: Any, opts: ParseOptions) -> Shadow | None:
+    """The shadow of a DTCG shadow ``$value`` (a layer object or a list of them), None unless every part is a
+    literal."""
+    layers = []
+    for layer in raw if isinstance(raw, list) else [raw]:
+        if not isinstance(layer, dict):
+            return None
+        colour = _read_value(layer.get("color"), "color", opts)
+        sizes = [_read_value(layer.get(key, 0), "dimension", opts) for key, _ in _SHADOW_SIZES]
+        if colour is None or not isinstance(colour[1], Color):
+            return None
+        px = [s[1] for s in sizes if s is not None and isinstance(s[1], float) and not isinstance(s[1], bool)]
+        if len(px) != len(sizes):
+            return None
+        layers.append(ShadowLayer(colour[1], px[0], px[1], px[2], px[3], layer.get("inset") is True))
+    return Shadow(tuple(layers)) if layers else None
+
+
 def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[TokenType | None, Value] | None:
+    if kind == "shadow" and isinstance(raw, dict | list):
+        shadow = _read_shadow(raw, opts)
+        return ("shadow", shadow) if shadow is not None else None
     if isinstance(raw, dict) and "components" in raw:
         hex_value = raw.get("hex")
         comps = raw.get("components") or []
@@ -238,7 +290,7 @@ def _walk(
         if token.values:
             coll.tokens.append(token)
         else:
-            coll.skipped[name] = _unreadable(raw_values)
+            coll.skipped[name] = NO_VARIABLE[kind] if kind in NO_VARIABLE else _unreadable(raw_values)
 
 
 def write(tokens: TokenSet, opts: ExportOptions) -> str:

@@ -2,8 +2,9 @@
 
 A :class:`TokenSet` holds collections; a collection has modes (the first is its default) and tokens; a token has a
 name (slash path, unique in its collection), a type, a description and one value per mode. A value is a literal
-(:class:`~design_console.tokens.values.Color`, a number, a string, a boolean) or an :class:`Alias` of another token
-by name. Dimensions are numbers in px.
+(:class:`~design_console.tokens.values.Color`, a number, a string, a boolean, a
+:class:`~design_console.tokens.values.Shadow`) or an :class:`Alias` of another token by name. Dimensions are numbers
+in px. A shadow is a token of code only: no variable of the design tool holds one (:data:`NO_VARIABLE`).
 """
 
 from __future__ import annotations
@@ -15,17 +16,22 @@ from typing import Any, Literal
 import msgspec
 
 from design_console.tokens.names import UNITLESS
-from design_console.tokens.values import Color
+from design_console.tokens.values import Color, Shadow
 
-TokenType = Literal["color", "dimension", "number", "string", "boolean"]
+TokenType = Literal["color", "dimension", "number", "string", "boolean", "shadow"]
 
-#: The design tool's variable type of each token type (dimension and number are both FLOAT there).
+#: The design tool's variable type of each token type a variable can hold (dimension and number are both FLOAT
+#: there); the others are in :data:`NO_VARIABLE`.
 RESOLVED_TYPE: dict[TokenType, str] = {
     "color": "COLOR",
     "dimension": "FLOAT",
     "number": "FLOAT",
     "string": "STRING",
     "boolean": "BOOLEAN",
+}
+#: Token types no variable holds, and why (a variable holds one number, colour, string or boolean).
+NO_VARIABLE: dict[TokenType, str] = {
+    "shadow": "shadow: a shadow is a composite value (an effect style in a design tool)",
 }
 
 
@@ -37,7 +43,7 @@ class Alias(msgspec.Struct, frozen=True, tag="alias"):
     collection: str = ""
 
 
-Value = Color | Alias | bool | float | str
+Value = Color | Shadow | Alias | bool | float | str
 
 
 class Token(msgspec.Struct):
@@ -90,6 +96,8 @@ def literal_type(value: Value) -> TokenType:
     """The type a literal value shows (a float is a plain number; callers that know better say dimension)."""
     if isinstance(value, Color):
         return "color"
+    if isinstance(value, Shadow):
+        return "shadow"
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int | float):
@@ -198,6 +206,15 @@ def merge(parts: list[TokenSet]) -> TokenSet:
         coll.skipped = {n: r for n, r in coll.skipped.items() if n not in coll.by_name()}
     link_aliases(out)
     return out
+
+
+def skip_no_variable(tokens: TokenSet) -> None:
+    """Moves every token of a type no variable holds (:data:`NO_VARIABLE`) to its collection's ``skipped``, with the
+    reason: what reading files for the design tool's variables keeps of them."""
+    for coll in tokens.collections:
+        kept = [t for t in coll.tokens if t.type not in NO_VARIABLE]
+        coll.skipped = {**coll.skipped, **{t.name: NO_VARIABLE[t.type] for t in coll.tokens if t.type in NO_VARIABLE}}
+        coll.tokens = kept
 
 
 def select_modes(tokens: TokenSet, modes: list[str] | None) -> TokenSet:

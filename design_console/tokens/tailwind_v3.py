@@ -1,5 +1,6 @@
-"""A Tailwind CSS v3 config module (``module.exports = {theme: {extend: {colors, spacing}}}``): colour tokens
-under ``colors``, dimension tokens under ``spacing``, nested by name part (behind ``prefix`` when given).
+"""A Tailwind CSS v3 config module (``module.exports = {theme: {extend: {colors, spacing, boxShadow}}}``): colour
+tokens under ``colors``, dimension tokens under ``spacing``, shadow tokens under ``boxShadow`` (as CSS text), nested
+by name part (behind ``prefix`` when given).
 
 Losses: everything a Tailwind v3 theme has no place for. Only the first mode of each collection (a config has no
 modes); aliases resolved; collections merged (reading gives one collection, ``tokens``, mode ``default``); number,
@@ -19,7 +20,7 @@ EXTENSION = "js"
 #: Values are literals: aliases are resolved before the export is split into files.
 RESOLVES = True
 
-_GROUPS: dict[TokenType, str] = {"color": "colors", "dimension": "spacing"}
+_GROUPS: dict[TokenType, str] = {"color": "colors", "dimension": "spacing", "shadow": "boxShadow"}
 _BODY = re.compile(r"module\.exports\s*=\s*(\{.*\})\s*;?\s*$", re.DOTALL)
 
 
@@ -39,7 +40,7 @@ def write(tokens: TokenSet, opts: ExportOptions) -> str:
 
 
 def read(text: str, opts: ParseOptions) -> TokenSet:
-    """The colour and spacing tokens of a config module written by :func:`write` (JSON-shaped object)."""
+    """The colour, spacing and shadow tokens of a config module written by :func:`write` (JSON-shaped object)."""
     m = _BODY.search(text)
     if m is None:
         raise ValueError("no `module.exports = {…};` in the config")

@@ -5,7 +5,9 @@ variables in its namespaces: ``--color-*``, ``--spacing-*``, ``--radius-*``…),
 Losses are those of CSS custom properties (see :mod:`design_console.tokens.css_vars`): types inferred from syntax,
 names as dash-separated slugs, aliases linked by name, descriptions on one line. Names are kept as they are: a
 token becomes a utility only if its name starts with a Tailwind namespace (``color/…``, ``spacing/…``); use
-``prefix`` or name the tokens so.
+``prefix`` or name the tokens so. Shadow tokens are the exception: they go into the ``--shadow-*`` namespace
+(``elevation/low`` → ``--shadow-elevation-low``, a ``shadow-`` utility), so a shadow not named ``shadow/…`` reads
+back with ``shadow/`` in front, and as a string (CSS text has no shadow type).
 """
 
 from __future__ import annotations

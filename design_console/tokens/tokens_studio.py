@@ -4,7 +4,9 @@ other collections' default sets as sources) and ``$metadata.tokenSetOrder``.
 
 Losses: an alias is ``{group.name}`` without its collection (Tokens Studio resolves references across the active
 sets), so reading links it to the collection holding the name, its own first; names must not contain ``.``; a set
-name without ``/`` reads as a collection with the one mode ``default``. Strings are written with type ``text``.
+name without ``/`` reads as a collection with the one mode ``default``. Strings are written with type ``text``;
+shadows with type ``boxShadow``, as one layer ``{x, y, blur, spread, color, type}`` (``dropShadow`` or
+``innerShadow``) or a list of them; one whose parts are not literals (a reference inside) is listed in ``skipped``.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from design_console.tokens.common import (
     ParseOptions,
     literal_text,
     nest,
+    read_literal,
     read_value,
     reference_text,
     walk,
 )
-from design_console.tokens.model import Alias, Collection, Token, TokenSet, TokenType, link_aliases
+from design_console.tokens.model import NO_VARIABLE, Alias, Collection, Token, TokenSet, TokenType, Value, link_aliases
+from design_console.tokens.values import Color, Shadow, ShadowLayer
 
 EXTENSION = "json"
 
@@ -31,7 +35,10 @@ _OUT_TYPE: dict[TokenType, str] = {
     "number": "number",
     "string": "text",
     "boolean": "boolean",
+    "shadow": "boxShadow",
 }
+#: The members of a Tokens Studio shadow layer holding sizes, with the :class:`ShadowLayer` field of each.
+_SHADOW_SIZES = (("x", "offset_x"), ("y", "offset_y"), ("blur", "blur"), ("spread", "spread"))
 _IN_TYPE: dict[str, TokenType] = {
     **{v: k for k, v in _OUT_TYPE.items()},
     "sizing": "dimension",
@@ -44,6 +51,38 @@ _IN_TYPE: dict[str, TokenType] = {
 }
 
 
+def _encode(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
+    if isinstance(value, Alias):
+        return reference_text(value, with_collection=False)
+    if not isinstance(value, Shadow):
+        return literal_text(kind, value, opts)
+    layers = [
+        {
+            **{key: literal_text("dimension", getattr(layer, field), opts) for key, field in _SHADOW_SIZES},
+            "color": literal_text("color", layer.color, opts),
+            "type": "innerShadow" if layer.inset else "dropShadow",
+        }
+        for layer in value.layers
+    ]
+    return layers[0] if len(layers) == 1 else layers
+
+
+def _read_shadow(raw: Any, opts: ParseOptions) -> Shadow | None:
+    """The shadow of a ``boxShadow`` value (a layer object or a list of them), None unless every part is a
+    literal."""
+    layers = []
+    for layer in raw if isinstance(raw, list) else [raw]:
+        if not isinstance(layer, dict):
+            return None
+        colour = read_literal(layer.get("color"), opts, "color")
+        sizes = [read_literal(layer.get(key, 0), opts, "dimension") for key, _ in _SHADOW_SIZES]
+        px = [s[1] for s in sizes if s is not None and s[0] == "dimension" and isinstance(s[1], float)]
+        if colour is None or not isinstance(colour[1], Color) or len(px) != len(sizes):
+            return None
+        layers.append(ShadowLayer(colour[1], px[0], px[1], px[2], px[3], layer.get("type") == "innerShadow"))
+    return Shadow(tuple(layers)) if layers else None
+
+
 def write(tokens: TokenSet, opts: ExportOptions) -> str:
     """The Tokens Studio JSON text of ``tokens``."""
     root: dict[str, Any] = {}
@@ -54,13 +93,10 @@ def write(tokens: TokenSet, opts: ExportOptions) -> str:
             for token in coll.tokens:
                 if mode not in token.values:
                     continue
-                value = token.values[mode]
-                text = (
-                    reference_text(value, with_collection=False)
-                    if isinstance(value, Alias)
-                    else literal_text(token.type, value, opts)
-                )
-                entry: dict[str, Any] = {"value": text, "type": _OUT_TYPE[token.type]}
+                entry: dict[str, Any] = {
+                    "value": _encode(token.type, token.values[mode], opts),
+                    "type": _OUT_TYPE[token.type],
+                }
                 if token.description:
                     entry["description"] = token.description
                 pairs.append((token.name, entry))
@@ -102,8 +138,15 @@ def read(text: str, opts: ParseOptions) -> TokenSet:
         have = coll.by_name()
         for name, entry in walk(group, lambda x: isinstance(x, dict) and "value" in x):
             kind = _IN_TYPE.get(str(entry.get("type")))
-            read_back = read_value(entry["value"], opts, kind, with_collection=False)
+            raw = entry["value"]
+            if kind == "shadow" and isinstance(raw, dict | list):
+                shadow = _read_shadow(raw, opts)
+                read_back: tuple[TokenType | None, Value] | None = ("shadow", shadow) if shadow else None
+            else:
+                read_back = read_value(raw, opts, kind, with_collection=False)
             if read_back is None:
+                if kind == "shadow":
+                    coll.skipped[name] = NO_VARIABLE["shadow"]
                 continue
             shown, value = read_back
             token = have.get(name)

@@ -1,4 +1,5 @@
-"""Colour and size values as code writes them: hex, hex8, rgba(), hsl(), oklch() colours; px, rem, pt, dp sizes.
+"""Colour, size and shadow values as code writes them: hex, hex8, rgba(), hsl(), oklch() colours; px, rem, pt, dp
+sizes; shadows as CSS ``box-shadow`` text.
 
 Colours are kept as sRGB floats 0..1 (the design tool's ``{r,g,b,a}``). Writing then reading a colour is exact to
 1/255 per channel for ``hex``/``hex8``/``rgba`` and to 0.002 per channel for ``hsl``/``oklch`` (their text is
@@ -194,3 +195,60 @@ def parse_size(text: str, rem_base: float = 16.0) -> float | None:
         return None
     value, unit = float(m.group(1)), m.group(2).lower()
     return value * rem_base if unit == "rem" else value * _PX_PER[unit]
+
+
+class ShadowLayer(msgspec.Struct, frozen=True):
+    """One shadow: its colour, offsets, blur and spread in px, and whether it falls inside the box."""
+
+    color: Color
+    offset_x: float = 0.0
+    offset_y: float = 0.0
+    blur: float = 0.0
+    spread: float = 0.0
+    inset: bool = False
+
+
+class Shadow(msgspec.Struct, frozen=True, tag="shadow"):
+    """A shadow value: its layers, the first drawn on top (as CSS ``box-shadow`` lists them)."""
+
+    layers: tuple[ShadowLayer, ...]
+
+
+def shadow_text(shadow: Shadow, fmt: ColorFormat = "hex", unit: SizeUnit = "px", rem_base: float = 16.0) -> str:
+    """A shadow as CSS ``box-shadow`` text: ``[inset] x y blur spread colour`` per layer, comma-separated."""
+    return ", ".join(
+        ("inset " if layer.inset else "")
+        + " ".join(size_text(x, unit, rem_base) for x in (layer.offset_x, layer.offset_y, layer.blur, layer.spread))
+        + " "
+        + color_text(layer.color, fmt)
+        for layer in shadow.layers
+    )
+
+
+_LAYER_SPLIT = re.compile(r",(?![^()]*\))")
+
+
+def parse_shadow(text: str, rem_base: float = 16.0) -> Shadow | None:
+    """The shadow written as CSS ``box-shadow`` text (each layer: ``inset``, two to four sizes and a colour, in any
+    order), else None. A bare ``0`` is a size, as in CSS."""
+    layers = []
+    for part in _LAYER_SPLIT.split(text):
+        words = re.findall(r"[\w#.-]+\([^)]*\)|\S+", part)
+        inset = "inset" in words
+        sizes: list[float] = []
+        colour: Color | None = None
+        for word in words:
+            if word == "inset":
+                continue
+            px = 0.0 if word == "0" else parse_size(word, rem_base)
+            if px is not None:
+                sizes.append(px)
+            elif colour is None and (colour := parse_color(word)) is not None:
+                continue
+            else:
+                return None
+        if colour is None or not 2 <= len(sizes) <= 4:
+            return None
+        sizes += [0.0] * (4 - len(sizes))
+        layers.append(ShadowLayer(colour, sizes[0], sizes[1], sizes[2], sizes[3], inset))
+    return Shadow(tuple(layers)) if layers else None

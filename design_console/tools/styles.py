@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Literal
 
 from design_console.protocol import ToolOutput
@@ -75,10 +76,11 @@ async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:
     needs_all = args.include_exports and not args.cursor
     nodes = await _style_nodes(ctx, key, styles) if needs_all else {}
     if needs_all:
-        tokens, made = token_sources.style_token_set([(s, nodes.get(_style_node_id(s), {})) for s in styles])
+        tokens, skipped = token_sources.style_token_set([(s, nodes.get(_style_node_id(s), {})) for s in styles])
         result.update(export_block(tokens, args.export_formats, budget // 2))
-        if made < len(styles):
-            result["exportsSkipped"] = len(styles) - made
+        if skipped:
+            result["exportsSkipped"] = len(skipped)
+            result["exportsSkippedWhy"] = dict(Counter(skipped.values()))
     if args.verbosity == "summary":
         shown = [{"name": s["name"], "type": s["type"]} for s in styles]
     else:

@@ -20,6 +20,7 @@ from design_console.runtime.user_files import read_bytes
 from design_console.tokens import FORMATS, Format, ParseOptions, detect, format_named, parse
 from design_console.tokens.diff import Change, DiffOptions, OnConflict, diff
 from design_console.tokens.model import (
+    NO_VARIABLE,
     RESOLVED_TYPE,
     Alias,
     Collection,
@@ -29,6 +30,7 @@ from design_console.tokens.model import (
     from_variables,
     index,
     merge,
+    skip_no_variable,
     type_aliases,
 )
 from design_console.tokens.values import Color, color_text
@@ -152,6 +154,8 @@ def _read(sources: list[_Source], args: ImportTokensArgs) -> TokenSet:
         return msgspec.structs.replace(opts, default_collection=src.collection) if src.collection else opts
 
     parts = [(src.path, _placed(parse({src.path: src.text}, fmt, options(src)), src)) for src in sources]
+    for _, part in parts:
+        skip_no_variable(part)
     seen: dict[tuple[str, str], tuple[str, Token]] = {}
     for path, part in parts:
         for coll, token in part.tokens():
@@ -182,7 +186,7 @@ def _check_declared(sources: list[tuple[_Source, ParseOptions]], fmt: str, merge
             continue
         for coll, token in FORMATS[cast(Format, name)].read(src.text, opts).tokens():
             values = list(token.values.values())
-            if token.type == "string" or not values or not all(isinstance(v, Alias) for v in values):
+            if token.type in ("string", *NO_VARIABLE) or not values or not all(isinstance(v, Alias) for v in values):
                 continue
             shown = final.get((coll.name, token.name))
             if shown is not None and RESOLVED_TYPE[shown[1].type] != RESOLVED_TYPE[token.type]:

@@ -14,7 +14,7 @@ import msgspec
 from design_console.errors import DesignError, ErrorCode
 from design_console.tokens import TokenSet
 from design_console.tokens.model import Collection, Token, TokenType, Value, from_variables
-from design_console.tokens.values import Color
+from design_console.tokens.values import Color, Shadow, ShadowLayer
 from design_console.tools import shaping
 
 
@@ -166,17 +166,20 @@ _TEXT_TOKENS: tuple[tuple[str, str, TokenType], ...] = (
 )
 
 
-def style_token_set(styles: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[TokenSet, int]:
-    """Styles (each with its definition node) as one collection of tokens, and how many styles it holds: a solid
-    fill is a colour, a text style one token per property (``<name>/font-size``…). Other styles (gradients, images,
-    grids, effects: the token model has no shadow type) have no token."""
+def style_token_set(styles: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[TokenSet, dict[str, str]]:
+    """Styles (each with its definition node) as one collection of tokens, and the styles that have none, by name,
+    with the reason: a solid fill is a colour, a text style one token per property (``<name>/font-size``…), an
+    effect style's visible drop and inner shadows one shadow token. Gradients, images, grids and blurs have no token
+    type."""
     coll = Collection("styles", [STYLE_MODE])
-    made = 0
+    skipped: dict[str, str] = {}
     for style, node in styles:
-        tokens = _style_tokens(style, node)
-        made += bool(tokens)
-        coll.tokens.extend(tokens)
-    return TokenSet([coll]), made
+        made = _style_tokens(style, node)
+        if isinstance(made, str):
+            skipped[style.get("name") or "style"] = made
+        else:
+            coll.tokens.extend(made)
+    return TokenSet([coll]), skipped
 
 
 def _solid(node: dict[str, Any]) -> dict[str, Any] | None:
@@ -188,13 +191,19 @@ def _solid(node: dict[str, Any]) -> dict[str, Any] | None:
     return {**paint["color"], "a": paint["color"].get("a", 1) * paint.get("opacity", 1)}
 
 
-def _style_tokens(style: dict[str, Any], node: dict[str, Any]) -> list[Token]:
+def _shadows(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """An effect style's visible drop and inner shadows, in the order it lists them."""
+    return [e for e in node.get("effects", []) if e.get("type") in _SHADOWS and e.get("visible", True)]
+
+
+def _style_tokens(style: dict[str, Any], node: dict[str, Any]) -> list[Token] | str:
+    """The tokens a style becomes, or why it becomes none."""
     name = style.get("name") or "style"
     kind = style.get("type")
     if kind == "FILL":
         colour = _solid(node)
         if colour is None:
-            return []
+            return "a fill other than one solid colour (gradient, image, several paints) has no token type"
         value = Color(colour.get("r", 0), colour.get("g", 0), colour.get("b", 0), colour["a"])
         return [Token(name, "color", {STYLE_MODE: value})]
     if kind == "TEXT":
@@ -203,8 +212,26 @@ def _style_tokens(style: dict[str, Any], node: dict[str, Any]) -> list[Token]:
             Token(f"{name}/{suffix}", token_type, {STYLE_MODE: _text_value(text_style[key])})
             for key, suffix, token_type in _TEXT_TOKENS
             if key in text_style
-        ]
-    return []
+        ] or "a text style without font properties has no tokens"
+    if kind == "EFFECT":
+        shadows = _shadows(node)
+        if not shadows:
+            return "a blur (or hidden) effect has no token type: only drop and inner shadows are shadow tokens"
+        return [Token(name, "shadow", {STYLE_MODE: Shadow(tuple(_shadow_layer(e) for e in shadows))})]
+    return f"a {str(kind).lower()} style has no token type"
+
+
+def _shadow_layer(effect: dict[str, Any]) -> ShadowLayer:
+    offset = effect.get("offset", {})
+    colour = effect.get("color", {})
+    return ShadowLayer(
+        Color(colour.get("r", 0), colour.get("g", 0), colour.get("b", 0), colour.get("a", 1)),
+        float(offset.get("x", 0)),
+        float(offset.get("y", 0)),
+        float(effect.get("radius", 0)),
+        float(effect.get("spread", 0)),
+        effect.get("type") == "INNER_SHADOW",
+    )
 
 
 def _text_value(value: Any) -> Value:
@@ -223,9 +250,7 @@ def style_css(style: dict[str, Any], node: dict[str, Any]) -> dict[str, str] | N
         css = {suffix: _text_css(key, text_style[key]) for key, suffix, _ in _TEXT_TOKENS if key in text_style}
         return css or None
     if kind == "EFFECT":
-        shadows = [
-            _shadow_css(e) for e in node.get("effects", []) if e.get("type") in _SHADOWS and e.get("visible", True)
-        ]
+        shadows = [_shadow_css(e) for e in _shadows(node)]
         return {"box-shadow": ", ".join(shadows)} if shadows else None
     return None
 

@@ -237,15 +237,15 @@ def test_aliases_into_collections_whose_names_hold_slashes(fmt: tokens.Format) -
 
 
 def test_dtcg_lists_what_no_variable_holds_instead_of_misreading_it() -> None:
-    """A duration in ms or a size in em is no px size, a shadow no single value: each is listed with its reason,
-    not read as a number of px or a value-less string."""
+    """A duration in ms or a size in em is no px size, a typography token no single value: each is listed with its
+    reason, not read as a number of px or a value-less string."""
     text = (
         '{"fast": {"$type": "duration", "$value": {"value": 100, "unit": "ms"}},'
         ' "tracking": {"$type": "dimension", "$value": {"value": 0.1, "unit": "em"}},'
-        ' "raised": {"$type": "shadow", "$value": [{"color": "#000", "offsetX": "0px"}]},'
+        ' "raised": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "14px"}},'
         ' "gap": {"$type": "dimension", "$value": {"value": 1, "unit": "rem"}}}'
     )
     (coll,) = tokens.parse({"t.json": text}, "dtcg").collections
     assert [(t.name, t.values) for t in coll.tokens] == [("gap", {"default": 16.0})]
     assert sorted(coll.skipped) == ["fast", "raised", "tracking"]
-    assert coll.skipped["tracking"].startswith("unit em") and coll.skipped["raised"].startswith("shadow:")
+    assert coll.skipped["tracking"].startswith("unit em") and coll.skipped["raised"].startswith("typography:")

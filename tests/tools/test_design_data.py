@@ -17,6 +17,8 @@ from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, STYLES_KEY, Fake
 from design_console.clients.design_api import DesignApi
 from design_console.errors import PREFIX, DesignError
 from design_console.protocol import ToolOutput
+from design_console.tokens import export
+from design_console.tools import token_sources
 from design_console.tools.base import CHARS_PER_TOKEN
 
 FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
@@ -479,6 +481,39 @@ async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: FakeConte
 STYLES_URL = f"https://www.figma.com/design/{STYLES_KEY}/Style-Guide"
 
 
+def test_effect_styles_become_shadow_tokens_and_blurs_are_skipped_with_the_reason() -> None:
+    drop = {"type": "DROP_SHADOW", "color": {"r": 0, "g": 0, "b": 0, "a": 0.5}, "offset": {"x": 1, "y": 2}, "radius": 4}
+    inner = {"type": "INNER_SHADOW", "color": {"r": 1, "g": 1, "b": 1}, "offset": {"x": 0, "y": 1}, "spread": 1}
+    blur = {"type": "LAYER_BLUR", "radius": 6}
+    styles = [
+        ({"name": "Depth/Inset", "type": "EFFECT"}, {"effects": [drop, blur, inner]}),
+        ({"name": "Glass", "type": "EFFECT"}, {"effects": [blur, {**drop, "visible": False}]}),
+        ({"name": "Sky", "type": "FILL"}, {"fills": [{"type": "GRADIENT_LINEAR"}]}),
+    ]
+    tokens, skipped = token_sources.style_token_set(styles)
+    assert [(t.name, t.type) for t in tokens.collections[0].tokens] == [("Depth/Inset", "shadow")]
+    css = export(tokens, "css-vars")["tokens.css"]
+    assert "  --depth-inset: 1px 2px 4px 0px #00000080, inset 0px 1px 0px 1px #ffffff;" in css
+    assert set(skipped) == {"Glass", "Sky"} and skipped["Glass"].startswith("a blur (or hidden) effect has no token")
+
+
+async def test_styles_without_a_token_are_counted_with_their_reason(ctx: FakeContext, fake_api: ApiServer) -> None:
+    body = fake_api.fake.files[STYLES_KEY].body
+    assert body is not None
+    # A style whose definition node has no visible shadow (a blur, say) has no token.
+    body["styles"]["S:blur"] = {
+        "key": "style-blur",
+        "name": "Glass",
+        "description": "",
+        "remote": False,
+        "styleType": "EFFECT",
+    }
+    result = data(await ctx.call("design_get_styles", {"fileUrl": STYLES_URL, "include_exports": True}))
+    assert result["exportsSkipped"] == 1 and "glass" not in result["exports"]["css-vars"]
+    (why,) = result["exportsSkippedWhy"]
+    assert why.startswith("a blur (or hidden) effect has no token type") and result["exportsSkippedWhy"][why] == 1
+
+
 async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
     result = data(
         await ctx.call(
@@ -502,13 +537,17 @@ async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
     assert by_name["Brand/Primary"]["usage"] == {"nodes": 0} and result["usage"]["scannedNodes"] > 10
     css = result["exports"]["css-vars"]
     assert "  --brand-primary: #3366e6;" in css and "  --text-heading-font-size: 24px;" in css
-    # The token model has no shadow type: the effect style is left out of the exports (its CSS is above).
-    assert "shadow" not in css and result["exportsSkipped"] == 1
+    # The effect style's drop shadow is a shadow token: box-shadow text in the stylesheets, a DTCG shadow.
+    assert "  --shadow-card: 0px 2px 8px 0px #00000040;" in css and "exportsSkipped" not in result
+    assert "$shadow-card: 0px 2px 8px 0px #00000040;" in result["exports"]["scss"]
+    card = json.loads(result["exports"]["dtcg"])["styles"]["Shadow"]["Card"]
+    assert card["$type"] == "shadow" and card["$value"]["offsetY"] == "2px" and card["$value"]["blur"] == "8px"
     tailwind = json.loads(result["exports"]["tailwind-v3"].split("module.exports = ", 1)[1].rstrip().rstrip(";"))
     extend = tailwind["theme"]["extend"]
     assert extend["colors"]["Brand"]["Primary"] == "#3366e6"
     assert extend["spacing"]["Text"]["Heading"]["font-size"] == "24px"
     assert "$text-body-font-size: 14px;" in result["exports"]["scss"]
+    assert extend["boxShadow"]["Shadow"]["Card"] == "0px 2px 8px 0px #00000040"
     ts_only = data(
         await ctx.call(
             "design_get_styles", {"fileUrl": STYLES_URL, "include_exports": True, "export_formats": ["ts-module"]}
