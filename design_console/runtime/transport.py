@@ -13,6 +13,7 @@ import contextlib
 import os
 import struct
 import uuid
+from pathlib import Path
 from typing import NamedTuple
 
 import zmq
@@ -21,6 +22,7 @@ from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import MAX_FRAME_BYTES
 from design_console.runtime.files import write_private
+from design_console.runtime.platform.system import MAX_SOCKET_PATH
 
 #: ZMTP heartbeats: a peer whose process froze is cut off within the timeout (one that died is seen at once).
 HEARTBEAT_IVL_MS = 1000
@@ -89,6 +91,17 @@ def find_endpoint(config: Config) -> str | None:
     return endpoint if endpoint.startswith("tcp://127.0.0.1:") else None
 
 
+def check_socket_path(path: Path) -> None:
+    """Refuse an ``ipc://`` path the OS cannot bind: libzmq fails on it with a bare 'Invalid argument'."""
+    size = len(os.fsencode(path))
+    if size > MAX_SOCKET_PATH:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            f"The control socket path {path} is {size} bytes; this system takes at most {MAX_SOCKET_PATH}.",
+            "Set DESIGN_RUNTIME_DIR to a shorter folder of your own (for example ~/.dcm-run), or DESIGN_IPC=tcp.",
+        )
+
+
 def bind_server(sock: zmq.Socket[bytes], config: Config, keys: KeyPair | None) -> str:
     """Bind designd's control socket (``keys``: its CURVE pair, tcp only) and publish where it is; returns that."""
     sock.setsockopt(zmq.MAXMSGSIZE, MAX_FRAME_BYTES)
@@ -96,6 +109,7 @@ def bind_server(sock: zmq.Socket[bytes], config: Config, keys: KeyPair | None) -
     sock.setsockopt(zmq.HEARTBEAT_TIMEOUT, 2 * HEARTBEAT_TIMEOUT_MS)
     if config.transport == "ipc":
         path = config.control_socket
+        check_socket_path(path)
         path.unlink(missing_ok=True)
         endpoint = f"ipc://{path}"
         old = os.umask(0o177)  # the socket file 0600, though the folder (0700) already keeps others out

@@ -9,6 +9,9 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
+#: The longest Unix-domain socket path in bytes, without its terminating NUL (sun_path is 104 bytes on macOS and the
+#: BSDs, 108 on Linux).
+MAX_SOCKET_PATH = 103 if sys.platform == "darwin" else 107
 #: Whether console scripts are ``.exe`` files and command lines follow the Windows quoting rules.
 WINDOWS = sys.platform == "win32"
 
