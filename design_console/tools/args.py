@@ -66,7 +66,7 @@ MaxTokens = int
 #: format had before is refused with its new name.
 TokenFormat = Annotated[str, Meta(extra={NORMALIZE: format_named}, extra_json_schema={"enum": list(FORMATS)})]
 #: The formats a read's code exports are written in.
-ExportFormats = Annotated[list[TokenFormat], Meta(min_length=1, max_length=len(FORMATS))]
+ExportFormats = Annotated[list[TokenFormat], Meta(min_length=1)]
 
 #: Levels of captured console entries, as the plugin reports them.
 ConsoleLevel = Literal["log", "info", "warn", "error", "debug"]

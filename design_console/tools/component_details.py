@@ -75,8 +75,8 @@ def _variant_axes(entry: ComponentEntry) -> dict[str, list[str]]:
 
 @tool(
     "design_get_component_details",
-    "One component or component set of the open file (by componentKey or componentName): key, description, page, "
-    "property definitions, variant axes and variants with keys; variants paged within maxTokens.",
+    "A component or component set of the open file (by componentKey or componentName): key, description, page, "
+    "properties, variant axes, variants with keys (paged).",
     args=ComponentDetailsArgs,
     runs_in="api",
     toolset="read",

@@ -29,8 +29,8 @@ class ComponentArgs(Args):
 
 @tool(
     "design_get_component",
-    "One component's metadata (name, key, description, properties, variants) or, with format=reconstruction, its "
-    "node tree within maxTokens; enrich adds the plugin's local description when connected.",
+    "A component's metadata (name, key, description, properties, variants) or, with format=reconstruction, its "
+    "node tree; enrich adds the plugin's local description.",
     args=ComponentArgs,
     runs_in="api",
     toolset="read",

@@ -157,7 +157,7 @@ class LibraryVariablesArgs(Args):
 @tool(
     "design_get_library_variables",
     "Variables of the team libraries enabled for the open file: name, key, type, collection, library. "
-    "libraryName/collectionName match part of a name; keys go to design_import_library_variable.",
+    "libraryName/collectionName match part of a name.",
     args=LibraryVariablesArgs,
     runs_in="api",
     toolset="read",
@@ -225,8 +225,8 @@ class ImportLibraryVariableArgs(Args):
 
 @tool(
     "design_import_library_variable",
-    "Import one variable of an enabled team library into the open file by its key (from "
-    "design_get_library_variables) and return its local id; importing it again returns the same variable.",
+    "Import a variable of an enabled team library by its key (from design_get_library_variables); returns its "
+    "local id, the same one when imported again.",
     args=ImportLibraryVariableArgs,
     runs_in="api",
     toolset="read",

@@ -181,9 +181,8 @@ async def _annotate_variables(
 
 @tool(
     "design_get_variables",
-    "Variables and collections (plugin, else design API, else styles). format=summary: counts; returnAsLinks: "
-    "ids+names; enrich: resolved values, CSS names; include_*: node counts, alias chains, code. parseFromConsole: "
-    "plugin snapshot only.",
+    "Variables and collections (plugin, else design API, else styles). summary: counts; returnAsLinks: ids+names; "
+    "enrich: values, CSS names; include_*: usage, alias chains, code.",
     args=VariablesArgs,
     runs_in="api",
     toolset="read",
