@@ -141,6 +141,11 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
     if status.get("refusedPlugin"):
         print(f"refused  {status['refusedPlugin']}")
     print(f"shims    {len(status['shims'])} AI app session(s): {', '.join(str(s['pid']) for s in status['shims'])}")
+    design_api = status["designApi"]
+    print(
+        f"api      designd's token {'set' if design_api['designdToken'] else 'not set'}; "
+        f"{design_api['sessionsWithOwnToken']} session(s) use their own AI app's token"
+    )
     control, refused = status["control"], status["controlStats"]["refusedPeers"]
     print(f"control  {control['endpoint']}  refused {refused} peer(s) without this user's key")
     for w in status["workers"]:
@@ -316,11 +321,13 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
         )
     else:
         checks.append(("ok", f"bridge ports {config.ports.start}-{config.ports.stop - 1}: {free} free", ""))
+    design_api: dict[str, Any] | None = None
     if pid is None:
         checks.append(("warn", "designd is not running", "`designctl start`, or let an AI app start it."))
     else:
         try:
             status = _command(config, "status")
+            design_api = status.get("designApi")
             files = len(status["files"])
             checks.append(("ok", f"designd {status['version']} answers (pid {pid}, port {status['port']})", ""))
             if status.get("bridgeError"):
@@ -353,17 +360,27 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
                 )
             )
     checks += platform_checks(config)
-    if config.access_token:
-        checks.append(("ok", "DESIGN_ACCESS_TOKEN is set (value not shown)", ""))
-    else:
-        checks.append(
-            (
-                "warn",
-                "DESIGN_ACCESS_TOKEN is not set",
-                "Design API tools (file data, comments, versions) need a personal access token in the env.",
-            )
-        )
+    checks.append(_token_check(config, design_api))
     return checks
+
+
+def _token_check(config: Config, design_api: dict[str, Any] | None) -> tuple[str, str, str]:
+    """Which design API token designd uses for whom; designctl's own environment only when designd is not running."""
+    fix = (
+        "Add DESIGN_ACCESS_TOKEN to your AI app's MCP server config and restart that app (its chats bring the token), "
+        "or set it where designd starts and run `designctl restart`."
+    )
+    if design_api is None:
+        if config.access_token:
+            return ("ok", "DESIGN_ACCESS_TOKEN is set here; designd is not running, so this is designctl's own", "")
+        return ("warn", "DESIGN_ACCESS_TOKEN is not set here (designd is not running)", fix)
+    own, sessions = design_api.get("sessionsWithOwnToken", 0), design_api.get("sessions", 0)
+    who = f"{own} of {sessions} AI app session(s) bring their own token"
+    if design_api.get("designdToken"):
+        return ("ok", f"designd has a design API token (value not shown); {who}, the others use designd's", "")
+    if sessions and own == sessions:
+        return ("ok", f"designd has no design API token of its own; {who}", "")
+    return ("warn", f"designd has no design API token of its own; {who}", fix)
 
 
 #: Below this many open files a burst of AI apps and sockets fails (macOS GUI apps start at 256).

@@ -40,6 +40,9 @@ class Hello(Frame, tag="hello"):
     session: str = ""
     #: The peer's working directory: relative file paths in its tool calls resolve against it.
     cwd: str = ""
+    #: The AI app's DESIGN_ACCESS_TOKEN: design API calls of this peer's session use it (designd's own when empty).
+    #: Kept in designd's memory for the session only, never written to a file or a log.
+    access_token: str = ""
 
 
 class Welcome(Frame, tag="welcome"):
@@ -79,6 +82,8 @@ class Call(Frame, tag="call"):
     #: For tools that touch the user's files: the AI app's working directory and its MCP roots (None: none offered).
     cwd: str = ""
     roots: list[str] | None = None
+    #: The calling session's design API token ("": designd's own, DESIGN_ACCESS_TOKEN of its environment).
+    access_token: str = ""
 
 
 class Cancel(Frame, tag="cancel"):

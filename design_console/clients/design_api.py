@@ -40,7 +40,8 @@ OAUTH_TOKEN_PREFIX = "figu_"
 
 _TOKEN_HINT = (
     "Create a personal access token in the design tool (Settings → Security → Personal access tokens, with "
-    "file content read access), set it as DESIGN_ACCESS_TOKEN in your AI app's MCP server config, and restart the app."
+    "file content read access), set it as DESIGN_ACCESS_TOKEN in your AI app's MCP server config, and restart that "
+    "app: its chats then bring the token to designd, which need not restart."
 )
 _FILE_PATH = re.compile(r"^/v1/files/([^/]+)")
 

@@ -53,6 +53,8 @@ class Peer:
     pid: int
     session: str
     cwd: str = ""
+    #: The design API token the peer's AI app gave it ("" when none); repr=False keeps it out of any log line.
+    access_token: str = field(default="", repr=False)
     connected_at: float = field(default_factory=time.time)
     last_seen: float = field(default_factory=time.monotonic)
 
@@ -203,7 +205,14 @@ class ControlServer:
                 return
             if identity in self.peers:
                 await self.drop(identity, "said hello again")
-            joined = Peer(identity=identity, kind=frame.peer, pid=frame.pid, session=frame.session, cwd=frame.cwd)
+            joined = Peer(
+                identity=identity,
+                kind=frame.peer,
+                pid=frame.pid,
+                session=frame.session,
+                cwd=frame.cwd,
+                access_token=frame.access_token,
+            )
             self.peers[identity] = joined
             await self.send(
                 identity,

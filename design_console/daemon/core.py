@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import importlib
 import logging
 import os
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -69,16 +71,36 @@ async def _no_scope() -> FileScope:
     return FileScope()
 
 
+#: The design API token of the AI app whose message is being handled ("": designd's own). Set around each feed of a
+#: session's messages: the lean front and the SDK run a call in the context its message was fed in.
+SESSION_TOKEN: contextvars.ContextVar[str] = contextvars.ContextVar("session_token", default="")
+
+
+@contextlib.contextmanager
+def session_token(token: str) -> Iterator[None]:
+    """Run the enclosed feed or call on behalf of an AI app whose own token is ``token``."""
+    reset = SESSION_TOKEN.set(token)
+    try:
+        yield
+    finally:
+        SESSION_TOKEN.reset(reset)
+
+
+def with_token(config: Config, token: str) -> Config:
+    """``config`` as a call of a session with its own design API token sees it (designd's own when ``token`` is "")."""
+    return msgspec.structs.replace(config, access_token=token) if token else config
+
+
 class DaemonCallContext:
     """What a tool handler running inside designd gets (it implements :class:`tools.context.DaemonContext`): the
     plugin-fed state and the bridge's view of the files, not the daemon itself."""
 
-    def __init__(self, daemon: Daemon, progress: ProgressFn, file_scope: FileScope) -> None:
+    def __init__(self, daemon: Daemon, progress: ProgressFn, file_scope: FileScope, token: str = "") -> None:
         self._daemon = daemon
         self._bridge = daemon.bridge
         self._progress = progress
         self.file_scope = file_scope
-        self.config = daemon.config
+        self.config = with_token(daemon.config, token)
         self.state = daemon.state
 
     @property
@@ -175,11 +197,18 @@ class Daemon:
             if spec.needs_editor:
                 self._check_editor(spec, getattr(args, TARGET_FILE_FIELD, None))
             file_scope = await scope() if spec.uses_files else FileScope()
+            token = SESSION_TOKEN.get()
             if spec.runs_in == "daemon":
-                context: DaemonContext = DaemonCallContext(self, progress, file_scope)
+                context: DaemonContext = DaemonCallContext(self, progress, file_scope, token)
                 return await spec.handler(context, args)
             return await self.supervisor.call(
-                spec.runs_in, name, arguments or {}, self.bridge.active_file_key() or "", progress, file_scope
+                spec.runs_in,
+                name,
+                arguments or {},
+                self.bridge.active_file_key() or "",
+                progress,
+                file_scope,
+                access_token=token,
             )
 
         return await run_call(self.tools, name, arguments, run)
@@ -267,6 +296,13 @@ class Daemon:
                 "refusedPeers": self.control.refused,
             },
             "control": {"transport": self.config.transport, "endpoint": self.control.endpoint},
+            "designApi": {
+                # What designd uses for whom: a session whose AI app gave DESIGN_ACCESS_TOKEN uses its own; the others
+                # use designd's (the environment designd started with). Never a token itself.
+                "designdToken": bool(self.config.access_token),
+                "sessionsWithOwnToken": len([p for p in shims if p.access_token]),
+                "sessions": len(shims),
+            },
         }
 
     def need_mcp(self) -> None:
@@ -289,8 +325,10 @@ class Daemon:
         self.server = server
         log.debug("MCP server ready")
         self._session_class = host.McpSession
-        for front in list(self.sessions.values()):
-            await front.attach(server, self._session_class)
+        for identity, front in list(self.sessions.items()):
+            peer = self.control.peers.get(identity)
+            with session_token(peer.access_token if peer is not None else ""):
+                await front.attach(server, self._session_class)
 
     def spawn(self, coro: Awaitable[Any], name: str) -> None:
         task = asyncio.ensure_future(coro)
@@ -316,7 +354,8 @@ class Daemon:
             )
             self.sessions[identity] = session
             if self.server is not None and self._session_class is not None:
-                await session.attach(self.server, self._session_class)
+                with session_token(peer.access_token):
+                    await session.attach(self.server, self._session_class)
             log.info("AI app session %s opened (shim pid %s, %d open)", peer.session[:8], peer.pid, len(self.sessions))
         elif peer.kind.startswith(WORKER_PREFIX):
             self.supervisor.attach(peer)
@@ -335,7 +374,8 @@ class Daemon:
         if isinstance(frame, Rpc) and peer.kind == PEER_SHIM:
             session = self.sessions.get(peer.identity)
             if session is not None:
-                await session.feed(frame.data)
+                with session_token(peer.access_token):
+                    await session.feed(frame.data)
         elif isinstance(frame, Bye):
             await self.control.drop(peer.identity, frame.reason or "bye")
         elif peer.kind.startswith(WORKER_PREFIX):
@@ -392,7 +432,8 @@ class Daemon:
             # designctl call resolves relative paths in the terminal it was run from; a terminal offers no roots.
             return FileScope.from_wire(peer.cwd, None)
 
-        output = await self.call_tool(frame.tool, frame.arguments, progress, scope)
+        with session_token(peer.access_token):
+            output = await self.call_tool(frame.tool, frame.arguments, progress, scope)
         await self.control.send(peer.identity, ToolResult(id=frame.id, output=output))
 
     async def _ctl_command(self, peer: Peer, frame: Command) -> None:

@@ -227,8 +227,11 @@ class Supervisor:
         active_file_key: str,
         progress: ProgressFn,
         file_scope: FileScope | None = None,
+        *,
+        access_token: str = "",
     ) -> ToolOutput:
-        """Run ``tool`` on the worker of ``kind`` and wait for its result, starting the worker first if needed."""
+        """Run ``tool`` on the worker of ``kind`` and wait for its result, starting the worker first if needed;
+        ``access_token`` is the calling session's own design API token ("" for designd's)."""
         worker = self.workers[kind]
         if not worker.ready.is_set():
             await self._until_ready(worker, progress)
@@ -249,6 +252,7 @@ class Supervisor:
                     roots=None
                     if file_scope is None or file_scope.roots is None
                     else [str(r) for r in file_scope.roots],
+                    access_token=access_token,
                 ),
             )
             if not sent:

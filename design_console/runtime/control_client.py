@@ -82,7 +82,13 @@ class DaemonLink:
         deadline = time.monotonic() + timeout
         try:
             hello = Hello(
-                id="hello", peer=self.peer, version=PROTOCOL_VERSION, pid=os.getpid(), session=self.session, cwd=_cwd()
+                id="hello",
+                peer=self.peer,
+                version=PROTOCOL_VERSION,
+                pid=os.getpid(),
+                session=self.session,
+                cwd=_cwd(),
+                access_token=self.config.access_token,
             )
             self.send(hello)
             while (frame := self.recv(deadline - time.monotonic())) is not None:

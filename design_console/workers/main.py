@@ -9,12 +9,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import sys
 import uuid
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import psutil
 import zmq
 
@@ -56,6 +59,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("design_console.worker")
 
 PARENT_POLL = 0.5
+#: Design API clients kept for sessions with a token of their own (each holds a connection pool).
+MAX_SESSION_CLIENTS = 8
 
 
 class WorkerCallContext:
@@ -68,13 +73,17 @@ class WorkerCallContext:
     def __init__(self, worker: WorkerProcess, call: Call) -> None:
         self._worker = worker
         self._call = call
-        self.config = worker.config
+        self.config = (
+            msgspec.structs.replace(worker.config, access_token=call.access_token)
+            if call.access_token
+            else worker.config
+        )
         self.active_file_key: str | None = call.active_file_key or None
         self.file_scope = FileScope.from_wire(call.cwd, call.roots)
 
     @property
     def api(self) -> DesignApi:
-        return self._worker.api
+        return self._worker.api_for(self._call.access_token)
 
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
@@ -104,6 +113,9 @@ class WorkerProcess:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._done = asyncio.Event()
         self._api: DesignApi | None = None
+        #: Clients of sessions that brought their own token, most recently used last.
+        self._session_apis: OrderedDict[str, DesignApi] = OrderedDict()
+        self._closing: set[asyncio.Task[None]] = set()
 
     @property
     def api(self) -> DesignApi:
@@ -113,6 +125,29 @@ class WorkerProcess:
 
             self._api = DesignApi(self.config)
         return self._api
+
+    def api_for(self, token: str) -> DesignApi:
+        """The client for a call: designd's own, or one per token a session brought, each with a cache of its own so
+        no session is answered from responses fetched with another's token."""
+        if not token or token == self.config.access_token:
+            return self.api
+        client = self._session_apis.get(token)
+        if client is None:
+            from design_console.clients.design_api import DesignApi
+
+            # A salted digest names the cache folder: the token itself is never written anywhere.
+            folder = hashlib.sha256(b"design-console-mcp session cache\0" + token.encode()).hexdigest()[:32]
+            config = msgspec.structs.replace(
+                self.config, access_token=token, home=self.config.home / "session-caches" / folder
+            )
+            client = self._session_apis[token] = DesignApi(config)
+            while len(self._session_apis) > MAX_SESSION_CLIENTS:
+                retired = self._session_apis.popitem(last=False)[1]
+                task = asyncio.get_running_loop().create_task(retired.aclose())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+        self._session_apis.move_to_end(token)
+        return client
 
     async def send(self, frame: Frame) -> None:
         self._link.send([encode(frame)])
@@ -155,9 +190,9 @@ class WorkerProcess:
         for task in [*tasks, *self._tasks.values()]:
             task.cancel()
         await asyncio.gather(*tasks, *self._tasks.values(), return_exceptions=True)
-        if self._api is not None:
+        for client in [*([self._api] if self._api is not None else []), *self._session_apis.values()]:
             with contextlib.suppress(Exception):
-                await self._api.aclose()
+                await client.aclose()
         self._link.close()
         self._sock.close(linger=0)
         self._ctx.term()

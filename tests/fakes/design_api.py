@@ -693,6 +693,8 @@ class FakeDesignApi:
             return await self.control(request)
         body = await request.body()
         seen: dict[str, Any] = {"method": request.method, "path": path, "query": dict(request.query_params)}
+        # Which of the known tokens the request carried: "personal", "oauth" or "".
+        seen["token"] = self.token_kind(request)
         payload: Any = None
         if body:
             try:
@@ -726,6 +728,13 @@ class FakeDesignApi:
                 return self.error(op, fault.status, fault.message, headers)
         params = result.parameters
         return self.answer(op, dict(params.path), dict(params.query), payload)
+
+    def token_kind(self, request: Request) -> str:
+        """Which known token a request carries, by the header it is sent in: "personal", "oauth" or ""."""
+        if TOKENS.get(request.headers.get("X-Figma-Token", "")) == "X-Figma-Token":
+            return "personal"
+        bearer = request.headers.get("Authorization", "")
+        return "oauth" if bearer.startswith("Bearer ") and TOKENS.get(bearer[7:]) == "Authorization" else ""
 
     def token_ok(self, request: Request) -> bool:
         personal = request.headers.get("X-Figma-Token")
