@@ -208,12 +208,15 @@ class SocketThread:
         time.sleep(0.05)
 
     def _drain_wake(self) -> None:
-        self._woken = False
+        # Drain first, then clear the flag (the queued frames are flushed after this): cleared first, a wake-up the
+        # loop sent while the drain ran would be swallowed with the flag left set, and the loop would never wake the
+        # thread again until some other socket stirred it (a reply stalled until the next ping, 2 s later).
         while True:
             try:
                 self._wake_rx.recv(zmq.NOBLOCK)
             except zmq.Again:
-                return
+                break
+        self._woken = False
 
     def _read(self) -> None:
         for _ in range(READ_BATCH):
