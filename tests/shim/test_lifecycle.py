@@ -295,18 +295,8 @@ async def test_client_gone_mid_call_cancels_the_plugin_command(daemon: DaemonPro
         return {"success": True, "result": None}
 
     plugin.handlers["EXECUTE_CODE"] = slow
-    proc = subprocess.Popen(
-        [str(BIN / "design-console-mcp")], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
+    proc = _shim_calling_execute(daemon)
     assert proc.stdin is not None
-    call = {"name": "design_execute", "arguments": {"code": "return 1", "timeout": 20000}}
-    for message in (
-        INIT,
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
-    ):
-        proc.stdin.write(json.dumps(message).encode() + b"\n")
-    proc.stdin.flush()
     sent = await plugin.wait_command("EXECUTE_CODE")
     proc.stdin.close()
     cancel = await plugin.wait_command("CANCEL")
@@ -324,16 +314,7 @@ async def test_a_killed_shim_is_noticed_at_once_and_its_call_cancelled(
         return {"success": True, "result": None}
 
     plugin.handlers["EXECUTE_CODE"] = slow
-    proc = subprocess.Popen([SHIM], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert proc.stdin is not None
-    call = {"name": "design_execute", "arguments": {"code": "return 1", "timeout": 20000}}
-    for message in (
-        INIT,
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
-    ):
-        proc.stdin.write(json.dumps(message).encode() + b"\n")
-    proc.stdin.flush()
+    proc = _shim_calling_execute(daemon)
     sent = await plugin.wait_command("EXECUTE_CODE")
     started = time.monotonic()
     proc.kill()
@@ -433,3 +414,18 @@ def test_an_app_starts_designd_as_soon_as_a_dying_one_lets_go_of_the_lock(dc_env
             proc.stdin.close()
         proc.wait(10)
         subprocess.run([str(BIN / "designctl"), "stop"], env=dc_env.env, capture_output=True, timeout=60)
+
+
+def _shim_calling_execute(daemon: DaemonProcess) -> subprocess.Popen[bytes]:
+    """A shim started raw, whose client opened a session and called design_execute (its stdin left open)."""
+    proc = subprocess.Popen([SHIM], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None
+    call = {"name": "design_execute", "arguments": {"code": "return 1", "timeout": 20000}}
+    for message in (
+        INIT,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call},
+    ):
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+    return proc
