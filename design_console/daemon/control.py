@@ -3,9 +3,10 @@
 Every frame is a :mod:`design_console.protocol` message. A frame that cannot be decoded is answered with
 ``Error(code=ErrorCode.BAD_REQUEST)`` and the loop goes on; nothing a peer sends can stop it.
 
-One thread owns the socket (``runtime/socket_thread.py``) and, over tcp, answers libzmq's ZAP requests: only a peer
-that proves the user's CURVE client key gets a frame through; every refused handshake is counted. The loop takes
-the frames in order and queues the replies; it never touches a ZeroMQ socket, so it may be any asyncio loop.
+``runtime/socket_thread.py`` drives the socket (from the loop where it can watch the socket's descriptor, from a
+thread of its own on Windows' default loop) and, over tcp, answers libzmq's ZAP requests: only a peer that proves
+the user's CURVE client key gets a frame through; every refused handshake is counted. This module takes the frames
+in order and queues the replies, the same on any asyncio loop.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class ControlServer:
         self._thread = thread
 
     def _authenticate(self) -> None:
-        """Answer libzmq's ZAP requests (on the socket's thread): admit only the user's client key over CURVE."""
+        """Answer libzmq's ZAP requests (wherever the socket is driven): admit only the user's client key over CURVE."""
         zap = self._zap
         assert zap is not None
         while True:

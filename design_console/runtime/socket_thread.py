@@ -1,10 +1,18 @@
-"""A ZeroMQ socket driven by a thread of its own for code on an asyncio loop, on every loop and every system.
+"""A ZeroMQ socket for code on an asyncio loop, on every loop and every system.
 
-Windows' default loop (Proactor) has no ``add_reader``, so neither the loop nor ``zmq.asyncio`` (which needs a
-selector thread there) can watch the socket. Instead one thread owns the socket: it blocks in ``zmq.Poller``, hands
-each received message to the loop (one ``call_soon_threadsafe`` per batch), and sends what the loop queued when an
-``inproc://`` PAIR wakes it. A socket monitor tells it when a peer's connection ends, which it hands on as
-:class:`Gone`, so a peer that dies is noticed at once, not when it stops answering.
+Where the running loop can watch descriptors (the selector loops, the default everywhere but Windows), the loop
+drives the socket itself: it watches the socket's ``zmq.FD``, receives and sends in its own callbacks, and no frame
+crosses a thread inside the process. That descriptor is edge-triggered (it signals that the socket's state may have
+changed, not that a message waits), so every turn reads until ``EAGAIN`` and looks at ``zmq.EVENTS`` again after
+each send, which may have taken the signal a new message raised.
+
+Windows' default loop (Proactor) has no ``add_reader``. There one thread owns the socket instead: it blocks in
+``zmq.Poller``, hands each received message to the loop (one ``call_soon_threadsafe`` per batch), and sends what
+the loop queued when an ``inproc://`` PAIR wakes it. The choice is made once, at :meth:`SocketThread.start`, by
+asking the loop, so nothing above this module knows which one runs.
+
+Either way a socket monitor tells when a peer's connection ends, which is handed on as :class:`Gone`, so a peer
+that dies is noticed at once, not when it stops answering.
 """
 
 from __future__ import annotations
@@ -37,6 +45,23 @@ READ_BATCH = 64
 SEND_RETRY = 0.005
 #: A peer whose queue stays full this long (it stopped reading) is given up; its frames wait in a backlog meanwhile.
 SEND_STALL_LIMIT = 10.0
+#: How long reading rests after a receive failed (out of descriptors or memory), so the failure does not spin.
+FAILURE_REST = 0.05
+
+
+def loop_watches_descriptors(loop: asyncio.AbstractEventLoop, fd: int, callback: Callable[[], None]) -> bool:
+    """Have ``loop`` call ``callback`` whenever ``fd`` is readable; False when the loop cannot (Windows' Proactor)."""
+    try:
+        loop.add_reader(fd, callback)
+    except NotImplementedError:
+        return False
+    return True
+
+
+def _readable(sock: zmq.Socket[bytes]) -> bool:
+    """Whether a message waits on ``sock`` (reading ``EVENTS`` also re-arms its edge-triggered descriptor)."""
+    events = sock.getsockopt(zmq.EVENTS)
+    return isinstance(events, int) and bool(events & zmq.POLLIN)
 
 
 class Gone(NamedTuple):
@@ -59,6 +84,8 @@ class _Backlog:
 
 class SocketThread:
     """Owns ``sock`` from :meth:`start` to :meth:`close`: the loop only calls :meth:`send` and :meth:`receive`.
+
+    Driven by the loop where it can watch the socket's descriptor, by a thread of its own otherwise (module doc).
 
     ``routed``: a ROUTER, whose messages start with the peer's identity (sends are routed by it, and each peer's
     connection is tracked); otherwise a socket with one peer (a DEALER), whose lost connection is one :class:`Gone`.
@@ -104,26 +131,49 @@ class SocketThread:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._arrived: asyncio.Event | None = None
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        #: Whether the loop drives the socket (decided by :meth:`start`), and that side's pending callbacks.
+        self._on_loop = False
+        self._turn_due = False
+        self._retry: asyncio.TimerHandle | None = None
+        self._resting = False
 
     def watch(self, sock: zmq.Socket[bytes], handler: Callable[[], None]) -> None:
-        """Have the thread call ``handler`` whenever ``sock`` is readable (before :meth:`start`)."""
+        """Have ``handler`` called whenever ``sock`` is readable, by whichever side drives the socket (call before
+        :meth:`start`)."""
         self._helpers[sock] = handler
 
     def start(self) -> None:
-        """Hand the socket to the thread; messages go to the running loop."""
-        self._loop = asyncio.get_running_loop()
+        """Start driving the socket: from the running loop where it can watch descriptors, else from the thread.
+        Messages go to the running loop either way."""
+        loop = self._loop = asyncio.get_running_loop()
         self._arrived = asyncio.Event()
-        self._thread.start()
+        if not loop_watches_descriptors(loop, self.sock.FD, self._turn):
+            self._thread.start()
+            return
+        self._on_loop = True
+        loop.add_reader(self._monitor.FD, self._turn)
+        for sock, handler in self._helpers.items():
+            turn = self._helper_turn(sock, handler)
+            loop.add_reader(sock.FD, turn)
+            loop.call_soon(turn)
+        # Edge-triggered: what arrived before the descriptor was watched raised no signal the loop will see.
+        self._turn_soon()
 
     # --- the loop's side ------------------------------------------------------------------------------------------
 
     def send(self, parts: list[bytes]) -> None:
         """Queue one message (a routed one starts with the peer's identity); it keeps its order behind the others."""
         self._out.append(parts)
-        self._wake()
+        if self._on_loop:
+            self._flush()
+            self._after_io()
+        else:
+            self._wake()
 
     def _wake(self) -> None:
-        if not self._woken:
+        if self._on_loop:
+            self._turn_soon()
+        elif not self._woken:
             self._woken = True
             try:
                 self._wake_tx.send(b"", zmq.NOBLOCK)
@@ -146,10 +196,14 @@ class SocketThread:
                 await arrived.wait()
 
     def close(self) -> None:
-        """Stop the thread once it sent what was queued, and close the sockets it owned but ``sock``."""
+        """Stop driving the socket once what was queued is sent, and close the sockets it owned but ``sock``."""
+        if self._on_loop:
+            self._stop_watching()
+            self._flush()
         self._closing = True
         self._woken = False
-        self._wake()
+        if not self._on_loop:
+            self._wake()
         if self._thread.is_alive():
             self._thread.join(5.0)
         # Monitoring off before its socket closes: libzmq blocks for good sending an event to a closed monitor.
@@ -158,10 +212,75 @@ class SocketThread:
         for sock in (self._monitor, self._wake_rx, self._wake_tx):
             sock.close(linger=0)
 
+    # --- driven by the loop ---------------------------------------------------------------------------------------
+
+    def _turn_soon(self) -> None:
+        if not self._turn_due and self._loop is not None and not self._closing:
+            self._turn_due = True
+            self._loop.call_soon(self._turn)
+
+    def _turn(self) -> None:
+        """One turn of the loop's side: the monitor's events, a batch of messages, then what waits to go out."""
+        self._turn_due = False
+        if self._closing:
+            return
+        self._events()
+        if not self._resting and not self._paused:
+            self._read()
+        while self._leaving:
+            self._deliver(self._leaving.pop(0))
+        if len(self._inbox) >= INBOX_LIMIT:
+            self._paused = True  # back-pressure: peers' frames wait in ZeroMQ until receive() takes some
+        elif self._paused and len(self._inbox) < INBOX_LIMIT // 2:
+            self._paused = False
+        self._flush()
+        self._after_io()
+
+    def _after_io(self) -> None:
+        """Come back for what the last receive or send left: more messages, or backlogs to retry."""
+        if self._closing:
+            return
+        if not self._paused and not self._resting and _readable(self.sock):
+            self._turn_soon()
+        if self._backlogs and self._retry is None and self._loop is not None:
+            self._retry = self._loop.call_later(SEND_RETRY, self._retry_backlogs)
+
+    def _retry_backlogs(self) -> None:
+        self._retry = None
+        self._turn()
+
+    def _rest_over(self) -> None:
+        self._resting = False
+        self._turn()
+
+    def _helper_turn(self, sock: zmq.Socket[bytes], handler: Callable[[], None]) -> Callable[[], None]:
+        def turn() -> None:
+            handler()
+            # The handler's own sends may have taken the signal of a request that arrived meanwhile.
+            if _readable(sock) and self._loop is not None:
+                self._loop.call_soon(turn)
+
+        return turn
+
+    def _stop_watching(self) -> None:
+        loop = self._loop
+        assert loop is not None
+        for sock in (self.sock, self._monitor, *self._helpers):
+            with contextlib.suppress(RuntimeError, ValueError, OSError):
+                loop.remove_reader(sock.FD)
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
+
     # --- the thread's side ----------------------------------------------------------------------------------------
 
     def _deliver(self, item: Incoming) -> None:
         self._inbox.append(item)
+        if self._on_loop:
+            arrived = self._arrived
+            assert arrived is not None
+            arrived.set()
+            return
         if not self._notified:
             self._notified = True
             loop, arrived = self._loop, self._arrived
@@ -180,6 +299,7 @@ class SocketThread:
                 ready = dict(poller.poll(int(SEND_RETRY * 1000) if self._backlogs else None))
             except zmq.ZMQError as exc:
                 self._failed(exc)
+                time.sleep(FAILURE_REST)
                 continue
             if self._wake_rx in ready:
                 self._drain_wake()
@@ -205,7 +325,14 @@ class SocketThread:
     def _failed(self, exc: zmq.ZMQError) -> None:
         self.receive_errors += 1
         self._throttle.warning("receive", "control socket receive failed: %s", exc)
-        time.sleep(0.05)
+
+    def _read_failed(self, exc: zmq.ZMQError) -> None:
+        self._failed(exc)
+        if not self._on_loop:
+            time.sleep(FAILURE_REST)
+        elif not self._resting and self._loop is not None:
+            self._resting = True
+            self._loop.call_later(FAILURE_REST, self._rest_over)
 
     def _drain_wake(self) -> None:
         # Drain first, then clear the flag (the queued frames are flushed after this): cleared first, a wake-up the
@@ -230,7 +357,7 @@ class SocketThread:
             except zmq.Again:
                 return
             except zmq.ZMQError as exc:
-                self._failed(exc)
+                self._read_failed(exc)
                 return
             parts = [frame.bytes for frame in frames]
             if parts[0] not in self._fd_of:

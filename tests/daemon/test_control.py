@@ -1,5 +1,5 @@
-"""designd's control socket in-process, with real ZeroMQ peers on both transports: order, peers that stop reading,
-peers whose connection ends, and peers without the user's key."""
+"""designd's control socket in-process, with real ZeroMQ peers on both transports, driven by the loop and by a
+thread: order, peers that stop reading, peers whose connection ends, and peers without the user's key."""
 
 from __future__ import annotations
 
@@ -28,19 +28,24 @@ from design_console.protocol import (
     decode,
     encode,
 )
+from design_console.runtime import socket_thread
 from design_console.runtime.transport import client_socket
 
 STALL_LIMIT = 0.5
 
 
-@pytest.fixture(params=["ipc", "tcp"])
-async def server(request: pytest.FixtureRequest) -> AsyncIterator[ControlServer]:
+@pytest.fixture(params=[(ipc, side) for ipc in ("ipc", "tcp") for side in ("loop", "thread")], ids="-".join)
+async def server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[ControlServer]:
+    transport, side = request.param
+    if side == "thread":
+        # As on Windows' default loop, which cannot watch the socket's descriptor: a thread drives it.
+        monkeypatch.setattr(socket_thread, "loop_watches_descriptors", lambda *_: False)
     folder = Path(tempfile.mkdtemp(prefix="ctl-", dir="/tmp"))
     for name in ("home", "run"):
         (folder / name).mkdir(mode=0o700)
     config = load_config(
         {"HOME": str(folder), "DESIGN_CONSOLE_HOME": str(folder / "home"), "DESIGN_RUNTIME_DIR": str(folder / "run")}
-        | {"DESIGN_IPC": request.param}
+        | {"DESIGN_IPC": transport}
     )
     control = ControlServer(config, server_version="test", send_stall_limit=STALL_LIMIT)
     control.bind()
