@@ -29,7 +29,7 @@ from design_console.runtime.adverts import (
 )
 from design_console.runtime.dirs import InstanceLock
 from design_console.runtime.launch import DAEMON_MODULE
-from design_console.runtime.platform import login, procs, system
+from design_console.runtime.platform import login, private, procs, system
 from design_console.runtime.platform.locks import FileLock, lock_is_free, wait_lock_free
 from design_console.runtime.platform.private import make_private_dir, private_dir_problem
 
@@ -158,6 +158,24 @@ def test_a_private_dir_open_to_others_is_named_with_its_fix(tmp_path: Path) -> N
     folder.chmod(0o755)
     problem = private_dir_problem(folder)
     assert problem is not None and "755" in problem[0] and f"chmod 700 {folder}" in problem[1]
+
+
+@POSIX
+def test_a_private_dir_owned_by_another_account_is_refused_by_owner_not_by_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on Windows, where a stat names no owner and the folder's owner SID is asked for by its path."""
+    folder = tmp_path / AWKWARD
+    make_private_dir(folder)
+    monkeypatch.setattr(private, "current_user", lambda: "S-1-5-21-7-8-9-1001")
+    monkeypatch.setattr(private, "path_owner", lambda path: "S-1-5-21-7-8-9-1002")
+    problem = private_dir_problem(folder)
+    assert problem is not None and "S-1-5-21-7-8-9-1002" in problem[0] and "S-1-5-21-7-8-9-1001" in problem[0]
+    assert "DESIGN_RUNTIME_DIR" in problem[1]
+    # The user, SYSTEM and Administrators may own it; an owner the OS cannot name (a FAT volume) guards nothing.
+    for owner in ("S-1-5-21-7-8-9-1001", "S-1-5-18", "S-1-5-32-544", None):
+        monkeypatch.setattr(private, "path_owner", lambda path, owner=owner: owner)
+        assert private_dir_problem(folder) is None, owner
 
 
 # --- limits ---------------------------------------------------------------------------------------------------

@@ -11,6 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+#: Owners a folder of ours may have besides the user: SYSTEM and the Administrators group, which only a privileged
+#: process can make a folder's owner (an elevated process of the user itself makes its folders Administrators').
+PRIVILEGED_OWNERS = frozenset({"S-1-5-18", "S-1-5-32-544"})
 #: How often, and how long between tries, a rename onto a file another process has open is retried on Windows
 #: (CPython opens files without FILE_SHARE_DELETE, so a reader of an advert blocks its refresh for a moment).
 REPLACE_TRIES = 10
@@ -29,8 +32,66 @@ if sys.platform == "win32":
         return "".join(c if c.isalnum() else "_" for c in os.environ.get("USERNAME", "user"))
 
     def owned_by_me(info: os.stat_result) -> bool:
-        # Windows reports no owner in a stat; the folder's ACL (set on creation) is what keeps it private.
+        # Windows reports no owner in a stat: private_dir_problem asks for the folder's owner SID by its path.
         return True
+
+    import ctypes
+    from ctypes import wintypes
+
+    _SE_FILE_OBJECT = 1
+    _OWNER_SECURITY_INFORMATION = 1
+    _TOKEN_QUERY = 0x0008
+    _TOKEN_USER = 1
+
+    def _sid_text(sid: ctypes.c_void_p) -> str | None:
+        advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)
+        text = wintypes.LPWSTR()
+        if not advapi32.ConvertSidToStringSidW(sid, ctypes.byref(text)):
+            return None
+        try:
+            return text.value
+        finally:
+            ctypes.WinDLL("kernel32").LocalFree(text)
+
+    def path_owner(path: Path) -> str | None:
+        """The owner SID of ``path`` (``S-1-5-21-…``); None when Windows does not say."""
+        advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)
+        owner = ctypes.c_void_p()
+        descriptor = ctypes.c_void_p()
+        failed = advapi32.GetNamedSecurityInfoW(
+            str(path),
+            _SE_FILE_OBJECT,
+            _OWNER_SECURITY_INFORMATION,
+            ctypes.byref(owner),
+            None,
+            None,
+            None,
+            ctypes.byref(descriptor),
+        )
+        if failed:
+            return None
+        try:
+            return _sid_text(owner)
+        finally:
+            ctypes.WinDLL("kernel32").LocalFree(descriptor)
+
+    def current_user() -> str | None:
+        """This process's user SID, from its access token; None when Windows does not say."""
+        advapi32 = ctypes.WinDLL("advapi32", use_last_error=True)
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+        token = wintypes.HANDLE()
+        if not advapi32.OpenProcessToken(kernel32.GetCurrentProcess(), _TOKEN_QUERY, ctypes.byref(token)):
+            return None
+        try:
+            size = wintypes.DWORD()
+            advapi32.GetTokenInformation(token, _TOKEN_USER, None, 0, ctypes.byref(size))
+            buffer = ctypes.create_string_buffer(size.value)
+            if not advapi32.GetTokenInformation(token, _TOKEN_USER, buffer, size, ctypes.byref(size)):
+                return None
+            # TOKEN_USER starts with a SID_AND_ATTRIBUTES, whose first field points at the SID.
+            return _sid_text(ctypes.cast(buffer, ctypes.POINTER(ctypes.c_void_p))[0])
+        finally:
+            kernel32.CloseHandle(token)
 
     def open_to_others(info: os.stat_result) -> bool:
         return False
@@ -108,6 +169,14 @@ else:
         """Whether the file ``info`` describes belongs to this user."""
         return info.st_uid == os.getuid()
 
+    def path_owner(path: Path) -> str | None:
+        """The owner of ``path``: its uid."""
+        return f"uid {path.lstat().st_uid}"
+
+    def current_user() -> str | None:
+        """This process's user: its uid."""
+        return f"uid {os.getuid()}"
+
     def open_to_others(info: os.stat_result) -> bool:
         """Whether group or others have any access bit."""
         return bool(info.st_mode & 0o077)
@@ -138,9 +207,11 @@ def private_dir_problem(path: Path) -> tuple[str, str] | None:
     info = path.lstat()
     if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
         return f"{path} is not a directory.", f"Remove it and start again: rm {path}"
-    if not owned_by_me(info):
+    # An owner the OS cannot name (a Windows volume without security, such as FAT) guards nothing to check.
+    owner, me = path_owner(path), current_user()
+    if owner is not None and me is not None and owner != me and owner not in PRIVILEGED_OWNERS:
         return (
-            f"{path} belongs to uid {info.st_uid}, not to you (uid {user_key()}).",
+            f"{path} belongs to {owner}, not to you ({me}).",
             "Set DESIGN_RUNTIME_DIR to a directory of your own.",
         )
     if open_to_others(info):
