@@ -1,10 +1,12 @@
-"""Figures of the Remote Mode relay: the round trip of ``design_execute`` through it with the real plugin on the AI
-client's instance and on the other one (the call then crosses Redis pub/sub twice), and the pairing redemption race
-(100 sockets presenting one code at once, half on each instance).
+"""Figures of the Remote Mode relay beside designd's local bridge: the round trip of ``design_execute`` with the real
+plugin (1) on designd's bridge, called through the stdio server, (2) through the relay with the plugin on the AI
+client's instance and (3) on the other one (the call then crosses Redis pub/sub twice); then the pairing redemption
+race (100 sockets presenting one code at once, half on each instance).
 
-Run: ``.venv/bin/python bench/bench_relay.py [--calls 300] [--races 5]``. It starts the fake design API, a fake design
-platform, redis-server, two ``design-console-remote`` instances and the shipped plugin (ui.html in jsdom, code.js in
-node) on free localhost ports, signs a user in through the real OAuth flow, prints the figures and stops everything.
+Run: ``.venv/bin/python bench/bench_relay.py [--calls 300] [--races 5]``. It starts designd with the plugin in a
+throwaway HOME, then the fake design API, a fake design platform, redis-server, two ``design-console-remote``
+instances and the shipped plugin (ui.html in jsdom, code.js in node) on free localhost ports, signs a user in through
+the real OAuth flow, prints the figures side by side and stops everything.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes.api_server import api_process  # noqa: E402
-from fakes.real_plugin import RealPlugin  # noqa: E402
+from fakes.real_plugin import RealPlugin, installation_with_plugin  # noqa: E402
 from fakes.relay_client import redeem  # noqa: E402
 from fakes.remote import (  # noqa: E402
     RemoteServer,
@@ -35,16 +37,54 @@ from fakes.remote import (  # noqa: E402
     sign_in,
 )
 from helpers import free_port_range  # noqa: E402
-from mcp import Client  # noqa: E402
+from mcp import Client, StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+from procs import BIN  # noqa: E402
 
 from design_console.daemon.plugin_sync import render_plugin_file  # noqa: E402
 
+WARM_UP = 10
+CODE = "return figma.currentPage.name;"
+
+
+def _p50_p99(latencies: list[float]) -> tuple[float, float]:
+    ordered = sorted(latencies)
+    return statistics.median(ordered) * 1000, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
+
 
 def _figures(name: str, latencies: list[float]) -> str:
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return f"{name}: p50 {statistics.median(ordered) * 1000:6.1f} ms, p99 {p99 * 1000:6.1f} ms ({len(ordered)} calls)"
+    p50, p99 = _p50_p99(latencies)
+    return f"{name}: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms ({len(latencies)} calls)"
+
+
+async def _timed(client: Client, calls: int) -> list[float]:
+    latencies: list[float] = []
+    for number in range(calls + WARM_UP):
+        started = time.perf_counter()
+        result = await client.call_tool("design_execute", {"code": CODE})
+        if result.is_error:
+            raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
+        if number >= WARM_UP:  # the first calls warm the session and the connections
+            latencies.append(time.perf_counter() - started)
+    return latencies
+
+
+async def local_round_trips(calls: int) -> list[float]:
+    """``design_execute`` through the stdio server, designd and its bridge, to the same shipped plugin."""
+    with installation_with_plugin(file_key="benchFile", file_name="Bench File") as env:
+        params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
+        async with Client(params) as client:
+            return await _timed(client, calls)
+
+
+def side_by_side(rows: list[tuple[str, list[float]]]) -> None:
+    """The round trips in one table; each relay row also says how much it adds to the local bridge's p50."""
+    local = _p50_p99(rows[0][1])[0]
+    print(f"{'design_execute round trip':<44} {'p50':>8} {'p99':>8} {'p50 vs local':>13}")
+    for label, latencies in rows:
+        p50, p99 = _p50_p99(latencies)
+        extra = "" if label == rows[0][0] else f"{p50 - local:+10.1f} ms"
+        print(f"{label:<44} {p50:5.1f} ms {p99:5.1f} ms {extra:>13}")
 
 
 async def _pair_code(server: RemoteServer, token: str) -> str:
@@ -55,18 +95,11 @@ async def _pair_code(server: RemoteServer, token: str) -> str:
     return text.split('"code":"', 1)[1][:6]
 
 
-async def round_trips(label: str, server: RemoteServer, token: str, calls: int) -> None:
+async def round_trips(server: RemoteServer, token: str, calls: int) -> list[float]:
+    """``design_execute`` over ``/mcp`` of ``server`` through the relay to the paired plugin."""
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
-    latencies: list[float] = []
     async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
-        for number in range(calls + 10):
-            started = time.perf_counter()
-            result = await client.call_tool("design_execute", {"code": "return figma.currentPage.name;"})
-            if result.is_error:
-                raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
-            if number >= 10:  # the first calls warm the session and the connections
-                latencies.append(time.perf_counter() - started)
-    print(_figures(label, latencies))
+        return await _timed(client, calls)
 
 
 async def _attempt(server: RemoteServer, code: str) -> tuple[str, float]:
@@ -96,6 +129,7 @@ async def races(servers: tuple[RemoteServer, RemoteServer], token: str, count: i
 
 
 async def main(calls: int, race_count: int) -> None:
+    rows = [("local bridge (stdio server, designd)", await local_round_trips(calls))]
     with (
         api_process() as api_url,
         fake_platform() as platform,
@@ -127,10 +161,11 @@ async def main(calls: int, race_count: int) -> None:
             try:
                 plugin.pair(await _pair_code(first, token))
                 plugin.wait_window(lambda w: w["cloud"]["state"] == "paired", "pair")
-                await round_trips("design_execute, plugin on the same instance", first, token, calls)
-                await round_trips("design_execute, plugin on the other instance", second, token, calls)
+                rows.append(("relay, plugin on the same instance", await round_trips(first, token, calls)))
+                rows.append(("relay, plugin on the other instance (Redis)", await round_trips(second, token, calls)))
             finally:
                 plugin.stop()
+            side_by_side(rows)
             await races((first, second), token, race_count)
 
 

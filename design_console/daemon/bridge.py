@@ -33,22 +33,26 @@ from design_console.bridge_frames import (
     NONCE_BYTES,
     Frame,
     HelloData,
-    PluginFailure,
     ProgressData,
-    UnusableReply,
     decode_frame,
     decode_hello,
     plugin_proof_valid,
-    reply_result,
+)
+from design_console.clients.plugin_link import (
+    PluginLink,
+    ProgressFn,
+    ReplyOutcome,
+    disconnected_error,
+    interrupted_error,
+    stalled_error,
 )
 from design_console.config import Config
 from design_console.daemon.state import EVENT_TYPES, FileData, FileState, State
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, bridge_proof, command_timeout
+from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof
 from design_console.runtime.logs import LogThrottle, throttle_loop_errors
 from design_console.runtime.ports import ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
-from design_console.tools.context import ProgressFn
 
 log = logging.getLogger("design_console.bridge")
 
@@ -68,8 +72,6 @@ MAX_WAITING_SOCKETS = 64
 PING_INTERVAL_SECONDS = 10.0
 MISSED_PONGS_TO_DROP = 2
 CLOSE_TIMEOUT_SECONDS = 5.0
-#: How many ids of abandoned commands are remembered, to tell a late reply from a reply to an id never sent.
-REMEMBERED_IDS = 4096
 
 ALLOWED_ORIGINS = frozenset({"null", "https://www.figma.com", "https://figma.com"})
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", "*", ""})
@@ -140,27 +142,65 @@ class _Socket:
 
 @dataclass(eq=False)
 class _File:
+    """An identified file: the peer its commands go to, whichever of its sockets is live."""
+
     key: str
     data: FileData
+    bridge: Bridge
     socket: _Socket | None = None
-    pending: set[str] = field(default_factory=set)
     grace: asyncio.TimerHandle | None = None
     live: asyncio.Event = field(default_factory=asyncio.Event)
     gone: bool = False
     activity: int = 0
+    #: The socket a command frame is being written to.
+    writing: _Socket | None = None
 
     @property
     def label(self) -> str:
         name = self.data.info.file_name
         return f"'{name}' ({self.key})" if name else f"({self.key})"
 
+    async def send(self, frame: bytes, method: str) -> None:
+        """Write ``frame`` to the file's socket, waiting within the grace period for a disconnected file."""
+        self.writing = None
+        while self.socket is None:
+            if self.gone:
+                raise DesignError(
+                    ErrorCode.DISCONNECTED,
+                    f"The plugin in {self.label} disconnected and did not come back; {method} was not sent.",
+                    "Reopen the plugin in that file, check with design_get_status, then retry.",
+                )
+            await self.live.wait()
+        # Left set if the deadline interrupts the write: :meth:`unsent` then knows which socket stopped reading.
+        sock = self.writing = self.socket
+        try:
+            await sock.ws.send(frame.decode())
+        except ConnectionClosed:
+            self.writing = None
+            raise disconnected_error(self.label, method) from None
+        self.writing = None
 
-@dataclass(eq=False)
-class _Pending:
-    method: str
-    key: str
-    future: asyncio.Future[Frame]
-    progress: ProgressFn | None = None
+    async def cancel(self, frame: bytes) -> bool:
+        """Write a CANCEL to the live socket, if there is one."""
+        if self.socket is None:
+            return False
+        try:
+            await self.socket.ws.send(frame.decode())
+        except ConnectionClosed:
+            return False
+        return True
+
+    def unsent(self, method: str, wait: float) -> DesignError:
+        """The deadline came while the file was reconnecting, or while its socket would not take the frame."""
+        sock, self.writing = self.writing, None
+        if sock is None:
+            return DesignError(
+                ErrorCode.TIMEOUT,
+                f"The plugin in {self.label} is reconnecting; {method} was not sent before its timeout.",
+                "Call design_get_status, then retry once the file shows as connected.",
+            )
+        self.bridge.drop_stalled(sock)
+        return stalled_error(self.label, method, wait)
 
 
 class Bridge:
@@ -203,16 +243,11 @@ class Bridge:
         self._closed = False
         self._sockets: set[_Socket] = set()
         self._files: dict[str, _File] = {}
-        self._pending: dict[str, _Pending] = {}
-        self._abandoned: dict[str, None] = {}
-        self._cancels: dict[str, None] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._active: str | None = None
         self._locked = False
         self._activity = itertools.count(1)
         self._sids = itertools.count(1)
-        self._ids = itertools.count(1)
-        self._id_prefix = f"{os.getpid():x}{int(self.started_at * 1000) % 0xFFFFFF:x}-"
         self._throttle = LogThrottle(log)
         #: When designd last closed a plugin's socket for a wrong or missing bridge-token handshake.
         self._last_refused: float | None = None
@@ -247,6 +282,13 @@ class Bridge:
             0,
         )
         self._last_error: str | None = None
+        manifest = config.plugin_dir / "manifest.json"
+        self._link = PluginLink(
+            self._counters,
+            id_prefix=f"{os.getpid():x}{int(self.started_at * 1000) % 0xFFFFFF:x}-",
+            outdated_hint=f"re-import it from {manifest} (Plugins > Development > Import plugin from manifest…) "
+            "and run it again.",
+        )
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
 
@@ -311,9 +353,9 @@ class Bridge:
         for f in list(self._files.values()):
             if f.grace is not None:
                 f.grace.cancel()
-            self._fail_pending(f, error)
             f.gone = True
             f.live.set()
+        await self._link.close(error)
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -392,7 +434,7 @@ class Bridge:
             **self._counters,
             "sockets": len(self._sockets),
             "files": len(self._files),
-            "pendingCommands": len(self._pending),
+            "pendingCommands": len(self._link),
             "malformedEvents": self._state.malformed_events,
             "unauthenticatedFiles": sum(1 for f in self._files.values() if not f.data.info.authenticated),
             "lastError": self._last_error,
@@ -541,7 +583,7 @@ class Bridge:
 
     def _busy(self, sock: _Socket) -> bool:
         f = self._files.get(sock.file_key) if sock.file_key else None
-        return f is not None and f.socket is sock and bool(f.pending)
+        return f is not None and f.socket is sock and self._link.busy(f)
 
     async def _on_message(self, sock: _Socket, message: str | bytes) -> None:
         try:
@@ -645,7 +687,7 @@ class Bridge:
         newly_attached = f is None or f.socket is not sock
         data = self._state.identify(info, key, authenticated=sock.authenticated)
         if f is None:
-            f = _File(key, data)
+            f = _File(key, data, self)
             self._files[key] = f
         if f.grace is not None:
             f.grace.cancel()
@@ -655,14 +697,7 @@ class Bridge:
             self._counters["replacedSockets"] += 1
             log.info("file %s reconnected on socket %d; closing its old socket %d", key, sock.sid, old.sid)
             old.file_key = None
-            self._fail_pending(
-                f,
-                DesignError(
-                    ErrorCode.DISCONNECTED,
-                    f"The plugin in {f.label} reconnected while the command was running; its result is unknown.",
-                    "Check the file, then retry if the change is not there.",
-                ),
-            )
+            self._link.fail_peer(f, interrupted_error(f.label, "reconnected"))
             self._spawn(self._close_socket(old, 1000, "Replaced by same file reconnection"))
         f.socket = sock
         f.live.set()
@@ -696,10 +731,12 @@ class Bridge:
             self._counters["badFrames"] += 1
             self._throttle.warning("bad-progress", "ignored unreadable PROGRESS from socket %d: %s", sock.sid, exc)
             return
-        pending = self._pending.get(str(data.id))
-        if pending is None or pending.progress is None or pending.key != sock.file_key or pending.future.done():
-            return
-        self._spawn(pending.progress(data.progress, data.total, data.message[:200]))
+        self._link.progress(self._file_of(sock), str(data.id), data.progress, data.total, data.message)
+
+    def _file_of(self, sock: _Socket) -> _File | None:
+        """The file ``sock`` is the live socket of, if any: only its replies and progress count."""
+        f = self._files.get(sock.file_key) if sock.file_key else None
+        return f if f is not None and f.socket is sock else None
 
     def _make_active(self, f: _File) -> None:
         f.activity = next(self._activity)
@@ -730,7 +767,7 @@ class Bridge:
             del self._files[f.key]
             self._state.remove(f.key)
         log.info("file %s did not come back within %g s; dropping its state (its console stays)", f.label, self._grace)
-        self._fail_pending(
+        self._link.fail_peer(
             f,
             DesignError(
                 ErrorCode.DISCONNECTED,
@@ -743,36 +780,18 @@ class Bridge:
             recent = max(self._files.values(), key=lambda g: (g.socket is not None, g.activity), default=None)
             self._active = recent.key if recent else None
 
-    def _fail_pending(self, f: _File, error: DesignError) -> None:
-        for cid in list(f.pending):
-            pending = self._pending.get(cid)
-            if pending is not None and not pending.future.done():
-                pending.future.set_exception(error)
-
     # --- commands -------------------------------------------------------------------------------------------
 
     def _on_reply(self, sock: _Socket, frame: Frame) -> None:
-        cid = str(frame.id)
-        if cid in self._cancels:
-            del self._cancels[cid]
-            return
-        pending = self._pending.get(cid)
-        if pending is None:
-            if cid in self._abandoned:
-                self._counters["lateRepliesDropped"] += 1
-                log.info("dropped a late reply to command %s on socket %d", cid, sock.sid)
-            else:
-                self._counters["unknownReplies"] += 1
-                self._throttle.warning("unknown-reply", "ignored a reply to unknown id %r on socket %d", cid, sock.sid)
-            return
-        if sock.file_key != pending.key:
-            self._counters["wrongFileReplies"] += 1
+        outcome = self._link.resolve(self._file_of(sock), frame)
+        if outcome is ReplyOutcome.LATE:
+            log.info("dropped a late reply to command %s on socket %d", frame.id, sock.sid)
+        elif outcome is ReplyOutcome.UNKNOWN:
+            self._throttle.warning("unknown-reply", "ignored a reply to unknown id %r on socket %d", frame.id, sock.sid)
+        elif outcome is ReplyOutcome.WRONG_PEER:
             self._throttle.warning(
-                "wrong-file", "ignored a reply to %s for file %s that came from socket %d", cid, pending.key, sock.sid
+                "wrong-file", "ignored a reply to %s that came from socket %d, not its file's", frame.id, sock.sid
             )
-            return
-        if not pending.future.done():
-            pending.future.set_result(frame)
 
     def _target(self, file_key: str) -> _File:
         if self.unavailable is not None:
@@ -797,46 +816,12 @@ class Bridge:
             "Run the Desktop Bridge plugin in that file, or use one of the connected files' keys.",
         )
 
-    async def _wait_live(self, f: _File, deadline: float, method: str) -> _Socket:
-        """The file's live socket, waiting within the grace period for a disconnected file to come back."""
-        while f.socket is None:
-            if f.gone:
-                raise DesignError(
-                    ErrorCode.DISCONNECTED,
-                    f"The plugin in {f.label} disconnected and did not come back; {method} was not sent.",
-                    "Reopen the plugin in that file, check with design_get_status, then retry.",
-                )
-            try:
-                async with asyncio.timeout_at(deadline):
-                    await f.live.wait()
-            except TimeoutError:
-                raise DesignError(
-                    ErrorCode.TIMEOUT,
-                    f"The plugin in {f.label} is reconnecting; {method} was not sent before its timeout.",
-                    "Call design_get_status, then retry once the file shows as connected.",
-                ) from None
-        return f.socket
-
-    def _new_id(self) -> str:
-        return f"{self._id_prefix}{next(self._ids)}"
-
-    def _remember(self, table: dict[str, None], cid: str) -> None:
-        table[cid] = None
-        if len(table) > REMEMBERED_IDS:
-            del table[next(iter(table))]
-
-    async def _send_cancel(self, f: _File, target: str) -> bool:
-        sock = f.socket
-        if sock is None:
-            return False
-        cid = self._new_id()
-        frame = {"id": cid, "method": Method.CANCEL, "params": {"target": target}}
-        try:
-            await sock.ws.send(_encoder.encode(frame).decode())
-        except ConnectionClosed:
-            return False
-        self._remember(self._cancels, cid)
-        return True
+    def drop_stalled(self, sock: _Socket) -> None:
+        """Drop a socket that stopped reading: a command written to it would hold every one behind it."""
+        self._counters["stalledSockets"] += 1
+        self._throttle.warning("stalled", "socket %d stopped reading; dropping it", sock.sid)
+        self._detach(sock)
+        sock.ws.transport.abort()
 
     async def command(
         self,
@@ -858,90 +843,9 @@ class Bridge:
         except DesignError as exc:
             self._last_error = str(exc)
             raise
-        wait = timeout if timeout > 0 else command_timeout(method, params)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        cid = self._new_id()
-        pending = _Pending(method, f.key, loop.create_future(), progress)
         try:
-            sock = await self._wait_live(f, deadline, method)
-            self._pending[cid] = pending
-            f.pending.add(cid)
-            frame = _encoder.encode({"id": cid, "method": method, "params": params or {}}).decode()
-            sent = False
-            try:
-                # The deadline covers the write too: a plugin that stops reading (a window paused in its dev
-                # tools) would otherwise hold the command, and every one queued behind it, past its timeout.
-                async with asyncio.timeout_at(deadline):
-                    await sock.ws.send(frame)
-                    sent = True
-                    self._counters["commandsSent"] += 1
-                    reply = await pending.future
-            except ConnectionClosed:
-                raise DesignError(
-                    ErrorCode.DISCONNECTED,
-                    f"The plugin in {f.label} disconnected before {method} could be sent.",
-                    "Check with design_get_status, then retry.",
-                ) from None
-            except TimeoutError:
-                if not sent:
-                    self._counters["stalledSockets"] += 1
-                    self._throttle.warning("stalled", "socket %d stopped reading; dropping it", sock.sid)
-                    self._detach(sock)
-                    sock.ws.transport.abort()
-                    raise DesignError(
-                        ErrorCode.TIMEOUT,
-                        f"The plugin in {f.label} stopped reading, so {method} could not be sent within {wait:g} s; "
-                        "its connection was dropped.",
-                        "Resume or reopen the Desktop Bridge plugin (a plugin window paused in its developer tools "
-                        "stops reading), then retry.",
-                    ) from None
-                self._remember(self._abandoned, cid)
-                self._counters["commandsTimedOut"] += 1
-                cancelled = await self._send_cancel(f, cid)
-                raise DesignError(
-                    ErrorCode.TIMEOUT,
-                    f"{method} sent to file {f.label} got no answer within {wait:g} s"
-                    + ("; a CANCEL was sent." if cancelled else " and the file is no longer connected."),
-                    "The plugin may be busy or running in another file. Next step: call design_get_status.",
-                ) from None
-            except asyncio.CancelledError:
-                if sent:
-                    self._remember(self._abandoned, cid)
-                    self._spawn(self._send_cancel(f, cid))
-                raise
-            return self._interpret(f, method, reply)
+            return await self._link.call(f, method, params, timeout=timeout, progress=progress)
         except DesignError as exc:
             self._counters["commandsFailed"] += 1
             self._last_error = str(exc)
             raise
-        finally:
-            self._pending.pop(cid, None)
-            f.pending.discard(cid)
-
-    def _interpret(self, f: _File, method: str, reply: Frame) -> dict[str, Any]:
-        try:
-            return reply_result(reply)
-        except PluginFailure as failure:
-            raise self._plugin_error(f, method, failure.message, failure.code) from None
-        except UnusableReply as exc:
-            raise self._bad_reply(f, method, str(exc)) from None
-
-    def _plugin_error(self, f: _File, method: str, message: str, code: str | None) -> DesignError:
-        text = f"{method} failed in {f.label}: {message}" + (f" (code {code})" if code else "")
-        if message.startswith("Unknown method"):
-            manifest = self._config.plugin_dir / "manifest.json"
-            hint = (
-                f"This plugin is older than the server and lacks {method}: re-import it from {manifest} "
-                "(Plugins > Development > Import plugin from manifest…) and run it again."
-            )
-        else:
-            hint = "Fix what the message names and retry; design_get_console_logs shows the plugin's console."
-        return DesignError(ErrorCode.PLUGIN_ERROR, text, hint)
-
-    def _bad_reply(self, f: _File, method: str, what: str) -> DesignError:
-        return DesignError(
-            ErrorCode.BAD_REPLY,
-            f"The plugin in {f.label} answered {method} with an unusable reply: {what}.",
-            "Update the plugin (re-import its manifest) and retry; run `designctl doctor` if it persists.",
-        )

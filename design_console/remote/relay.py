@@ -7,9 +7,12 @@ reconnect credential. From then on the socket speaks the bridge protocol of desi
 FILE_INFO, commands), with the credential as the proof's secret; after a drop the plugin comes back with
 ``/ws/pair?relay=…`` and proves it holds the credential, which never crosses the wire again.
 
-The instance that holds a plugin's socket owns its relay (an entry in the store it keeps fresh). A command from a
-session on another instance travels over Redis pub/sub to the owner and its reply comes back the same way. Nothing of
-the design passes through the store: replies live in memory for the length of a call, events are not kept.
+The instance that holds a plugin's socket owns its relay (an entry in the store it keeps fresh). Commands go through
+the one plugin-command client (:mod:`design_console.clients.plugin_link`): to the socket itself on the owner, or, from
+a session on another instance, over the store's pub/sub to the owner, which runs the command with the same client and
+sends back its progress and the plugin's reply frame. Nothing of the design is kept in the store: replies live in
+memory for the length of a call, events are not kept. Each instance remembers a user's relay and a relay's owner for a
+few seconds, so a call costs no store round trip; a new pairing is announced to every instance at once.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import math
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,20 +37,26 @@ from design_console.bridge_frames import (
     NONCE_BYTES,
     Frame,
     HelloData,
-    PluginFailure,
     ProgressData,
-    UnusableReply,
     decode_frame,
     decode_hello,
     plugin_proof_valid,
-    reply_result,
+)
+from design_console.clients.plugin_link import (
+    Command,
+    PluginLink,
+    ProgressFn,
+    ReplyOutcome,
+    disconnected_error,
+    interrupted_error,
+    stalled_error,
 )
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import BRIDGE_PROTOCOL, Method, bridge_proof, command_timeout
+from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof, command_timeout
 from design_console.remote.crypto import TokenCipher, new_secret
 from design_console.remote.limits import client_key
-from design_console.remote.store import Store
+from design_console.remote.store import Store, Subscription
 
 log = logging.getLogger("design_console.remote.relay")
 
@@ -68,8 +77,13 @@ HANDSHAKE_SECONDS = 10.0
 #: A call to a relay whose plugin is reconnecting waits this long for it before failing.
 RECONNECT_WAIT = 8.0
 RECONNECT_POLL = 0.1
-#: The forwarding instance waits this much longer than the owner does, so the owner's own timeout error arrives first.
+#: The owner holds a forwarded command this much longer than the forwarding instance waits for it: it ends it early
+#: only when the forwarding instance is gone (which would otherwise have cancelled it).
 FORWARD_MARGIN = 3.0
+#: How long an instance trusts what it remembers of a user's relay and of a relay's owner without asking the store.
+ROUTE_SECONDS = 5.0
+#: The channel every instance hears (new pairings); each also hears one of its own (commands, progress, replies).
+BROADCAST = "relay:all"
 #: The ``port`` of SERVER_HELLO and of every proof over the relay: the secret (one per relay) already names the relay.
 RELAY_PORT = 0
 
@@ -98,27 +112,43 @@ class _Relay(msgspec.Struct):
 
 
 class _Forward(msgspec.Struct, omit_defaults=True):
-    """A message between instances: a command for the owner of ``relay``, or the progress of or reply to command
-    ``cid``."""
+    """A message between instances about command ``cid`` of instance ``origin``: the command for the owner of
+    ``relay`` (``frame`` is the command frame), its cancel, its progress, or its reply (``frame`` is the plugin's reply
+    frame, or ``error`` says why there is none; ``moved`` says this instance no longer holds the relay)."""
 
     op: str
     cid: str
     origin: str = ""
     relay: str = ""
-    method: str = ""
-    params: dict[str, Any] = msgspec.field(default_factory=dict)
     file_key: str = ""
     timeout: float = 0.0
-    result: dict[str, Any] | None = None
+    frame: msgspec.Raw = msgspec.Raw()
     error: tuple[str, str, str] | None = None
+    moved: bool = False
     progress: tuple[float, float | None, str] | None = None
 
 
 _encoder = msgspec.json.Encoder()
 _forward_decoder = msgspec.json.Decoder(_Forward)
+_command_decoder = msgspec.json.Decoder(Command)
+_frame_decoder = msgspec.json.Decoder(Frame)
 _progress_decoder = msgspec.json.Decoder(ProgressData)
 
-ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
+
+def _reply_frame(cid: str, frame: Frame) -> bytes:
+    """The plugin's reply as a frame again, under the forwarding instance's id for the command."""
+    reply: dict[str, Any] = {"id": cid}
+    if len(frame.result):
+        reply["result"] = frame.result
+    if len(frame.error):
+        reply["error"] = frame.error
+    if frame.code is not None:
+        reply["code"] = frame.code
+    return _encoder.encode(reply)
+
+
+class _Moved(Exception):
+    """The instance a command was forwarded to does not hold the relay (any more): ask the store again."""
 
 
 def new_code() -> str:
@@ -146,23 +176,90 @@ def plugin_away_error() -> DesignError:
 
 @dataclass(eq=False)
 class _Session:
-    """One plugin socket on this instance, after its handshake."""
+    """One plugin socket on this instance, after its handshake: the peer its relay's commands go to."""
 
     ws: WebSocket
     relay: str
+    relays: Relays
     file_key: str = ""
     file_name: str = ""
-    pending: dict[str, tuple[asyncio.Future[Frame], ProgressFn | None]] = field(default_factory=dict)
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
-
-    async def send(self, message: dict[str, Any]) -> None:
-        async with self.send_lock:
-            await self.ws.send_text(_encoder.encode(message).decode())
 
     @property
     def label(self) -> str:
         return f"'{self.file_name}'" if self.file_name else "the paired file"
+
+    async def send(self, frame: bytes, method: str) -> None:
+        """Write a command frame to the plugin's socket."""
+        if self.closed:
+            raise plugin_away_error()
+        try:
+            async with self.send_lock:
+                await self.ws.send_text(frame.decode())
+        except (WebSocketDisconnect, RuntimeError):
+            raise disconnected_error(self.label, method) from None
+
+    async def cancel(self, frame: bytes) -> bool:
+        """Write a CANCEL frame, unless the socket is gone."""
+        if self.closed:
+            return False
+        try:
+            async with self.send_lock:
+                await self.ws.send_text(frame.decode())
+        except (WebSocketDisconnect, RuntimeError):
+            return False
+        return True
+
+    def unsent(self, method: str, wait: float) -> DesignError:
+        """The socket stopped reading: close it (the plugin reconnects) and say so."""
+        self.relays.drop_stalled(self)
+        return stalled_error(self.label, method, wait)
+
+
+@dataclass(eq=False)
+class _Remote:
+    """The peer of a command forwarded to ``owner``, the instance that holds the plugin's socket."""
+
+    relays: Relays
+    owner: str
+    relay: str
+    file_key: str
+    timeout: float
+    label: str = "the paired file"
+
+    async def send(self, frame: bytes, method: str) -> None:
+        """Publish the command to the owner; :class:`_Moved` when no instance listens there (it died)."""
+        command = _Forward(
+            "command",
+            _command_decoder.decode(frame).id,
+            self.relays.instance,
+            self.relay,
+            self.file_key,
+            self.timeout,
+            msgspec.Raw(frame),
+        )
+        if not await self.relays.store.publish(_channel(self.owner), _encoder.encode(command)):
+            raise _Moved()
+
+    async def cancel(self, frame: bytes) -> bool:
+        """Ask the owner to cancel the command (it then sends the plugin a CANCEL)."""
+        target = str(_command_decoder.decode(frame).params.get("target", ""))
+        message = _encoder.encode(_Forward("cancel", target, self.relays.instance))
+        return bool(await self.relays.store.publish(_channel(self.owner), message))
+
+    def unsent(self, method: str, wait: float) -> DesignError:
+        """The store did not take the command in time."""
+        return DesignError(
+            ErrorCode.TIMEOUT,
+            f"The server instance holding the plugin's connection could not be reached with {method} within "
+            f"{wait:g} s.",
+            "Retry; the plugin reconnects to another instance if that one is gone.",
+        )
+
+
+def _channel(instance: str) -> str:
+    return f"relay:{instance}"
 
 
 class Relays:
@@ -173,23 +270,29 @@ class Relays:
         self.store = store
         self.instance = uuid.uuid4().hex
         self._sessions: dict[str, _Session] = {}
-        self._waiting: dict[str, tuple[asyncio.Future[_Forward], ProgressFn | None]] = {}
+        #: Commands other instances forwarded here, by (origin, cid): a cancel from the origin ends its task.
+        self._forwarded: dict[tuple[str, str], asyncio.Task[None]] = {}
+        #: What this instance remembers of the store: a user's relay, a relay's owner, each with when to ask again.
+        self._bindings: dict[str, tuple[str, float]] = {}
+        self._owners: dict[str, tuple[str, float]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._redis: Any = getattr(store, "redis", None)
-        self._pubsub: Any = None
+        self._subscriptions: list[Subscription] = []
         self._cipher = TokenCipher(config.token_keys) if config.token_keys else None
+        self._counters: dict[str, int] = {}
+        self._link = PluginLink(
+            self._counters,
+            id_prefix=f"{self.instance[:12]}-",
+            outdated_hint="update the Desktop Bridge plugin (re-import its manifest), then pair it again.",
+        )
 
     # --- lifecycle ---------------------------------------------------------------------------------------------
 
-    def _channel(self, instance: str) -> str:
-        return f"design-console:relay:{instance}"
-
     async def start(self) -> None:
-        """Listen for commands and replies from other instances (Redis only) and keep this instance's relays owned."""
-        if self._redis is not None:
-            self._pubsub = self._redis.pubsub()
-            await self._pubsub.subscribe(self._channel(self.instance))
-            self._spawn(self._listen())
+        """Listen for commands, replies and new pairings from other instances; keep this instance's relays owned."""
+        self._subscriptions = [
+            await self.store.subscribe(_channel(self.instance), self._on_forward),
+            await self.store.subscribe(BROADCAST, self._on_broadcast),
+        ]
         self._spawn(self._renew_owners())
 
     async def close(self) -> None:
@@ -197,17 +300,20 @@ class Relays:
         for session in list(self._sessions.values()):
             with contextlib.suppress(Exception):
                 await session.ws.close(1001, "server going away")
+        for subscription in self._subscriptions:
+            await subscription.close()
+        await self._link.close(
+            DesignError(ErrorCode.DISCONNECTED, "This server instance is shutting down.", "Retry the call.")
+        )
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self._pubsub.aclose()
 
-    def _spawn(self, work: Awaitable[Any]) -> None:
+    def _spawn(self, work: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _renew_owners(self) -> None:
         while True:
@@ -226,9 +332,15 @@ class Relays:
     async def _retire(self, session: _Session) -> None:
         if self._sessions.get(session.relay) is session:
             del self._sessions[session.relay]
-        self._drop(session, "The plugin reconnected to another server instance; the command's result is unknown.")
+        self._drop(session, "reconnected to another server instance")
         with contextlib.suppress(Exception):
             await session.ws.close(1000, "Replaced by a connection to another instance")
+
+    def drop_stalled(self, session: _Session) -> None:
+        """Close a socket that stopped reading: a command written to it would hold every one behind it."""
+        log.warning("relay %s: the plugin stopped reading; closing its socket", session.relay[:8])
+        self._drop(session, "stopped reading")
+        self._spawn(session.ws.close(1011, "The plugin stopped reading"))
 
     # --- pairing ---------------------------------------------------------------------------------------------
 
@@ -261,6 +373,8 @@ class Relays:
         await self.store.put("relay", entry.relay, _encoder.encode(record), BINDING_SECONDS)
         # The binding follows the identity (the user's subject), so refreshing the bearer token keeps it.
         await self.store.put("relay-binding", entry.subject, entry.relay.encode(), BINDING_SECONDS)
+        # Every instance forgets the user's previous relay now, not when its memory of it runs out.
+        await self.store.publish(BROADCAST, _encoder.encode(_Forward("rebind", entry.subject)))
         log.info("a pairing code was redeemed; relay %s is bound for 24 h", entry.relay[:8])
         return entry.relay, credential
 
@@ -392,11 +506,11 @@ class Relays:
     async def _serve(self, ws: WebSocket, relay: str, credential: str) -> None:
         if not await self._handshake(ws, relay, credential):
             return
-        session = _Session(ws, relay)
+        session = _Session(ws, relay, self)
         old = self._sessions.get(relay)
         self._sessions[relay] = session
         if old is not None:
-            self._drop(old, "The plugin reconnected while the command was running; its result is unknown.")
+            self._drop(old, "reconnected")
             with contextlib.suppress(Exception):
                 await old.ws.close(1000, "Replaced by a new connection")
         await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
@@ -405,7 +519,7 @@ class Relays:
             while (message := await self._receive(ws)) is not None:
                 self._on_message(session, message)
         finally:
-            self._drop(session, "The plugin disconnected while the command was running; its result is unknown.")
+            self._drop(session, "disconnected")
             if self._sessions.get(relay) is session:
                 del self._sessions[relay]
                 if await self.store.get("relay-owner", relay) == self.instance.encode():
@@ -414,20 +528,16 @@ class Relays:
 
     def _drop(self, session: _Session, why: str) -> None:
         session.closed = True
-        error = DesignError(ErrorCode.DISCONNECTED, why, "Check the file, then retry if the change is not there.")
-        for future, _ in session.pending.values():
-            if not future.done():
-                future.set_exception(error)
+        self._link.fail_peer(session, interrupted_error(session.label, why))
 
     def _on_message(self, session: _Session, message: str | bytes) -> None:
         try:
-            frame = decode_frame(message, {"surrogatesReplaced": 0})
+            frame = decode_frame(message, self._counters)
         except msgspec.DecodeError:
             return
         if frame.id is not None and frame.method is None:
-            waiting = session.pending.get(str(frame.id))
-            if waiting is not None and not waiting[0].done():
-                waiting[0].set_result(frame)
+            if self._link.resolve(session, frame) is ReplyOutcome.UNKNOWN:
+                log.debug("relay %s: ignored a reply to unknown id %r", session.relay[:8], frame.id)
         elif frame.type == "FILE_INFO":
             with contextlib.suppress(msgspec.DecodeError):
                 info = msgspec.json.decode(bytes(frame.data) or b"{}", type=dict[str, Any])
@@ -436,61 +546,45 @@ class Relays:
         elif frame.type == "PROGRESS":
             with contextlib.suppress(msgspec.DecodeError):
                 progress = _progress_decoder.decode(bytes(frame.data) or b"{}")
-                waiting = session.pending.get(str(progress.id))
-                if waiting is not None and waiting[1] is not None:
-                    self._spawn(waiting[1](progress.progress, progress.total, progress.message[:200]))
+                self._link.progress(session, str(progress.id), progress.progress, progress.total, progress.message)
         # Other events (console, selection, changes) are not kept: design data does not outlive the call.
 
-    async def _local_command(
-        self,
-        session: _Session,
-        method: str,
-        params: dict[str, Any],
-        file_key: str,
-        timeout: float,
-        progress: ProgressFn | None,
-    ) -> dict[str, Any]:
+    @staticmethod
+    def _check_file(session: _Session, file_key: str) -> None:
         if file_key and session.file_key and file_key != session.file_key:
             raise DesignError(
                 ErrorCode.UNKNOWN_FILE,
                 f"The paired plugin runs in {session.label} ({session.file_key}), not in {file_key}.",
                 "Leave fileKey out, or pair the plugin in that file.",
             )
-        wait = timeout if timeout > 0 else command_timeout(method, params)
-        cid = uuid.uuid4().hex
-        future: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
-        session.pending[cid] = (future, progress)
-        try:
-            await session.send({"id": cid, "method": method, "params": params})
-            async with asyncio.timeout(wait):
-                reply = await future
-        except TimeoutError:
-            with contextlib.suppress(Exception):
-                await session.send({"id": uuid.uuid4().hex, "method": Method.CANCEL, "params": {"target": cid}})
-            raise DesignError(
-                ErrorCode.TIMEOUT,
-                f"{method} sent to {session.label} got no answer within {wait:g} s; a CANCEL was sent.",
-                "The plugin may be busy. Retry, or check that its window is open.",
-            ) from None
-        except (WebSocketDisconnect, RuntimeError):
-            raise plugin_away_error() from None
-        finally:
-            session.pending.pop(cid, None)
-        try:
-            return reply_result(reply)
-        except PluginFailure as failure:
-            text = f"{method} failed in {session.label}: {failure.message}"
-            raise DesignError(
-                ErrorCode.PLUGIN_ERROR,
-                text + (f" (code {failure.code})" if failure.code else ""),
-                "Fix what the message names and retry.",
-            ) from None
-        except UnusableReply as exc:
-            raise DesignError(
-                ErrorCode.BAD_REPLY, f"The plugin answered {method} with an unusable reply: {exc}."
-            ) from None
 
     # --- commands from a user's session ------------------------------------------------------------------------
+
+    async def _relay_of(self, subject: str) -> str | None:
+        """The relay bound to ``subject``, from memory when it was read from the store within ROUTE_SECONDS."""
+        now = time.monotonic()
+        known = self._bindings.get(subject)
+        if known is not None and known[1] > now:
+            return known[0]
+        raw = await self.store.get("relay-binding", subject)
+        if raw is None:
+            self._bindings.pop(subject, None)
+            return None
+        self._bindings[subject] = (raw.decode(), now + ROUTE_SECONDS)
+        return raw.decode()
+
+    async def _owner_of(self, relay: str) -> str | None:
+        """The instance holding ``relay``'s socket, from memory when it was read from the store within ROUTE_SECONDS."""
+        now = time.monotonic()
+        known = self._owners.get(relay)
+        if known is not None and known[1] > now:
+            return known[0]
+        raw = await self.store.get("relay-owner", relay)
+        if raw is None:
+            self._owners.pop(relay, None)
+            return None
+        self._owners[relay] = (raw.decode(), now + ROUTE_SECONDS)
+        return raw.decode()
 
     async def command(
         self,
@@ -503,104 +597,93 @@ class Relays:
         progress: ProgressFn | None = None,
     ) -> dict[str, Any]:
         """Send one command to the plugin paired with ``subject``, wherever its socket is; returns its result."""
-        raw = await self.store.get("relay-binding", subject)
-        if raw is None:
+        relay = await self._relay_of(subject)
+        if relay is None:
             raise not_paired_error()
-        relay = raw.decode()
         deadline = time.monotonic() + RECONNECT_WAIT
         while True:
             session = self._sessions.get(relay)
             if session is not None and not session.closed:
-                return await self._local_command(session, method, params or {}, file_key, timeout, progress)
-            owner = await self.store.get("relay-owner", relay)
-            if owner is not None and owner != self.instance.encode() and self._redis is not None:
-                forwarded = await self._forward(
-                    owner.decode(), relay, method, params or {}, file_key, timeout, progress
-                )
-                if forwarded is not None:
-                    return forwarded
+                self._check_file(session, file_key)
+                return await self._link.call(session, method, params, timeout=timeout, progress=progress)
+            owner = await self._owner_of(relay)
+            if owner is not None and owner != self.instance:
+                wait = timeout if timeout > 0 else command_timeout(method, params)
+                peer = _Remote(self, owner, relay, file_key, wait)
+                try:
+                    return await self._link.call(peer, method, params, timeout=wait, progress=progress)
+                except _Moved:
+                    pass
+            # Not here, and the instance remembered as its owner no longer holds it: read the store afresh.
+            self._owners.pop(relay, None)
             if time.monotonic() > deadline:
                 raise plugin_away_error()
             await asyncio.sleep(RECONNECT_POLL)
 
-    async def _forward(
-        self,
-        owner: str,
-        relay: str,
-        method: str,
-        params: dict[str, Any],
-        file_key: str,
-        timeout: float,
-        progress: ProgressFn | None,
-    ) -> dict[str, Any] | None:
-        """Run the command on the owning instance; None when no instance listens there (it died)."""
-        cid = uuid.uuid4().hex
-        future: asyncio.Future[_Forward] = asyncio.get_running_loop().create_future()
-        self._waiting[cid] = (future, progress)
-        message = _Forward(
-            "command", cid, self.instance, relay, method, params, file_key, timeout or command_timeout(method, params)
-        )
-        try:
-            if not await self._redis.publish(self._channel(owner), _encoder.encode(message)):
-                return None
-            async with asyncio.timeout(message.timeout + FORWARD_MARGIN):
-                reply = await future
-        except TimeoutError:
-            raise DesignError(
-                ErrorCode.TIMEOUT,
-                f"The server instance holding the plugin's connection did not answer {method} in time.",
-                "Retry; the plugin reconnects to another instance if that one is gone.",
-            ) from None
-        finally:
-            self._waiting.pop(cid, None)
-        if reply.error is not None:
-            code, text, hint = reply.error
-            raise DesignError(ErrorCode(code), text, hint)
-        return reply.result or {}
+    def _on_broadcast(self, message: bytes) -> None:
+        with contextlib.suppress(msgspec.DecodeError):
+            forward = _forward_decoder.decode(message)
+            if forward.op == "rebind":
+                self._bindings.pop(forward.cid, None)
 
-    async def _listen(self) -> None:
-        async for message in self._pubsub.listen():
-            if message.get("type") != "message":
-                continue
-            try:
-                forward = _forward_decoder.decode(message["data"])
-            except msgspec.DecodeError:
-                log.warning("ignored an unreadable message from another instance")
-                continue
-            waiting = self._waiting.get(forward.cid)
-            if forward.op == "reply" and waiting is not None and not waiting[0].done():
-                waiting[0].set_result(forward)
-            elif forward.op == "progress" and waiting is not None and waiting[1] is not None and forward.progress:
-                # Awaited here, not spawned: the caller hears the progress before the reply that follows it.
-                try:
-                    await waiting[1](*forward.progress)
-                except Exception:
-                    log.exception("passing on a forwarded command's progress failed")
-            elif forward.op == "command":
-                self._spawn(self._run_forwarded(forward))
+    def _on_forward(self, message: bytes) -> None:
+        try:
+            forward = _forward_decoder.decode(message)
+        except msgspec.DecodeError:
+            log.warning("ignored an unreadable message from another instance")
+            return
+        if forward.op == "command":
+            key = (forward.origin, forward.cid)
+            self._forwarded[key] = self._spawn(self._run_forwarded(forward))
+        elif forward.op == "cancel":
+            task = self._forwarded.get((forward.origin, forward.cid))
+            if task is not None:
+                task.cancel()
+        elif forward.op == "progress" and forward.progress is not None:
+            self._link.progress(self._link.peer_of(forward.cid), forward.cid, *forward.progress)
+        elif forward.op == "reply":
+            if forward.moved:
+                self._link.fail(forward.cid, _Moved())
+            elif forward.error is not None:
+                code, text, hint = forward.error
+                self._link.fail(forward.cid, DesignError(ErrorCode(code), text, hint))
+            else:
+                with contextlib.suppress(msgspec.DecodeError):
+                    self._link.resolve(self._link.peer_of(forward.cid), _frame_decoder.decode(forward.frame))
 
     async def _run_forwarded(self, forward: _Forward) -> None:
+        """Run a command another instance forwarded here and send back its progress, then the plugin's reply."""
+        origin = _channel(forward.origin)
         reply = _Forward("reply", forward.cid)
-        origin = self._channel(forward.origin)
-        # Progress and the reply are published in the order they happened (each publish may take another connection).
-        in_order = asyncio.Lock()
 
         async def progress(done: float, total: float | None, message: str) -> None:
             update = _Forward("progress", forward.cid, progress=(done, total, message))
-            async with in_order:
-                await self._redis.publish(origin, _encoder.encode(update))
+            await self.store.publish(origin, _encoder.encode(update))
 
         try:
             session = self._sessions.get(forward.relay)
             if session is None or session.closed:
-                raise plugin_away_error()
-            reply.result = await self._local_command(
-                session, forward.method, forward.params, forward.file_key, forward.timeout, progress
-            )
+                reply.moved = True
+            else:
+                self._check_file(session, forward.file_key)
+                command = _command_decoder.decode(forward.frame)
+                frame = await self._link.exchange(
+                    session,
+                    command.method,
+                    command.params,
+                    timeout=forward.timeout + FORWARD_MARGIN,
+                    progress=progress,
+                )
+                reply.frame = msgspec.Raw(_reply_frame(forward.cid, frame))
+        except asyncio.CancelledError:
+            # The origin gave up (its deadline, or its caller): the link sent the plugin a CANCEL; nobody waits.
+            self._forwarded.pop((forward.origin, forward.cid), None)
+            raise
         except DesignError as err:
             reply.error = (err.code.value, err.message, err.hint)
         except Exception:
-            log.exception("a forwarded %s failed", forward.method)
-            reply.error = (ErrorCode.INTERNAL.value, f"The relay failed to run {forward.method}.", "Retry.")
-        async with in_order:
-            await self._redis.publish(origin, _encoder.encode(reply))
+            log.exception("a forwarded command failed")
+            reply.error = (ErrorCode.INTERNAL.value, "The relay failed to run the command.", "Retry.")
+        finally:
+            self._forwarded.pop((forward.origin, forward.cid), None)
+        await self.store.publish(origin, _encoder.encode(reply))

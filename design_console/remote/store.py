@@ -4,20 +4,28 @@ One small interface, two backends: SQLite (a file, nothing to set up; instances 
 (several instances behind a load balancer). Entries are bytes under a ``(kind, key)`` pair with an optional
 lifetime; :meth:`Store.take` reads and deletes in one step, which is what makes codes and states single-use even
 when two requests race; :meth:`Store.add` writes only when nothing is there, which is what locks are made of.
+:meth:`Store.publish` and :meth:`Store.subscribe` carry messages between the instances sharing the store (the relay's
+commands to the instance holding a plugin's socket); with SQLite, one instance, they stay in the process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, Protocol, cast
 
 from design_console.errors import DesignError, ErrorCode
+
+log = logging.getLogger("design_console.remote.store")
+
+#: Receives each message published on a channel it subscribed to; runs on the event loop, so it must not block.
+MessageHandler = Callable[[bytes], None]
 
 #: How often a lock holder polls while another instance holds the lock.
 LOCK_POLL = 0.05
@@ -57,9 +65,56 @@ class Store(Protocol):
         """Drop expired entries; returns how many were dropped."""
         ...
 
+    async def publish(self, channel: str, message: bytes) -> int:
+        """Deliver ``message`` to every current subscriber of ``channel`` on any instance sharing the store; returns
+        how many instances heard it (0: nobody listens there). Messages are not kept."""
+        ...
+
+    async def subscribe(self, channel: str, handler: MessageHandler) -> Subscription:
+        """Call ``handler`` with each message published on ``channel`` from now on, in order, until closed."""
+        ...
+
     async def close(self) -> None:
         """Release connections."""
         ...
+
+
+class Subscription:
+    """One handler's subscription to a channel; :meth:`close` ends it."""
+
+    def __init__(self, handlers: dict[str, list[MessageHandler]], channel: str, handler: MessageHandler) -> None:
+        self._handlers = handlers
+        self._channel = channel
+        self._handler = handler
+        handlers.setdefault(channel, []).append(handler)
+
+    @property
+    def channel(self) -> str:
+        """The channel subscribed to."""
+        return self._channel
+
+    def last(self) -> bool:
+        """Remove the handler; True when no other subscription of the process is left on its channel."""
+        handlers = self._handlers.get(self._channel, [])
+        if self._handler in handlers:
+            handlers.remove(self._handler)
+        if handlers:
+            return False
+        self._handlers.pop(self._channel, None)
+        return True
+
+    async def close(self) -> None:
+        """Stop delivering messages to the handler."""
+        self.last()
+
+
+def _deliver(handlers: list[MessageHandler], message: bytes) -> int:
+    for handler in handlers:
+        try:
+            handler(message)
+        except Exception:
+            log.exception("a subscriber failed on a published message")
+    return len(handlers)
 
 
 @contextlib.asynccontextmanager
@@ -96,6 +151,7 @@ class SqliteStore:
             "expires REAL, PRIMARY KEY (kind, key))"
         )
         self._lock = asyncio.Lock()
+        self._handlers: dict[str, list[MessageHandler]] = {}
 
     async def _run(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         def run() -> list[tuple[Any, ...]]:
@@ -185,7 +241,15 @@ class SqliteStore:
         async with self._lock:
             await asyncio.to_thread(run)
 
+    async def publish(self, channel: str, message: bytes) -> int:
+        # One instance per SQLite file serves plugins, so its subscribers are all in this process: one instance.
+        return min(1, _deliver(list(self._handlers.get(channel, ())), message))
+
+    async def subscribe(self, channel: str, handler: MessageHandler) -> Subscription:
+        return Subscription(self._handlers, channel, handler)
+
     async def close(self) -> None:
+        self._handlers.clear()
         async with self._lock:
             self._db.close()
 
@@ -198,6 +262,9 @@ class RedisStore:
 
         self._redis = redis.asyncio.Redis.from_url(url)
         self._prefix = prefix
+        self._handlers: dict[str, list[MessageHandler]] = {}
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
 
     def _key(self, kind: str, key: str) -> str:
         return f"{self._prefix}{kind}:{key}"
@@ -230,17 +297,65 @@ class RedisStore:
             counted, _ = await pipe.execute()
         return int(counted)
 
-    @property
-    def redis(self) -> Any:
-        """The Redis client, for the relay's pub/sub between instances."""
-        return self._redis
+    async def publish(self, channel: str, message: bytes) -> int:
+        return int(await self._redis.publish(self._prefix + channel, message))
+
+    async def subscribe(self, channel: str, handler: MessageHandler) -> Subscription:
+        if self._pubsub is None:
+            self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        subscription = _RedisSubscription(self, channel, handler)
+        if len(self._handlers[channel]) == 1:
+            await self._pubsub.subscribe(self._prefix + channel)
+        if self._reader is None:
+            self._reader = asyncio.ensure_future(self._read())
+        return subscription
+
+    async def _read(self) -> None:
+        """Hand each message of the subscribed channels to their handlers, as it arrives, while any is subscribed."""
+        try:
+            while self._pubsub.subscribed:
+                try:
+                    async for message in self._pubsub.listen():
+                        if message["type"] == "message":
+                            channel = message["channel"].decode().removeprefix(self._prefix)
+                            _deliver(list(self._handlers.get(channel, ())), message["data"])
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    # A dropped connection: redis-py connects and subscribes again on the next read.
+                    log.exception("reading published messages from Redis failed; reading again")
+                    await asyncio.sleep(LOCK_POLL)
+        finally:
+            self._reader = None
+
+    async def unsubscribe(self, channel: str) -> None:
+        """Stop receiving ``channel`` (its last subscription of this process closed)."""
+        if self._pubsub is not None:
+            await self._pubsub.unsubscribe(self._prefix + channel)
 
     async def purge(self) -> int:
         # Redis drops expired keys itself.
         return 0
 
     async def close(self) -> None:
+        self._handlers.clear()
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.gather(self._reader, return_exceptions=True)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
         await self._redis.aclose()
+
+
+class _RedisSubscription(Subscription):
+    def __init__(self, store: RedisStore, channel: str, handler: MessageHandler) -> None:
+        super().__init__(store._handlers, channel, handler)
+        self._store = store
+
+    async def close(self) -> None:
+        if self.last():
+            await self._store.unsubscribe(self.channel)
 
 
 def open_store(url: str) -> Store:

@@ -176,3 +176,61 @@ async def test_sqlite_gives_back_the_space_of_purged_entries(tmp_path: Path) -> 
             assert path.stat().st_size < 1_000_000
         finally:
             await store.close()
+
+
+async def _next(queue: asyncio.Queue[bytes]) -> bytes:
+    return await asyncio.wait_for(queue.get(), 5)
+
+
+async def test_published_messages_reach_every_subscriber_of_their_channel_in_order(store: Store) -> None:
+    first: asyncio.Queue[bytes] = asyncio.Queue()
+    second: asyncio.Queue[bytes] = asyncio.Queue()
+    elsewhere: asyncio.Queue[bytes] = asyncio.Queue()
+    assert await store.publish("relay:a", b"nobody listens") == 0
+    one = await store.subscribe("relay:a", first.put_nowait)
+    two = await store.subscribe("relay:a", second.put_nowait)
+    other = await store.subscribe("relay:b", elsewhere.put_nowait)
+    for number in range(20):
+        # One instance listens, whatever the number of its handlers.
+        assert await store.publish("relay:a", b"m%d" % number) == 1
+    assert [await _next(first) for _ in range(20)] == [b"m%d" % n for n in range(20)]
+    assert [await _next(second) for _ in range(20)] == [b"m%d" % n for n in range(20)]
+    await one.close()
+    assert await store.publish("relay:a", b"after") == 1
+    assert await _next(second) == b"after"
+    assert first.empty() and elsewhere.empty()
+    await two.close()
+    assert await store.publish("relay:a", b"gone") == 0
+    # A handler that raises costs neither the publisher nor the channel's other subscribers.
+    await other.close()
+
+    def broken(message: bytes) -> None:
+        raise ValueError(message)
+
+    await store.subscribe("relay:b", broken)
+    await store.subscribe("relay:b", elsewhere.put_nowait)
+    assert await store.publish("relay:b", b"still") == 1
+    assert await _next(elsewhere) == b"still"
+
+
+async def test_redis_carries_messages_between_instances(redis_url: str) -> None:
+    first, second = open_store(redis_url), open_store(redis_url)
+    heard: asyncio.Queue[bytes] = asyncio.Queue()
+    try:
+        subscription = await second.subscribe("relay:instance-2", heard.put_nowait)
+        assert await first.publish("relay:instance-2", b"command") == 1
+        assert await _next(heard) == b"command"
+        await subscription.close()
+        # A subscription closed on one instance is closed for the server too: nobody hears the channel any more.
+        deadline = time.monotonic() + 5
+        while await first.publish("relay:instance-2", b"late"):
+            assert time.monotonic() < deadline, "the channel stayed subscribed"
+            await asyncio.sleep(0.05)
+        assert heard.empty()
+        # Subscribing again after the last subscription closed starts delivering again.
+        await second.subscribe("relay:instance-2", heard.put_nowait)
+        assert await first.publish("relay:instance-2", b"again") == 1
+        assert await _next(heard) == b"again"
+    finally:
+        await first.close()
+        await second.close()
