@@ -27,6 +27,7 @@ from design_console import PLUGIN_VERSION, __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
+from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.remote.admission import Admission
 from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
@@ -133,14 +134,18 @@ async def _report(ctx: RemoteCallContext) -> tuple[dict[str, Any], list[str]]:
         me = await ctx.api.request("GET", "/v1/me", cache="none")
         token = {"valid": True, "user": str(me.get("handle") or me.get("email") or me.get("id") or "")}
     except DesignError as err:
-        token["error"] = err.message
-        causes.append(
-            "The design platform refused this server's token for you: sign in again from your AI app (remove this "
-            "server's sign-in and add it again)."
-            if signed_in
-            else "The server's DESIGN_ACCESS_TOKEN is missing or refused: its operator sets a valid one, or "
-            "configures OAuth so that each user signs in."
-        )
+        if err.code == ErrorCode.FORBIDDEN and "scope" in err.message.lower():
+            # The token works; the sign-in only did not grant reading who it belongs to.
+            token = {"valid": True, "user": None}
+        else:
+            token["error"] = err.message
+            causes.append(
+                "The design platform refused this server's token for you: sign in again from your AI app (remove "
+                "this server's sign-in and add it again)."
+                if signed_in
+                else "The server's DESIGN_ACCESS_TOKEN is missing or refused: its operator sets a valid one, or "
+                "configures OAuth so that each user signs in."
+            )
     pairing_report, pairing_causes = await _pairing_report(ctx, await ctx.pairing())
     causes.extend(pairing_causes)
     browser = ctx.browser_status()
@@ -170,14 +175,13 @@ async def _pairing_report(ctx: RemoteCallContext, pairing: Pairing | None) -> tu
         return report, [cause + "(it reconnects by itself); the plugin tools are listed again once it is back."]
     started = time.perf_counter()
     try:
-        reply = await ctx.bridge("GET_FILE_INFO")
+        reply = await ctx.bridge(Method.GET_FILE_INFO)
     except DesignError as err:
         report["probe"] = {"ok": False, "error": err.message}
         return report, [f"The paired plugin did not answer: {err.message} {err.hint}".strip()]
-    info = reply
     report["probe"] = {"ok": True, "latencyMs": round((time.perf_counter() - started) * 1000, 2)}
-    report["file"] = {key: info[key] for key in ("fileKey", "fileName", "currentPage", "editorType") if key in info}
-    version = str(info.get("pluginVersion") or "")
+    report["file"] = {key: reply[key] for key in ("fileKey", "fileName", "currentPage", "editorType") if key in reply}
+    version = str(reply.get("pluginVersion") or "")
     report["pluginVersion"] = version or None
     if version and version != PLUGIN_VERSION:
         return report, [f"The paired plugin is version {version}, this server's is {PLUGIN_VERSION}: update it."]
