@@ -20,7 +20,7 @@ import ipaddress
 import re
 import socket
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -229,9 +229,12 @@ async def fetch_image(url: str, *, allow_private: bool = False) -> bytes:
         ) from None
 
 
-async def load_image(source: str, scope: FileScope, *, allow_private: bool = False) -> LoadedImage:
+async def load_image(
+    source: str, scope: FileScope | Callable[[], FileScope], *, allow_private: bool = False
+) -> LoadedImage:
     """The image ``source`` names: a data URL or base64, an https URL (public addresses only, unless
-    ``allow_private``), or a path within the session's scope."""
+    ``allow_private``), or a path within the session's scope (``scope`` may be a function giving it, called only for
+    a path)."""
     text = source.strip()
     if text.startswith(("https://", "http://")):
         return check_image(await fetch_image(text, allow_private=allow_private), text)
@@ -243,11 +246,15 @@ async def load_image(source: str, scope: FileScope, *, allow_private: bool = Fal
             # A long relative path without dots can pass for base64: a file of that name wins.
             if text.startswith("data:") or not _is_file(text, scope):
                 raise
-    return check_image(read_bytes(text, scope, max_bytes=MAX_IMAGE_BYTES, argument="imageData"), text)
+    return check_image(read_bytes(text, _scope(scope), max_bytes=MAX_IMAGE_BYTES, argument="imageData"), text)
 
 
-def _is_file(text: str, scope: FileScope) -> bool:
+def _scope(scope: FileScope | Callable[[], FileScope]) -> FileScope:
+    return scope if isinstance(scope, FileScope) else scope()
+
+
+def _is_file(text: str, scope: FileScope | Callable[[], FileScope]) -> bool:
     try:
-        return resolve(text, scope, argument="imageData").is_file()
+        return resolve(text, _scope(scope), argument="imageData").is_file()
     except DesignError:
         return False

@@ -46,6 +46,7 @@ from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.remote.browser import BrowserPool
 from design_console.remote.limits import PerAddressLimit
+from design_console.remote.listing import ListChanges
 from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
     MAX_STATE_CHARS,
@@ -214,8 +215,12 @@ class RemoteService:
         self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
+        self.changes = ListChanges(self.store)
+        self.relays.on_change = self.changes.changed
         self.browser = BrowserPool(config.base)
-        self.server = build_server(config.base, self.api_for, self.relays, self.subject_of, self.browser)
+        self.server = build_server(
+            config.base, self.api_for, self.relays, self.subject_of, self.browser, changes=self.changes
+        )
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
@@ -280,6 +285,7 @@ class RemoteService:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         purger = asyncio.create_task(self._purge_periodically())
         await self.relays.start()
+        await self.changes.start()
         await self.browser.start()
         try:
             async with self.sessions.run():
@@ -287,6 +293,7 @@ class RemoteService:
         finally:
             await self.browser.stop()
             await self.relays.close()
+            await self.changes.close()
             purger.cancel()
             await asyncio.gather(purger, return_exceptions=True)
             for _, client in self._apis.values():

@@ -286,6 +286,14 @@ class BrowserPool:
                 await self._playwright.stop()
                 self._playwright = None
 
+    def available(self) -> bool:
+        """Whether the browser tools can run here: enabled, with Playwright and Chromium installed."""
+        try:
+            self._check_available()
+        except DesignError:
+            return False
+        return True
+
     def status(self) -> dict[str, Any]:
         """What a health or diagnose report shows about the browser."""
         return {

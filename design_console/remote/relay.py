@@ -25,7 +25,7 @@ import math
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +109,16 @@ class _Relay(msgspec.Struct):
     #: The reconnect credential, sealed with DESIGN_TOKEN_KEYS when the server has them (base64 then).
     credential: str
     sealed: bool = False
+    #: When the code was redeemed (seconds since the epoch).
+    paired_at: float = 0.0
+
+
+class Pairing(msgspec.Struct):
+    """A user's pairing as the store knows it: its relay, since when, and whether its plugin is connected now."""
+
+    relay: str
+    paired_at: float
+    connected: bool
 
 
 class _Forward(msgspec.Struct, omit_defaults=True):
@@ -284,6 +294,8 @@ class Relays:
             id_prefix=f"{self.instance[:12]}-",
             outdated_hint="update the Desktop Bridge plugin (re-import its manifest), then pair it again.",
         )
+        #: Told the subject whose paired plugin connected to or left this instance (the tools it can use changed).
+        self.on_change: Callable[[str], Awaitable[None]] | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------------------------
 
@@ -365,11 +377,12 @@ class Relays:
             return "code_used" if time.time() < float(issued) + CODE_SECONDS else "code_expired"
         entry = msgspec.json.decode(raw, type=_Code)
         credential = new_secret()
-        record = _Relay(entry.subject, credential)
+        now = time.time()
+        record = _Relay(entry.subject, credential, paired_at=now)
         if self._cipher is not None:
             # Sealed at rest like the platform tokens: a copy of the store does not let anyone pose as the relay.
             sealed = self._cipher.seal(credential.encode(), f"relay:{entry.relay}")
-            record = _Relay(entry.subject, base64.b64encode(sealed).decode(), sealed=True)
+            record = _Relay(entry.subject, base64.b64encode(sealed).decode(), sealed=True, paired_at=now)
         await self.store.put("relay", entry.relay, _encoder.encode(record), BINDING_SECONDS)
         # The binding follows the identity (the user's subject), so refreshing the bearer token keeps it.
         await self.store.put("relay-binding", entry.subject, entry.relay.encode(), BINDING_SECONDS)
@@ -515,6 +528,7 @@ class Relays:
                 await old.ws.close(1000, "Replaced by a new connection")
         await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
         log.info("relay %s: plugin connected", relay[:8])
+        await self._changed(relay)
         try:
             while (message := await self._receive(ws)) is not None:
                 self._on_message(session, message)
@@ -524,7 +538,22 @@ class Relays:
                 del self._sessions[relay]
                 if await self.store.get("relay-owner", relay) == self.instance.encode():
                     await self.store.delete("relay-owner", relay)
+                    await self._changed(relay)
             log.info("relay %s: plugin disconnected", relay[:8])
+
+    async def _changed(self, relay: str) -> None:
+        raw = await self.store.get("relay", relay)
+        if self.on_change is not None and raw is not None:
+            await self.on_change(msgspec.json.decode(raw, type=_Relay).subject)
+
+    async def pairing(self, subject: str) -> Pairing | None:
+        """The pairing of ``subject`` (None: none, or it expired)."""
+        relay = await self.store.get("relay-binding", subject)
+        raw = await self.store.get("relay", relay.decode()) if relay is not None else None
+        if relay is None or raw is None:
+            return None
+        owner = await self.store.get("relay-owner", relay.decode())
+        return Pairing(relay.decode(), msgspec.json.decode(raw, type=_Relay).paired_at, owner is not None)
 
     def _drop(self, session: _Session, why: str) -> None:
         session.closed = True

@@ -1,32 +1,38 @@
 """The catalog as the hosted service serves it: the same tools as Local Mode, run in this process, per user.
 
-Tools that read or write files on the user's machine are not listed: a hosted server has no such machine. Design API
-tools run here with the calling user's design API client. Tools that send commands to the Desktop Bridge plugin run
-the same handler as in Local Mode, with a context whose ``bridge`` goes to the plugin the user paired through the
-relay (``design_pair_plugin``, listed only here). Tools that read what designd keeps of the plugin's events (console,
-selection, changes, connected files) have no such state here and say so.
+A tool is part of it when what it needs (declared on the tool: :attr:`tools.base.ToolSpec.needs`) is something a
+hosted server can have: tools that need files on the user's machine or what designd keeps of the plugin's events
+(console, selection, changes, connected files) are not. Design API tools run here with the calling user's design API
+client. Tools that send commands to the Desktop Bridge plugin run the same handler as in Local Mode, with a context
+whose ``bridge`` goes to the plugin the user paired through the relay (``design_pair_plugin``, listed only here); they
+are listed to a user while that plugin is connected (:mod:`remote.listing`). ``design_get_status`` and
+``design_diagnose`` answer with what this server knows: the sign-in, the pairing, the browser.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import inspect
 import re
+import time
+import uuid
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import mcp_types as types
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
 
-from design_console import __version__
+from design_console import PLUGIN_VERSION, __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
+from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.remote.admission import Admission
 from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
-from design_console.remote.relay import CODE_SECONDS, Relays
+from design_console.remote.listing import REMOTE_NEEDS, ListChanges, UserState, listings, session_key
+from design_console.remote.relay import CODE_SECONDS, Pairing, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import Args, NoArgs, ToolSpec, ok
@@ -37,15 +43,9 @@ from design_console.tools.code_a11y import (
     ScanArgs,
     design_scan_code_accessibility,
 )
+from design_console.tools.connection import DiagnoseArgs, StatusArgs
 from design_console.tools.context import StateQueryName
-from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result, tool_definitions
-
-#: What a call is refused with when its tool reads the plugin-fed state only designd keeps.
-LOCAL_ONLY = DesignError(
-    ErrorCode.NOT_CONNECTED,
-    "This tool reads what the local server keeps of the Desktop Bridge plugin's events; the hosted server keeps none.",
-    "Use design_execute through the paired plugin, or run Local Mode (design-console-mcp) next to the design tool.",
-)
+from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result
 
 #: A design platform OAuth scope, as its refusals name them.
 _SCOPE_NAME = re.compile(r"\b[a-z_]+:(?:read|write)\b")
@@ -120,17 +120,116 @@ async def _scan_in_turn(ctx: RemoteCallContext, args: ScanArgs) -> ToolOutput:
     return await ctx.scan(args)
 
 
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+async def _report(ctx: RemoteCallContext) -> tuple[dict[str, Any], list[str]]:
+    """What this server knows of the caller's setup (sign-in, platform token, pairing, browser), and the likely causes
+    of failures it shows."""
+    causes: list[str] = []
+    signed_in = bool(ctx.subject)
+    token: dict[str, Any] = {"valid": False}
+    try:
+        me = await ctx.api.request("GET", "/v1/me", cache="none")
+        token = {"valid": True, "user": str(me.get("handle") or me.get("email") or me.get("id") or "")}
+    except DesignError as err:
+        if err.code == ErrorCode.FORBIDDEN and "scope" in err.message.lower():
+            # The token works; the sign-in only did not grant reading who it belongs to.
+            token = {"valid": True, "user": None}
+        else:
+            token["error"] = err.message
+            causes.append(
+                "The design platform refused this server's token for you: sign in again from your AI app (remove "
+                "this server's sign-in and add it again)."
+                if signed_in
+                else "The server's DESIGN_ACCESS_TOKEN is missing or refused: its operator sets a valid one, or "
+                "configures OAuth so that each user signs in."
+            )
+    pairing_report, pairing_causes = await _pairing_report(ctx, await ctx.pairing())
+    causes.extend(pairing_causes)
+    browser = ctx.browser_status()
+    if not browser["available"]:
+        causes.append(
+            "No headless browser on this server: design_navigate, design_get_console_logs and "
+            "design_take_screenshot are not listed (its operator sets REMOTE_BROWSER_ENABLED=1 with Chromium)."
+        )
+    report: dict[str, Any] = {
+        "server": {"version": __version__, "mode": "remote", "bundledPluginVersion": PLUGIN_VERSION},
+        "auth": {"oauth": signed_in, "platformToken": token},
+        "pairing": pairing_report,
+        "browser": browser,
+    }
+    return report, causes
+
+
+async def _pairing_report(ctx: RemoteCallContext, pairing: Pairing | None) -> tuple[dict[str, Any], list[str]]:
+    """The caller's pairing: since when, and while its plugin is connected, the file it runs in (one live round
+    trip through the relay, whichever instance holds the plugin)."""
+    if pairing is None:
+        hint = "No Desktop Bridge plugin is paired: call design_pair_plugin and have the user type its code in the "
+        return {"paired": False}, [hint + "plugin's Cloud section; the plugin tools are listed once it connects."]
+    report: dict[str, Any] = {"paired": True, "since": _iso(pairing.paired_at), "connected": pairing.connected}
+    if not pairing.connected:
+        cause = "The paired plugin is not connected: the user opens the Desktop Bridge plugin in the design file "
+        return report, [cause + "(it reconnects by itself); the plugin tools are listed again once it is back."]
+    started = time.perf_counter()
+    try:
+        reply = await ctx.bridge(Method.GET_FILE_INFO)
+    except DesignError as err:
+        report["probe"] = {"ok": False, "error": err.message}
+        return report, [f"The paired plugin did not answer: {err.message} {err.hint}".strip()]
+    report["probe"] = {"ok": True, "latencyMs": round((time.perf_counter() - started) * 1000, 2)}
+    report["file"] = {key: reply[key] for key in ("fileKey", "fileName", "currentPage", "editorType") if key in reply}
+    version = str(reply.get("pluginVersion") or "")
+    report["pluginVersion"] = version or None
+    if version and version != PLUGIN_VERSION:
+        return report, [f"The paired plugin is version {version}, this server's is {PLUGIN_VERSION}: update it."]
+    return report, []
+
+
+async def _remote_status(ctx: RemoteCallContext, args: StatusArgs) -> ToolOutput:
+    """design_get_status of Remote Mode: mode, sign-in, pairing and browser as this server knows them."""
+    report, causes = await _report(ctx)
+    report["transport"] = {"mode": "remote"}
+    if causes:
+        report["nextSteps"] = causes
+    return ok(report)
+
+
+async def _remote_diagnose(ctx: RemoteCallContext, args: DiagnoseArgs) -> ToolOutput:
+    """design_diagnose of Remote Mode: the status and the likely causes of common failures."""
+    report, causes = await _report(ctx)
+    report["likelyCauses"] = causes or ["No problem found."]
+    if args.verbose:
+        report["designApi"] = ctx.api.stats()
+    return ok(report)
+
+
+#: The tools whose Remote Mode handler answers from what this server knows instead of designd's state.
+REMOTE_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[ToolOutput]]] = {
+    "design_get_status": _remote_status,
+    "design_diagnose": _remote_diagnose,
+}
+
+
 def remote_catalog(config: Config) -> dict[str, ToolSpec]:
-    """The tools the hosted service lists: the user's toolsets, minus those that need files of a local machine and the
-    MCP App tools, plus pairing; the three tools of spec 1 rule 3 run in the headless browser, with its arguments and
-    description."""
-    # MCP App tools open ui:// views that only designd serves: the hosted service lists none of them.
-    tools = {name: spec for name, spec in catalog(config).items() if not spec.uses_files and spec.toolset != "apps"}
-    for name, (description, args) in BROWSER_TOOLS.items():
-        local = tools.get(name)
-        if local is not None:
-            tools[name] = dataclasses.replace(
-                local,
+    """The tools the hosted service can run: the user's toolsets whose needs a hosted server can meet (no local files,
+    no designd state), minus the MCP App tools, plus pairing; status and diagnose answer from what this server knows;
+    the three tools of spec 1 rule 3 run in the headless browser, with its arguments and description."""
+    tools: dict[str, ToolSpec] = {}
+    for name, spec in catalog(config).items():
+        # MCP App tools open ui:// views that only designd serves: the hosted service lists none of them.
+        if spec.toolset == "apps":
+            continue
+        if name in REMOTE_HANDLERS:
+            spec = dataclasses.replace(
+                spec, handler=REMOTE_HANDLERS[name], runs_in="api", needs_bridge=False, also_needs=frozenset()
+            )
+        elif name in BROWSER_TOOLS:
+            description, args = BROWSER_TOOLS[name]
+            spec = dataclasses.replace(
+                spec,
                 description=description,
                 args=args,
                 handler=_in_browser,
@@ -138,27 +237,14 @@ def remote_catalog(config: Config) -> dict[str, ToolSpec]:
                 needs_bridge=False,
                 needs_editor=(),
                 open_world=True,
+                also_needs=frozenset({"browser"}),
             )
-    scan = tools.get("design_scan_code_accessibility")
-    if scan is not None:
-        tools[scan.name] = dataclasses.replace(scan, handler=_scan_in_turn)
+        elif name == "design_scan_code_accessibility":
+            spec = dataclasses.replace(spec, handler=_scan_in_turn)
+        if spec.needs <= REMOTE_NEEDS:
+            tools[name] = spec
     tools[PAIR_PLUGIN.name] = PAIR_PLUGIN
     return tools
-
-
-def runs_here(spec: ToolSpec) -> bool:
-    """Whether the hosted service can run ``spec``: any tool but those whose handler needs designd's own context
-    (its plugin-fed state and file table)."""
-    return not _needs_designd(spec.handler)
-
-
-@functools.cache
-def _needs_designd(handler: Callable[..., Any]) -> bool:
-    """Whether ``handler`` takes designd's context (read once per handler, not on every call)."""
-    first = next(iter(inspect.signature(handler).parameters.values()))
-    annotation = first.annotation
-    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
-    return name == "DaemonContext"
 
 
 class RemoteCallContext:
@@ -168,6 +254,8 @@ class RemoteCallContext:
     """
 
     active_file_key: str | None = None
+    #: The arguments of the running tool that may name a file (what a refusal to reach one names).
+    file_args: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -183,7 +271,7 @@ class RemoteCallContext:
         self.api = api
         self._progress = progress
         self._relays = relays
-        self._subject = subject
+        self.subject = subject
         self._browser = browser
         self._scans = scans
 
@@ -194,17 +282,33 @@ class RemoteCallContext:
 
     async def pair(self) -> str:
         """A fresh pairing code for the calling user."""
-        return await self._relay().pair(self._subject)
+        return await self._relay().pair(self.subject)
+
+    async def pairing(self) -> Pairing | None:
+        """The calling user's pairing, if any."""
+        return await self._relays.pairing(self.subject) if self._relays is not None else None
+
+    def browser_status(self) -> dict[str, Any]:
+        """The headless browser as a status report shows it."""
+        if self._browser is None:
+            return {"available": False, "enabled": False}
+        return {"available": self._browser.available(), **self._browser.status()}
 
     @property
     def file_scope(self) -> FileScope:
-        raise DesignError(ErrorCode.PATH_NOT_ALLOWED, "The hosted server cannot reach files on your machine.")
+        named = f" ({', '.join(self.file_args)})" if self.file_args else ""
+        raise DesignError(
+            ErrorCode.PATH_NOT_ALLOWED,
+            f"This call names a file on your machine{named}; the hosted server cannot reach your files.",
+            "Give the data itself instead (inline content or payload, base64 or an https URL) and leave the file "
+            "arguments out to get the result inline; Local Mode (design-console-mcp) reads and writes files.",
+        )
 
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
     ) -> dict[str, Any]:
         return await self._relay().command(
-            self._subject, method, params, file_key=file_key, timeout=timeout, progress=self._progress
+            self.subject, method, params, file_key=file_key, timeout=timeout, progress=self._progress
         )
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
@@ -218,17 +322,21 @@ class RemoteCallContext:
                 "Browser Rendering not enabled: this server has no headless browser.",
                 "Run design-console-remote, which starts one (REMOTE_BROWSER_ENABLED, REMOTE_BROWSER_PATH).",
             )
-        return await self._browser.run(self._subject, args, progress=self._progress)
+        return await self._browser.run(self.subject, args, progress=self._progress)
 
     async def scan(self, args: ScanArgs) -> ToolOutput:
         """Run an accessibility scan in the calling user's turn (refused at once, busy, beyond the limits)."""
         if self._scans is None:
             return await design_scan_code_accessibility(self, args)
-        async with self._scans.turn(self._subject, self._progress):
+        async with self._scans.turn(self.subject, self._progress):
             return await design_scan_code_accessibility(self, args)
 
     async def state(self, what: StateQueryName, file_key: str = "") -> Any:
-        raise LOCAL_ONLY
+        """The hosted server keeps none of the plugin's events: no metadata edits, and a data version never seen
+        before (so that nothing read through the plugin earlier is taken as current)."""
+        if what == "metadata_changes":
+            return []
+        return f"relay:{uuid.uuid4().hex}"
 
 
 def scope_error(err: DesignError) -> DesignError:
@@ -257,14 +365,36 @@ async def call_tool(
     the calling user's context."""
 
     async def run(spec: ToolSpec, args: Args) -> ToolOutput:
-        if not runs_here(spec):
-            raise LOCAL_ONLY
         try:
-            return await spec.handler(await context(), args)
+            ctx = await context()
+            ctx.file_args = spec.file_args
+            return await spec.handler(ctx, args)
         except DesignError as err:
             raise scope_error(err) from err
 
     return to_call_tool_result(await run_call(tools, name, arguments, run))
+
+
+async def user_state(relays: Relays | None, browser: BrowserPool | None, subject: str) -> UserState:
+    """What ``subject`` has now: a connected paired plugin, and this server's headless browser."""
+    pairing = await relays.pairing(subject) if relays is not None else None
+    return UserState(
+        paired=pairing is not None and pairing.connected, browser=browser is not None and browser.available()
+    )
+
+
+class _ListChangingServer(Server[Any]):
+    """The SDK server, advertising ``tools.listChanged``: the tools listed to a user follow the user's pairing."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True), experimental_capabilities, extensions
+        )
 
 
 def build_server(
@@ -273,16 +403,24 @@ def build_server(
     relays: Relays | None = None,
     subject_for: SubjectFor | None = None,
     browser: BrowserPool | None = None,
+    changes: ListChanges | None = None,
 ) -> Server[Any]:
     """The SDK server behind ``/mcp`` and ``/sse``; ``api_for(request)`` picks the caller's design API client,
     ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays`` and whose
-    context of the headless ``browser`` it uses."""
+    context of the headless ``browser`` it uses. Each user is listed the tools that can work for them now; the
+    sessions that list or call are remembered in ``changes``, which tells them when that changes."""
     tools = remote_catalog(config)
     scans = scan_admission(config)
-    listing = types.ListToolsResult(tools=tool_definitions(tools.values()))
+    answers = listings(tools)
+
+    def subject_of(ctx: Any) -> str:
+        subject = subject_for(ctx.request) if subject_for is not None else ""
+        if changes is not None:
+            changes.remember(subject, session_key(ctx.request), ctx.session)
+        return subject
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return listing
+        return answers[await user_state(relays, browser, subject_of(ctx))]
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         async def progress(value: float, total: float | None, message: str) -> None:
@@ -290,12 +428,11 @@ def build_server(
 
         async def context() -> RemoteCallContext:
             api = await api_for(ctx.request)
-            subject = subject_for(ctx.request) if subject_for is not None else ""
-            return RemoteCallContext(config, api, progress, relays, subject, browser, scans)
+            return RemoteCallContext(config, api, progress, relays, subject_of(ctx), browser, scans)
 
         return await call_tool(tools, params.name, params.arguments, context)
 
-    return Server(
+    return _ListChangingServer(
         "design-console-mcp",
         version=__version__,
         instructions=INSTRUCTIONS,

@@ -35,6 +35,11 @@ if TYPE_CHECKING:
     pass
 
 RunsIn = Literal["daemon", "api", "media", "tokens"]
+#: What a tool needs to work: the design API (a platform token), the Desktop Bridge plugin, a headless browser, files
+#: on the user's machine, or designd's own state (what it keeps of the plugin's events, its table of files).
+Need = Literal["api", "bridge", "browser", "disk", "daemon"]
+#: ``also_needs`` of a plugin tool that also reads what designd keeps (its files, the plugin's events).
+DAEMON_STATE: frozenset[Need] = frozenset({"daemon"})
 
 #: Roughly four characters a token; results are kept well under a model's 25,000-token tool-result limit.
 CHARS_PER_TOKEN = 4
@@ -131,12 +136,34 @@ class ToolSpec:
     needs_bridge: bool = False
     #: Reads or writes files on the user's machine: the call then carries the AI app's working dir and MCP roots.
     uses_files: bool = False
+    #: The arguments through which a ``uses_files`` tool reaches the user's files, when it also works without them
+    #: (its data given inline, its result returned): it then needs the disk only for a call that sets one of them.
+    file_args: tuple[str, ...] = ()
     #: The editors (the plugin's ``figma.editorType``: ``figma``, ``figjam``, ``slides``) whose files the tool works
     #: on; empty: any. designd refuses the call before sending anything when the target file is of another editor.
     needs_editor: tuple[str, ...] = ()
     title: str = ""
     #: The tool's ``_meta`` as listed (MCP Apps link a tool to its ``ui://`` view there); empty: none.
     extra: dict[str, Any] = field(default_factory=dict)
+    #: What the tool needs beyond what ``runs_in``, ``needs_bridge`` and ``uses_files`` say (see :attr:`needs`): set
+    #: only where that derivation falls short, e.g. a plugin tool that also reads designd's state.
+    also_needs: frozenset[Need] = frozenset()
+
+    @property
+    def needs(self) -> frozenset[Need]:
+        """Everything the tool needs to work, declared once here: a mode lists the tool only where all of it is
+        there. A tool run by designd without the plugin reads designd's state; one run by a worker without the
+        plugin calls the design API."""
+        found: set[Need] = set(self.also_needs)
+        if self.needs_bridge:
+            found.add("bridge")
+        elif self.runs_in == "daemon":
+            found.add("daemon")
+        elif self.runs_in in ("api", "media"):
+            found.add("api")
+        if self.uses_files and not self.file_args:
+            found.add("disk")
+        return frozenset(found)
 
 
 REGISTRY: dict[str, ToolSpec] = {}
@@ -152,7 +179,9 @@ class ToolOptions(TypedDict, total=False):
     open_world: bool
     needs_bridge: bool
     uses_files: bool
+    file_args: tuple[str, ...]
     extra: dict[str, Any]
+    also_needs: frozenset[Need]
 
 
 @overload

@@ -270,6 +270,7 @@ async def git_log(repo: Path, paths: list[str], limit: int, *, detailed: bool) -
     toolset="audit",
     read_only=False,
     uses_files=True,
+    file_args=("outputPath", "history"),
     open_world=True,
 )
 async def design_generate_component_doc(ctx: ApiContext, args: ComponentDocArgs) -> ToolOutput:

@@ -22,6 +22,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
 from design_console.tools.base import (
     CHARS_PER_TOKEN,
+    DAEMON_STATE,
     DEFAULT_RESULT_TOKENS,
     Args,
     NoArgs,
@@ -204,6 +205,7 @@ def _console_report(ctx: DaemonContext) -> dict[str, Any]:
     "List the files whose plugin is connected, marking the active one and whether it is locked.",
     args=NoArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
 )
 async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
     active = ctx.active_file_key
@@ -220,6 +222,7 @@ class NavigateArgs(Args):
     "Make a connected file the target of later commands (by URL or key); lock:true pins it. Never opens files.",
     args=NavigateArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
 )
 async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
     key = args.url
@@ -388,6 +391,7 @@ class ReloadArgs(Args):
     "Reload the plugin UI (optionally clearing the console buffer) and wait for it to reconnect.",
     args=ReloadArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
     read_only=False,
 )
 async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
@@ -411,6 +415,7 @@ class FileArgs(Args):
     "Check the bridge with a live round trip; if it fails, reload the plugin UI and check again.",
     args=FileArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
     read_only=False,
 )
 async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
@@ -488,6 +493,7 @@ class ExecuteAcrossArgs(Args):
     "Run the same Plugin API JavaScript in several connected files at once (fileKeys, or allFiles:true).",
     args=ExecuteAcrossArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
     read_only=False,
     destructive=True,
 )
@@ -543,6 +549,7 @@ return out;
     "The current selection pushed by the plugin (≤50 nodes); verbose:true adds fills, strokes, text and layout.",
     args=SelectionArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
 )
 async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
@@ -571,6 +578,7 @@ class ChangesArgs(Args):
     "Document and metadata changes the plugin reported (≤200 per file), with seq numbers to read only what is new.",
     args=ChangesArgs,
     needs_bridge=True,
+    also_needs=DAEMON_STATE,
 )
 async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")

@@ -103,13 +103,15 @@ class ImageFillArgs(Args):
     open_world=True,
     needs_bridge=True,
     uses_files=True,
+    file_args=("imageData",),
 )
 async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolOutput:
     """Load and check the image here, so the plugin only ever receives a verified image of a known size."""
     # Imported here, in the media worker that runs this: Pillow and the HTTP stack would slow designd's start.
     from design_console.clients.image_source import load_image
 
-    image = await load_image(args.imageData, ctx.file_scope, allow_private=ctx.config.image_private_hosts)
+    # The scope is asked for only when imageData is a path: base64 and URLs work where there are no files.
+    image = await load_image(args.imageData, lambda: ctx.file_scope, allow_private=ctx.config.image_private_hosts)
     params = {
         "nodeIds": args.nodeIds,
         "imageData": base64.b64encode(image.data).decode(),

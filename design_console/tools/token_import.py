@@ -484,6 +484,7 @@ def _report(changes: list[Change]) -> dict[str, Any]:
     destructive=True,
     needs_bridge=True,
     uses_files=True,
+    file_args=("files", "configPath"),
 )
 async def design_import_tokens(ctx: TokensContext, args: ImportTokensArgs) -> ToolOutput:
     """Read and check the token files, diff them against the variables, and apply the changes in one command."""

@@ -145,6 +145,7 @@ def _inline(files: dict[str, str]) -> dict[str, Any]:
     read_only=False,
     needs_bridge=True,
     uses_files=True,
+    file_args=("outputPath", "configPath"),
 )
 async def design_export_tokens(ctx: TokensContext, args: ExportTokensArgs) -> ToolOutput:
     """Read the variables through the plugin, convert, and write or return the files."""

@@ -495,6 +495,10 @@ def huge_file(target_bytes: int, *, frames: int = 40, leaves: int = 60) -> bytes
     return shell[:at] + b",".join(pages_json) + shell[at:]
 
 
+#: Who the fake's tokens belong to (``GET /v1/me``).
+ME = {"id": "1001", "handle": "Fake Designer", "img_url": "https://example.com/me.png", "email": "me@example.com"}
+
+
 def _variables_fixture() -> dict[str, Any]:
     return json.loads((FIXTURES / "variables_local.json").read_text())
 
@@ -780,6 +784,8 @@ class FakeDesignApi:
         template = op.template
         if template in ("/v1/components/{key}", "/v1/component_sets/{key}"):
             return self.published_one(op, template, key)
+        if template == "/v1/me":
+            return self.json(op, 200, ME)
         fake = self.file(key)
         if fake is None:
             return self.error(op, 404, "Not found")

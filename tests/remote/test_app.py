@@ -20,6 +20,8 @@ from mcp.client.streamable_http import streamable_http_client
 from design_console import __version__
 from design_console.config import load_config
 from design_console.remote.app import ENDPOINTS
+from design_console.remote.browser import BrowserPool
+from design_console.remote.listing import UserState, listed_tools
 from design_console.remote.tools import remote_catalog
 
 API_KEY = "deployer-key-0123456789abcdef"
@@ -75,11 +77,15 @@ def test_oauth_endpoints_name_the_missing_secrets(open_server: RemoteServer) -> 
 
 
 async def test_mcp_lists_the_catalog_and_runs_design_api_tools(open_server: RemoteServer) -> None:
-    expected = set(remote_catalog(load_config({"HOME": "/nonexistent"})))
+    config = load_config({"HOME": "/nonexistent"})
+    # No plugin is paired: the design API tools, and the browser's when this machine can run it.
+    state = UserState(paired=False, browser=BrowserPool(config).available())
+    expected = {spec.name for spec in listed_tools(remote_catalog(config), state)}
     async with Client(f"{open_server.url}/mcp", mode="legacy") as client:
         listed = {tool.name for tool in (await client.list_tools()).tools}
         assert listed == expected
         assert "design_get_status" in listed and "design_export_tokens" not in listed
+        assert "design_execute" not in listed
         result = await client.call_tool("design_get_file_versions", {"fileUrl": ENTERPRISE_KEY})
         assert not result.is_error, _text(result)
         assert json.loads(_text(result))["versions"]
@@ -95,8 +101,8 @@ async def test_plugin_tools_without_a_paired_plugin_say_what_to_do(open_server: 
     async with Client(f"{open_server.url}/mcp", mode="legacy") as client:
         unpaired = await client.call_tool("design_execute", {"code": "return 1"})
         assert unpaired.is_error and "Call design_pair_plugin" in _text(unpaired)
-        local = await client.call_tool("design_get_status", {})
-        assert local.is_error and "the hosted server keeps none" in _text(local)
+        status = await client.call_tool("design_get_status", {})
+        assert not status.is_error and json.loads(_text(status))["pairing"] == {"paired": False}
         bad = await client.call_tool("design_get_file_versions", {"fileUrl": "not a url"})
         assert bad.is_error and "fileUrl" in _text(bad)
 

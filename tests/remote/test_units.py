@@ -89,12 +89,13 @@ def test_remote_settings_refused_name_the_variable(env: dict[str, str], variable
 
 
 def test_the_hosted_catalog_has_no_app_or_local_file_tools() -> None:
-    """MCP App views are served by designd only, and the hosted service cannot reach the user's files."""
+    """MCP App views are served by designd only, and the hosted service cannot reach the user's files: a tool that
+    uses them is hosted only when it also works without them (its data inline)."""
     config = load_config({"HOME": "/nonexistent", "ENABLE_MCP_APPS": "true"})
     hosted = remote_catalog(config)
     local = catalog(config)
     assert any(spec.toolset == "apps" for spec in local.values())
-    assert not any(spec.toolset == "apps" or spec.uses_files for spec in hosted.values())
+    assert not any(spec.toolset == "apps" or (spec.uses_files and not spec.file_args) for spec in hosted.values())
     assert "design_pair_plugin" in hosted and "design_pair_plugin" not in local
     assert hosted["design_take_screenshot"].args is not local["design_take_screenshot"].args
 

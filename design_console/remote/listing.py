@@ -1,0 +1,142 @@
+"""Which tools the hosted service lists to a user: those whose needs (declared on each tool, see
+:attr:`tools.base.ToolSpec.needs`) this user has now, and the ``notifications/tools/list_changed`` that tells the
+user's open sessions when that changes.
+
+Every signed-in user has the design API; the plugin's tools join once the user's paired plugin is connected, the
+headless browser's once the server runs one. Nothing that needs files on the user's machine or designd's own state is
+ever listed here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+
+from design_console.remote.store import Store, Subscription
+from design_console.tools.base import Need, ToolSpec
+from design_console.tools.wire.mcp import tool_definitions
+
+log = logging.getLogger("design_console.remote.listing")
+
+#: What the hosted service can ever give a user; a tool that needs anything else is not part of its catalog.
+REMOTE_NEEDS: frozenset[Need] = frozenset({"api", "bridge", "browser"})
+#: The store channel on which an instance tells every instance that a user's pairing changed.
+CHANNEL = "pairing"
+#: The open sessions remembered per user (the oldest beyond this is forgotten and hears of no further change).
+SESSIONS_PER_USER = 32
+#: How long one session's notification may take before that session is given up on.
+NOTIFY_SECONDS = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class UserState:
+    """What a user of the hosted service has now, as far as the tools care."""
+
+    #: The user's paired plugin is connected (to any instance).
+    paired: bool = False
+    #: This server runs a headless browser.
+    browser: bool = False
+
+    @property
+    def available(self) -> frozenset[Need]:
+        """The needs this state meets."""
+        have: set[Need] = {"api"}
+        if self.paired:
+            have.add("bridge")
+        if self.browser:
+            have.add("browser")
+        return frozenset(have)
+
+
+#: Every state a user can be in (few enough to build each listing once).
+STATES = tuple(UserState(paired, browser) for paired in (False, True) for browser in (False, True))
+
+
+def listed_tools(tools: Mapping[str, ToolSpec], state: UserState) -> list[ToolSpec]:
+    """The tools of ``tools`` that can work for a user in ``state``, in catalog order."""
+    have = state.available
+    return [spec for spec in tools.values() if spec.needs <= have]
+
+
+def listings(tools: Mapping[str, ToolSpec]) -> dict[UserState, types.ListToolsResult]:
+    """The ``tools/list`` answer for every user state, built once per catalog."""
+    return {state: types.ListToolsResult(tools=tool_definitions(listed_tools(tools, state))) for state in STATES}
+
+
+class ListChanges:
+    """The open MCP sessions of each user, and the ``notifications/tools/list_changed`` they hear when the user's
+    paired plugin connects or leaves. The change goes through the store's pub/sub, so with Redis a session hears of it
+    whichever instance holds the plugin's socket."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._sessions: dict[str, OrderedDict[str, Any]] = {}
+        self._subscription: Subscription | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def remember(self, subject: str, key: str, session: Any) -> None:
+        """Note ``session`` (anything with ``send_tool_list_changed()``, e.g. the SDK's) as one of the open sessions
+        of ``subject``; ``key`` names its connection (its transport session id)."""
+        if not key:
+            return
+        sessions = self._sessions.setdefault(subject, OrderedDict())
+        sessions[key] = session
+        sessions.move_to_end(key)
+        while len(sessions) > SESSIONS_PER_USER:
+            sessions.popitem(last=False)
+
+    async def changed(self, subject: str) -> None:
+        """The tools ``subject`` can use changed (the pairing started or ended): tell the user's sessions, on every
+        instance."""
+        try:
+            await self._store.publish(CHANNEL, subject.encode())
+        except Exception:
+            log.exception("publishing a pairing change failed; only this instance's sessions hear of it")
+            await self.notify(subject)
+
+    async def notify(self, subject: str) -> None:
+        """Send ``notifications/tools/list_changed`` to this instance's open sessions of ``subject``; a session that
+        cannot take it is closed and forgotten."""
+        sessions = self._sessions.get(subject)
+        if not sessions:
+            return
+        for key, session in list(sessions.items()):
+            try:
+                async with asyncio.timeout(NOTIFY_SECONDS):
+                    await session.send_tool_list_changed()
+            except Exception:
+                sessions.pop(key, None)
+        if not sessions:
+            self._sessions.pop(subject, None)
+
+    async def start(self) -> None:
+        """Hear the changes any instance publishes, this one's included."""
+        self._subscription = await self._store.subscribe(CHANNEL, self._on_message)
+
+    async def close(self) -> None:
+        """Stop listening."""
+        if self._subscription is not None:
+            await self._subscription.close()
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _on_message(self, message: bytes) -> None:
+        task = asyncio.ensure_future(self.notify(message.decode()))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def session_key(request: Any) -> str:
+    """The transport session a request belongs to: Streamable HTTP's ``Mcp-Session-Id``, or SSE's ``session_id``."""
+    if request is None:
+        return ""
+    return str(request.headers.get("mcp-session-id") or request.query_params.get("session_id") or "")
