@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,6 +27,7 @@ from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
 from mcp.server.auth.middleware.client_auth import ClientAuthenticator
 from mcp.server.auth.settings import ClientRegistrationOptions
+from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
@@ -44,7 +45,9 @@ from design_console import __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
+from design_console.protocol import ToolOutput
 from design_console.remote.browser import BrowserPool
+from design_console.remote.lean import LeanMcp, Listings, TokenCache, WholeCatalog
 from design_console.remote.limits import PerAddressLimit
 from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
@@ -56,7 +59,13 @@ from design_console.remote.oauth import (
 )
 from design_console.remote.relay import Relays
 from design_console.remote.store import Store, open_store
-from design_console.remote.tools import build_server
+from design_console.remote.tools import (
+    RemoteCallContext,
+    build_server,
+    remote_catalog,
+    run_tool,
+    scan_admission,
+)
 
 log = logging.getLogger("design_console.remote")
 
@@ -139,6 +148,21 @@ class TokenResourceCheck:
         await self.app(scope, _replay(body), send)
 
 
+class ForgetsTokens:
+    """A token exchange or revocation (either can end access tokens), after which the bearer checks held in memory
+    are forgotten: a token ended here is refused here at once."""
+
+    def __init__(self, app: ASGIApp, tokens: TokenCache) -> None:
+        self.app = app
+        self.tokens = tokens
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.tokens.clear()
+
+
 class AuthorizeRequestLimits:
     """Refuses an authorization request with an oversized ``state`` or ``code_challenge`` with a plain 400, before
     the SDK's handler, which would echo the state back in a redirect."""
@@ -204,6 +228,15 @@ def transport_security(config: RemoteConfig) -> TransportSecuritySettings:
     )
 
 
+def advertised(server: Server[Any]) -> dict[str, Any]:
+    """The capabilities the SDK advertises for ``server``, in the form it sends them (no empty extensions)."""
+    capabilities = server.create_initialization_options().capabilities
+    wire = capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if not wire.get("extensions"):
+        wire.pop("extensions", None)
+    return wire
+
+
 class RemoteService:
     """The hosted service's state: the store, OAuth (when configured), design API clients per user, MCP transports."""
 
@@ -211,14 +244,32 @@ class RemoteService:
         self.config = config
         self.store = store or open_store(config.store_url)
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
+        #: Bearer checks, trusted in memory for DESIGN_REMOTE_CACHE_SECONDS.
+        self.tokens = TokenCache(self.oauth, config.cache_seconds) if self.oauth is not None else None
         self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
         self.browser = BrowserPool(config.base)
-        self.server = build_server(config.base, self.api_for, self.relays, self.subject_of, self.browser)
+        self.tools = remote_catalog(config.base)
+        self.scans = scan_admission(config.base)
+        self.server = build_server(
+            config.base, self.api_for, self.relays, self.subject_of, self.browser, tools=self.tools, scans=self.scans
+        )
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
+        )
+        #: Who sees which tools: the one place the listing's dependencies are named (the lean path's cache key).
+        self.listings = Listings(WholeCatalog(self.tools))
+        self.lean = LeanMcp(
+            StreamableHTTPASGIApp(self.sessions),
+            self.store,
+            self.listings,
+            self.run_tool,
+            security,
+            cache_seconds=config.cache_seconds,
+            json_response=self.sessions.json_response,
+            capabilities=advertised(self.server),
         )
         self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
 
@@ -237,6 +288,23 @@ class RemoteService:
         if self.oauth is None:
             return self._client("", self.config.base.access_token)
         return self._client(subject, await self.oauth.upstream_token(subject))
+
+    async def run_tool(
+        self,
+        request: Request,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Callable[[float, float | None, str], Awaitable[None]],
+    ) -> ToolOutput:
+        """Run one tool for the lean path's request, with the caller's context."""
+
+        async def context() -> RemoteCallContext:
+            api = await self.api_for(request)
+            return RemoteCallContext(
+                self.config.base, api, progress, self.relays, self.subject_of(request), self.browser, self.scans
+            )
+
+        return await run_tool(self.tools, name, arguments, context)
 
     def _client(self, subject: str, token: str) -> DesignApi:
         known = self._apis.get(subject)
@@ -314,8 +382,11 @@ class RemoteService:
             app = ApiKeyGate(app, self.config.api_key)
         return app
 
+    def _forgets_tokens(self, app: ASGIApp) -> ASGIApp:
+        return ForgetsTokens(app, self.tokens) if self.tokens is not None else app
+
     def routes(self) -> list[Route | Mount | WebSocketRoute]:
-        mcp_app = StreamableHTTPASGIApp(self.sessions)
+        mcp_app = self.lean if self.config.lean else StreamableHTTPASGIApp(self.sessions)
         routes: list[Route | Mount | WebSocketRoute] = [
             Route("/health", self.health, methods=["GET"]),
             Route("/mcp", self._mcp_gate(mcp_app)),
@@ -386,7 +457,9 @@ class RemoteService:
             Route("/consent", oauth.consent_page, methods=["GET", "POST"]),
             Route(
                 "/token",
-                TokenResourceCheck(_Endpoint(TokenHandler(oauth, authenticator).handle), oauth.resource),  # type: ignore[arg-type]
+                self._forgets_tokens(
+                    TokenResourceCheck(_Endpoint(TokenHandler(oauth, authenticator).handle), oauth.resource)  # type: ignore[arg-type]
+                ),
                 methods=["POST"],
             ),
             Route(
@@ -399,7 +472,7 @@ class RemoteService:
                 ),
                 methods=["POST"],
             ),
-            Route("/revoke", oauth.revoke, methods=["POST"]),
+            Route("/revoke", self._forgets_tokens(_Endpoint(oauth.revoke)), methods=["POST"]),
             Route(
                 "/oauth/authorize",
                 PerAddressLimit(
@@ -415,8 +488,8 @@ def build_app(config: RemoteConfig, store: Store | None = None) -> Starlette:
     """The hosted service's ASGI app."""
     service = RemoteService(config, store)
     middleware: list[Middleware] = []
-    if service.oauth is not None:
-        backend = BearerAuthBackend(service.oauth, resource_server_url=AnyHttpUrl(service.oauth.resource))
+    if service.oauth is not None and service.tokens is not None:
+        backend = BearerAuthBackend(service.tokens, resource_server_url=AnyHttpUrl(service.oauth.resource))
         middleware = [Middleware(AuthenticationMiddleware, backend=backend), Middleware(AuthContextMiddleware)]
     app = Starlette(routes=service.routes(), middleware=middleware, lifespan=service.lifespan)
     app.state.service = service
