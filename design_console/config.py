@@ -390,6 +390,10 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     #: session before asking the store again: the longest a revocation or a session ended on another instance takes
     #: to reach this one (a revocation on this instance takes effect at once).
     cache_seconds: int = 5
+    #: DESIGN_REMOTE_METRICS_TOKEN: serve ``/metrics`` to requests bearing this token (empty: no ``/metrics``).
+    metrics_token: str = ""
+    #: DESIGN_REMOTE_SHUTDOWN_SECONDS: on SIGTERM, how long calls in flight have to finish before they are cut off.
+    shutdown_seconds: int = 20
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -485,4 +489,6 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         max_connections=_int(env, "DESIGN_REMOTE_MAX_CONNECTIONS", 0, 0, 10_000_000),
         lean=_flag(env, "DESIGN_REMOTE_LEAN", True),
         cache_seconds=_int(env, "DESIGN_REMOTE_CACHE_SECONDS", 5, 0, 300),
+        metrics_token=env.get("DESIGN_REMOTE_METRICS_TOKEN", "").strip(),
+        shutdown_seconds=_int(env, "DESIGN_REMOTE_SHUTDOWN_SECONDS", 20, 1, 3600),
     )

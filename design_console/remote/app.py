@@ -13,9 +13,10 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import msgspec
@@ -49,6 +50,7 @@ from design_console.protocol import ToolOutput
 from design_console.remote.browser import BrowserPool
 from design_console.remote.lean import LeanMcp, Listings, TokenCache, WholeCatalog
 from design_console.remote.limits import PerAddressLimit
+from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog
 from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
     MAX_STATE_CHARS,
@@ -242,11 +244,15 @@ class RemoteService:
 
     def __init__(self, config: RemoteConfig, store: Store | None = None) -> None:
         self.config = config
-        self.store = store or open_store(config.store_url)
+        paths = {path for group in ENDPOINTS.values() for path in group} | {"/ws/pair", "/metrics"}
+        self.metrics = Metrics(paths)
+        self.store: Store = cast(Store, CountingStore(store or open_store(config.store_url), self.metrics))
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
         #: Bearer checks, trusted in memory for DESIGN_REMOTE_CACHE_SECONDS.
         self.tokens = TokenCache(self.oauth, config.cache_seconds) if self.oauth is not None else None
         self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
+        #: Upstream requests of the design API clients already closed (the counter never goes back).
+        self._retired_upstream = 0
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
         self.browser = BrowserPool(config.base)
@@ -271,7 +277,42 @@ class RemoteService:
             json_response=self.sessions.json_response,
             capabilities=advertised(self.server),
         )
+        self._gauges()
         self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
+
+    def _gauges(self) -> None:
+        gauge = self.metrics.gauge
+        gauge(
+            "design_remote_active_sessions",
+            "gauge",
+            "MCP sessions this instance holds.",
+            lambda: self.lean.active_sessions,
+        )
+        gauge(
+            "design_remote_relays",
+            "gauge",
+            "Plugins connected to this instance's relay.",
+            lambda: self.relays.connected,
+        )
+        gauge("design_remote_browser_busy", "gauge", "Browser calls running.", lambda: self.browser.status()["busy"])
+        gauge(
+            "design_remote_browser_sessions",
+            "gauge",
+            "Users with a browser context.",
+            lambda: self.browser.status()["sessions"],
+        )
+        gauge(
+            "design_remote_upstream_requests_total",
+            "counter",
+            "Requests sent to the design API.",
+            lambda: self._retired_upstream + sum(int(c.stats()["upstream_requests"]) for _, c in self._apis.values()),
+        )
+        gauge(
+            "design_remote_upstream_refreshes_total",
+            "counter",
+            "Design platform tokens refreshed.",
+            lambda: self.oauth.upstream_refreshes if self.oauth is not None else 0,
+        )
 
     def subject_of(self, request: Request | None) -> str:
         """The signed-in user a request comes from ("" for the deployer when OAuth is off)."""
@@ -304,7 +345,16 @@ class RemoteService:
                 self.config.base, api, progress, self.relays, self.subject_of(request), self.browser, self.scans
             )
 
-        return await run_tool(self.tools, name, arguments, context)
+        request.scope.setdefault("state", {})["tool"] = name
+        label = name if name in self.tools else "unknown"
+        started = time.perf_counter()
+        outcome = "cancelled"
+        try:
+            output = await run_tool(self.tools, name, arguments, context)
+            outcome = "error" if output.is_error else "ok"
+            return output
+        finally:
+            self.metrics.tool_call(label, outcome, time.perf_counter() - started)
 
     def _client(self, subject: str, token: str) -> DesignApi:
         known = self._apis.get(subject)
@@ -323,6 +373,7 @@ class RemoteService:
         while len(self._apis) > MAX_API_CLIENTS:
             retired.append(self._apis.popitem(last=False)[1][1])
         for old in retired:
+            self._retired_upstream += int(old.stats()["upstream_requests"])
             task = asyncio.get_running_loop().create_task(old.aclose())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
@@ -395,6 +446,8 @@ class RemoteService:
             # The plugin has no bearer token: a pairing code or its relay's credential is what it proves.
             WebSocketRoute("/ws/pair", self.relays.endpoint),
         ]
+        if self.config.metrics_token:
+            routes.append(Route("/metrics", MetricsEndpoint(self.metrics, self.config.metrics_token), methods=["GET"]))
         return routes + (self._oauth_routes() if self.oauth is not None else self._oauth_unavailable())
 
     def _oauth_unavailable(self) -> list[Route | Mount]:
@@ -498,5 +551,6 @@ def build_app(config: RemoteConfig, store: Store | None = None) -> Starlette:
 
 def asgi_app(config: RemoteConfig) -> ASGIApp:
     """:func:`build_app` behind the body-size limit (the app uvicorn serves): a larger body gets 413 before any
-    handler reads it."""
-    return RequestBodyLimitMiddleware(build_app(config), config.max_body)
+    handler reads it; every request gets an id, a count and a log line (``remote/metrics.py``)."""
+    app = build_app(config)
+    return RequestLog(RequestBodyLimitMiddleware(app, config.max_body), app.state.service.metrics)

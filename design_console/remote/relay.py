@@ -179,6 +179,11 @@ class Relays:
         self._pubsub: Any = None
         self._cipher = TokenCipher(config.token_keys) if config.token_keys else None
 
+    @property
+    def connected(self) -> int:
+        """Plugins connected to this instance's relay."""
+        return len(self._sessions)
+
     # --- lifecycle ---------------------------------------------------------------------------------------------
 
     def _channel(self, instance: str) -> str:
