@@ -4,6 +4,7 @@ With OAuth configured (DESIGN_OAUTH_CLIENT_ID, DESIGN_OAUTH_CLIENT_SECRET, DESIG
 one of our bearer tokens, issued for this server's ``/mcp``, and tools call the design API as the signed-in user.
 Without it the server still starts: the OAuth endpoints say which variable is missing, and MCP requests are served
 with the deployer's DESIGN_ACCESS_TOKEN. DESIGN_REMOTE_API_KEY, when set, gates the MCP endpoints either way.
+The hot messages of ``/mcp`` are answered by ``remote/lean.py``; the SDK serves the rest, and ``/sse``.
 """
 
 from __future__ import annotations

@@ -86,6 +86,7 @@ class TokenCache:
         self._ttl = ttl
         self._size = size
         self._held: OrderedDict[str, tuple[float, AccessToken]] = OrderedDict()
+        self._asking: dict[str, asyncio.Future[AccessToken | None]] = {}
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The token's grant, from memory when checked less than ``ttl`` seconds ago; None for an invalid one."""
@@ -93,7 +94,20 @@ class TokenCache:
         held = self._held.get(token)
         if held is not None and held[0] > now and (held[1].expires_at is None or held[1].expires_at > time.time()):
             return held[1]
-        found = await self._verifier.verify_token(token)
+        # The requests that find the token stale at once share one look-up: a burst costs the store one read.
+        asking = self._asking.get(token)
+        if asking is not None:
+            return await asyncio.shield(asking)
+        asking = self._asking[token] = asyncio.get_running_loop().create_future()
+        try:
+            found = await self._verifier.verify_token(token)
+        except BaseException as exc:
+            asking.set_exception(exc)
+            asking.exception()  # a waiter re-raises it; none need be there
+            raise
+        finally:
+            del self._asking[token]
+        asking.set_result(found)
         if found is None:
             self._held.pop(token, None)
             return None
@@ -269,6 +283,7 @@ class LeanMcp:
         self._json = json_response
         self._capabilities = capabilities
         self._held: OrderedDict[str, _Held] = OrderedDict()
+        self._asking: dict[str, asyncio.Future[_Held | None]] = {}
 
     @property
     def active_sessions(self) -> int:
@@ -353,24 +368,37 @@ class LeanMcp:
     async def _session(self, session_id: str, scope: Scope) -> _Held | None:
         """The session, when it exists and the request comes from its owner (anything else is answered as an
         unknown session, as the SDK does)."""
-        now = time.monotonic()
         held = self._held.get(session_id)
-        if held is None or now - held.checked > self._cache_seconds:
-            raw = await self.store.get(SESSION_KIND, session_id)
-            if raw is None:
-                if held is not None:
-                    self._drop(session_id, held)
-                return None
+        if held is None or time.monotonic() - held.checked > self._cache_seconds:
+            asking = self._asking.get(session_id)
+            if asking is None:
+                asking = asyncio.ensure_future(self._look_up(session_id))
+                self._asking[session_id] = asking
+                asking.add_done_callback(lambda _: self._asking.pop(session_id, None))
+            held = await asyncio.shield(asking)
             if held is None:
-                held = _Held(_record.decode(raw), now)
-                self._hold(session_id, held)
-            else:
-                held.checked = now
-            # Use keeps the session: its idle clock restarts at most once per cache period.
-            await self.store.put(SESSION_KIND, session_id, raw, SESSION_IDLE)
+                return None
         self._held.move_to_end(session_id)
         if (held.record.subject, held.record.client_id) != _owner(scope):
             return None
+        return held
+
+    async def _look_up(self, session_id: str) -> _Held | None:
+        """Ask the store for a session (once for all the requests that need it at the same moment)."""
+        now = time.monotonic()
+        raw = await self.store.get(SESSION_KIND, session_id)
+        held = self._held.get(session_id)
+        if raw is None:
+            if held is not None:
+                self._drop(session_id, held)
+            return None
+        if held is None:
+            held = _Held(_record.decode(raw), now)
+            self._hold(session_id, held)
+        else:
+            held.checked = now
+        # Use keeps the session: its idle clock restarts at most once per cache period.
+        await self.store.put(SESSION_KIND, session_id, raw, SESSION_IDLE)
         return held
 
     def _drop(self, session_id: str, held: _Held) -> None:

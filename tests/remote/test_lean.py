@@ -4,6 +4,7 @@ instance, and trusts bearer tokens in memory no longer than a revocation allows.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -198,3 +199,24 @@ async def test_without_a_period_every_check_asks_the_store() -> None:
     await cache.verify_token("good")
     await cache.verify_token("good")
     assert verifier.asked == 2
+
+
+class _SlowVerifier(_Verifier):
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        await self.release.wait()
+        return await super().verify_token(token)
+
+
+async def test_a_burst_of_checks_of_one_token_asks_the_store_once() -> None:
+    verifier = _SlowVerifier()
+    cache = TokenCache(verifier, ttl=60)
+    burst = [asyncio.ensure_future(cache.verify_token("good")) for _ in range(20)]
+    await asyncio.sleep(0)
+    verifier.release.set()
+    found = await asyncio.gather(*burst)
+    assert all(token is not None for token in found)
+    assert verifier.asked == 1
