@@ -383,6 +383,17 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     body_timeout: int = 30
     #: DESIGN_REMOTE_MAX_CONNECTIONS: connections held at once (0: as many as the descriptor limit leaves room for).
     max_connections: int = 0
+    #: DESIGN_REMOTE_LEAN: answer initialize, ping, tools/list and tools/call on /mcp without the MCP SDK's session
+    #: machinery (off: the SDK serves every message).
+    lean: bool = True
+    #: DESIGN_REMOTE_CACHE_SECONDS: how long an instance trusts what it holds in memory of a bearer token or an MCP
+    #: session before asking the store again: the longest a revocation or a session ended on another instance takes
+    #: to reach this one (a revocation on this instance takes effect at once).
+    cache_seconds: int = 5
+    #: DESIGN_REMOTE_METRICS_TOKEN: serve ``/metrics`` to requests bearing this token (empty: no ``/metrics``).
+    metrics_token: str = ""
+    #: DESIGN_REMOTE_SHUTDOWN_SECONDS: on SIGTERM, how long calls in flight have to finish before they are cut off.
+    shutdown_seconds: int = 20
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -476,4 +487,8 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         header_timeout=_int(env, "DESIGN_REMOTE_HEADER_TIMEOUT", 10, 1, 300),
         body_timeout=_int(env, "DESIGN_REMOTE_BODY_TIMEOUT", 30, 1, 3600),
         max_connections=_int(env, "DESIGN_REMOTE_MAX_CONNECTIONS", 0, 0, 10_000_000),
+        lean=_flag(env, "DESIGN_REMOTE_LEAN", True),
+        cache_seconds=_int(env, "DESIGN_REMOTE_CACHE_SECONDS", 5, 0, 300),
+        metrics_token=env.get("DESIGN_REMOTE_METRICS_TOKEN", "").strip(),
+        shutdown_seconds=_int(env, "DESIGN_REMOTE_SHUTDOWN_SECONDS", 20, 1, 3600),
     )

@@ -13,32 +13,30 @@ designd restart) and hands it the held messages in order.
 from __future__ import annotations
 
 import asyncio
-import base64
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
-from design_console import __version__
 from design_console.errors import DesignError, ErrorCode
-from design_console.protocol import TextBlock, ToolOutput
+from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools import TOOLSET_SUMMARIES
 from design_console.tools.base import ToolSpec, failure, ok
 from design_console.tools.context import ProgressFn
-from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME, tool_entries
+from design_console.tools.wire.frames import (
+    CAPABILITIES,
+    RESOURCE_CAPABILITIES,
+    call_result,
+    initialize_result,
+    progress_frame,
+    result_frame,
+)
+from design_console.tools.wire.listing import tool_entries
 
 if TYPE_CHECKING:
     from mcp.server.lowlevel import Server
-
-#: The handshake-era protocol versions the SDK accepts, newest last; a test pins them to the SDK's own list.
-HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-#: What the server advertises (the SDK's options with ``tools_changed``); pinned to the SDK by the same test.
-CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": True}}
-#: What the SDK adds for a server with resource handlers (the MCP App views); pinned to the SDK by the same test.
-RESOURCE_CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "listChanged": False}}
-
 
 #: The one tool a DESIGN_TOOLSETS=auto session lists beside the core toolset; the front answers it itself.
 TOOLSETS_TOOL = "design_toolsets"
@@ -125,13 +123,7 @@ class Answers:
 
     def initialize_result(self, params: dict[str, Any]) -> dict[str, Any]:
         """The SDK's negotiation: the client's version when the server speaks it, else the newest handshake one."""
-        requested = params.get("protocolVersion")
-        return {
-            "capabilities": self.capabilities,
-            "instructions": INSTRUCTIONS,
-            "protocolVersion": requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1],
-            "serverInfo": {"name": SERVER_NAME, "version": __version__},
-        }
+        return initialize_result(params, self.capabilities)
 
 
 class _Meta(msgspec.Struct):
@@ -165,18 +157,6 @@ class _Reply(msgspec.Struct):
 _request = msgspec.json.Decoder(_Request)
 _reply = msgspec.json.Decoder(_Reply)
 _encode = msgspec.json.Encoder().encode
-
-
-def call_result(output: ToolOutput) -> bytes:
-    """A tool's output as the ``tools/call`` result on the wire; image bytes are base64-encoded only here."""
-    content: list[dict[str, Any]] = []
-    for block in output.content:
-        if isinstance(block, TextBlock):
-            content.append({"text": block.text, "type": "text"})
-        else:
-            data = base64.b64encode(block.data).decode()
-            content.append({"data": data, "mimeType": block.mime_type, "type": "image"})
-    return _encode({"content": content, "isError": output.is_error})
 
 
 class Session(Protocol):
@@ -298,14 +278,8 @@ class SessionFront:
 
     async def _run_call(self, request_id: int | str, params: _CallParams, token: str | int | None) -> None:
         async def progress(value: float, total: float | None, message: str) -> None:
-            if token is None:
-                return
-            note: dict[str, Any] = {"progressToken": token, "progress": value}
-            if total is not None:
-                note["total"] = total
-            if message:
-                note["message"] = message
-            await self._send(_encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": note}))
+            if token is not None:
+                await self._send(progress_frame(token, value, total, message))
 
         assert self._call is not None
         output = await self._call(params.name, params.arguments, progress, _no_scope)
@@ -338,7 +312,7 @@ class SessionFront:
         return True
 
     async def _result(self, request_id: int | str, result: bytes) -> None:
-        await self._send(b'{"jsonrpc":"2.0","id":' + _encode(request_id) + b',"result":' + result + b"}")
+        await self._send(result_frame(request_id, result))
 
     async def attach(self, server: Server[Any], factory: SessionFactory) -> None:
         """Hand the session to the SDK: replay its opening, then every message held meanwhile, in order."""

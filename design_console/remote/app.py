@@ -4,6 +4,7 @@ With OAuth configured (DESIGN_OAUTH_CLIENT_ID, DESIGN_OAUTH_CLIENT_SECRET, DESIG
 one of our bearer tokens, issued for this server's ``/mcp``, and tools call the design API as the signed-in user.
 Without it the server still starts: the OAuth endpoints say which variable is missing, and MCP requests are served
 with the deployer's DESIGN_ACCESS_TOKEN. DESIGN_REMOTE_API_KEY, when set, gates the MCP endpoints either way.
+The hot messages of ``/mcp`` are answered by ``remote/lean.py``; the SDK serves the rest, and ``/sse``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import msgspec
@@ -27,6 +30,7 @@ from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
 from mcp.server.auth.middleware.client_auth import ClientAuthenticator
 from mcp.server.auth.settings import ClientRegistrationOptions
+from mcp.server.lowlevel import Server
 from mcp.server.sse import SseServerTransport
 from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
 from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecuritySettings
@@ -44,9 +48,12 @@ from design_console import __version__
 from design_console.clients.design_api import DesignApi
 from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
+from design_console.protocol import ToolOutput
 from design_console.remote.browser import BrowserPool
+from design_console.remote.lean import LeanMcp, Listings, TokenCache
 from design_console.remote.limits import PerAddressLimit
-from design_console.remote.listing import ListChanges
+from design_console.remote.listing import ListChanges, UserListings
+from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog
 from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
     MAX_STATE_CHARS,
@@ -57,7 +64,14 @@ from design_console.remote.oauth import (
 )
 from design_console.remote.relay import Relays
 from design_console.remote.store import Store, open_store
-from design_console.remote.tools import build_server
+from design_console.remote.tools import (
+    RemoteCallContext,
+    build_server,
+    remote_catalog,
+    run_tool,
+    scan_admission,
+    user_state,
+)
 
 log = logging.getLogger("design_console.remote")
 
@@ -140,6 +154,21 @@ class TokenResourceCheck:
         await self.app(scope, _replay(body), send)
 
 
+class ForgetsTokens:
+    """A token exchange or revocation (either can end access tokens), after which the bearer checks held in memory
+    are forgotten: a token ended here is refused here at once."""
+
+    def __init__(self, app: ASGIApp, tokens: TokenCache) -> None:
+        self.app = app
+        self.tokens = tokens
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.tokens.clear()
+
+
 class AuthorizeRequestLimits:
     """Refuses an authorization request with an oversized ``state`` or ``code_challenge`` with a plain 400, before
     the SDK's handler, which would echo the state back in a redirect."""
@@ -205,27 +234,98 @@ def transport_security(config: RemoteConfig) -> TransportSecuritySettings:
     )
 
 
+def advertised(server: Server[Any]) -> dict[str, Any]:
+    """The capabilities the SDK advertises for ``server``, in the form it sends them (no empty extensions)."""
+    capabilities = server.create_initialization_options().capabilities
+    wire = capabilities.model_dump(by_alias=True, mode="json", exclude_none=True)
+    if not wire.get("extensions"):
+        wire.pop("extensions", None)
+    return wire
+
+
 class RemoteService:
     """The hosted service's state: the store, OAuth (when configured), design API clients per user, MCP transports."""
 
     def __init__(self, config: RemoteConfig, store: Store | None = None) -> None:
         self.config = config
-        self.store = store or open_store(config.store_url)
+        paths = {path for group in ENDPOINTS.values() for path in group} | {"/ws/pair", "/metrics"}
+        self.metrics = Metrics(paths)
+        self.store: Store = cast(Store, CountingStore(store or open_store(config.store_url), self.metrics))
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
+        #: Bearer checks, trusted in memory for DESIGN_REMOTE_CACHE_SECONDS.
+        self.tokens = TokenCache(self.oauth, config.cache_seconds) if self.oauth is not None else None
         self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
+        #: Upstream requests of the design API clients already closed (the counter never goes back).
+        self._retired_upstream = 0
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
         self.changes = ListChanges(self.store)
         self.relays.on_change = self.changes.changed
         self.browser = BrowserPool(config.base)
+        self.tools = remote_catalog(config.base)
+        self.scans = scan_admission(config.base)
         self.server = build_server(
-            config.base, self.api_for, self.relays, self.subject_of, self.browser, changes=self.changes
+            config.base,
+            self.api_for,
+            self.relays,
+            self.subject_of,
+            self.browser,
+            tools=self.tools,
+            scans=self.scans,
+            changes=self.changes,
         )
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
         )
+        #: Who sees which tools: the one place the listing's dependencies are named (the lean path's cache key).
+        self.listings = Listings(UserListings(self.tools, partial(user_state, self.relays, self.browser)))
+        self.lean = LeanMcp(
+            StreamableHTTPASGIApp(self.sessions),
+            self.store,
+            self.listings,
+            self.run_tool,
+            security,
+            cache_seconds=config.cache_seconds,
+            json_response=self.sessions.json_response,
+            capabilities=advertised(self.server),
+        )
+        self._gauges()
         self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
+
+    def _gauges(self) -> None:
+        gauge = self.metrics.gauge
+        gauge(
+            "design_remote_active_sessions",
+            "gauge",
+            "MCP sessions this instance holds.",
+            lambda: self.lean.active_sessions,
+        )
+        gauge(
+            "design_remote_relays",
+            "gauge",
+            "Plugins connected to this instance's relay.",
+            lambda: self.relays.connected,
+        )
+        gauge("design_remote_browser_busy", "gauge", "Browser calls running.", lambda: self.browser.status()["busy"])
+        gauge(
+            "design_remote_browser_sessions",
+            "gauge",
+            "Users with a browser context.",
+            lambda: self.browser.status()["sessions"],
+        )
+        gauge(
+            "design_remote_upstream_requests_total",
+            "counter",
+            "Requests sent to the design API.",
+            lambda: self._retired_upstream + sum(int(c.stats()["upstream_requests"]) for _, c in self._apis.values()),
+        )
+        gauge(
+            "design_remote_upstream_refreshes_total",
+            "counter",
+            "Design platform tokens refreshed.",
+            lambda: self.oauth.upstream_refreshes if self.oauth is not None else 0,
+        )
 
     def subject_of(self, request: Request | None) -> str:
         """The signed-in user a request comes from ("" for the deployer when OAuth is off)."""
@@ -242,6 +342,32 @@ class RemoteService:
         if self.oauth is None:
             return self._client("", self.config.base.access_token)
         return self._client(subject, await self.oauth.upstream_token(subject))
+
+    async def run_tool(
+        self,
+        request: Request,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Callable[[float, float | None, str], Awaitable[None]],
+    ) -> ToolOutput:
+        """Run one tool for the lean path's request, with the caller's context."""
+
+        async def context() -> RemoteCallContext:
+            api = await self.api_for(request)
+            return RemoteCallContext(
+                self.config.base, api, progress, self.relays, self.subject_of(request), self.browser, self.scans
+            )
+
+        request.scope.setdefault("state", {})["tool"] = name
+        label = name if name in self.tools else "unknown"
+        started = time.perf_counter()
+        outcome = "cancelled"
+        try:
+            output = await run_tool(self.tools, name, arguments, context)
+            outcome = "error" if output.is_error else "ok"
+            return output
+        finally:
+            self.metrics.tool_call(label, outcome, time.perf_counter() - started)
 
     def _client(self, subject: str, token: str) -> DesignApi:
         known = self._apis.get(subject)
@@ -260,6 +386,7 @@ class RemoteService:
         while len(self._apis) > MAX_API_CLIENTS:
             retired.append(self._apis.popitem(last=False)[1][1])
         for old in retired:
+            self._retired_upstream += int(old.stats()["upstream_requests"])
             task = asyncio.get_running_loop().create_task(old.aclose())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
@@ -321,8 +448,11 @@ class RemoteService:
             app = ApiKeyGate(app, self.config.api_key)
         return app
 
+    def _forgets_tokens(self, app: ASGIApp) -> ASGIApp:
+        return ForgetsTokens(app, self.tokens) if self.tokens is not None else app
+
     def routes(self) -> list[Route | Mount | WebSocketRoute]:
-        mcp_app = StreamableHTTPASGIApp(self.sessions)
+        mcp_app = self.lean if self.config.lean else StreamableHTTPASGIApp(self.sessions)
         routes: list[Route | Mount | WebSocketRoute] = [
             Route("/health", self.health, methods=["GET"]),
             Route("/mcp", self._mcp_gate(mcp_app)),
@@ -331,6 +461,8 @@ class RemoteService:
             # The plugin has no bearer token: a pairing code or its relay's credential is what it proves.
             WebSocketRoute("/ws/pair", self.relays.endpoint),
         ]
+        if self.config.metrics_token:
+            routes.append(Route("/metrics", MetricsEndpoint(self.metrics, self.config.metrics_token), methods=["GET"]))
         return routes + (self._oauth_routes() if self.oauth is not None else self._oauth_unavailable())
 
     def _oauth_unavailable(self) -> list[Route | Mount]:
@@ -393,7 +525,9 @@ class RemoteService:
             Route("/consent", oauth.consent_page, methods=["GET", "POST"]),
             Route(
                 "/token",
-                TokenResourceCheck(_Endpoint(TokenHandler(oauth, authenticator).handle), oauth.resource),  # type: ignore[arg-type]
+                self._forgets_tokens(
+                    TokenResourceCheck(_Endpoint(TokenHandler(oauth, authenticator).handle), oauth.resource)  # type: ignore[arg-type]
+                ),
                 methods=["POST"],
             ),
             Route(
@@ -406,7 +540,7 @@ class RemoteService:
                 ),
                 methods=["POST"],
             ),
-            Route("/revoke", oauth.revoke, methods=["POST"]),
+            Route("/revoke", self._forgets_tokens(_Endpoint(oauth.revoke)), methods=["POST"]),
             Route(
                 "/oauth/authorize",
                 PerAddressLimit(
@@ -422,8 +556,8 @@ def build_app(config: RemoteConfig, store: Store | None = None) -> Starlette:
     """The hosted service's ASGI app."""
     service = RemoteService(config, store)
     middleware: list[Middleware] = []
-    if service.oauth is not None:
-        backend = BearerAuthBackend(service.oauth, resource_server_url=AnyHttpUrl(service.oauth.resource))
+    if service.oauth is not None and service.tokens is not None:
+        backend = BearerAuthBackend(service.tokens, resource_server_url=AnyHttpUrl(service.oauth.resource))
         middleware = [Middleware(AuthenticationMiddleware, backend=backend), Middleware(AuthContextMiddleware)]
     app = Starlette(routes=service.routes(), middleware=middleware, lifespan=service.lifespan)
     app.state.service = service
@@ -432,5 +566,6 @@ def build_app(config: RemoteConfig, store: Store | None = None) -> Starlette:
 
 def asgi_app(config: RemoteConfig) -> ASGIApp:
     """:func:`build_app` behind the body-size limit (the app uvicorn serves): a larger body gets 413 before any
-    handler reads it."""
-    return RequestBodyLimitMiddleware(build_app(config), config.max_body)
+    handler reads it; every request gets an id, a count and a log line (``remote/metrics.py``)."""
+    app = build_app(config)
+    return RequestLog(RequestBodyLimitMiddleware(app, config.max_body), app.state.service.metrics)

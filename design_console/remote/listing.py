@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +68,24 @@ def listed_tools(tools: Mapping[str, ToolSpec], state: UserState) -> list[ToolSp
 def listings(tools: Mapping[str, ToolSpec]) -> dict[UserState, types.ListToolsResult]:
     """The ``tools/list`` answer for every user state, built once per catalog."""
     return {state: types.ListToolsResult(tools=tool_definitions(listed_tools(tools, state))) for state in STATES}
+
+
+class UserListings:
+    """The lean ``/mcp`` path's listing source: a user's listing depends on their :class:`UserState` alone, so one
+    encoded answer serves every user in the same state."""
+
+    def __init__(self, tools: Mapping[str, ToolSpec], state_of: Callable[[str], Awaitable[UserState]]) -> None:
+        self._tools = tools
+        self._state_of = state_of
+
+    async def key(self, subject: str) -> Hashable:
+        """The user's state now."""
+        return await self._state_of(subject)
+
+    def tools(self, key: Hashable) -> Iterable[ToolSpec]:
+        """The tools listed to a user in state ``key``."""
+        assert isinstance(key, UserState)
+        return listed_tools(self._tools, key)
 
 
 class ListChanges:

@@ -23,6 +23,7 @@ def main() -> None:
         print(err, file=sys.stderr)
         sys.exit(2)
     from design_console.remote.app import asgi_app
+    from design_console.remote.metrics import install_request_log
     from design_console.remote.serving import (
         SlowClientGuard,
         backlog_for,
@@ -35,6 +36,7 @@ def main() -> None:
     # Upstream tokens never reach a log line; the deployer's secrets are redacted should one slip into a message.
     setup_logging(config.base, "design-console-remote", [config.api_key], to_file=False)
     install_log_filters()
+    install_request_log(logging.getLogger().level)
     open_files = raise_open_files()
     guard = SlowClientGuard(
         connection_cap(open_files, config.max_connections), config.header_timeout, config.body_timeout
@@ -56,6 +58,9 @@ def main() -> None:
         # Screenshots and image fills come back from the plugin in one frame, as over the local bridge.
         ws_max_size=MAX_FRAME_BYTES,
         server_header=False,
+        # SIGTERM: stop accepting, close the relays' sockets (1012, the plugin comes back at once, to another
+        # instance), and give calls in flight this long to finish.
+        timeout_graceful_shutdown=config.shutdown_seconds,
     )
 
 

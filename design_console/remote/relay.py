@@ -297,6 +297,11 @@ class Relays:
         #: Told the subject whose paired plugin connected to or left this instance (the tools it can use changed).
         self.on_change: Callable[[str], Awaitable[None]] | None = None
 
+    @property
+    def connected(self) -> int:
+        """Plugins connected to this instance's relay."""
+        return len(self._sessions)
+
     # --- lifecycle ---------------------------------------------------------------------------------------------
 
     async def start(self) -> None:

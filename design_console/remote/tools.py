@@ -355,12 +355,12 @@ def scope_error(err: DesignError) -> DesignError:
     )
 
 
-async def call_tool(
+async def run_tool(
     tools: dict[str, ToolSpec],
     name: str,
     arguments: dict[str, Any] | None,
     context: Callable[[], Awaitable[RemoteCallContext]],
-) -> types.CallToolResult:
+) -> ToolOutput:
     """Run one tool call through :func:`tools.calls.run_call` (whose texts every failure gets), in this process with
     the calling user's context."""
 
@@ -372,7 +372,17 @@ async def call_tool(
         except DesignError as err:
             raise scope_error(err) from err
 
-    return to_call_tool_result(await run_call(tools, name, arguments, run))
+    return await run_call(tools, name, arguments, run)
+
+
+async def call_tool(
+    tools: dict[str, ToolSpec],
+    name: str,
+    arguments: dict[str, Any] | None,
+    context: Callable[[], Awaitable[RemoteCallContext]],
+) -> types.CallToolResult:
+    """:func:`run_tool` with the SDK's result type."""
+    return to_call_tool_result(await run_tool(tools, name, arguments, context))
 
 
 async def user_state(relays: Relays | None, browser: BrowserPool | None, subject: str) -> UserState:
@@ -403,14 +413,18 @@ def build_server(
     relays: Relays | None = None,
     subject_for: SubjectFor | None = None,
     browser: BrowserPool | None = None,
+    *,
+    tools: dict[str, ToolSpec] | None = None,
+    scans: Admission | None = None,
     changes: ListChanges | None = None,
 ) -> Server[Any]:
     """The SDK server behind ``/mcp`` and ``/sse``; ``api_for(request)`` picks the caller's design API client,
     ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays`` and whose
-    context of the headless ``browser`` it uses. Each user is listed the tools that can work for them now; the
-    sessions that list or call are remembered in ``changes``, which tells them when that changes."""
-    tools = remote_catalog(config)
-    scans = scan_admission(config)
+    context of the headless ``browser`` it uses. ``tools`` and ``scans`` are shared with the lean path when given.
+    Each user is listed the tools that can work for them now; the sessions that list or call are remembered in
+    ``changes``, which tells them when that changes."""
+    tools = tools if tools is not None else remote_catalog(config)
+    scans = scans if scans is not None else scan_admission(config)
     answers = listings(tools)
 
     def subject_of(ctx: Any) -> str:

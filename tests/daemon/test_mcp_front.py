@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from mcp.server.runner import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
-from design_console.daemon.mcp_front import HANDSHAKE_VERSIONS, Answers, SessionFront
+from design_console.daemon.mcp_front import Answers, SessionFront
 from design_console.daemon.mcp_host import McpSession, build_server
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools import catalog
@@ -18,6 +18,7 @@ from design_console.tools.apps import VIEWS, AppView
 from design_console.tools.base import failure, text
 from design_console.tools.calls import internal_error
 from design_console.tools.context import ProgressFn
+from design_console.tools.wire.frames import HANDSHAKE_VERSIONS
 
 
 class Inbox:

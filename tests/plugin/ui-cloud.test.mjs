@@ -28,7 +28,7 @@ function copyWith(t, relayUrl) {
 /** A relay that pairs any code, then answers HELLO with a SERVER_PROOF keyed by `proofKey`, and sends a command. */
 async function startRelay(t, proofKey) {
   const port = await freePortRange(1);
-  const relay = { urls: [], replies: [], closes: [] };
+  const relay = { urls: [], times: [], replies: [], closes: [] };
   const wss = new WebSocketServer({ port, host: "127.0.0.1" });
   t.after(
     () =>
@@ -39,6 +39,7 @@ async function startRelay(t, proofKey) {
   );
   wss.on("connection", (ws, req) => {
     relay.urls.push(req.url);
+    relay.times.push(Date.now());
     const credential = "credential-" + randomBytes(8).toString("hex");
     const nonce = randomBytes(32).toString("hex");
     ws.send(JSON.stringify({ type: "PAIRED", data: { relay: "r1", credential } }));
@@ -56,6 +57,7 @@ async function startRelay(t, proofKey) {
     ws.on("close", (code) => relay.closes.push(code));
   });
   relay.url = "ws://127.0.0.1:" + port;
+  relay.wss = wss;
   return relay;
 }
 
@@ -99,4 +101,20 @@ test("a relay that cannot prove the credential is never obeyed and ends the pair
   await waitFor(() => relay.closes.length === 1, 10000, "the socket closed");
   assert.deepEqual(relay.replies, []);
   assert.equal(ui.bridge.cloud.relay, null);
+});
+
+test("a relay instance shutting down (1012) is dialled again at once, by relay id", async (t) => {
+  const relay = await startRelay(t, "credential");
+  const base = await freePortRange(10);
+  const ui = openPlugin({ htmlPath: copyWith(t, relay.url), firstPort: base, lastPort: base + 9 });
+  t.after(() => ui.close());
+  ui.dom.window.document.getElementById("cloud-code").value = "ACD3FG";
+  ui.click("cloud-pair");
+  await waitFor(() => relay.replies.length === 1, 10000, "the command's reply");
+  const closedAt = Date.now();
+  relay.wss.clients.forEach((ws) => ws.close(1012, "service restart"));
+  await waitFor(() => relay.urls.length === 2, 10000, "the window dialled again");
+  assert.equal(relay.urls[1], "/ws/pair?relay=r1");
+  // Any other drop waits 0.5 s before the first try.
+  assert.ok(relay.times[1] - closedAt < 450, `dialled again after ${relay.times[1] - closedAt} ms`);
 });

@@ -50,7 +50,8 @@ def server(
     fake_api_server: ApiServer, platform: FakePlatform, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[RemoteServer]:
     root = tmp_path_factory.mktemp("remote-oauth")
-    env = remote_env(root, fake_api_server.url, **oauth_env(platform))
+    # Tests here change grants in the store behind the server's back: it asks the store on every request.
+    env = remote_env(root, fake_api_server.url, DESIGN_REMOTE_CACHE_SECONDS="0", **oauth_env(platform))
     with running_remote(env) as running:
         yield running
 

@@ -467,7 +467,7 @@ function dialCloud(code) {
       toHost({ kind: "command", route: server.route, command: msg });
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     if (server.proofTimer) clearTimeout(server.proofTimer);
     delete routes[server.route];
     if (cloud !== server) return;
@@ -479,6 +479,12 @@ function dialCloud(code) {
     }
     // A drop of the network or of the relay's instance: come back with the credential, never the spent code.
     setCloud("unreachable", "Lost the relay; reconnecting…");
+    if (event.code === 1012) {
+      // The relay's instance is shutting down (SIGTERM) and another takes over: come back at once.
+      cloudRetry = CLOUD_RETRY_MS;
+      cloudTimer = setTimeout(() => dialCloud(null), 0);
+      return;
+    }
     cloudTimer = setTimeout(() => dialCloud(null), cloudRetry);
     cloudRetry = Math.min(cloudRetry * 2, CLOUD_RETRY_MAX_MS);
   };

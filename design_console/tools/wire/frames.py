@@ -1,0 +1,66 @@
+"""The JSON-RPC frames of an MCP session's hot path, built with msgspec and no MCP SDK import: the ``initialize``
+negotiation, ``tools/call`` results, progress notes and result frames. designd's session front
+(``daemon/mcp_front.py``) and the hosted service's lean path (``remote/lean.py``) both answer with these; tests pin
+each to what the SDK itself sends."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import msgspec
+
+from design_console import __version__
+from design_console.protocol import TextBlock, ToolOutput
+from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME
+
+#: The handshake-era protocol versions the SDK accepts, newest last; a test pins them to the SDK's own list.
+HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+#: What the server advertises (the SDK's options with ``tools_changed``); pinned to the SDK by the same test.
+CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": True}}
+#: What the SDK adds for a server with resource handlers (the MCP App views); pinned to the SDK by the same test.
+RESOURCE_CAPABILITIES: dict[str, Any] = {"resources": {"subscribe": False, "listChanged": False}}
+
+encode = msgspec.json.Encoder().encode
+
+
+def negotiated_version(requested: object) -> str:
+    """The SDK's negotiation: the client's version when the server speaks it, else the newest handshake one."""
+    return requested if isinstance(requested, str) and requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
+
+
+def initialize_result(params: dict[str, Any], capabilities: dict[str, Any]) -> dict[str, Any]:
+    """The ``initialize`` result for a client's ``params``."""
+    return {
+        "capabilities": capabilities,
+        "instructions": INSTRUCTIONS,
+        "protocolVersion": negotiated_version(params.get("protocolVersion")),
+        "serverInfo": {"name": SERVER_NAME, "version": __version__},
+    }
+
+
+def call_result(output: ToolOutput) -> bytes:
+    """A tool's output as the ``tools/call`` result on the wire; image bytes are base64-encoded only here."""
+    content: list[dict[str, Any]] = []
+    for block in output.content:
+        if isinstance(block, TextBlock):
+            content.append({"text": block.text, "type": "text"})
+        else:
+            data = base64.b64encode(block.data).decode()
+            content.append({"data": data, "mimeType": block.mime_type, "type": "image"})
+    return encode({"content": content, "isError": output.is_error})
+
+
+def result_frame(request_id: int | str, result: bytes) -> bytes:
+    """The JSON-RPC response carrying an encoded ``result``."""
+    return b'{"jsonrpc":"2.0","id":' + encode(request_id) + b',"result":' + result + b"}"
+
+
+def progress_frame(token: str | int, value: float, total: float | None, message: str) -> bytes:
+    """A ``notifications/progress`` for a request that asked for progress with ``token``."""
+    note: dict[str, Any] = {"progressToken": token, "progress": value}
+    if total is not None:
+        note["total"] = total
+    if message:
+        note["message"] = message
+    return encode({"jsonrpc": "2.0", "method": "notifications/progress", "params": note})

@@ -1,0 +1,222 @@
+"""The lean path of /mcp answers exactly what the MCP SDK would (a server with DESIGN_REMOTE_LEAN=0 is the
+reference), hands what it does not serve to the SDK within the same session, keeps sessions in the store for every
+instance, and trusts bearer tokens in memory no longer than a revocation allows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fakes.api_server import ApiServer
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
+from fakes.remote import FakePlatform, RemoteServer, mcp_status, oauth_env, remote_env, running_remote, sign_in
+from mcp.server.auth.provider import AccessToken
+
+from design_console.remote.lean import TokenCache
+from design_console.tools.wire.frames import HANDSHAKE_VERSIONS
+
+ACCEPT = "application/json, text/event-stream"
+
+
+@pytest.fixture(scope="module")
+def pair(fake_api_server: ApiServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RemoteServer, ...]]:
+    """The same service twice: with the lean path, and with the SDK serving every message."""
+    root = tmp_path_factory.mktemp("lean")
+    lean_env = remote_env(root / "lean", fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN)
+    sdk_env = remote_env(root / "sdk", fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, DESIGN_REMOTE_LEAN="0")
+    with running_remote(lean_env) as lean, running_remote(sdk_env) as sdk:
+        yield lean, sdk
+
+
+def _frames(response: httpx.Response) -> list[Any]:
+    """The JSON-RPC messages of an answer, whether one JSON body or an event stream."""
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        return [
+            json.loads(line[len("data: ") :])
+            for event in response.text.split("\r\n\r\n")
+            for line in event.split("\r\n")
+            if line.startswith("data: ") and line[len("data: ") :].strip()
+        ]
+    return [response.json()] if response.content else []
+
+
+class _Session:
+    def __init__(self, server: RemoteServer, version: str, token: str | None = None) -> None:
+        self.server = server
+        self.version = version
+        self.headers = {"Accept": ACCEPT, **({"Authorization": f"Bearer {token}"} if token else {})}
+        self.id = ""
+
+    def send(self, message: dict[str, Any], method: str = "POST") -> tuple[int, str, list[Any]]:
+        headers = dict(self.headers)
+        if self.id:
+            headers |= {"Mcp-Session-Id": self.id, "Mcp-Protocol-Version": self.version}
+        response = httpx.request(method, f"{self.server.url}/mcp", json=message or None, headers=headers, timeout=30)
+        if not self.id:
+            self.id = response.headers.get("mcp-session-id", "")
+        kind = response.headers.get("content-type", "").split(";")[0]
+        return response.status_code, kind, _frames(response)
+
+    def open(self) -> tuple[int, str, list[Any]]:
+        client = {"name": "pin", "version": "1"}
+        params = {"protocolVersion": self.version, "capabilities": {}, "clientInfo": client}
+        opened = self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params})
+        assert self.id, "the answer to initialize names the session"
+        return opened
+
+
+def _conversation(server: RemoteServer, version: str) -> list[tuple[int, str, list[Any]]]:
+    session = _Session(server, version)
+    call = "tools/call"
+    messages: list[dict[str, Any]] = [
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": "two", "method": "ping"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": call,
+            "params": {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}},
+        },
+        {"jsonrpc": "2.0", "id": 4, "method": call, "params": {"name": "design_get_file_versions", "arguments": {}}},
+        {"jsonrpc": "2.0", "id": 5, "method": call, "params": {"name": "design_no_such_tool"}},
+        {
+            "jsonrpc": "2.0",
+            "id": 6,
+            "method": call,
+            "params": {
+                "name": "design_get_file_versions",
+                "_meta": {"progressToken": "p"},
+                "arguments": {"fileUrl": ENTERPRISE_KEY},
+            },
+        },
+        {"jsonrpc": "2.0", "id": 7, "method": call, "params": {"arguments": {}}},
+        # Not served by the lean path: the SDK answers within the same session.
+        {"jsonrpc": "2.0", "id": 8, "method": "resources/list"},
+        {"jsonrpc": "2.0", "id": 9, "method": "tools/list"},
+    ]
+    answers = [session.open()] + [session.send(message) for message in messages]
+    answers.append(session.send({}, "DELETE"))
+    answers.append(session.send({"jsonrpc": "2.0", "id": 10, "method": "tools/list"}))
+    return answers
+
+
+@pytest.mark.parametrize("version", HANDSHAKE_VERSIONS)
+def test_the_lean_path_answers_as_the_sdk_does(pair: tuple[RemoteServer, RemoteServer], version: str) -> None:
+    lean, sdk = pair
+    ours, theirs = _conversation(lean, version), _conversation(sdk, version)
+    for step, (mine, reference) in enumerate(zip(ours, theirs, strict=True)):
+        assert json.dumps(mine, sort_keys=True) == json.dumps(reference, sort_keys=True), f"answer {step} differs"
+    assert ours[-1][0] == 404, "a deleted session is gone"
+
+
+def test_a_session_belongs_to_its_opener_alone(pair: tuple[RemoteServer, RemoteServer]) -> None:
+    lean, _ = pair
+    session = _Session(lean, HANDSHAKE_VERSIONS[-1])
+    session.open()
+    session.id = session.id[:-1] + ("0" if session.id[-1] != "0" else "1")
+    assert session.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})[0] == 404
+
+
+def test_a_session_opened_on_one_instance_is_served_by_another(
+    fake_api_server: ApiServer, redis_url: str, tmp_path: Path
+) -> None:
+    shared = {
+        "DESIGN_REMOTE_STORE": redis_url,
+        "DESIGN_ACCESS_TOKEN": PERSONAL_TOKEN,
+        "DESIGN_REMOTE_CACHE_SECONDS": "0",
+    }
+    first_env = remote_env(tmp_path / "a", fake_api_server.url, **shared)
+    second_env = remote_env(tmp_path / "b", fake_api_server.url, **shared)
+    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+    with running_remote(first_env) as first, running_remote(second_env) as second:
+        session = _Session(first, HANDSHAKE_VERSIONS[-1])
+        session.open()
+        listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        session.server = second
+        status, _, frames = session.send(listing)
+        assert status == 200 and frames[0]["result"]["tools"]
+        session.send({}, "DELETE")
+        session.server = first
+        assert session.send(listing)[0] == 404, "ended on one instance, ended on the other"
+
+
+def test_a_revocation_takes_effect_at_once_on_its_instance(
+    fake_api_server: ApiServer, platform: FakePlatform, tmp_path: Path
+) -> None:
+    # Tokens are trusted in memory far longer than the test lasts: only forgetting them on revocation refuses one.
+    env = remote_env(tmp_path, fake_api_server.url, DESIGN_REMOTE_CACHE_SECONDS="300", **oauth_env(platform))
+    with running_remote(env) as server:
+        client_id, tokens = sign_in(server, platform, "8101")
+        assert mcp_status(server, tokens["access_token"]).status_code == 200
+        revoke = {"token": tokens["access_token"], "client_id": client_id}
+        assert httpx.post(f"{server.url}/revoke", data=revoke).status_code == 200
+        assert mcp_status(server, tokens["access_token"]).status_code == 401
+
+
+class _Verifier:
+    def __init__(self, expires_at: int | None = None) -> None:
+        self.asked = 0
+        self.expires_at = expires_at
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        self.asked += 1
+        if token != "good":
+            return None
+        return AccessToken(token=token, client_id="c", scopes=["s"], expires_at=self.expires_at)
+
+
+async def test_the_token_cache_asks_the_store_once_per_period() -> None:
+    verifier = _Verifier()
+    cache = TokenCache(verifier, ttl=60)
+    assert await cache.verify_token("good") is not None
+    assert await cache.verify_token("good") is not None
+    assert verifier.asked == 1
+    assert await cache.verify_token("bad") is None and await cache.verify_token("bad") is None
+    assert verifier.asked == 3, "an invalid token is never held"
+    cache.clear()
+    await cache.verify_token("good")
+    assert verifier.asked == 4
+
+
+async def test_the_token_cache_never_holds_a_token_past_its_expiry() -> None:
+    verifier = _Verifier(expires_at=int(time.time()) - 1)
+    cache = TokenCache(verifier, ttl=60)
+    await cache.verify_token("good")
+    await cache.verify_token("good")
+    assert verifier.asked == 2
+
+
+async def test_without_a_period_every_check_asks_the_store() -> None:
+    verifier = _Verifier()
+    cache = TokenCache(verifier, ttl=0)
+    await cache.verify_token("good")
+    await cache.verify_token("good")
+    assert verifier.asked == 2
+
+
+class _SlowVerifier(_Verifier):
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        await self.release.wait()
+        return await super().verify_token(token)
+
+
+async def test_a_burst_of_checks_of_one_token_asks_the_store_once() -> None:
+    verifier = _SlowVerifier()
+    cache = TokenCache(verifier, ttl=60)
+    burst = [asyncio.ensure_future(cache.verify_token("good")) for _ in range(20)]
+    await asyncio.sleep(0)
+    verifier.release.set()
+    found = await asyncio.gather(*burst)
+    assert all(token is not None for token in found)
+    assert verifier.asked == 1

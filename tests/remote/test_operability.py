@@ -1,0 +1,135 @@
+"""What an operator sees and does: /metrics behind its own token (off by default), one JSON log line per request with
+the id the response carries in X-Request-Id, and a SIGTERM that stops accepting, lets the call in flight finish and
+sends the plugin's relay socket 1012 so it reconnects at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fakes.api_server import ApiServer
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
+from fakes.relay_client import handshake, ws_url
+from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+METRICS_TOKEN = "metrics-token-0123456789"
+ACCEPT = "application/json, text/event-stream"
+VERSION = "2025-11-25"
+
+
+def _open(server: RemoteServer, token: str | None = None) -> dict[str, str]:
+    """Open a session; the headers of its next requests."""
+    headers = {"Accept": ACCEPT, **({"Authorization": f"Bearer {token}"} if token else {})}
+    params = {"protocolVersion": VERSION, "capabilities": {}, "clientInfo": {"name": "ops", "version": "1"}}
+    opened = httpx.post(
+        f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params}, headers=headers
+    )
+    assert opened.status_code == 200, opened.text
+    return headers | {"Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": VERSION}
+
+
+def _call(server: RemoteServer, headers: dict[str, str], file_key: str = ENTERPRISE_KEY) -> httpx.Response:
+    params = {"name": "design_get_file_versions", "arguments": {"fileUrl": file_key}}
+    message = {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": params}
+    return httpx.post(f"{server.url}/mcp", json=message, headers=headers, timeout=60)
+
+
+def _metric(text: str, line_start: str) -> float:
+    for line in text.splitlines():
+        if line.startswith(line_start + " "):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no {line_start} in:\n{text}")
+
+
+def test_metrics_count_requests_and_tool_calls_behind_their_token(fake_api_server: ApiServer, tmp_path: Path) -> None:
+    env = remote_env(
+        tmp_path, fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, DESIGN_REMOTE_METRICS_TOKEN=METRICS_TOKEN
+    )
+    with running_remote(env) as server:
+        assert httpx.get(f"{server.url}/metrics").status_code == 404
+        assert httpx.get(f"{server.url}/metrics", headers={"Authorization": "Bearer wrong"}).status_code == 404
+        headers = _open(server)
+        listing = httpx.post(
+            f"{server.url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers
+        )
+        called = _call(server, headers)
+        assert listing.status_code == called.status_code == 200
+        assert '"isError":false' in called.text
+        ids = {listing.headers["x-request-id"], called.headers["x-request-id"]}
+        assert len(ids) == 2, "each request has an id of its own"
+
+        scraped = httpx.get(f"{server.url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+        assert scraped.status_code == 200
+        assert scraped.headers["content-type"].startswith("text/plain; version=0.0.4")
+        text = scraped.text
+        assert _metric(text, 'design_remote_requests_total{endpoint="/mcp",status="200"}') >= 3
+        tool = 'tool="design_get_file_versions"'
+        assert _metric(text, f'design_remote_tool_calls_total{{{tool},outcome="ok"}}') == 1
+        assert _metric(text, f"design_remote_tool_call_seconds_count{{{tool}}}") == 1
+        assert _metric(text, f'design_remote_tool_call_seconds_bucket{{{tool},le="+Inf"}}') == 1
+        assert _metric(text, "design_remote_active_sessions") == 1
+        assert _metric(text, "design_remote_relays") == 0
+        assert _metric(text, "design_remote_upstream_requests_total") >= 1
+
+        lines = [json.loads(line) for line in server.stderr().splitlines() if line.startswith("{")]
+        mine = next(line for line in lines if line["request_id"] == called.headers["x-request-id"])
+        assert mine["path"] == "/mcp" and mine["status"] == 200 and mine["tool"] == "design_get_file_versions"
+        assert mine["duration_ms"] > 0 and mine["method"] == "POST"
+
+
+async def _pair(server: RemoteServer, token: str) -> str:
+    http = bearer(token)
+    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
+        result = await client.call_tool("design_pair_plugin", {})
+    return str(json.loads(result.content[0].text)["code"])  # type: ignore[union-attr]
+
+
+async def test_sigterm_drains_calls_and_sends_plugins_elsewhere(
+    fake_api: ApiServer, platform: FakePlatform, tmp_path: Path
+) -> None:
+    env = remote_env(tmp_path, fake_api.url, **oauth_env(platform))
+    with running_remote(env) as server:
+        assert httpx.get(f"{server.url}/metrics").status_code == 404, "no /metrics unless a token is set"
+        _, tokens = sign_in(server, platform, "9101")
+        code = await _pair(server, tokens["access_token"])
+        async with connect(f"{ws_url(server.url)}?code={code}") as ws:
+            paired = json.loads(await ws.recv())
+            await handshake(ws, paired["data"]["credential"])
+            headers = _open(server, tokens["access_token"])
+            seen = len(fake_api.fake.seen)
+            fake_api.fake.delays.append(4.0)
+            answer: list[httpx.Response] = []
+            caller = threading.Thread(target=lambda: answer.append(_call(server, headers, "fileDrainedOnStop")))
+            caller.start()
+            deadline = time.monotonic() + 30
+            while len(fake_api.fake.seen) == seen:
+                assert time.monotonic() < deadline, "the call never reached the design API"
+                await asyncio.sleep(0.01)
+            server.proc.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await asyncio.wait_for(ws.recv(), 10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            refused: list[Any] = []
+            while not refused and caller.is_alive():
+                try:
+                    httpx.get(f"{server.url}/health", timeout=1)
+                except httpx.HTTPError as err:
+                    refused.append(err)
+            assert refused, "a new connection was still accepted while the call drained"
+            await asyncio.to_thread(caller.join, 60)
+            assert answer and answer[0].status_code == 200
+            assert "fileDrainedOnStop" in answer[0].text or '"result"' in answer[0].text
+            # uvicorn ends by raising the signal it caught again, once everything is drained and closed.
+            assert await asyncio.to_thread(server.proc.wait, 30) in (0, -signal.SIGTERM)
