@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from design_console.daemon.state import MAX_CHANGES, ConsoleRing, FileInfo, State
-from design_console.tools.console_entry import MAX_MESSAGE_CHARS, ConsoleEntry
+from design_console.engines.console_entry import MAX_MESSAGE_CHARS, ConsoleEntry
 
 from .conftest import make_config
 

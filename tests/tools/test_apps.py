@@ -21,7 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
 
-from design_console.tools.apps import DASHBOARD, EXTENSION, MIME_TYPE, TOKEN_BROWSER
+from design_console.tools.apps.apps import DASHBOARD, EXTENSION, MIME_TYPE, TOKEN_BROWSER
 from tools.test_ds_audit import BUILD, TOKENS
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -19,7 +19,7 @@ from procs import BIN, DaemonProcess, TestEnv, wait_for
 
 from design_console.clients import axe
 from design_console.errors import DesignError, ErrorCode
-from design_console.tools.code_a11y import MAX_HTML_BYTES, shape_report
+from design_console.tools.audit.code_a11y import MAX_HTML_BYTES, shape_report
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 

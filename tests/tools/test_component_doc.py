@@ -19,7 +19,7 @@ from fakes.real_plugin import RealPlugin
 from mcp import Client
 from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon
 
-from design_console.tools.component_doc_md import CodeInfo, DocData, parity_report
+from design_console.engines.component_doc_md import CodeInfo, DocData, parity_report
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

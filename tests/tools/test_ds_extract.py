@@ -29,9 +29,9 @@ from design_console.codebase.source import blank, scan_script
 from design_console.codebase.tailwind_config import theme_values
 from design_console.codebase.walk import walk
 from design_console.config import load_config
+from design_console.engines.ds_package import OutFormat
 from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope
-from design_console.tools.ds_package import OutFormat
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ROOT / "node_modules"

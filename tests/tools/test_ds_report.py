@@ -9,8 +9,8 @@ import pytest
 from fakes.context import FakeContext
 from fakes.design_api import ENTERPRISE_KEY, PRO_KEY
 
-from design_console.tools.ds_audit import CachedReport, Gathered, ReportCache
-from design_console.tools.ds_report import AuditData, build_report, contrast_ratio, top_findings
+from design_console.engines.ds_report import AuditData, build_report, contrast_ratio, top_findings
+from design_console.tools.ds.ds_audit import CachedReport, Gathered, ReportCache
 
 REPORT = "design_audit_design_system_report"
 BLUE = {"r": 0, "g": 0, "b": 1, "a": 1}

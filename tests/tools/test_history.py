@@ -12,9 +12,7 @@ from fakes.api_server import ApiServer
 from fakes.context import FakeContext
 from fakes.design_api import HISTORY_KEY, FakeDesignApi
 
-from design_console.errors import DesignError
-from design_console.protocol import ToolOutput
-from design_console.tools.history_diff import (
+from design_console.engines.history_diff import (
     bisect_history,
     changelog_markdown,
     count_changes,
@@ -24,6 +22,8 @@ from design_console.tools.history_diff import (
     fit_tree,
     page_by_budget,
 )
+from design_console.errors import DesignError
+from design_console.protocol import ToolOutput
 
 Harness = tuple[FakeContext, FakeDesignApi]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fakes.design_api import design_system_file
 
-from design_console.tools import parity
+from design_console.engines import parity
 
 
 def _button_set() -> dict:

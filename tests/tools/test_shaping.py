@@ -6,8 +6,8 @@ import msgspec
 import pytest
 from fakes.design_api import check_response, huge_file
 
+from design_console.engines import shaping
 from design_console.errors import DesignError
-from design_console.tools import shaping
 
 
 def _pages(data: bytes) -> list[msgspec.Raw]:
