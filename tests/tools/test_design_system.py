@@ -830,6 +830,7 @@ async def test_import_library_variable_returns_its_local_id(harness: Harness) ->
     assert "Invalid arguments" in error_text(await harness.call("design_import_library_variable", {}))
     spec = REGISTRY["design_import_library_variable"]
     assert spec.read_only is False and spec.idempotent is True and spec.needs_bridge is True
+    assert (spec.runs_in, spec.toolset) == ("api", "write")
 
 
 async def test_script_errors_in_the_plugin_surface(harness: Harness) -> None:
@@ -970,7 +971,6 @@ def test_every_tool_is_a_bridge_read_in_the_api_worker() -> None:
         "design_get_component_details",
         "design_get_token_values",
         "design_get_library_variables",
-        "design_import_library_variable",
         "design_get_component_for_development_deep",
         "design_analyze_component_set",
     ]
