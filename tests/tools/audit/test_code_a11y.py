@@ -23,8 +23,6 @@ from design_console.tools.audit.code_a11y import MAX_HTML_BYTES, shape_report
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-A11Y_TOOLS = frozenset({"design_scan_code_accessibility"})
 
 FAULTY = """<!doctype html>
 <html lang="en"><head><title>Checkout</title></head>

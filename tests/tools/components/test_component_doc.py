@@ -13,9 +13,8 @@ import pytest
 import pytest_asyncio
 import yaml
 from fakes.api_server import ApiServer
-from fakes.chain import call, chain_session, js, refused
+from fakes.chain import OpenFile, call, chain_session, js, plugin_chain, refused
 from fakes.design_api import HISTORY_KEY, PERSONAL_TOKEN, PRO_KEY, frame
-from fakes.real_plugin import RealPlugin
 from mcp import Client
 from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon
 
@@ -23,8 +22,6 @@ from design_console.engines.component_doc_md import CodeInfo, DocData, parity_re
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-DOC_TOOLS = frozenset({"design_generate_component_doc"})
 
 MAKE_SET = """
 await figma.loadFontAsync({ family: "Inter", style: "Regular" });
@@ -114,16 +111,9 @@ def doc_daemon(doc_env: TestEnv) -> Iterator[DaemonProcess]:
     yield from running_daemon(doc_env)
 
 
-@pytest.fixture(scope="module")
-def real_plugin(doc_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(doc_daemon.env, file_key=HISTORY_KEY, file_name="History")
-    yield plugin
-    plugin.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(doc_env: TestEnv, real_plugin: RealPlugin, project: Path) -> AsyncIterator[Client]:
-    async with chain_session(doc_env, cwd=project) as session:
+async def client(doc_daemon: DaemonProcess, project: Path) -> AsyncIterator[Client]:
+    async with plugin_chain(doc_daemon.env, OpenFile(HISTORY_KEY, "History"), cwd=project) as session:
         yield session
 
 

@@ -4,21 +4,17 @@ written as files under the AI app's working directory (its one MCP root)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from fakes.chain import call, chain_session, refused
-from fakes.real_plugin import RealPlugin
+from fakes.chain import OpenFile, call, plugin_chain, refused
 from mcp import Client
-from procs import DaemonProcess, TestEnv
+from procs import DaemonProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-#: The tools this module and test_token_import.py run through the whole chain (tests/workers/test_every_tool.py
-#: runs the others).
-TOKEN_TOOLS = frozenset({"design_export_tokens", "design_import_tokens"})
 
 TOKENS = [
     {"name": "color/blue/500", "resolvedType": "COLOR", "values": {"Light": "#3366ff", "Dark": "#6699ff"}},
@@ -38,16 +34,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "app"
 
 
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key="tokenFile", file_name="Token File")
-    yield plugin
-    plugin.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, real_plugin: RealPlugin, project: Path) -> AsyncIterator[Client]:
-    async with chain_session(chain_env, cwd=project) as session:
+async def client(chain_daemon: DaemonProcess, project: Path) -> AsyncIterator[Client]:
+    async with plugin_chain(chain_daemon.env, OpenFile("tokenFile", "Token File"), cwd=project) as session:
         await call(
             session,
             "design_setup_design_tokens",

@@ -6,75 +6,38 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.chain import call, chain_session, js, refused
-from fakes.real_plugin import RealPlugin
+from fakes.cases import AUDITED_DOCUMENT, AUDITED_TOKENS
+from fakes.chain import OpenFile, call, js, plugin_chain, refused
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from procs import DaemonProcess, TestEnv
+from procs import DaemonProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 REPORT = "design_audit_design_system_report"
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-REPORT_TOOLS = frozenset({REPORT})
 FILE_KEY = "auditFile"
 WAIT = 10.0
 
-TOKENS = [
-    {"name": "color/blue/500", "resolvedType": "COLOR", "values": {"Light": "#3366ff", "Dark": "#6699ff"}},
-    {"name": "color/primary", "resolvedType": "COLOR", "values": {"Light": "{color.blue.500}", "Dark": "{color.blue.500}"}},  # noqa: E501
-    {"name": "space/4", "resolvedType": "FLOAT", "values": {"Light": 16, "Dark": 16}},
-]  # fmt: skip
-
-#: A card with 10 px grey text on white (2.8:1), a hard-coded red box, and an undocumented 16x16 button.
-BUILD = """
-await figma.loadFontAsync({ family: "Inter", style: "Regular" });
-const card = figma.createFrame();
-card.name = "Card";
-card.fills = [{ type: "SOLID", color: { r: 1, g: 1, b: 1 } }];
-figma.currentPage.appendChild(card);
-const label = figma.createText();
-label.characters = "Hello";
-label.fontSize = 10;
-label.fills = [{ type: "SOLID", color: { r: 0.6, g: 0.6, b: 0.6 } }];
-card.appendChild(label);
-const box = figma.createRectangle();
-box.fills = [{ type: "SOLID", color: { r: 1, g: 0, b: 0 } }];
-card.appendChild(box);
-const button = figma.createComponent();
-button.name = "Button";
-button.resize(16, 16);
-figma.currentPage.appendChild(button);
-return { card: card.id, label: label.id, box: box.id, button: button.id };
-"""
-
-
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key=FILE_KEY, file_name="Audit File")
-    yield plugin
-    plugin.stop()
-
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, real_plugin: RealPlugin) -> AsyncIterator[Client]:
-    async with chain_session(chain_env) as session:
+async def client(chain_daemon: DaemonProcess) -> AsyncIterator[Client]:
+    async with plugin_chain(chain_daemon.env, OpenFile(FILE_KEY, "Audit File")) as session:
         await call(
             session,
             "design_setup_design_tokens",
-            {"collectionName": "Brand", "modes": ["Light", "Dark"], "tokens": TOKENS},
+            {"collectionName": "Brand", "modes": ["Light", "Dark"], "tokens": AUDITED_TOKENS},
         )
         yield session
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def made(client: Client) -> dict[str, str]:
-    ids: dict[str, str] = await js(client, BUILD)
+    ids: dict[str, str] = await js(client, AUDITED_DOCUMENT)
     return ids
 
 

@@ -1,5 +1,5 @@
 """The design_ds tools through the whole chain: MCP client → shim → designd → tokens worker, on the real shadcn app of
-tests/tools/test_ds_extract.py copied into the AI app's working directory (its one MCP root). Each tool is called
+tests/tools/ds/test_ds_extract.py copied into the AI app's working directory (its one MCP root). Each tool is called
 once to succeed and once to be refused; the unit tests there go deeper."""
 
 from __future__ import annotations
@@ -12,25 +12,11 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from fakes.chain import call, chain_session, refused
+from fakes.codebases import FRESH_MAIN, FRESH_PREVIEW, SHADCN_APP
 from mcp import Client
 from procs import DaemonProcess, TestEnv
 
-from tools.test_ds_extract import FRESH_MAIN, FRESH_PREVIEW, SHADCN_APP
-
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-DS_TOOLS = frozenset(
-    {
-        "design_ds_analyze",
-        "design_ds_extract_tokens",
-        "design_ds_scaffold",
-        "design_ds_setup_storybook",
-        "design_ds_extract_component",
-        "design_ds_verify",
-        "design_ds_status",
-    }
-)
 
 
 @pytest.fixture(scope="module")

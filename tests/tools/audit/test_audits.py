@@ -11,17 +11,13 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from fakes.api_server import ApiServer
-from fakes.chain import call, chain_session, js, refused
+from fakes.chain import OpenFile, call, js, plugin_chain, refused
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN, PRO_KEY
-from fakes.real_plugin import RealPlugin
 from mcp import Client
-from procs import DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
-from workers.test_chain import workers_running
+from procs import DaemonProcess, isolated, make_env, running_daemon, wait_for, workers_running
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-AUDIT_TOOLS = frozenset({"design_lint_design", "design_audit_component_accessibility", "design_check_design_parity"})
 
 ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 PRO = f"https://www.figma.com/design/{PRO_KEY}/Design-System"
@@ -56,17 +52,9 @@ def daemon(fake_api_server: ApiServer) -> Iterator[DaemonProcess]:
             yield running
 
 
-@pytest.fixture(scope="module")
-def plugin(daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    started = RealPlugin.start(daemon.env, file_key="auditFile", file_name="Audit File")
-    yield started
-    started.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(daemon: DaemonProcess, plugin: RealPlugin) -> AsyncIterator[Client]:
-    env: TestEnv = daemon.env
-    async with chain_session(env) as session:
+async def client(daemon: DaemonProcess) -> AsyncIterator[Client]:
+    async with plugin_chain(daemon.env, OpenFile("auditFile", "Audit File")) as session:
         yield session
 
 

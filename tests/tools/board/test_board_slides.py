@@ -8,15 +8,14 @@ One designd, three plugin windows and one MCP session serve the module; each tes
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.chain import call, chain_session, js, one_undo_step, refused
-from fakes.real_plugin import RealPlugin
+from fakes.chain import OpenFile, call, js, one_undo_step, plugin_chain, refused
 from mcp import Client
-from procs import DaemonProcess, TestEnv
+from procs import DaemonProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -24,39 +23,6 @@ BOARD = "boardFile"
 DECK = "deckFile"
 DESIGN = "designFile"
 
-#: The tools this module runs through the whole chain with the real plugin (tests/workers/test_every_tool.py runs
-#: every tool of the catalog not in here or in test_write_tools.py).
-BOARD_SLIDES_TOOLS = frozenset(
-    {
-        "design_create_sticky",
-        "design_create_stickies",
-        "design_create_connector",
-        "design_create_shape_with_text",
-        "design_create_section",
-        "design_create_table",
-        "design_create_code_block",
-        "design_auto_arrange",
-        "design_get_board_contents",
-        "design_get_connections",
-        "design_list_slides",
-        "design_get_slide_content",
-        "design_get_slide_grid",
-        "design_get_slide_transition",
-        "design_get_text_styles",
-        "design_get_focused_slide",
-        "design_create_slide",
-        "design_delete_slide",
-        "design_duplicate_slide",
-        "design_reorder_slides",
-        "design_set_slide_transition",
-        "design_skip_slide",
-        "design_add_text_to_slide",
-        "design_add_shape_to_slide",
-        "design_set_slide_background",
-        "design_set_slides_view_mode",
-        "design_focus_slide",
-    }
-)
 
 #: Every node of some types on the current page, as {id: {type, x, y, width, height, text}}.
 NODES = """
@@ -73,22 +39,10 @@ GRID = "return figma.getSlideGrid().map((row) => row.map((s) => s.id));"
 FLAT = "return figma.getSlideGrid().flat().map((s) => s.id);"
 
 
-@pytest.fixture(scope="module")
-def plugins(chain_daemon: DaemonProcess) -> Iterator[list[RealPlugin]]:
-    started: list[RealPlugin] = []
-    try:
-        for editor, key, name in (("figjam", BOARD, "Board"), ("slides", DECK, "Deck"), ("figma", DESIGN, "Design")):
-            started.append(RealPlugin.start(chain_daemon.env, editor_type=editor, file_key=key, file_name=name))
-        yield started
-    finally:
-        for plugin in started:
-            plugin.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, plugins: list[RealPlugin]) -> AsyncIterator[Client]:
-    """One MCP session for the module, in a task of its own (the SDK's task groups must be left by their task)."""
-    async with chain_session(chain_env) as session:
+async def client(chain_daemon: DaemonProcess) -> AsyncIterator[Client]:
+    files = (OpenFile(BOARD, "Board", "figjam"), OpenFile(DECK, "Deck", "slides"), OpenFile(DESIGN, "Design"))
+    async with plugin_chain(chain_daemon.env, *files) as session:
         yield session
 
 

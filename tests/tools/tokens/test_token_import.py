@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.chain import call, chain_session, js, one_undo_step, refused
-from fakes.real_plugin import RealPlugin
+from fakes.chain import OpenFile, call, js, one_undo_step, plugin_chain, refused
 from mcp import Client
-from procs import DaemonProcess, TestEnv
+from procs import DaemonProcess
 from tokens import primer
 from tokens.gen import token_set
 
@@ -24,7 +23,7 @@ from design_console.tokens.values import Color, hex_text
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SOURCE = token_set(500)
 SOURCE_DTCG = next(iter(tokens.export(SOURCE, "dtcg").values()))
 #: Every format with the export's options that write it; the import takes the same names.
@@ -40,16 +39,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base / "app"
 
 
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key="importFile", file_name="Import File")
-    yield plugin
-    plugin.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, real_plugin: RealPlugin, project: Path) -> AsyncIterator[Client]:
-    async with chain_session(chain_env, cwd=project) as session:
+async def client(chain_daemon: DaemonProcess, project: Path) -> AsyncIterator[Client]:
+    async with plugin_chain(chain_daemon.env, OpenFile("importFile", "Import File"), cwd=project) as session:
         yield session
 
 

@@ -15,18 +15,17 @@ from typing import Any
 import mcp_types as types
 import pytest
 import pytest_asyncio
-from fakes.chain import call, chain_session, held_session, js
-from fakes.real_plugin import RealPlugin
+from fakes.cases import APP_TOOLS, AUDITED_DOCUMENT, AUDITED_TOKENS
+from fakes.chain import OpenFile, call, held_session, js, plugin_chain
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
 
 from design_console.tools.apps.apps import DASHBOARD, EXTENSION, MIME_TYPE, TOKEN_BROWSER
-from tools.test_ds_audit import BUILD, TOKENS
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 HOST_PAGE = ROOT / "tests" / "fakes" / "fixtures" / "app_host.html"
 SHOTS = ROOT / "docs" / "apps"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,15 +39,6 @@ CHROMIUM_ARGS = [
 ]
 FILE_KEY = "appsFile"
 NO_PLUGIN_FILE = "https://www.figma.com/design/elsewhere1/Elsewhere"
-#: The tools this module runs through the whole chain (tests/workers/test_every_tool.py runs the others).
-APP_TOOLS = frozenset(
-    {
-        "design_browse_tokens",
-        "design_token_browser_refresh",
-        "design_audit_design_system",
-        "design_ds_dashboard_refresh",
-    }
-)
 SPACING = [
     {"name": "space/4", "resolvedType": "FLOAT", "values": {"Base": 4}},
     {"name": "space/8", "resolvedType": "FLOAT", "values": {"Base": 8}},
@@ -66,22 +56,15 @@ def apps_daemon(apps_env: TestEnv) -> Iterator[DaemonProcess]:
     yield from running_daemon(apps_env)
 
 
-@pytest.fixture(scope="module")
-def real_plugin(apps_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(apps_daemon.env, file_key=FILE_KEY, file_name="Apps File")
-    yield plugin
-    plugin.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(apps_env: TestEnv, real_plugin: RealPlugin) -> AsyncIterator[Client]:
-    async with chain_session(apps_env) as session:
-        brand = {"collectionName": "Brand", "modes": ["Light", "Dark"], "tokens": TOKENS}
+async def client(apps_daemon: DaemonProcess) -> AsyncIterator[Client]:
+    async with plugin_chain(apps_daemon.env, OpenFile(FILE_KEY, "Apps File")) as session:
+        brand = {"collectionName": "Brand", "modes": ["Light", "Dark"], "tokens": AUDITED_TOKENS}
         await call(session, "design_setup_design_tokens", brand)
         await call(
             session, "design_setup_design_tokens", {"collectionName": "Spacing", "modes": ["Base"], "tokens": SPACING}
         )
-        await js(session, BUILD)
+        await js(session, AUDITED_DOCUMENT)
         yield session
 
 
