@@ -28,7 +28,8 @@ from mcp import Client, StdioServerParameters  # noqa: E402
 from procs import BIN  # noqa: E402
 
 from design_console.config import load_config  # noqa: E402
-from design_console.tools import catalog, shaping  # noqa: E402
+from design_console.engines import shaping  # noqa: E402
+from design_console.tools import catalog  # noqa: E402
 from design_console.tools.wire.mcp import tool_definitions  # noqa: E402
 
 #: A board of 1,000 nodes: 5 sections of 150 stickies, 150 stickies in none, 100 connectors between them.

@@ -197,12 +197,23 @@ def running_daemon(env: TestEnv) -> Iterator[DaemonProcess]:
 WORKER_CALL = {"api": ["design_get_file_data", "fileUrl=NoSuchFile0000000000001"], "media": ["design_take_screenshot"]}
 
 
-def worker_status(env: TestEnv, kind: str) -> dict[str, Any]:
-    """The ``designctl status`` entry of one worker."""
+def status(env: TestEnv) -> dict[str, Any]:
+    """What ``designctl status --json`` says."""
     out = subprocess.run(
         [str(BIN / "designctl"), "status", "--json"], env=env.env, capture_output=True, timeout=30, check=True
     )
-    return next(w for w in json.loads(out.stdout)["workers"] if w["kind"] == kind)
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def worker_status(env: TestEnv, kind: str) -> dict[str, Any]:
+    """The ``designctl status`` entry of one worker."""
+    return next(w for w in status(env)["workers"] if w["kind"] == kind)
+
+
+def workers_running(env: TestEnv) -> bool:
+    """No worker is starting, restarting or stopping: each runs, or waits for the first call that needs it."""
+    return all(w["state"] in ("running", "not started") for w in status(env)["workers"])
 
 
 def start_worker(env: TestEnv, kind: str = "api") -> dict[str, Any]:

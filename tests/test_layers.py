@@ -1,4 +1,7 @@
-"""Imports point down the layers only: cli/shim → daemon/workers → tools → clients → runtime → protocol/config/errors.
+"""Imports point down the layers only: cli/shim → daemon/workers → tools → engines → clients/tokens → runtime → config.
+
+protocol.py, errors.py and plugin_contract.py sit at the bottom with __init__. Inside tools/, the topic sub-packages
+stand on the catalog machinery of the package root and on each other without a cycle; the root imports no topic.
 
 Every import of every module counts, including those inside functions: a deferred import that runs up a layer is
 still a dependency that runs up.
@@ -7,6 +10,8 @@ still a dependency that runs up.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import design_console
@@ -25,13 +30,14 @@ LAYERS: dict[str, int] = {
     "clients": 3,
     "tokens": 3,
     "codebase": 3,
-    "tools": 4,
-    "daemon": 5,
-    "workers": 5,
-    "remote": 5,
-    "shim": 6,
-    "cli": 6,
-    "__main__": 7,
+    "engines": 4,
+    "tools": 5,
+    "daemon": 6,
+    "workers": 6,
+    "remote": 6,
+    "shim": 7,
+    "cli": 7,
+    "__main__": 8,
 }
 
 
@@ -58,11 +64,16 @@ def _imports(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+def _module_of(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    return ".".join(rel.parts).removesuffix(".__init__")
+
+
 def _violations() -> list[str]:
     bad: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE.parent).with_suffix("")
-        module = ".".join(rel.parts).removesuffix(".__init__")
+        module = _module_of(path)
         part = _part(module)
         assert part in LAYERS, f"{module}: add its part {part!r} to LAYERS"
         for line, target in _imports(path):
@@ -79,6 +90,95 @@ def _violations() -> list[str]:
 
 def test_imports_point_down_the_layers() -> None:
     assert _violations() == []
+
+
+TOOLS = PACKAGE / "tools"
+
+
+def _tools_unit(module: str) -> str | None:
+    """``tools.<topic>`` for a module of a topic sub-package, ``tools.<module>`` for the root's, else None."""
+    pieces = module.split(".")
+    return f"tools.{pieces[2]}" if len(pieces) > 2 and pieces[1] == "tools" else None
+
+
+def _topics() -> set[str]:
+    return {f"tools.{path.parent.name}" for path in TOOLS.glob("*/__init__.py")} - {"tools.wire"}
+
+
+def _tools_graph() -> dict[str, set[str]]:
+    """Which unit of tools/ imports which other (a topic sub-package counts as one unit)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(TOOLS.rglob("*.py")):
+        unit = _tools_unit(_module_of(path))
+        if unit is None:
+            continue
+        for _, target in _imports(path):
+            other = _tools_unit(target)
+            if other is not None and other != unit:
+                graph.setdefault(unit, set()).add(other)
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of ``graph`` as the path that closes it, or [] when there is none."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str]:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return []
+        for nxt in sorted(graph.get(node, ())):
+            found = visit(nxt, [*path, node])
+            if found:
+                return found
+        done.add(node)
+        return []
+
+    for start in sorted(graph):
+        found = visit(start, [])
+        if found:
+            return found
+    return []
+
+
+def test_the_catalog_root_imports_no_topic_and_topics_form_no_cycle() -> None:
+    graph = _tools_graph()
+    topics = _topics()
+    assert {"tools.components", "tools.variables", "tools.history"} <= topics
+    upward = sorted(
+        f"{unit} imports {other}"
+        for unit, others in graph.items()
+        if unit not in topics
+        for other in others
+        if other in topics
+    )
+    assert upward == []
+    assert _cycle(graph) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert _cycle({"tools.a": {"tools.b"}, "tools.b": {"tools.c"}, "tools.c": {"tools.a"}}) == [
+        "tools.a",
+        "tools.b",
+        "tools.c",
+        "tools.a",
+    ]
+    assert _cycle({"tools.a": {"tools.b"}, "tools.b": set()}) == []
+
+
+def test_engines_load_without_the_tool_registry() -> None:
+    """Every engine imports in a fresh interpreter without loading design_console.tools."""
+    engines = sorted(path.stem for path in (PACKAGE / "engines").glob("*.py") if path.stem != "__init__")
+    assert {"history_diff", "parity", "component_doc_md", "ds_report", "shaping"} <= set(engines)
+    code = (
+        "import importlib, sys\n"
+        f"for name in {engines!r}:\n"
+        "    importlib.import_module('design_console.engines.' + name)\n"
+        "print(sorted(m for m in sys.modules if m.startswith('design_console.tools')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:

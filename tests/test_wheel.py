@@ -74,13 +74,13 @@ def test_sdist_and_wheel_carry_the_plugin_and_service_files(dist: Dist) -> None:
         names = set(sdist.getnames())
     for path in [*(f"plugin/{n}" for n in PLUGIN_FILES), *(f"systemd/{n}" for n in SERVICE_FILES), "setup.py"]:
         assert f"{top}/{path}" in names, f"the sdist lacks {path}"
-    views = sorted(p.name for p in (ROOT / "design_console" / "tools" / "app_ui").iterdir())
+    views = sorted(p.name for p in (ROOT / "design_console" / "tools" / "apps" / "app_ui").iterdir())
     for name in views:
-        assert f"{top}/design_console/tools/app_ui/{name}" in names, f"the sdist lacks the MCP App file {name}"
+        assert f"{top}/design_console/tools/apps/app_ui/{name}" in names, f"the sdist lacks the MCP App file {name}"
     with zipfile.ZipFile(dist.wheel) as wheel:
         for name in views:
-            packaged = wheel.read(f"design_console/tools/app_ui/{name}")
-            assert packaged == (ROOT / "design_console" / "tools" / "app_ui" / name).read_bytes()
+            packaged = wheel.read(f"design_console/tools/apps/app_ui/{name}")
+            assert packaged == (ROOT / "design_console" / "tools" / "apps" / "app_ui" / name).read_bytes()
         for folder, names_in in (("plugin", PLUGIN_FILES), ("systemd", SERVICE_FILES)):
             for name in names_in:
                 packaged = wheel.read(f"design_console/_bundled/{folder}/{name}")

@@ -43,7 +43,7 @@ from design_console.protocol import (
 from design_console.runtime.setup_text import not_connected_error, refused_plugin_notice, setup_steps
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.apps import VIEWS
+from design_console.tools.apps.apps import VIEWS
 from design_console.tools.base import TARGET_FILE_FIELD, Args, ToolSpec
 from design_console.tools.calls import run_call
 from design_console.tools.context import DaemonContext, ProgressFn

@@ -26,7 +26,7 @@ from design_console import __version__
 from design_console.daemon.mcp_front import ToolCaller
 from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope, session_scope
-from design_console.tools.apps import EXTENSION, MIME_TYPE, AppView
+from design_console.tools.apps.apps import EXTENSION, MIME_TYPE, AppView
 from design_console.tools.base import ToolSpec
 from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME
 from design_console.tools.wire.mcp import to_call_tool_result, tool_definitions

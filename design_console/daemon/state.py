@@ -16,9 +16,9 @@ from typing import Any
 import msgspec
 
 from design_console.config import Config
+from design_console.engines.console_entry import ConsoleEntry, cap_message
 from design_console.runtime.logs import LogThrottle
 from design_console.tools.args import ConsoleLevel
-from design_console.tools.console_entry import ConsoleEntry, cap_message
 
 log = logging.getLogger("design_console.bridge")
 

@@ -32,14 +32,14 @@ from msgspec import Meta
 
 from design_console.clients.media import DEFAULT_JPEG_QUALITY, DEFAULT_MAX_EDGE, process_image
 from design_console.config import Config
+from design_console.engines.console_entry import ConsoleEntry, cap_message
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.remote.admission import Admission
 from design_console.tools.args import ConsoleLevelFilter
 from design_console.tools.base import Args, image, ok
 from design_console.tools.calls import convert_args
-from design_console.tools.connection import fit_encoded
-from design_console.tools.console_entry import ConsoleEntry, cap_message
+from design_console.tools.core.connection import fit_encoded
 
 try:
     from playwright.async_api import Error as PlaywrightError

@@ -35,16 +35,16 @@ from design_console.remote.listing import REMOTE_NEEDS, ListChanges, UserState, 
 from design_console.remote.relay import CODE_SECONDS, Pairing, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
-from design_console.tools.base import Args, NoArgs, ToolSpec, ok
-from design_console.tools.calls import run_call
-from design_console.tools.code_a11y import (
+from design_console.tools.audit.code_a11y import (
     MAX_HTML_BYTES,
     SCAN_TIMEOUT_S,
     ScanArgs,
     design_scan_code_accessibility,
 )
-from design_console.tools.connection import DiagnoseArgs, StatusArgs
+from design_console.tools.base import Args, NoArgs, ToolSpec, ok
+from design_console.tools.calls import run_call
 from design_console.tools.context import StateQueryName
+from design_console.tools.core.connection import DiagnoseArgs, StatusArgs
 from design_console.tools.wire.mcp import INSTRUCTIONS, to_call_tool_result
 
 #: A design platform OAuth scope, as its refusals name them.

@@ -31,6 +31,7 @@ from typing import NamedTuple
 import zmq
 
 from design_console.runtime.logs import LogThrottle
+from design_console.runtime.platform.loops import watch_readable
 from design_console.runtime.transport import LINK_ENDED, REFUSED, monitor_event
 
 log = logging.getLogger("design_console.socket")
@@ -47,15 +48,6 @@ SEND_RETRY = 0.005
 SEND_STALL_LIMIT = 10.0
 #: How long reading rests after a receive failed (out of descriptors or memory), so the failure does not spin.
 FAILURE_REST = 0.05
-
-
-def loop_watches_descriptors(loop: asyncio.AbstractEventLoop, fd: int, callback: Callable[[], None]) -> bool:
-    """Have ``loop`` call ``callback`` whenever ``fd`` is readable; False when the loop cannot (Windows' Proactor)."""
-    try:
-        loop.add_reader(fd, callback)
-    except NotImplementedError:
-        return False
-    return True
 
 
 def _readable(sock: zmq.Socket[bytes]) -> bool:
@@ -147,14 +139,14 @@ class SocketThread:
         Messages go to the running loop either way."""
         loop = self._loop = asyncio.get_running_loop()
         self._arrived = asyncio.Event()
-        if not loop_watches_descriptors(loop, self.sock.FD, self._turn):
+        if not watch_readable(loop, self.sock.FD, self._turn):
             self._thread.start()
             return
         self._on_loop = True
-        loop.add_reader(self._monitor.FD, self._turn)
+        watch_readable(loop, self._monitor.FD, self._turn)
         for sock, handler in self._helpers.items():
             turn = self._helper_turn(sock, handler)
-            loop.add_reader(sock.FD, turn)
+            watch_readable(loop, sock.FD, turn)
             loop.call_soon(turn)
         # Edge-triggered: what arrived before the descriptor was watched raised no signal the loop will see.
         self._turn_soon()

@@ -1,6 +1,10 @@
 """The tool catalog: every tool declared once, shared by designd, the workers, designctl and Remote Mode.
 
-Importing this package registers every tool module's tools in :data:`design_console.tools.base.REGISTRY`.
+The package root holds the catalog machinery (declaring, arguments, contexts, schemas, running a call); each topic
+sub-package (``components/``, ``variables/``, ``board/``…) holds the tool modules of its topic, and a new module or
+topic sub-package is found without being listed anywhere. :func:`catalog` registers every tool in
+:data:`design_console.tools.base.REGISTRY`. Pure logic the tools use lives a floor below, in
+:mod:`design_console.engines`.
 """
 
 from __future__ import annotations
@@ -25,10 +29,19 @@ TOOLSET_SUMMARIES = {
 }
 
 
+#: Sub-packages that hold no tools: ``wire`` turns the catalog into MCP's types and loads the SDK, which designd
+#: answers a session's opening without.
+_NOT_TOPICS = frozenset({"wire"})
+
+
 def _load_all() -> None:
-    """Import every module of the package; the ones that declare tools register them as they load."""
+    """Import every module of the package and of its topic sub-packages; the ones that declare tools register them
+    as they load."""
     for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if info.ispkg and info.name not in _NOT_TOPICS:
+            for sub in pkgutil.iter_modules(module.__path__):
+                importlib.import_module(f"{module.__name__}.{sub.name}")
 
 
 def catalog(config: Config | None = None) -> dict[str, ToolSpec]:

@@ -27,6 +27,11 @@ from typing import (
 
 import msgspec
 
+# The result budget and JSON text belong to the shaping engine; tool modules take them with the declaration kit.
+from design_console.engines.shaping import CHARS_PER_TOKEN as CHARS_PER_TOKEN
+from design_console.engines.shaping import DEFAULT_RESULT_TOKENS as DEFAULT_RESULT_TOKENS
+from design_console.engines.shaping import MAX_RESULT_TOKENS as MAX_RESULT_TOKENS
+from design_console.engines.shaping import to_json as to_json
 from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext, TokensContext
@@ -40,12 +45,6 @@ RunsIn = Literal["daemon", "api", "media", "tokens"]
 Need = Literal["api", "bridge", "browser", "disk", "daemon"]
 #: ``also_needs`` of a plugin tool that also reads what designd keeps (its files, the plugin's events).
 DAEMON_STATE: frozenset[Need] = frozenset({"daemon"})
-
-#: Roughly four characters a token; results are kept well under a model's 25,000-token tool-result limit.
-CHARS_PER_TOKEN = 4
-DEFAULT_RESULT_TOKENS = 8_000
-MAX_RESULT_TOKENS = 20_000
-
 
 #: Key of ``msgspec.Meta(extra=...)`` naming the function that checks and normalises a string argument of that type
 #: when arguments are parsed (``str -> str``; it raises ValueError saying what is wrong). See tools/args.py.
@@ -315,14 +314,6 @@ def write_tool(
         params=params,
         rename=rename,
     )
-
-
-_json = msgspec.json.Encoder()
-
-
-def to_json(value: Any) -> str:
-    """Compact JSON text of any msgspec-encodable value."""
-    return _json.encode(value).decode()
 
 
 def ok(data: Any) -> ToolOutput:

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
+from design_console.engines import shaping
 from design_console.errors import DesignError
-from design_console.tools import shaping
 from design_console.tools.context import Context
 from design_console.tools.plugin_replies import parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
-from design_console.tools import shaping
 from design_console.tools.context import Context
 
 VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]

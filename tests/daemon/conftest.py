@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fakes.bridge import TOKEN, BridgeFactory, PluginFactory, make_config
 from fakes.fake_plugin import FakePlugin
 from helpers import free_port_range
 
 from design_console import PLUGIN_VERSION, __version__
-from design_console.config import Config, load_config
 from design_console.daemon.bridge import Bridge
 from design_console.daemon.state import State
-
-TOKEN = "test-bridge-token-0123456789abcdef"
-
-BridgeFactory = Callable[..., Awaitable[Bridge]]
-PluginFactory = Callable[..., Awaitable[FakePlugin]]
-
-
-def make_config(tmp_path: Path, port: int, **env: str) -> Config:
-    """A config whose home and runtime dir live in ``tmp_path`` and whose port range starts at ``port``."""
-    return load_config(
-        {
-            "HOME": str(tmp_path),
-            "DESIGN_CONSOLE_HOME": str(tmp_path / "home"),
-            "DESIGN_RUNTIME_DIR": str(tmp_path / "run"),
-            "DESIGN_WS_PORT": str(port),
-            **env,
-        }
-    )
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from typing import Any
 
 import psutil
 import pytest
+from fakes.bridge import TOKEN, BridgeFactory, PluginFactory, make_config
 from fakes.fake_plugin import NO_REPLY, FakePlugin, FakePluginError
 from helpers import http_request_async, wait_until
 from PIL import Image
@@ -29,8 +30,6 @@ from design_console.errors import PREFIX, DesignError
 from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof, command_timeout
 from design_console.runtime.adverts import Advert, advert_path, now_ms, process_start_time, user_folder, write_advert
 from design_console.runtime.ports import COMMAND_WIDTH
-
-from .conftest import TOKEN, BridgeFactory, PluginFactory, make_config
 
 
 async def _connected(bridge: Bridge, key: str) -> None:

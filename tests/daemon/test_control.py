@@ -39,7 +39,7 @@ async def server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     transport, side = request.param
     if side == "thread":
         # As on Windows' default loop, which cannot watch the socket's descriptor: a thread drives it.
-        monkeypatch.setattr(socket_thread, "loop_watches_descriptors", lambda *_: False)
+        monkeypatch.setattr(socket_thread, "watch_readable", lambda *_: False)
     folder = Path(tempfile.mkdtemp(prefix="ctl-", dir="/tmp"))
     for name in ("home", "run"):
         (folder / name).mkdir(mode=0o700)

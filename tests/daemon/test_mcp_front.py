@@ -14,7 +14,7 @@ from design_console.daemon.mcp_front import Answers, SessionFront
 from design_console.daemon.mcp_host import McpSession, build_server
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools import catalog
-from design_console.tools.apps import VIEWS, AppView
+from design_console.tools.apps.apps import VIEWS, AppView
 from design_console.tools.base import failure, text
 from design_console.tools.calls import internal_error
 from design_console.tools.context import ProgressFn

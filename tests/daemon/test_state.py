@@ -8,11 +8,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from fakes.bridge import make_config
 
 from design_console.daemon.state import MAX_CHANGES, ConsoleRing, FileInfo, State
-from design_console.tools.console_entry import MAX_MESSAGE_CHARS, ConsoleEntry
-
-from .conftest import make_config
+from design_console.engines.console_entry import MAX_MESSAGE_CHARS, ConsoleEntry
 
 
 def _state(tmp_path: Path, *keys: str, **env: str) -> State:

@@ -1,5 +1,8 @@
 """Helpers for tests that drive the whole chain (MCP client → shim → designd → the real plugin) for a module.
 
+:func:`plugin_chain` is the one way to build that chain: the real plugin open on one or more files, connected to a
+running designd, and an MCP session through the installed shim.
+
 One MCP session serves a module; it lives in a task of its own, because the SDK's task groups must be left by the
 task that entered them, and a module fixture is set up and torn down in different tasks.
 """
@@ -10,12 +13,15 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 from procs import BIN, TestEnv
+
+from fakes.real_plugin import RealPlugin
 
 
 @asynccontextmanager
@@ -54,6 +60,31 @@ async def chain_session(env: TestEnv, *, cwd: Path | None = None) -> AsyncIterat
         options["list_roots_callback"] = roots
     async with held_session(params, **options) as session:
         yield session
+
+
+@dataclass(frozen=True)
+class OpenFile:
+    """A file the real plugin is open in: its key, its name, and the editor it is a file of."""
+
+    key: str
+    name: str
+    editor: str = "figma"
+
+
+@asynccontextmanager
+async def plugin_chain(env: TestEnv, *files: OpenFile, cwd: Path | None = None) -> AsyncIterator[Client]:
+    """The whole chain over ``env``'s running designd: a real plugin for each of ``files`` (connected in that order,
+    so the last one is the active file) and a held MCP session through the shim (``cwd`` as in
+    :func:`chain_session`). The session closes before the plugins stop."""
+    plugins: list[RealPlugin] = []
+    try:
+        for file in files:
+            plugins.append(RealPlugin.start(env, editor_type=file.editor, file_key=file.key, file_name=file.name))
+        async with chain_session(env, cwd=cwd) as session:
+            yield session
+    finally:
+        for plugin in plugins:
+            plugin.stop()
 
 
 async def call(client: Client, name: str, args: dict[str, Any]) -> Any:

@@ -15,10 +15,10 @@ from fakes.context import FakeContext
 from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, STYLES_KEY, FakeDesignApi
 
 from design_console.clients.design_api import DesignApi
+from design_console.engines import token_sources
 from design_console.errors import PREFIX, DesignError
 from design_console.protocol import ToolOutput
 from design_console.tokens import export
-from design_console.tools import token_sources
 from design_console.tools.base import CHARS_PER_TOKEN
 
 FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"

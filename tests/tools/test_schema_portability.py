@@ -90,7 +90,7 @@ def test_no_published_schema_has_a_type_array_or_constrains_nothing() -> None:
 
 
 def test_a_union_of_plain_types_is_published_as_single_type_branches() -> None:
-    from design_console.tools.variables_write import UpdateVariableArgs
+    from design_console.tools.variables.variables_write import UpdateVariableArgs
 
     schema = input_schema(UpdateVariableArgs)
     value = schema["properties"]["value"]

@@ -9,63 +9,19 @@ from __future__ import annotations
 import base64
 import io
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from fakes.chain import call, chain_session, js, one_undo_step, refused
-from fakes.real_plugin import RealPlugin
+from fakes.chain import OpenFile, call, js, one_undo_step, plugin_chain, refused
 from mcp import Client
 from PIL import Image
-from procs import DaemonProcess, TestEnv
+from procs import DaemonProcess
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-#: The tools this module runs through the whole chain with the real plugin (tests/workers/test_every_tool.py runs
-#: every other tool of the catalog).
-WRITE_TOOLS = frozenset(
-    {
-        "design_update_variable",
-        "design_create_variable",
-        "design_create_variable_collection",
-        "design_delete_variable",
-        "design_delete_variable_collection",
-        "design_rename_variable",
-        "design_add_mode",
-        "design_rename_mode",
-        "design_batch_create_variables",
-        "design_batch_update_variables",
-        "design_setup_design_tokens",
-        "design_instantiate_component",
-        "design_set_description",
-        "design_add_component_property",
-        "design_edit_component_property",
-        "design_delete_component_property",
-        "design_resize_node",
-        "design_move_node",
-        "design_set_fills",
-        "design_set_image_fill",
-        "design_set_strokes",
-        "design_clone_node",
-        "design_delete_node",
-        "design_rename_node",
-        "design_set_text",
-        "design_create_child",
-        "design_arrange_component_set",
-        "design_create_component_set",
-        "design_set_instance_properties",
-        "design_create_slot",
-        "design_get_slots",
-        "design_append_to_slot",
-        "design_reset_slot",
-        "design_add_slot_property",
-        "design_get_annotations",
-        "design_set_annotations",
-        "design_get_annotation_categories",
-    }
-)
 
 #: Every local variable and collection, as a comparable snapshot of the document's variables.
 SNAPSHOT = """
@@ -97,18 +53,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key="writeFile", file_name="Write File")
-    yield plugin
-    plugin.stop()
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, real_plugin: RealPlugin, project: Path) -> AsyncIterator[Client]:
+async def client(chain_daemon: DaemonProcess, project: Path) -> AsyncIterator[Client]:
     """One MCP session for the module. It lives in a task of its own: the SDK's task groups must be left by the task
     that entered them, and a module fixture is set up and torn down in different tasks."""
-    async with chain_session(chain_env, cwd=project) as session:
+    async with plugin_chain(chain_daemon.env, OpenFile("writeFile", "Write File"), cwd=project) as session:
         yield session
 
 

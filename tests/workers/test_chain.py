@@ -6,7 +6,6 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +15,18 @@ from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, HUGE_KEY, PERSONAL_TOKEN, PRO_KEY, FakeDesignApi
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, start_worker, wait_for
+from procs import (
+    BIN,
+    DaemonProcess,
+    TestEnv,
+    isolated,
+    make_env,
+    running_daemon,
+    start_worker,
+    status,
+    wait_for,
+    workers_running,
+)
 
 from design_console.daemon.supervisor import MISSED_BEAT_LIMIT
 
@@ -35,11 +45,6 @@ def params(env: TestEnv) -> StdioServerParameters:
     return StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
 
 
-def status(env: TestEnv) -> dict[str, Any]:
-    out = subprocess.run([str(BIN / "designctl"), "status", "--json"], env=env.env, capture_output=True, check=True)
-    return json.loads(out.stdout)
-
-
 async def until_status(env: TestEnv, predicate: Any, what: str, timeout: float = 20) -> None:
     """Poll designctl status without blocking the event loop the MCP client runs on."""
     loop = asyncio.get_running_loop()
@@ -48,11 +53,6 @@ async def until_status(env: TestEnv, predicate: Any, what: str, timeout: float =
         if loop.time() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         await asyncio.sleep(0.05)
-
-
-def workers_running(env: TestEnv) -> bool:
-    """No worker is starting, restarting or stopping: each runs, or waits for the first call that needs it."""
-    return all(w["state"] in ("running", "not started") for w in status(env)["workers"])
 
 
 async def test_api_reads_through_the_chain(api_daemon: DaemonProcess) -> None:

@@ -16,23 +16,24 @@ from typing import Any
 
 import pytest
 from fakes.api_server import ApiServer
+from fakes.cases import (
+    A11Y_TOOLS,
+    APP_TOOLS,
+    AUDIT_TOOLS,
+    BOARD_SLIDES_TOOLS,
+    DOC_TOOLS,
+    DS_TOOLS,
+    REPORT_TOOLS,
+    TOKEN_TOOLS,
+    WRITE_TOOLS,
+)
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
+from fakes.plugin_payloads import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 from mcp import Client, StdioServerParameters
-from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for
-from tools.test_apps import APP_TOOLS
-from tools.test_audits import AUDIT_TOOLS
-from tools.test_board_slides import BOARD_SLIDES_TOOLS
-from tools.test_code_a11y import A11Y_TOOLS
-from tools.test_component_doc import DOC_TOOLS
-from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
-from tools.test_ds_audit import REPORT_TOOLS
-from tools.test_ds_chain import DS_TOOLS
-from tools.test_token_sync import TOKEN_TOOLS
-from tools.test_write_tools import WRITE_TOOLS
+from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for, workers_running
 
 from design_console.tools import catalog
-from workers.test_chain import workers_running
 
 ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
@@ -114,11 +115,11 @@ def test_every_tool_has_a_case() -> None:
         DOC_TOOLS,
     )
     assert sorted(CASES) == sorted(set(catalog()) - chained)
-    # The other tools run through the real plugin (or their real engine) in modules of their own: one names each in
-    # its set, and a test calls it by name.
-    sources = "".join(path.read_text() for path in (Path(__file__).parents[1] / "tools").glob("test_*.py"))
+    # The other tools run through the real plugin (or their real engine) in modules of their own: fakes/cases.py names
+    # each in its module's set, and a test of that module calls it by name.
+    sources = "".join(path.read_text() for path in (Path(__file__).parents[1] / "tools").rglob("test_*.py"))
     for name in chained:
-        assert sources.count(f'"{name}"') >= 2, f"{name} is not called by any test of tests/tools"
+        assert f'"{name}"' in sources, f"{name} is not called by any test of tests/tools"
     assert {spec.runs_in for spec in catalog().values()} == {"daemon", "api", "media", "tokens"}
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from design_console.engines.shaping import MIN_RESULT_TOKENS
 from design_console.tools.base import DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS, ToolSpec
 from design_console.tools.schema import input_schemas
-from design_console.tools.shaping import MIN_RESULT_TOKENS
 
 SERVER_NAME = "design-console-mcp"
 

@@ -1,0 +1,1 @@
+"""MCP App views (the token browser and the dashboard) and the tools behind them."""

@@ -1,0 +1,1 @@
+"""Audits: design lint, component accessibility, design-code parity, accessibility of HTML code."""

@@ -1,0 +1,1 @@
+"""Whiteboard (FigJam) tools."""

@@ -1,0 +1,1 @@
+"""Components: reads, details and analyses, writes, slots, libraries, documentation pages."""

@@ -1,0 +1,138 @@
+"""Component reads through the design API: metadata or reconstruction, a development view, a render URL."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from design_console.engines import codebase
+from design_console.errors import DesignError
+from design_console.protocol import ToolOutput
+from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
+from design_console.tools.base import Args, ok, tool
+from design_console.tools.components.component_data import component_metadata, fetch_node, render_url
+from design_console.tools.context import ApiContext
+from design_console.tools.files import file_key_for
+from design_console.tools.nodes.file_tree import walk_file
+
+
+class ComponentArgs(Args):
+    nodeId: NodeId
+    fileUrl: FileUrl | None = None
+    format: Literal["metadata", "reconstruction"] = "metadata"
+    enrich: bool = False
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
+
+
+@tool(
+    "design_get_component",
+    "A component's metadata (name, key, description, properties, variants) or, with format=reconstruction, its "
+    "node tree; enrich adds the plugin's local description.",
+    args=ComponentArgs,
+    runs_in="api",
+    toolset="read",
+    idempotent=True,
+    open_world=True,
+)
+async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutput:
+    """Component metadata or reconstruction spec."""
+    key = file_key_for(ctx, args.fileUrl)
+    nid = args.nodeId
+    if args.format == "reconstruction":
+        return ok(
+            await walk_file(
+                ctx,
+                key,
+                "component",
+                depth=3,
+                verbosity="full",
+                node_ids=[nid],
+                max_tokens=args.maxTokens,
+                cursor=args.cursor,
+            )
+        )
+    result = component_metadata(await fetch_node(ctx, key, nid, 1))
+    if args.enrich:
+        result["plugin"] = await plugin_extra(ctx, "GET_COMPONENT", {"nodeId": nid}, key)
+    return ok(result)
+
+
+async def plugin_extra(ctx: ApiContext, method: str, params: dict[str, Any], key: str) -> Any:
+    """What the plugin adds, or a note saying why it could not."""
+    try:
+        reply = await ctx.bridge(method, params, file_key=key)
+    except DesignError as exc:
+        return {"unavailable": exc.message}
+    reply = dict(reply)
+    reply.pop("success", None)
+    return reply
+
+
+class DevArgs(Args):
+    nodeId: NodeId
+    fileUrl: FileUrl | None = None
+    includeImage: bool = True
+    codebasePath: str | None = None
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
+
+
+@tool(
+    "design_get_component_for_development",
+    "A component's tree (depth 4): layout, colours, bound variables, plugin annotations, a 2x render URL. "
+    "codebasePath (a local source folder) adds the files that implement it.",
+    args=DevArgs,
+    runs_in="api",
+    toolset="read",
+    idempotent=True,
+    open_world=True,
+)
+async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -> ToolOutput:
+    """Node tree + annotations + render for implementing a component."""
+    key = file_key_for(ctx, args.fileUrl)
+    nid = args.nodeId
+    result = await walk_file(
+        ctx,
+        key,
+        "component_dev",
+        depth=4,
+        verbosity="standard",
+        node_ids=[nid],
+        max_tokens=args.maxTokens,
+        cursor=args.cursor,
+    )
+    if not args.cursor:
+        result["annotations"] = await plugin_extra(
+            ctx, "GET_ANNOTATIONS", {"nodeId": nid, "includeChildren": True, "depth": 4}, key
+        )
+        if args.includeImage:
+            result["image"] = await render_url(ctx, key, nid, 2, "png")
+        if args.codebasePath and result["nodes"]:
+            name = str(result["nodes"][0].get("name", ""))
+            result["codebase"] = await asyncio.to_thread(codebase.find_component_code, args.codebasePath, name)
+    return ok(result)
+
+
+class ImageArgs(Args):
+    nodeId: NodeId
+    fileUrl: FileUrl | None = None
+    scale: Annotated[float, msgspec.Meta(ge=0.01, le=4)] = 2
+    format: Literal["png", "jpg", "svg", "pdf"] = "png"
+
+
+@tool(
+    "design_get_component_image",
+    "Render a node through the design API and return the image URL (valid 30 days).",
+    args=ImageArgs,
+    runs_in="api",
+    toolset="read",
+    idempotent=True,
+    open_world=True,
+)
+async def design_get_component_image(ctx: ApiContext, args: ImageArgs) -> ToolOutput:
+    """Rendered image URL of a node."""
+    key = file_key_for(ctx, args.fileUrl)
+    return ok(await render_url(ctx, key, args.nodeId, args.scale, args.format))

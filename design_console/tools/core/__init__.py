@@ -1,0 +1,1 @@
+"""Tools designd answers itself: connection, files, console, code execution, the change feed."""

@@ -1,0 +1,1 @@
+"""The design system as a whole: summary and kit, health report, extraction from code."""

@@ -1,0 +1,413 @@
+"""design_audit_design_system_report: the six-category health report of a file's design system.
+
+The data comes from the Desktop Bridge plugin (local components, variables, styles and a bounded crawl of every
+page), or from the design API when no plugin is connected in the file. The scoring lives in :mod:`ds_report`; this
+module gathers, caches (five minutes per file and data version) and sizes the answer for a model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from design_console.engines import shaping
+from design_console.engines.ds_report import AuditData, Category, build_report, top_findings
+from design_console.errors import DesignError, ErrorCode
+from design_console.protocol import ToolOutput
+from design_console.tools.args import FileUrl
+from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
+from design_console.tools.files import file_key_for
+from design_console.tools.manifest import LocalComponents
+from design_console.tools.plugin_replies import parse_reply
+from design_console.tools.variable_data import as_list, variables_from_plugin
+
+if TYPE_CHECKING:
+    # Only named in an annotation: importing the API client would load the HTTP stack into designd at start.
+    from design_console.clients.design_api import CacheMode
+
+REPORT_TTL_SECONDS = 300.0
+#: The crawl stops after this many relevant nodes (text, instances, filled layers): enough to judge a system's
+#: habits, bounded so that a huge file costs at most a few plugin round trips.
+MAX_CRAWL_NODES = 1_200
+#: Nodes per EXECUTE_CODE call; the plugin sends at most 200 items of one array.
+CRAWL_PAGE = 150
+TOP_FINDINGS = 5
+#: Bridge failures that mean "no plugin in this file": the design API answers instead.
+NO_PLUGIN = {ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.DISCONNECTED}
+
+CRAWL_CODE = """
+const offset = %d, size = %d, limit = %d;
+await figma.loadAllPagesAsync();
+const hex = (c) => "#" + [c.r, c.g, c.b].map((x) => Math.round(x * 255).toString(16).padStart(2, "0")).join("");
+const solid = (fills) => {
+  if (!Array.isArray(fills)) return null;
+  for (let i = fills.length - 1; i >= 0; i--) {
+    const p = fills[i];
+    if (p && p.type === "SOLID" && p.visible !== false) return p;
+  }
+  return null;
+};
+const nodes = [], instances = [];
+let seen = 0;
+const visit = (node, background) => {
+  if (seen >= limit) return;
+  const paint = "fills" in node ? solid(node.fills) : null;
+  if (node.type === "TEXT" || node.type === "INSTANCE" || paint) {
+    if (seen >= offset && nodes.length < size) {
+      const r = { id: node.id, type: node.type };
+      if (paint) {
+        r.fill = hex(paint.color);
+        r.fillBound = !!(paint.boundVariables && paint.boundVariables.color);
+        r.fillStyle = typeof node.fillStyleId === "string" && node.fillStyleId !== "";
+      }
+      if (node.type === "TEXT") {
+        if (typeof node.fontSize === "number") r.fontSize = node.fontSize;
+        r.textStyle = typeof node.textStyleId === "string" && node.textStyleId !== "";
+        if (background) r.background = background;
+      }
+      if (node.type === "INSTANCE") instances.push([r, node]);
+      nodes.push(r);
+    }
+    seen++;
+  }
+  if ("children" in node && node.type !== "INSTANCE" && node.type !== "TEXT") {
+    const inner = paint ? hex(paint.color) : background;
+    for (const child of node.children) visit(child, inner);
+  }
+};
+for (const page of figma.root.children) {
+  const bg = solid(page.backgrounds);
+  visit(page, bg ? hex(bg.color) : null);
+}
+for (const [r, node] of instances) {
+  const main = typeof node.getMainComponentAsync === "function" ? await node.getMainComponentAsync() : null;
+  if (main) r.component = main.id;
+}
+const styles = [];
+if (offset === 0) {
+  for (const [fn, type] of [["getLocalPaintStylesAsync", "PAINT"], ["getLocalTextStylesAsync", "TEXT"],
+                            ["getLocalEffectStylesAsync", "EFFECT"]]) {
+    if (typeof figma[fn] !== "function") continue;
+    for (const s of await figma[fn]()) styles.push({ id: s.id, name: s.name, type, description: s.description || "" });
+  }
+}
+return { total: seen, truncated: seen >= limit, nodes, styles: styles.slice(0, 200) };
+"""
+
+
+@dataclass(slots=True)
+class Gathered:
+    """The audit's input for one file, where it came from, and the data version it was read at."""
+
+    data: AuditData
+    source: Literal["plugin", "design_api"]
+    version: str
+    notes: list[str]
+
+
+def _component_records(local: LocalComponents) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": c.id,
+            "name": c.name,
+            "type": c.type,
+            "description": c.description or "",
+            "variants": len(c.variants),
+            "width": c.width,
+            "height": c.height,
+        }
+        for c in [*local.componentSets, *local.components]
+    ]
+
+
+async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
+    """Crawl records and local styles from the plugin, a page of nodes per call; and whether the crawl was cut."""
+    nodes: list[dict[str, Any]] = []
+    styles: list[dict[str, Any]] = []
+    offset = 0
+    while True:
+        code = CRAWL_CODE % (offset, CRAWL_PAGE, MAX_CRAWL_NODES)
+        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 30_000}, file_key=key)
+        data = reply.get("result", reply)
+        if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
+            raise DesignError(
+                ErrorCode.BAD_REPLY,
+                "The plugin's page crawl answered in an unexpected shape.",
+                "Update and rerun the Desktop Bridge plugin, then retry.",
+            )
+        if offset == 0:
+            styles = [s for s in data.get("styles") or [] if isinstance(s, dict)]
+        nodes.extend(n for n in data["nodes"] if isinstance(n, dict))
+        offset += CRAWL_PAGE
+        if offset >= int(data.get("total") or 0) or not data["nodes"]:
+            return nodes, styles, bool(data.get("truncated"))
+
+
+async def change_count(ctx: ApiContext, key: str) -> str:
+    """The plugin-side data version of a file: how many document and metadata changes designd has seen in it."""
+    return f"plugin:{await ctx.state('change_seq', key)}"
+
+
+async def _from_plugin(ctx: ApiContext, key: str, force: bool) -> Gathered:
+    await ctx.progress(0, 3, "Reading local components (the plugin loads every page)")
+    version = await change_count(ctx, key)
+    reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
+    local = parse_reply(ctx, reply, LocalComponents, "GET_LOCAL_COMPONENTS")
+    await ctx.progress(1, 3, "Reading variables")
+    notes: list[str] = []
+    found = await variables_from_plugin(ctx, key, force)
+    raw = found[0] if found is not None else {}
+    if found is None:
+        notes.append("Variables could not be read from the plugin; token categories saw none.")
+    await ctx.progress(2, 3, "Crawling pages")
+    nodes, styles, truncated = await _crawl(ctx, key)
+    if truncated:
+        notes.append(f"The page crawl stopped after {MAX_CRAWL_NODES} layers; node-based scores cover those.")
+    data = AuditData(
+        variables=as_list(raw.get("variables")),
+        collections=as_list(raw.get("variableCollections")),
+        components=_component_records(local),
+        styles=styles,
+        nodes=nodes,
+    )
+    return Gathered(data, "plugin", version, notes)
+
+
+def _rest_records(document: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], bool]:
+    """Crawl records from a design API document tree (the same shape the plugin's crawl gives), the sizes of its
+    components and sets by id, and whether the crawl was cut."""
+    nodes: list[dict[str, Any]] = []
+    sizes: dict[str, dict[str, Any]] = {}
+    stack: list[tuple[dict[str, Any], str | None]] = []
+    for page in reversed(document.get("children") or []):
+        background = page.get("backgroundColor")
+        stack.append((page, shaping.hex_color(background)[:7] if isinstance(background, dict) else None))
+    while stack and len(nodes) < MAX_CRAWL_NODES:
+        node, background = stack.pop()
+        kind = node.get("type")
+        if kind in ("COMPONENT", "COMPONENT_SET"):
+            box = node.get("absoluteBoundingBox") or {}
+            sizes[node.get("id", "")] = {"width": box.get("width"), "height": box.get("height")}
+        fills = [f for f in node.get("fills") or [] if f.get("type") == "SOLID" and f.get("visible", True)]
+        paint = fills[-1] if fills else None
+        record: dict[str, Any] = {"id": node.get("id", ""), "type": kind}
+        if paint is not None:
+            record["fill"] = shaping.hex_color(paint.get("color") or {})[:7]
+            record["fillBound"] = "color" in (paint.get("boundVariables") or {})
+            record["fillStyle"] = "fill" in (node.get("styles") or {})
+        if kind == "TEXT":
+            size = (node.get("style") or {}).get("fontSize")
+            if isinstance(size, int | float):
+                record["fontSize"] = size
+            record["textStyle"] = "text" in (node.get("styles") or {})
+            if background:
+                record["background"] = background
+        if kind == "INSTANCE" and node.get("componentId"):
+            record["component"] = node["componentId"]
+        if paint is not None or kind in ("TEXT", "INSTANCE"):
+            nodes.append(record)
+        if kind not in ("TEXT", "INSTANCE"):
+            inner = record.get("fill", background)
+            stack.extend((child, inner) for child in reversed(node.get("children") or []))
+    return nodes, sizes, bool(stack)
+
+
+async def _from_api(ctx: ApiContext, key: str, force: bool) -> Gathered:
+    await ctx.progress(0, 2, "Reading the file through the design API")
+    cache: CacheMode = "none" if force else "short"
+    body = await ctx.api.request("GET", f"/v1/files/{key}", cache=cache)
+    version = f"api:{body.get('version') or await ctx.api.file_version(key) or ''}"
+    notes = ["No Desktop Bridge plugin is connected in this file; read through the design API."]
+    await ctx.progress(1, 2, "Reading variables")
+    raw: dict[str, Any] = {}
+    try:
+        raw = (await ctx.api.request("GET", f"/v1/files/{key}/variables/local", cache=cache)).get("meta", {})
+    except DesignError as exc:
+        if exc.code not in (ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND):
+            raise
+        notes.append(f"Variables unavailable ({exc.message}); token categories saw none.")
+    sets: dict[str, Any] = body.get("componentSets") or {}
+    nodes, sizes, truncated = _rest_records(body.get("document") or {})
+    if truncated:
+        notes.append(f"The page crawl stopped after {MAX_CRAWL_NODES} layers; node-based scores cover those.")
+    comps: dict[str, Any] = body.get("components") or {}
+    variants: dict[str, int] = {}
+    for meta in comps.values():
+        if meta.get("componentSetId"):
+            variants[meta["componentSetId"]] = variants.get(meta["componentSetId"], 0) + 1
+    records = [
+        {
+            "id": i,
+            "name": s.get("name", ""),
+            "type": "COMPONENT_SET",
+            "description": s.get("description", ""),
+            "variants": variants.get(i, 0),
+            **sizes.get(i, {}),
+        }
+        for i, s in sets.items()
+    ] + [
+        {
+            "id": i,
+            "name": c.get("name", ""),
+            "type": "COMPONENT",
+            "description": c.get("description", ""),
+            **sizes.get(i, {}),
+        }
+        for i, c in comps.items()
+        if not c.get("componentSetId")
+    ]
+    styles = [
+        {"id": i, "name": s.get("name", ""), "type": s.get("styleType", ""), "description": s.get("description", "")}
+        for i, s in (body.get("styles") or {}).items()
+    ]
+    data = AuditData(
+        variables=as_list(raw.get("variables")),
+        collections=as_list(raw.get("variableCollections")),
+        components=records,
+        styles=styles,
+        nodes=nodes,
+    )
+    return Gathered(data, "design_api", version, notes)
+
+
+async def gather(ctx: ApiContext, key: str, force: bool) -> Gathered:
+    """The audit input of file ``key``: from the plugin, else (no plugin in that file) from the design API."""
+    try:
+        return await _from_plugin(ctx, key, force)
+    except DesignError as exc:
+        if exc.code not in NO_PLUGIN:
+            raise
+        plugin_failure = exc
+    try:
+        return await _from_api(ctx, key, force)
+    except DesignError as exc:
+        raise DesignError(
+            exc.code,
+            f"Neither the Desktop Bridge plugin ({plugin_failure.message}) nor the design API ({exc.message}) "
+            "could read the file.",
+            f"Run the Desktop Bridge plugin in the file, or: {exc.hint}",
+        ) from None
+
+
+@dataclass(slots=True)
+class CachedReport:
+    report: dict[str, Any]
+    gathered: Gathered
+    built_at: float
+
+
+class ReportCache:
+    """Reports by file key, each kept ``ttl`` seconds and only while the file's data version is unchanged."""
+
+    def __init__(self, ttl: float = REPORT_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl = ttl
+        self._clock = clock
+        self._entries: dict[str, tuple[float, CachedReport]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def get(self, key: str, version: str) -> CachedReport | None:
+        """The file's report while it is fresh and was built at ``version``."""
+        entry = self._entries.get(key)
+        if entry is None or self._clock() - entry[0] >= self.ttl or entry[1].gathered.version != version:
+            return None
+        return entry[1]
+
+    def peek(self, key: str) -> CachedReport | None:
+        """The file's report while it is fresh, whatever version it was built at."""
+        entry = self._entries.get(key)
+        return entry[1] if entry is not None and self._clock() - entry[0] < self.ttl else None
+
+    def put(self, key: str, cached: CachedReport) -> None:
+        self._entries[key] = (self._clock(), cached)
+
+    def lock(self, key: str) -> asyncio.Lock:
+        """The lock that keeps two calls from building the same file's report at once."""
+        return self._locks.setdefault(key, asyncio.Lock())
+
+
+REPORTS = ReportCache()
+
+
+async def _current_version(ctx: ApiContext, key: str, cached: CachedReport) -> str | None:
+    """The file's data version now, read the way the cached report was; None when it cannot be told."""
+    try:
+        if cached.gathered.source == "plugin":
+            return await change_count(ctx, key)
+        version = await ctx.api.file_version(key)
+    except DesignError:
+        return None
+    return f"api:{version}" if version else None
+
+
+async def load_report(ctx: ApiContext, key: str, force: bool) -> tuple[CachedReport, bool]:
+    """The file's report and whether it came from the cache; ``force`` rebuilds it."""
+    async with REPORTS.lock(key):
+        fresh = None if force else REPORTS.peek(key)
+        if fresh is not None:
+            version = await _current_version(ctx, key, fresh)
+            if version is not None and REPORTS.get(key, version) is not None:
+                return fresh, True
+        gathered = await gather(ctx, key, force)
+        cached = CachedReport(build_report(gathered.data), gathered, time.time())
+        REPORTS.put(key, cached)
+        return cached, False
+
+
+class ReportArgs(Args):
+    fileUrl: FileUrl | None = None
+    format: Literal["summary", "full"] = "summary"
+    category: Category | None = None
+    forceRefresh: bool = False
+
+
+def _head(key: str, cached: CachedReport, from_cache: bool) -> dict[str, Any]:
+    head: dict[str, Any] = {
+        "fileKey": key,
+        "source": cached.gathered.source,
+        "fromCache": from_cache,
+        "ageSeconds": round(time.time() - cached.built_at, 1),
+        "score": cached.report["score"],
+    }
+    if cached.gathered.notes:
+        head["notes"] = cached.gathered.notes
+    return head
+
+
+def shape_report(key: str, cached: CachedReport, from_cache: bool, fmt: str, category: str | None) -> dict[str, Any]:
+    """The answer for a model: scores and the worst findings (summary), or every finding of the categories asked
+    for with the ids behind it. Findings are one per failed rule with at most ``MAX_IDS`` ids, so even format=full
+    stays a few thousand tokens and needs no paging."""
+    report = cached.report
+    result = _head(key, cached, from_cache)
+    if fmt == "summary" and category is None:
+        result["counts"] = report["counts"]
+        result["categories"] = [
+            {"id": c["id"], "score": c["score"], "weight": c["weight"], "findings": len(c["findings"])}
+            for c in report["categories"]
+        ]
+        result["topFindings"] = top_findings(report, TOP_FINDINGS)
+        result["next"] = "category=<id> or format=full lists the findings with the ids behind them."
+        return result
+    result["counts"] = report["counts"]
+    result["categories"] = [c for c in report["categories"] if category is None or c["id"] == category]
+    return result
+
+
+@tool(
+    "design_audit_design_system_report",
+    "Six scores 0-100 with findings.",
+    args=ReportArgs,
+    runs_in="api",
+    toolset="audit",
+    idempotent=True,
+    open_world=True,
+)
+async def design_audit_design_system_report(ctx: ApiContext, args: ReportArgs) -> ToolOutput:
+    """Score the file's design system; summary or findings by category."""
+    key = file_key_for(ctx, args.fileUrl)
+    cached, from_cache = await load_report(ctx, key, args.forceRefresh)
+    return ok(shape_report(key, cached, from_cache, args.format, args.category))

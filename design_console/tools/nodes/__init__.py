@@ -1,0 +1,1 @@
+"""A file's node tree read through the design API, screenshots, and node writes."""

@@ -1,0 +1,1 @@
+"""Comment threads and Dev Mode annotations."""

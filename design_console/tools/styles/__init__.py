@@ -1,0 +1,1 @@
+"""Styles: the design API's styles and the styles read."""

@@ -1,0 +1,1 @@
+"""Variables: reads, writes, team-library variables, values per mode."""
