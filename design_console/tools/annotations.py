@@ -8,14 +8,13 @@ import msgspec
 from msgspec import Meta
 
 from design_console.plugin_contract import Method
-from design_console.tools.args import NodeId
-from design_console.tools.base import Args, NoArgs, bridge_tool, write_tool
+from design_console.tools.args import NodeArgs
+from design_console.tools.base import NoArgs, bridge_tool, write_tool
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
 
 
-class GetAnnotationsArgs(Args):
-    nodeId: NodeId
+class GetAnnotationsArgs(NodeArgs):
     include_children: bool = False
     depth: Annotated[int, Meta(ge=1, le=20)] = 1
 
@@ -37,8 +36,7 @@ class Annotation(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_
     categoryId: Id | None = None
 
 
-class SetAnnotationsArgs(Args):
-    nodeId: NodeId
+class SetAnnotationsArgs(NodeArgs):
     annotations: Annotated[list[Annotation], Meta(max_length=100)]
     mode: Literal["replace", "append"] = "replace"
 

@@ -12,8 +12,8 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.tools import parity, shaping
-from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
-from design_console.tools.base import Args, bridge_tool, ok, tool
+from design_console.tools.args import FileUrl, NodeArgs, NodeId, PagedArgs
+from design_console.tools.base import api_read, bridge_tool, ok
 from design_console.tools.component_data import fetch_node
 from design_console.tools.context import ApiContext, Context
 from design_console.tools.files import file_key_for
@@ -23,14 +23,12 @@ from design_console.tools.variable_data import as_list, variables_from_plugin
 WCAG_TARGET_SIZE = 24
 
 
-class LintArgs(Args):
+class LintArgs(PagedArgs):
     nodeId: NodeId | None = None
     rules: list[str] | None = None
     # Bounds are the plugin's to enforce (its refusal names them): the tool list is paid for in every session.
     maxDepth: int = 10
     maxFindings: int = 100
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -69,11 +67,9 @@ bridge_tool(
 )
 
 
-class A11yArgs(Args):
+class A11yArgs(PagedArgs):
     nodeId: NodeId | None = None
     targetSize: Annotated[float, Meta(ge=1)] = WCAG_TARGET_SIZE
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _a11y_part(ctx: Context, args: A11yArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -107,8 +103,7 @@ bridge_tool(
 )
 
 
-class ParityArgs(Args):
-    nodeId: NodeId
+class ParityArgs(NodeArgs):
     codeSpec: Annotated[dict[str, Any], Meta(description=parity.SUMMARY)]
     fileUrl: FileUrl | None = None
     canonicalSource: Literal["design", "code"] = "design"
@@ -135,14 +130,11 @@ async def _variable_names(ctx: ApiContext, key: str, notes: list[str]) -> dict[s
     return None
 
 
-@tool(
+@api_read(
     "design_check_design_parity",
     "Score design vs codeSpec 0-100: discrepancies by category, fixes for the non-canonical side.",
-    args=ParityArgs,
-    runs_in="api",
+    ParityArgs,
     toolset="audit",
-    idempotent=True,
-    open_world=True,
 )
 async def design_check_design_parity(ctx: ApiContext, args: ParityArgs) -> ToolOutput:
     """Design–code parity of one component."""

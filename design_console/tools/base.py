@@ -1,8 +1,11 @@
 """The building blocks of the tool catalog: argument structs, the tool record, its declaration, outputs.
 
-A tool module declares each tool once with :func:`tool`. The daemon and the workers import the same catalog;
-``runs_in`` says which process runs the handler, and :mod:`design_console.tools.context` says how to choose it and
-what the handler gets there. Handlers never import the ``mcp`` SDK.
+A tool module declares each tool once with :func:`tool`, or with the preset of its kind (:func:`api_read`,
+:func:`plugin_read`, :func:`api_write`, :func:`bridge_write`, :func:`tokens_tool`; :func:`bridge_tool` and
+:func:`write_tool` for plain forwards to one plugin method), so that the declaration says only what is particular
+to the tool. The daemon and the workers import the same catalog; ``runs_in`` says which process runs the handler,
+and :mod:`design_console.tools.context` says how to choose it and what the handler gets there. Handlers never import
+the ``mcp`` SDK.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ import types
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
-    TYPE_CHECKING,
     Annotated,
     Any,
     Literal,
@@ -30,9 +32,6 @@ import msgspec
 from design_console.errors import DesignError
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext, TokensContext
-
-if TYPE_CHECKING:
-    pass
 
 RunsIn = Literal["daemon", "api", "media", "tokens"]
 
@@ -101,8 +100,9 @@ def _normalizer_of(hint: Any) -> tuple[Normalizer, int] | None:
     return None
 
 
+#: Arguments of a tool that takes none. No docstring: it would be listed as the description of each such schema.
 class NoArgs(Args):
-    """Arguments of a tool that takes none."""
+    pass
 
 
 A = TypeVar("A", bound=Args)
@@ -152,6 +152,7 @@ class ToolOptions(TypedDict, total=False):
     open_world: bool
     needs_bridge: bool
     uses_files: bool
+    needs_editor: tuple[str, ...]
     extra: dict[str, Any]
 
 
@@ -198,6 +199,54 @@ def _register(spec: ToolSpec) -> None:
     REGISTRY[spec.name] = spec
 
 
+def _preset(options: ToolOptions, **defaults: Unpack[ToolOptions]) -> ToolOptions:
+    """A preset's ``defaults`` with what the declaration says over them."""
+    return {**defaults, **options}
+
+
+def api_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a read the api worker answers from the design API: read-only, idempotent, open world, toolset
+    ``read``; ``options`` say where a tool differs."""
+    preset = _preset(options, toolset="read", read_only=True, idempotent=True, open_world=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
+def plugin_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a read the api worker answers through the plugin (the file's manifest, its variables): read-only,
+    idempotent, needs the bridge, toolset ``read``."""
+    preset = _preset(options, toolset="read", read_only=True, idempotent=True, needs_bridge=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
+def api_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a change the api worker makes through the design API: open world, toolset ``write``."""
+    preset = _preset(options, toolset="write", read_only=False, open_world=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
+def bridge_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
+    """Declare a designd tool that sends the plugin more than one command, or a command and a wait: not read-only,
+    needs the bridge."""
+    return tool(name, description, args=args, **_preset(options, read_only=False, needs_bridge=True))
+
+
+def tokens_tool(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[TokensHandler[A]], TokensHandler[A]]:
+    """Declare a tool the tokens worker runs over the user's files (token files, a codebase): not read-only, uses
+    files, toolset ``code``."""
+    preset = _preset(options, toolset="code", read_only=False, uses_files=True)
+    return tool(name, description, args=args, runs_in="tokens", **preset)
+
+
 #: The argument of a forwarded tool that picks the connected file; it is not sent to the plugin.
 TARGET_FILE_FIELD = "fileKey"
 
@@ -209,15 +258,10 @@ def bridge_tool(
     *,
     method: str,
     runs_in: RunsIn = "daemon",
-    toolset: str = "core",
-    read_only: bool = True,
-    destructive: bool = False,
-    idempotent: bool = False,
-    open_world: bool = False,
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
     shape: Callable[[Context, A, dict[str, Any]], Any] | None = None,
-    needs_editor: tuple[str, ...] = (),
+    **options: Unpack[ToolOptions],
 ) -> ToolSpec:
     """Declare a tool that forwards its arguments to one plugin method and answers with what the method returns.
 
@@ -244,20 +288,8 @@ def bridge_tool(
         # An error never gets here, so the plugin's success flag says nothing the model needs to pay for.
         return ok({key: value for key, value in reply.items() if key != "success"})
 
-    spec = ToolSpec(
-        name=name,
-        description=description,
-        args=args,
-        handler=forward,
-        runs_in=runs_in,
-        toolset=toolset,
-        read_only=read_only,
-        destructive=destructive,
-        idempotent=idempotent,
-        open_world=open_world,
-        needs_bridge=True,
-        needs_editor=needs_editor,
-    )
+    preset = _preset(options, needs_bridge=True)
+    spec = ToolSpec(name=name, description=description, args=args, handler=forward, runs_in=runs_in, **preset)
     _register(spec)
     return spec
 
@@ -268,24 +300,13 @@ def write_tool(
     args: type[A],
     *,
     method: str,
-    destructive: bool = False,
-    idempotent: bool = False,
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
+    **options: Unpack[ToolOptions],
 ) -> ToolSpec:
     """:func:`bridge_tool` for a change to the design (toolset ``write``): one line for most of the write tools."""
-    return bridge_tool(
-        name,
-        description,
-        args,
-        method=method,
-        toolset="write",
-        read_only=False,
-        destructive=destructive,
-        idempotent=idempotent,
-        params=params,
-        rename=rename,
-    )
+    preset = _preset(options, toolset="write", read_only=False)
+    return bridge_tool(name, description, args, method=method, params=params, rename=rename, **preset)
 
 
 _json = msgspec.json.Encoder()

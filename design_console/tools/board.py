@@ -14,7 +14,7 @@ from msgspec import Meta
 
 from design_console.plugin_contract import MAX_ARRANGED, MAX_STICKIES, Method
 from design_console.tools import shaping
-from design_console.tools.args import Color, Cursor, MaxTokens, NodeId
+from design_console.tools.args import Color, NodeId, PagedArgs
 from design_console.tools.base import Args, bridge_tool
 from design_console.tools.context import Context
 
@@ -218,11 +218,9 @@ def _grouped(items: list[dict[str, Any]], names: dict[str, str]) -> dict[str, An
     return out
 
 
-class BoardArgs(Args):
+class BoardArgs(PagedArgs):
     nodeTypes: list[BoardType] | None = None
     maxNodes: Annotated[int, Meta(ge=1, le=1000)] = 500
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _board_part(ctx: Context, args: BoardArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -258,12 +256,7 @@ bridge_tool(
 )
 
 
-class ConnectionsArgs(Args):
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
-
-
-def _connections_part(ctx: Context, args: ConnectionsArgs, reply: dict[str, Any]) -> dict[str, Any]:
+def _connections_part(ctx: Context, args: PagedArgs, reply: dict[str, Any]) -> dict[str, Any]:
     edges = [_edge(c) for c in reply.get("connections") or []]
     head = {"count": len(edges)}
     return shaping.paged_list(
@@ -281,7 +274,7 @@ def _connections_part(ctx: Context, args: ConnectionsArgs, reply: dict[str, Any]
 bridge_tool(
     "design_get_connections",
     "Connectors as edges; paged.",
-    ConnectionsArgs,
+    PagedArgs,
     method=Method.GET_CONNECTIONS,
     toolset="board",
     idempotent=True,

@@ -12,7 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from design_console.plugin_contract import Method
-from design_console.tools.args import NodeId
+from design_console.tools.args import NodeArgs, NodeId
 from design_console.tools.base import Args, write_tool
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
@@ -47,8 +47,7 @@ write_tool(
 )
 
 
-class DescriptionArgs(Args):
-    nodeId: NodeId
+class DescriptionArgs(NodeArgs):
     description: Annotated[str, Meta(max_length=10_000)]
     descriptionMarkdown: Annotated[str, Meta(max_length=10_000)] | None = None
 
@@ -62,8 +61,7 @@ write_tool(
 )
 
 
-class AddPropertyArgs(Args):
-    nodeId: NodeId
+class AddPropertyArgs(NodeArgs):
     propertyName: Name
     type: Literal["BOOLEAN", "TEXT", "INSTANCE_SWAP", "VARIANT", "SLOT"]
     defaultValue: PropValue | None = None
@@ -86,8 +84,7 @@ class PropertyChange(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
     preferredValues: list[PreferredValue] | None = None
 
 
-class EditPropertyArgs(Args):
-    nodeId: NodeId
+class EditPropertyArgs(NodeArgs):
     propertyName: Name
     newValue: PropertyChange
 
@@ -100,8 +97,7 @@ write_tool(
 )
 
 
-class PropertyArgs(Args):
-    nodeId: NodeId
+class PropertyArgs(NodeArgs):
     propertyName: Name
 
 
@@ -160,8 +156,7 @@ write_tool(
 )
 
 
-class InstancePropsArgs(Args):
-    nodeId: NodeId
+class InstancePropsArgs(NodeArgs):
     properties: dict[str, PropValue]
 
 

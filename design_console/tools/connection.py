@@ -26,6 +26,7 @@ from design_console.tools.base import (
     Args,
     NoArgs,
     bridge_tool,
+    bridge_write,
     ok,
     to_json,
     tool,
@@ -383,12 +384,10 @@ class ReloadArgs(Args):
     fileKey: FileKey | None = None
 
 
-@tool(
+@bridge_write(
     "design_reload_plugin",
     "Reload the plugin UI (optionally clearing the console buffer) and wait for it to reconnect.",
-    args=ReloadArgs,
-    needs_bridge=True,
-    read_only=False,
+    ReloadArgs,
 )
 async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
@@ -406,12 +405,10 @@ class FileArgs(Args):
     fileKey: FileKey | None = None
 
 
-@tool(
+@bridge_write(
     "design_reconnect",
     "Check the bridge with a live round trip; if it fails, reload the plugin UI and check again.",
-    args=FileArgs,
-    needs_bridge=True,
-    read_only=False,
+    FileArgs,
 )
 async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey or "")
@@ -483,12 +480,10 @@ class ExecuteAcrossArgs(Args):
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
 
-@tool(
+@bridge_write(
     "design_execute_across_files",
     "Run the same Plugin API JavaScript in several connected files at once (fileKeys, or allFiles:true).",
-    args=ExecuteAcrossArgs,
-    needs_bridge=True,
-    read_only=False,
+    ExecuteAcrossArgs,
     destructive=True,
 )
 async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:

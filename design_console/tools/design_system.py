@@ -12,7 +12,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
 from design_console.tools.args import FileUrl, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.base import Args, api_read, ok, plugin_read
 from design_console.tools.component_data import library_components
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
@@ -88,15 +88,11 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
     return {"components": components, "tokens": tokens}, notes
 
 
-@tool(
+@plugin_read(
     "design_get_design_system_summary",
     "Overview of the open file's design system: component categories, sets, variants, pages, variable collections, "
     "modes and types. Cached 5 min; forceRefresh rebuilds.",
-    args=SummaryArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
+    SummaryArgs,
 )
 async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -> ToolOutput:
     """Counts and categories from the file's manifest."""
@@ -253,15 +249,11 @@ async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) ->
             item["imageUrl"] = url
 
 
-@tool(
+@api_read(
     "design_get_design_system_kit",
     "Tokens, components and styles in one answer. format=full: each set's default variant spec plus per-variant "
     "differences; includeImages: render URLs.",
-    args=KitArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    KitArgs,
 )
 async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:
     """Design system in one payload; each section gets a share of the budget."""

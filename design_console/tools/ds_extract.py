@@ -35,7 +35,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import WriteReport, read_bytes, resolve, write_bytes
 from design_console.tokens import ExportOptions, TokenSet, export, parse
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.base import Args, ok, tokens_tool
 from design_console.tools.context import TokensContext
 from design_console.tools.ds_package import (
     LIST_LIMIT,
@@ -267,14 +267,10 @@ def _used_in(components: list[analysis.Component]) -> list[list[str]]:
     return [sorted(c.used_in)[:USED_IN_LIMIT] for c in components]
 
 
-@tool(
+@tokens_tool(
     "design_ds_analyze",
     "Analyse codebases: stack, vendor layers, components by use.",
-    args=AnalyzeArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
+    AnalyzeArgs,
 )
 async def design_ds_analyze(ctx: TokensContext, args: AnalyzeArgs) -> ToolOutput:
     """Walk the targets, analyse, and keep the full inventory in ``<outDir>/.extraction/analysis.json``."""
@@ -317,14 +313,10 @@ def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: P
 # design_ds_extract_tokens ----------------------------------------------------------------------------------------
 
 
-@tool(
+@tokens_tool(
     "design_ds_extract_tokens",
     "Mine CSS/SCSS/Tailwind tokens with provenance.",
-    args=ExtractTokensArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
+    ExtractTokensArgs,
 )
 async def design_ds_extract_tokens(ctx: TokensContext, args: ExtractTokensArgs) -> ToolOutput:
     """Mine the targets (or those of the saved analysis), then write ``.extraction/tokens.json`` and the formats."""
@@ -414,14 +406,10 @@ def _framework(out: Path, given: str | None) -> str:
     return next((f for f in found if f in _PEERS), "react")
 
 
-@tool(
+@tokens_tool(
     "design_ds_scaffold",
     "Write a token package with MDX docs.",
-    args=ScaffoldArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
+    ScaffoldArgs,
 )
 async def design_ds_scaffold(ctx: TokensContext, args: ScaffoldArgs) -> ToolOutput:
     """Write the package skeleton from the extracted tokens."""
@@ -490,14 +478,10 @@ def _find_config(folder: Path, stem: str) -> Path | None:
 _SANS = re.compile(r"(font-)?(sans|body|family-sans-serif|font-family-base|family-base)")
 
 
-@tool(
+@tokens_tool(
     "design_ds_setup_storybook",
     "Wire a fresh Storybook to the tokens.",
-    args=OutDirArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
+    OutDirArgs,
 )
 async def design_ds_setup_storybook(ctx: TokensContext, args: OutDirArgs) -> ToolOutput:
     """Import the token CSS and fonts in preview, and list the MDX docs in main's stories."""
@@ -602,14 +586,10 @@ def _pick(components: list[dict[str, Any]], wanted: str) -> list[dict[str, Any]]
     return found
 
 
-@tool(
+@tokens_tool(
     "design_ds_extract_component",
     "Component porting manifest + CSF3 stub.",
-    args=ComponentArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
+    ComponentArgs,
 )
 async def design_ds_extract_component(ctx: TokensContext, args: ComponentArgs) -> ToolOutput:
     """Write ``.extraction/components/<Name>.json`` and a story stub, and mark the component extracted."""
@@ -676,13 +656,11 @@ def _check(name: str, problems: list[str], detail: str = "") -> dict[str, Any]:
     return entry
 
 
-@tool(
+@tokens_tool(
     "design_ds_verify",
     "Check the extracted package.",
-    args=OutDirArgs,
-    runs_in="tokens",
-    toolset="code",
-    uses_files=True,
+    OutDirArgs,
+    read_only=True,
 )
 async def design_ds_verify(ctx: TokensContext, args: OutDirArgs) -> ToolOutput:
     """Every check, in a fixed order, with what failed."""
@@ -780,14 +758,10 @@ def _set_status(
     return state
 
 
-@tool(
+@tokens_tool(
     "design_ds_status",
     "Read/update porting status.",
-    args=StatusArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
+    StatusArgs,
 )
 async def design_ds_status(ctx: TokensContext, args: StatusArgs) -> ToolOutput:
     """The progress of every component (after applying ``update``)."""

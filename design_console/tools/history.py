@@ -17,8 +17,8 @@ from msgspec import Meta
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools import shaping
-from design_console.tools.args import Cursor, FileUrl, NodeId
-from design_console.tools.base import Args, ok, text, tool
+from design_console.tools.args import Cursor, FileArgs, NodeId
+from design_console.tools.base import api_read, ok, text
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.history_diff import (
@@ -165,21 +165,18 @@ def _budget_note(next_cursor: str | None, total: int, shown: int) -> dict[str, A
 # Versions -------------------------------------------------------------------------------------------------------
 
 
-class GetFileVersionsArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class GetFileVersionsArgs(FileArgs, kw_only=True):
     include_autosaves: bool = False
     max_versions: Annotated[int, Meta(ge=1, le=200)] = 50
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_file_versions",
     "List a file's saved versions, newest first (named ones only unless include_autosaves). "
     "Use the ids with the other version tools.",
-    args=GetFileVersionsArgs,
-    runs_in="api",
-    toolset="read",
-    open_world=True,
+    GetFileVersionsArgs,
+    idempotent=False,
 )
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -209,22 +206,17 @@ async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolO
     return ok(shaping.paged(result, next_cursor))
 
 
-class GetFileAtVersionArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class GetFileAtVersionArgs(FileArgs, kw_only=True):
     version_id: VersionId
     node_ids: Annotated[list[NodeId], Meta(max_length=50)] | None = None
     depth: Annotated[int, Meta(ge=1, le=10)] | None = None
 
 
-@tool(
+@api_read(
     "design_get_file_at_version",
     "Read a file, or some of its nodes, as it was at a version. Without node_ids it reads pages and top-level "
     "layers (depth 2).",
-    args=GetFileAtVersionArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    GetFileAtVersionArgs,
 )
 async def get_file_at_version(ctx: ApiContext, args: GetFileAtVersionArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -348,8 +340,7 @@ async def _plugin_edits(ctx: ApiContext, key: str, old: str, new: str) -> list[d
     return edits[-MAX_PLUGIN_EDITS:]
 
 
-class DiffVersionsArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class DiffVersionsArgs(FileArgs, kw_only=True):
     from_version: VersionId
     to_version: VersionOrCurrent
     component_ids: Annotated[list[NodeId], Meta(max_length=20)] | None = None
@@ -357,15 +348,11 @@ class DiffVersionsArgs(Args, kw_only=True):
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_diff_versions",
     "What changed between two versions: pages and top-level layers added, removed, moved or edited, component and "
     "style catalog changes, and deep diffs of the nodes in component_ids.",
-    args=DiffVersionsArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    DiffVersionsArgs,
 )
 async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -376,21 +363,18 @@ async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
     return ok(result)
 
 
-class ChangesSinceArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class ChangesSinceArgs(FileArgs, kw_only=True):
     since_version: VersionId
     component_ids: Annotated[list[NodeId], Meta(max_length=20)] | None = None
     mode: DiffMode = "standard"
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_changes_since_version",
     "What changed from a version to the file as it is now (same result as design_diff_versions to current).",
-    args=ChangesSinceArgs,
-    runs_in="api",
-    toolset="read",
-    open_world=True,
+    ChangesSinceArgs,
+    idempotent=False,
 )
 async def get_changes_since_version(ctx: ApiContext, args: ChangesSinceArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -419,15 +403,11 @@ async def _version_context(
     return by_id.get(old), by_id.get(new), between
 
 
-@tool(
+@api_read(
     "design_generate_changelog",
     "A human-readable markdown changelog between two versions: named versions in between, then the changes by "
     "page, component and catalog.",
-    args=ChangelogArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    ChangelogArgs,
 )
 async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -470,8 +450,7 @@ async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput
 # Blame ----------------------------------------------------------------------------------------------------------
 
 
-class BlameNodeArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class BlameNodeArgs(FileArgs, kw_only=True):
     node_id: NodeId | None = None
     target_component_property: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
     target_child_node_id: NodeId | None = None
@@ -480,15 +459,11 @@ class BlameNodeArgs(Args, kw_only=True):
     include_autosaves: bool = True
 
 
-@tool(
+@api_read(
     "design_blame_node",
     "Find the version that introduced a node's current state (or one component property's, or one child's) by "
     "binary search over the version history.",
-    args=BlameNodeArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    BlameNodeArgs,
 )
 async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     node_id = args.node_id or args.target_child_node_id

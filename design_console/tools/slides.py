@@ -13,7 +13,7 @@ from msgspec import Meta
 
 from design_console.plugin_contract import Method
 from design_console.tools import shaping
-from design_console.tools.args import Color, Cursor, MaxTokens, NodeId
+from design_console.tools.args import Color, MaxTokens, NodeId, PagedArgs
 from design_console.tools.base import Args, NoArgs, bridge_tool
 from design_console.tools.context import Context
 
@@ -49,12 +49,7 @@ class SlideArgs(Args):
 # Reads ------------------------------------------------------------------------------------------------------------
 
 
-class OutlineArgs(Args):
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
-
-
-def _outline_part(ctx: Context, args: OutlineArgs, reply: dict[str, Any]) -> dict[str, Any]:
+def _outline_part(ctx: Context, args: PagedArgs, reply: dict[str, Any]) -> dict[str, Any]:
     slides = []
     for slide in reply.get("slides") or []:
         entry = {key: slide.get(key) for key in ("id", "row", "col", "title")}
@@ -81,7 +76,7 @@ def _outline_part(ctx: Context, args: OutlineArgs, reply: dict[str, Any]) -> dic
 _slides_tool(
     "design_list_slides",
     "Deck outline: slide order, titles, text; paged.",
-    OutlineArgs,
+    PagedArgs,
     Method.LIST_SLIDES,
     read_only=True,
     params=lambda args: {},

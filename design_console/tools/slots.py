@@ -8,7 +8,7 @@ import msgspec
 from msgspec import Meta
 
 from design_console.plugin_contract import Method
-from design_console.tools.args import NodeId
+from design_console.tools.args import NodeArgs, NodeId
 from design_console.tools.base import Args, bridge_tool, write_tool
 from design_console.tools.components_write import PreferredValue
 
@@ -17,8 +17,7 @@ Name = Annotated[str, Meta(min_length=1, max_length=255)]
 Size = Annotated[float, Meta(gt=0)]
 
 
-class CreateSlotArgs(Args):
-    nodeId: NodeId
+class CreateSlotArgs(NodeArgs):
     name: Name | None = None
     width: Size | None = None
     height: Size | None = None
@@ -26,10 +25,6 @@ class CreateSlotArgs(Args):
 
 
 write_tool("design_create_slot", "Create a slot inside a component.", CreateSlotArgs, method=Method.CREATE_SLOT)
-
-
-class NodeArgs(Args):
-    nodeId: NodeId
 
 
 bridge_tool(
@@ -78,8 +73,7 @@ write_tool(
 )
 
 
-class SlotPropertyArgs(Args):
-    nodeId: NodeId
+class SlotPropertyArgs(NodeArgs):
     propertyName: Name
     frameNodeId: NodeId
     description: str | None = None
