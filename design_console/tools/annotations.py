@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.plugin_contract import Method
 from design_console.tools.args import NodeArgs
 from design_console.tools.base import NoArgs, bridge_tool, write_tool
 
@@ -23,7 +22,6 @@ bridge_tool(
     "design_get_annotations",
     "Read a node's annotations (and its children's, to depth).",
     GetAnnotationsArgs,
-    method=Method.GET_ANNOTATIONS,
     toolset="write",
     rename={"include_children": "includeChildren"},
 )
@@ -45,12 +43,10 @@ write_tool(
     "design_set_annotations",
     "Replace or append a node's annotations (label or labelMarkdown, properties, categoryId).",
     SetAnnotationsArgs,
-    method=Method.SET_ANNOTATIONS,
 )
 bridge_tool(
     "design_get_annotation_categories",
     "List the file's annotation categories.",
     NoArgs,
-    method=Method.GET_ANNOTATION_CATEGORIES,
     toolset="write",
 )

@@ -144,38 +144,20 @@ async def token_data(ctx: ApiContext, key: str) -> dict[str, Any]:
     return {"fileKey": key, "source": source, "collections": collections, "variables": items}
 
 
-@api_read(
-    "design_browse_tokens",
-    "Open the token browser.",
-    AppArgs,
-    toolset="apps",
-    extra=_opens(TOKEN_BROWSER),
-)
+@api_read("design_browse_tokens", "Open the token browser.", AppArgs, toolset="apps", extra=_opens(TOKEN_BROWSER))
 async def design_browse_tokens(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Open the token browser; the model reads the collections it shows."""
     data = await token_data(ctx, file_key_for(ctx, args.fileUrl))
     return ok({k: data[k] for k in ("fileKey", "source", "collections")} | {"variables": len(data["variables"])})
 
 
-@api_read(
-    "design_token_browser_refresh",
-    "The token browser's data.",
-    AppArgs,
-    toolset="apps",
-    extra=APP_ONLY,
-)
+@api_read("design_token_browser_refresh", "The token browser's data.", AppArgs, toolset="apps", extra=APP_ONLY)
 async def design_token_browser_refresh(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Every variable of the file for the token browser."""
     return ok(await token_data(ctx, file_key_for(ctx, args.fileUrl)))
 
 
-@api_read(
-    "design_audit_design_system",
-    "Open the DS dashboard.",
-    AppArgs,
-    toolset="apps",
-    extra=_opens(DASHBOARD),
-)
+@api_read("design_audit_design_system", "Open the DS dashboard.", AppArgs, toolset="apps", extra=_opens(DASHBOARD))
 async def design_audit_design_system(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Open the dashboard; the model reads the report's summary."""
     key = file_key_for(ctx, args.fileUrl)

@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.tools import parity, shaping
 from design_console.tools.args import FileUrl, NodeArgs, NodeId, PagedArgs
@@ -44,11 +43,10 @@ def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str,
         head,
         "findings",
         reply.get("findings") or [],
+        args,
         scope="lint",
         request=[ctx.active_file_key, args.nodeId, args.rules, args.maxDepth, args.maxFindings],
         source=reply,
-        cursor=args.cursor,
-        max_tokens=args.maxTokens,
     )
 
 
@@ -56,7 +54,6 @@ bridge_tool(
     "design_lint_design",
     "Lint a node or page. rules: groups wcag, design-system, layout, best-practice, or rule ids.",
     LintArgs,
-    method=Method.LINT_DESIGN,
     toolset="audit",
     idempotent=True,
     params=lambda a: (
@@ -83,11 +80,10 @@ def _a11y_part(ctx: Context, args: A11yArgs, reply: dict[str, Any]) -> dict[str,
         head,
         "components",
         items,
+        args,
         scope="a11y",
         request=[ctx.active_file_key, args.nodeId, args.targetSize],
         source=reply,
-        cursor=args.cursor,
-        max_tokens=args.maxTokens,
     )
 
 
@@ -95,7 +91,6 @@ bridge_tool(
     "design_audit_component_accessibility",
     "A11y audit of a component or set (default: page): target size, contrast, focus, text size, names.",
     A11yArgs,
-    method=Method.AUDIT_COMPONENT_ACCESSIBILITY,
     toolset="audit",
     idempotent=True,
     params=lambda a: ({"nodeId": a.nodeId} if a.nodeId else {}) | {"targetSize": a.targetSize},

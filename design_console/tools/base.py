@@ -1,11 +1,12 @@
 """The building blocks of the tool catalog: argument structs, the tool record, its declaration, outputs.
 
 A tool module declares each tool once with :func:`tool`, or with the preset of its kind (:func:`api_read`,
-:func:`plugin_read`, :func:`api_write`, :func:`bridge_write`, :func:`tokens_tool`; :func:`bridge_tool` and
-:func:`write_tool` for plain forwards to one plugin method), so that the declaration says only what is particular
-to the tool. The daemon and the workers import the same catalog; ``runs_in`` says which process runs the handler,
-and :mod:`design_console.tools.context` says how to choose it and what the handler gets there. Handlers never import
-the ``mcp`` SDK.
+:func:`plugin_read`, :func:`api_write`, :func:`bridge_read`, :func:`bridge_write`, :func:`media_read`,
+:func:`tokens_tool`; :func:`bridge_tool` and :func:`write_tool` for plain forwards to one plugin method, which send
+the method named like the tool), so that the declaration says only what is particular to the tool. The daemon and
+the workers import the same catalog; ``runs_in`` says which process runs the handler, and
+:mod:`design_console.tools.context` says how to choose it and what the handler gets there. Handlers never import the
+``mcp`` SDK.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import (
 import msgspec
 
 from design_console.errors import DesignError
+from design_console.plugin_contract import Method
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext, TokensContext
 
@@ -230,12 +232,26 @@ def api_write(
     return tool(name, description, args=args, runs_in="api", **preset)
 
 
+def bridge_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
+    """Declare a designd read of what the connected plugins pushed or answer: read-only, needs the bridge."""
+    return tool(name, description, args=args, **_preset(options, read_only=True, needs_bridge=True))
+
+
 def bridge_write(
     name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
     """Declare a designd tool that sends the plugin more than one command, or a command and a wait: not read-only,
     needs the bridge."""
     return tool(name, description, args=args, **_preset(options, read_only=False, needs_bridge=True))
+
+
+def media_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[MediaHandler[A]], MediaHandler[A]]:
+    """Declare an image read the media worker answers (a render, a screenshot): read-only, toolset ``read``."""
+    return tool(name, description, args=args, runs_in="media", **_preset(options, toolset="read", read_only=True))
 
 
 def tokens_tool(
@@ -249,6 +265,17 @@ def tokens_tool(
 
 #: The argument of a forwarded tool that picks the connected file; it is not sent to the plugin.
 TARGET_FILE_FIELD = "fileKey"
+#: What every tool's name starts with; the rest, in capitals, names the plugin method a forward sends by default.
+TOOL_PREFIX = "design_"
+
+
+def method_of(name: str) -> Method:
+    """The plugin method named like the tool ``name``; raises ValueError, at declaration, when there is none."""
+    wanted = name.removeprefix(TOOL_PREFIX).upper()
+    try:
+        return Method[wanted]
+    except KeyError:
+        raise ValueError(f"no plugin method {wanted} for tool {name}: pass method=") from None
 
 
 def bridge_tool(
@@ -256,7 +283,7 @@ def bridge_tool(
     description: str,
     args: type[A],
     *,
-    method: str,
+    method: str | None = None,
     runs_in: RunsIn = "daemon",
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
@@ -265,11 +292,14 @@ def bridge_tool(
 ) -> ToolSpec:
     """Declare a tool that forwards its arguments to one plugin method and answers with what the method returns.
 
-    The plugin gets every argument that is set (None means not given), with the names ``rename`` maps, or what
-    ``params(args)`` builds instead; a ``fileKey`` argument picks the connected file and is not sent. The reply goes
-    through ``shape(ctx, args, reply)`` when given (to cut, page or check it). The method's timeout comes from the
-    plugin methods table. Use :func:`tool` when a tool does more than one command.
+    The method is the one named like the tool (``design_rename_node`` sends ``RENAME_NODE``) unless ``method``
+    names another. The plugin gets every argument that is set (None means not given), with the names ``rename``
+    maps, or what ``params(args)`` builds instead; a ``fileKey`` argument picks the connected file and is not sent.
+    The reply goes through ``shape(ctx, args, reply)`` when given (to cut, page or check it). The method's timeout
+    comes from the plugin methods table. Use :func:`tool` when a tool does more than one command.
     """
+
+    command = method or method_of(name)
 
     async def forward(ctx: Context, arguments: A) -> ToolOutput:
         if params is not None:
@@ -282,7 +312,7 @@ def bridge_tool(
                 if value is not None and key != TARGET_FILE_FIELD
             }
         target = getattr(arguments, TARGET_FILE_FIELD, None) or ctx.active_file_key or ""
-        reply = await ctx.bridge(method, msgspec.to_builtins(payload), file_key=target)
+        reply = await ctx.bridge(command, msgspec.to_builtins(payload), file_key=target)
         if shape is not None:
             return ok(shape(ctx, arguments, reply))
         # An error never gets here, so the plugin's success flag says nothing the model needs to pay for.
@@ -299,7 +329,7 @@ def write_tool(
     description: str,
     args: type[A],
     *,
-    method: str,
+    method: str | None = None,
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
     **options: Unpack[ToolOptions],

@@ -43,8 +43,7 @@ async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutp
                 depth=3,
                 verbosity="full",
                 node_ids=[nid],
-                max_tokens=args.maxTokens,
-                cursor=args.cursor,
+                page=args,
             )
         )
     result = component_metadata(await fetch_node(ctx, key, nid, 1))
@@ -87,8 +86,7 @@ async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -
         depth=4,
         verbosity="standard",
         node_ids=[nid],
-        max_tokens=args.maxTokens,
-        cursor=args.cursor,
+        page=args,
     )
     if not args.cursor:
         result["annotations"] = await plugin_extra(

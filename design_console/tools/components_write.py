@@ -43,7 +43,6 @@ write_tool(
     "design_instantiate_component",
     "Place an instance of a component (published componentKey or local nodeId), with variant and overrides.",
     InstantiateArgs,
-    method=Method.INSTANTIATE_COMPONENT,
 )
 
 
@@ -73,7 +72,6 @@ write_tool(
     "design_add_component_property",
     "Add a component property to a component or component set.",
     AddPropertyArgs,
-    method=Method.ADD_COMPONENT_PROPERTY,
     rename={"type": "propertyType"},
 )
 
@@ -93,7 +91,6 @@ write_tool(
     "design_edit_component_property",
     "Rename a component property or change its default or preferred values.",
     EditPropertyArgs,
-    method=Method.EDIT_COMPONENT_PROPERTY,
 )
 
 
@@ -105,7 +102,6 @@ write_tool(
     "design_delete_component_property",
     "Remove a component property.",
     PropertyArgs,
-    method=Method.DELETE_COMPONENT_PROPERTY,
     destructive=True,
 )
 
@@ -126,7 +122,6 @@ write_tool(
     "design_arrange_component_set",
     "Lay out a component set's variants in a labelled grid, in place.",
     ArrangeArgs,
-    method=Method.ARRANGE_COMPONENT_SET,
     idempotent=True,
 )
 
@@ -152,7 +147,6 @@ write_tool(
     "design_create_component_set",
     "Make a variant set: from a base component and axes, or by combining componentIds.",
     CreateSetArgs,
-    method=Method.CREATE_COMPONENT_SET,
 )
 
 
@@ -164,6 +158,5 @@ write_tool(
     "design_set_instance_properties",
     "Set an instance's component properties (names with or without #id suffix).",
     InstancePropsArgs,
-    method=Method.SET_INSTANCE_PROPERTIES,
     idempotent=True,
 )

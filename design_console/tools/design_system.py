@@ -127,20 +127,7 @@ class KitArgs(Args):
     maxTokens: MaxTokens | None = None
 
 
-_SPEC_KEYS = (
-    "opacity",
-    "layoutMode",
-    "itemSpacing",
-    "paddingLeft",
-    "paddingRight",
-    "paddingTop",
-    "paddingBottom",
-    "primaryAxisAlignItems",
-    "counterAxisAlignItems",
-    "cornerRadius",
-    "strokeWeight",
-    "characters",
-)
+_SPEC_KEYS = ("opacity", *shaping.LAYOUT_KEYS, "characters")
 
 
 def _visual_spec(node: dict[str, Any]) -> dict[str, Any]:

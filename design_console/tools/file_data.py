@@ -38,8 +38,7 @@ async def design_get_file_data(ctx: ApiContext, args: FileDataArgs) -> ToolOutpu
             depth=args.depth,
             verbosity=args.verbosity,
             node_ids=args.nodeIds,
-            max_tokens=args.maxTokens,
-            cursor=args.cursor,
+            page=args,
             enrich=args.enrich,
         )
     )
@@ -66,8 +65,7 @@ async def design_get_file_for_plugin(ctx: ApiContext, args: FileForPluginArgs) -
             depth=args.depth,
             verbosity="plugin",
             node_ids=args.nodeIds,
-            max_tokens=args.maxTokens,
-            cursor=args.cursor,
+            page=args,
             extra_params={"plugin_data": "shared"},
         )
     )

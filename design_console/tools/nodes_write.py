@@ -33,7 +33,6 @@ write_tool(
     "design_resize_node",
     "Resize a node; withConstraints:false ignores its children's constraints.",
     ResizeArgs,
-    method=Method.RESIZE_NODE,
     idempotent=True,
 )
 
@@ -43,7 +42,7 @@ class MoveArgs(NodeArgs):
     y: Coordinate
 
 
-write_tool("design_move_node", "Move a node to x,y.", MoveArgs, method=Method.MOVE_NODE, idempotent=True)
+write_tool("design_move_node", "Move a node to x,y.", MoveArgs, idempotent=True)
 
 
 class Paint(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -117,12 +116,11 @@ async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolO
     return ok(result)
 
 
-write_tool("design_clone_node", "Duplicate a node beside it.", NodeArgs, method=Method.CLONE_NODE)
+write_tool("design_clone_node", "Duplicate a node beside it.", NodeArgs)
 write_tool(
     "design_delete_node",
     "Delete a node; the result says what was removed.",
     NodeArgs,
-    method=Method.DELETE_NODE,
     destructive=True,
 )
 
@@ -131,7 +129,7 @@ class RenameArgs(NodeArgs):
     newName: Name
 
 
-write_tool("design_rename_node", "Rename a node.", RenameArgs, method=Method.RENAME_NODE, idempotent=True)
+write_tool("design_rename_node", "Rename a node.", RenameArgs, idempotent=True)
 
 
 class TextArgs(NodeArgs):

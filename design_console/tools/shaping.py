@@ -16,6 +16,7 @@ from typing import Any, Literal
 import msgspec
 
 from design_console.errors import DesignError, ErrorCode
+from design_console.tools.args import PagedArgs
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS
 
 Verbosity = Literal["summary", "standard", "full", "plugin"]
@@ -36,10 +37,8 @@ _encoder = msgspec.json.Encoder()
 _cursor_codec = msgspec.msgpack.Encoder()
 _cursor_decoder = msgspec.msgpack.Decoder(dict[str, Any])
 
-_STANDARD_KEYS = (
-    "visible",
-    "opacity",
-    "componentId",
+#: A node's auto-layout and box keys: what a standard-verbosity node and a design-system spec both keep of it.
+LAYOUT_KEYS = (
     "layoutMode",
     "itemSpacing",
     "paddingLeft",
@@ -50,8 +49,8 @@ _STANDARD_KEYS = (
     "counterAxisAlignItems",
     "cornerRadius",
     "strokeWeight",
-    "styles",
 )
+_STANDARD_KEYS = ("visible", "opacity", "componentId", *LAYOUT_KEYS, "styles")
 
 
 def budget_chars(max_tokens: int | None) -> int:
@@ -157,25 +156,13 @@ def page_items(
 
 
 def paged_list(
-    head: dict[str, Any],
-    key: str,
-    items: Sequence[Any],
-    *,
-    scope: str,
-    request: Any,
-    source: Any,
-    cursor: str | None,
-    max_tokens: int | None,
+    head: dict[str, Any], key: str, items: Sequence[Any], page: PagedArgs, *, scope: str, request: Any, source: Any
 ) -> dict[str, Any]:
-    """``head`` plus, under ``key``, the part of ``items`` that fits beside it in the ``maxTokens`` budget (see
-    :func:`page_items`), in the one paging shape."""
+    """``head`` plus, under ``key``, the part of ``items`` that fits beside it in the budget of the ``page``
+    arguments (``maxTokens``, from where their ``cursor`` points; see :func:`page_items`), in the one paging shape."""
+    budget = budget_chars(page.maxTokens) - size_of(head)
     chosen, next_cursor = page_items(
-        items,
-        scope=scope,
-        request=request,
-        source=source,
-        cursor=cursor,
-        budget=budget_chars(max_tokens) - size_of(head),
+        items, scope=scope, request=request, source=source, cursor=page.cursor, budget=budget
     )
     return paged({**head, key: chosen}, next_cursor)
 

@@ -18,8 +18,10 @@ from design_console.tools.base import (
     ToolSpec,
     api_read,
     api_write,
+    bridge_read,
     bridge_tool,
     bridge_write,
+    media_read,
     plugin_read,
     tokens_tool,
     write_tool,
@@ -135,7 +137,9 @@ def _flags(spec: ToolSpec) -> tuple[Any, ...]:
         (api_read, ("api", "read", True, False, True, True, False, False)),
         (plugin_read, ("api", "read", True, False, True, False, True, False)),
         (api_write, ("api", "write", False, False, False, True, False, False)),
+        (bridge_read, ("daemon", "core", True, False, False, False, True, False)),
         (bridge_write, ("daemon", "core", False, False, False, False, True, False)),
+        (media_read, ("media", "read", True, False, False, False, False, False)),
         (tokens_tool, ("tokens", "code", False, False, False, False, False, True)),
     ],
 )
@@ -160,3 +164,17 @@ def test_a_write_forward_is_a_bridge_change_in_the_write_toolset(declared: list[
     board = bridge_tool("test_sticky", "", NoArgs, method="CREATE_STICKY", needs_editor=("figjam",), read_only=False)
     declared.append(board.name)
     assert (board.needs_editor, board.needs_bridge, board.read_only) == (("figjam",), True, False)
+
+
+async def test_a_forward_sends_the_method_named_like_the_tool(declared: list[str]) -> None:
+    spec = bridge_tool("design_get_file_info", "", _MoveArgs)
+    declared.append(spec.name)
+    plugin = _Plugin()
+    await _run(spec, plugin, {"nodeId": "1:2", "x": 5})
+    assert plugin.sent == [("GET_FILE_INFO", {"nodeId": "1:2", "x": 5}, "activeFile")]
+
+
+def test_a_forward_with_no_method_of_its_name_is_refused_when_declared() -> None:
+    with pytest.raises(ValueError, match="no plugin method TEST_NOTHING for tool design_test_nothing: pass method="):
+        bridge_tool("design_test_nothing", "", NoArgs)
+    assert "design_test_nothing" not in REGISTRY
