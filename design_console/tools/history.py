@@ -116,30 +116,28 @@ async def list_versions(
             return found, before
 
 
-async def _file_at(ctx: ApiContext, key: str, version: str | None, depth: int | None) -> dict[str, Any]:
-    params: dict[str, Any] = {"depth": depth}
+async def _read_at(
+    ctx: ApiContext, path: str, params: dict[str, Any], version: str | None, part: str, missing: str
+) -> dict[str, Any]:
+    """A design API read of the file as of ``version`` ("current" or None: as it is now), from the pinned cache when
+    a version is named; its answer must hold a ``part`` object (``missing`` says what was wrong otherwise)."""
     if version and version != "current":
-        params["version"] = version
-    body = await ctx.api.request(
-        "GET", f"/v1/files/{key}", params=params, cache="pinned" if "version" in params else "short"
-    )
-    if not isinstance(body, dict) or not isinstance(body.get("document"), dict):
-        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's file has no document.", "Try again.")
+        params = {**params, "version": version}
+    body = await ctx.api.request("GET", path, params=params, cache="pinned" if "version" in params else "short")
+    if not isinstance(body, dict) or not isinstance(body.get(part), dict):
+        raise DesignError(ErrorCode.BAD_RESPONSE, f"The design API's {missing}.", "Try again.")
     return body
+
+
+async def _file_at(ctx: ApiContext, key: str, version: str | None, depth: int | None) -> dict[str, Any]:
+    return await _read_at(ctx, f"/v1/files/{key}", {"depth": depth}, version, "document", "file has no document")
 
 
 async def _nodes_at(
     ctx: ApiContext, key: str, version: str | None, ids: list[str], depth: int | None = None
 ) -> dict[str, Any]:
-    params: dict[str, Any] = {"ids": ",".join(ids), "depth": depth}
-    if version and version != "current":
-        params["version"] = version
-    body = await ctx.api.request(
-        "GET", f"/v1/files/{key}/nodes", params=params, cache="pinned" if "version" in params else "short"
-    )
-    if not isinstance(body, dict) or not isinstance(body.get("nodes"), dict):
-        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's node answer has no nodes map.", "Try again.")
-    return body
+    params = {"ids": ",".join(ids), "depth": depth}
+    return await _read_at(ctx, f"/v1/files/{key}/nodes", params, version, "nodes", "node answer has no nodes map")
 
 
 def _documents(body: dict[str, Any], ids: list[str]) -> dict[str, dict[str, Any] | None]:
