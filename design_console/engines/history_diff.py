@@ -162,33 +162,23 @@ def diff_trees(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None, *, 
                 ),
             )
         if props:
-            changes.append(
-                Change(
-                    scope=scope,
-                    kind=kind,
-                    node_id=node_id,
-                    name=str(node.get("name", "")),
-                    type=str(node.get("type", "")),
-                    path=entry.path,
-                    properties=props,
-                )
-            )
+            changes.append(_change(kind, scope, node_id, entry, node, properties=props))
     for node_id, entry in before.items():
         if node_id not in after and (entry.parent in after or not entry.parent):
             changes.append(_whole("removed", scope, node_id, entry, entry.node))
     return changes
 
 
+def _change(
+    kind: ChangeKind, scope: str, node_id: str, entry: _Entry, node: Mapping[str, Any], **detail: Any
+) -> Change:
+    """The change of one node, named and placed as ``node`` and ``entry`` say, with ``detail`` (what changed)."""
+    name, type_ = str(node.get("name", "")), str(node.get("type", ""))
+    return Change(scope=scope, kind=kind, node_id=node_id, name=name, type=type_, path=entry.path, **detail)
+
+
 def _whole(kind: ChangeKind, scope: str, node_id: str, entry: _Entry, node: Mapping[str, Any]) -> Change:
-    return Change(
-        scope=scope,
-        kind=kind,
-        node_id=node_id,
-        name=str(node.get("name", "")),
-        type=str(node.get("type", "")),
-        path=entry.path,
-        descendants=_count_descendants(node),
-    )
+    return _change(kind, scope, node_id, entry, node, descendants=_count_descendants(node))
 
 
 def diff_catalog(

@@ -11,7 +11,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -23,6 +23,17 @@ DEFAULT_RESULT_TOKENS = 8_000
 MAX_RESULT_TOKENS = 20_000
 
 Verbosity = Literal["summary", "standard", "full", "plugin"]
+
+
+class Page(Protocol):
+    """What a paged read asks for (the tools' ``PagedArgs``): a size budget and where to go on."""
+
+    @property
+    def maxTokens(self) -> int | None: ...
+
+    @property
+    def cursor(self) -> str | None: ...
+
 
 #: Room kept for the envelope around the items (file metadata, cursor, counts).
 ENVELOPE_CHARS = 1_500
@@ -40,10 +51,8 @@ _encoder = msgspec.json.Encoder()
 _cursor_codec = msgspec.msgpack.Encoder()
 _cursor_decoder = msgspec.msgpack.Decoder(dict[str, Any])
 
-_STANDARD_KEYS = (
-    "visible",
-    "opacity",
-    "componentId",
+#: A node's auto-layout and box keys: what a standard-verbosity node and a design-system spec both keep of it.
+LAYOUT_KEYS = (
     "layoutMode",
     "itemSpacing",
     "paddingLeft",
@@ -54,8 +63,8 @@ _STANDARD_KEYS = (
     "counterAxisAlignItems",
     "cornerRadius",
     "strokeWeight",
-    "styles",
 )
+_STANDARD_KEYS = ("visible", "opacity", "componentId", *LAYOUT_KEYS, "styles")
 
 
 def to_json(value: Any) -> str:
@@ -166,25 +175,13 @@ def page_items(
 
 
 def paged_list(
-    head: dict[str, Any],
-    key: str,
-    items: Sequence[Any],
-    *,
-    scope: str,
-    request: Any,
-    source: Any,
-    cursor: str | None,
-    max_tokens: int | None,
+    head: dict[str, Any], key: str, items: Sequence[Any], page: Page, *, scope: str, request: Any, source: Any
 ) -> dict[str, Any]:
-    """``head`` plus, under ``key``, the part of ``items`` that fits beside it in the ``maxTokens`` budget (see
-    :func:`page_items`), in the one paging shape."""
+    """``head`` plus, under ``key``, the part of ``items`` that fits beside it in the budget of the ``page``
+    arguments (``maxTokens``, from where their ``cursor`` points; see :func:`page_items`), in the one paging shape."""
+    budget = budget_chars(page.maxTokens) - size_of(head)
     chosen, next_cursor = page_items(
-        items,
-        scope=scope,
-        request=request,
-        source=source,
-        cursor=cursor,
-        budget=budget_chars(max_tokens) - size_of(head),
+        items, scope=scope, request=request, source=source, cursor=page.cursor, budget=budget
     )
     return paged({**head, key: chosen}, next_cursor)
 

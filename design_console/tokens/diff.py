@@ -24,7 +24,7 @@ before comparing (aliases follow the mapping too).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -244,17 +244,13 @@ def _follow(token: Token, new_names: dict[tuple[str, str], str]) -> Token:
 
 def _value_changes(collection: str, before: Token, after: Token, opts: DiffOptions) -> list[Change]:
     """The update and alias changes of one token present on both sides."""
+
+    def change(kind: ChangeKind, action: Action, **detail: Any) -> Change:
+        return Change(kind=kind, collection=collection, action=action, name=after.name, type=after.type, **detail)
+
     if RESOLVED_TYPE[before.type] != RESOLVED_TYPE[after.type]:
-        return [
-            Change(
-                kind="update",
-                collection=collection,
-                action="skip",
-                name=after.name,
-                type=after.type,
-                reason=f"type changes from {before.type} to {after.type}; delete and recreate the variable",
-            )
-        ]
+        reason = f"type changes from {before.type} to {after.type}; delete and recreate the variable"
+        return [change("update", "skip", reason=reason)]
     literal: list[ValueChange] = []
     aliased: list[ValueChange] = []
     for mode, value in after.values.items():
@@ -267,26 +263,7 @@ def _value_changes(collection: str, before: Token, after: Token, opts: DiffOptio
     out = []
     description = after.description if after.description and after.description != before.description else None
     if literal or description is not None:
-        out.append(
-            Change(
-                kind="update",
-                collection=collection,
-                action=_conflict("update", opts),
-                name=after.name,
-                type=after.type,
-                values=literal,
-                description=description,
-            )
-        )
+        out.append(change("update", _conflict("update", opts), values=literal, description=description))
     if aliased:
-        out.append(
-            Change(
-                kind="alias",
-                collection=collection,
-                action=_conflict("alias", opts),
-                name=after.name,
-                type=after.type,
-                values=aliased,
-            )
-        )
+        out.append(change("alias", _conflict("alias", opts), values=aliased))
     return out

@@ -16,7 +16,7 @@ from msgspec import Meta
 from design_console.clients.file_keys import parse_file_key
 from design_console.errors import DesignError
 from design_console.tokens import FORMATS, format_named, values
-from design_console.tools.base import NORMALIZE
+from design_console.tools.base import NORMALIZE, Args
 
 _NODE_ID = re.compile(r"^I?-?\d+[:-]\d+(;-?\d+[:-]\d+)*$")
 
@@ -67,6 +67,39 @@ MaxTokens = int
 TokenFormat = Annotated[str, Meta(extra={NORMALIZE: format_named}, extra_json_schema={"enum": list(FORMATS)})]
 #: The formats a read's code exports are written in.
 ExportFormats = Annotated[list[TokenFormat], Meta(min_length=1)]
+
+
+# Shared fields -----------------------------------------------------------------------------------------------------
+# The fields many tools take, declared once: a tool's struct inherits the one set that fits and adds its own fields.
+# A struct has one line of bases (msgspec lays fields out like slots), so each combination is a class of its own.
+# They carry no docstring: a struct's docstring would be listed in every schema built from it.
+
+
+#: A read that answers in budget-sized parts: ``maxTokens`` sizes a part, ``cursor`` asks for the next one.
+class PagedArgs(Args, kw_only=True):
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
+
+
+#: A tool about one design file, the active one unless ``fileUrl`` names another.
+class FileArgs(Args, kw_only=True):
+    fileUrl: FileUrl | None = None
+
+
+#: A paged read of a design file.
+class FilePagedArgs(PagedArgs, kw_only=True):
+    fileUrl: FileUrl | None = None
+
+
+#: A tool about one node.
+class NodeArgs(Args, kw_only=True):
+    nodeId: NodeId
+
+
+#: A paged read of one node.
+class NodePagedArgs(PagedArgs, kw_only=True):
+    nodeId: NodeId
+
 
 #: Levels of captured console entries, as the plugin reports them.
 ConsoleLevel = Literal["log", "info", "warn", "error", "debug"]

@@ -1,8 +1,12 @@
 """The building blocks of the tool catalog: argument structs, the tool record, its declaration, outputs.
 
-A tool module declares each tool once with :func:`tool`. The daemon and the workers import the same catalog;
-``runs_in`` says which process runs the handler, and :mod:`design_console.tools.context` says how to choose it and
-what the handler gets there. Handlers never import the ``mcp`` SDK.
+A tool module declares each tool once with :func:`tool`, or with the preset of its kind (:func:`api_read`,
+:func:`plugin_read`, :func:`api_write`, :func:`bridge_read`, :func:`bridge_write`, :func:`media_read`,
+:func:`tokens_tool`; :func:`bridge_tool` and :func:`write_tool` for plain forwards to one plugin method, which send
+the method named like the tool), so that the declaration says only what is particular to the tool. The daemon and
+the workers import the same catalog; ``runs_in`` says which process runs the handler, and
+:mod:`design_console.tools.context` says how to choose it and what the handler gets there. Handlers never import the
+``mcp`` SDK.
 """
 
 from __future__ import annotations
@@ -11,7 +15,6 @@ import types
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import (
-    TYPE_CHECKING,
     Annotated,
     Any,
     Literal,
@@ -33,11 +36,9 @@ from design_console.engines.shaping import DEFAULT_RESULT_TOKENS as DEFAULT_RESU
 from design_console.engines.shaping import MAX_RESULT_TOKENS as MAX_RESULT_TOKENS
 from design_console.engines.shaping import to_json as to_json
 from design_console.errors import DesignError
+from design_console.plugin_contract import Method
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.tools.context import ApiContext, Context, DaemonContext, MediaContext, TokensContext
-
-if TYPE_CHECKING:
-    pass
 
 RunsIn = Literal["daemon", "api", "media", "tokens"]
 #: What a tool needs to work: the design API (a platform token), the Desktop Bridge plugin, a headless browser, files
@@ -105,8 +106,9 @@ def _normalizer_of(hint: Any) -> tuple[Normalizer, int] | None:
     return None
 
 
+#: Arguments of a tool that takes none. No docstring: it would be listed as the description of each such schema.
 class NoArgs(Args):
-    """Arguments of a tool that takes none."""
+    pass
 
 
 A = TypeVar("A", bound=Args)
@@ -179,6 +181,7 @@ class ToolOptions(TypedDict, total=False):
     needs_bridge: bool
     uses_files: bool
     file_args: tuple[str, ...]
+    needs_editor: tuple[str, ...]
     extra: dict[str, Any]
     also_needs: frozenset[Need]
 
@@ -226,8 +229,81 @@ def _register(spec: ToolSpec) -> None:
     REGISTRY[spec.name] = spec
 
 
+def _preset(options: ToolOptions, **defaults: Unpack[ToolOptions]) -> ToolOptions:
+    """A preset's ``defaults`` with what the declaration says over them."""
+    return {**defaults, **options}
+
+
+def api_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a read the api worker answers from the design API: read-only, idempotent, open world, toolset
+    ``read``; ``options`` say where a tool differs."""
+    preset = _preset(options, toolset="read", read_only=True, idempotent=True, open_world=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
+def plugin_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a read the api worker answers through the plugin (the file's manifest, its variables): read-only,
+    idempotent, needs the bridge, toolset ``read``."""
+    preset = _preset(options, toolset="read", read_only=True, idempotent=True, needs_bridge=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
+def api_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a change the api worker makes through the design API: open world, toolset ``write``."""
+    preset = _preset(options, toolset="write", read_only=False, open_world=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
+def bridge_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
+    """Declare a designd read of what the connected plugins pushed or answer: read-only, needs the bridge."""
+    return tool(name, description, args=args, **_preset(options, read_only=True, needs_bridge=True))
+
+
+def bridge_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
+    """Declare a designd tool that sends the plugin more than one command, or a command and a wait: not read-only,
+    needs the bridge."""
+    return tool(name, description, args=args, **_preset(options, read_only=False, needs_bridge=True))
+
+
+def media_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[MediaHandler[A]], MediaHandler[A]]:
+    """Declare an image read the media worker answers (a render, a screenshot): read-only, toolset ``read``."""
+    return tool(name, description, args=args, runs_in="media", **_preset(options, toolset="read", read_only=True))
+
+
+def tokens_tool(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[TokensHandler[A]], TokensHandler[A]]:
+    """Declare a tool the tokens worker runs over the user's files (token files, a codebase): not read-only, uses
+    files, toolset ``code``."""
+    preset = _preset(options, toolset="code", read_only=False, uses_files=True)
+    return tool(name, description, args=args, runs_in="tokens", **preset)
+
+
 #: The argument of a forwarded tool that picks the connected file; it is not sent to the plugin.
 TARGET_FILE_FIELD = "fileKey"
+#: What every tool's name starts with; the rest, in capitals, names the plugin method a forward sends by default.
+TOOL_PREFIX = "design_"
+
+
+def method_of(name: str) -> Method:
+    """The plugin method named like the tool ``name``; raises ValueError, at declaration, when there is none."""
+    wanted = name.removeprefix(TOOL_PREFIX).upper()
+    try:
+        return Method[wanted]
+    except KeyError:
+        raise ValueError(f"no plugin method {wanted} for tool {name}: pass method=") from None
 
 
 def bridge_tool(
@@ -235,25 +311,23 @@ def bridge_tool(
     description: str,
     args: type[A],
     *,
-    method: str,
+    method: str | None = None,
     runs_in: RunsIn = "daemon",
-    toolset: str = "core",
-    read_only: bool = True,
-    destructive: bool = False,
-    idempotent: bool = False,
-    open_world: bool = False,
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
     shape: Callable[[Context, A, dict[str, Any]], Any] | None = None,
-    needs_editor: tuple[str, ...] = (),
+    **options: Unpack[ToolOptions],
 ) -> ToolSpec:
     """Declare a tool that forwards its arguments to one plugin method and answers with what the method returns.
 
-    The plugin gets every argument that is set (None means not given), with the names ``rename`` maps, or what
-    ``params(args)`` builds instead; a ``fileKey`` argument picks the connected file and is not sent. The reply goes
-    through ``shape(ctx, args, reply)`` when given (to cut, page or check it). The method's timeout comes from the
-    plugin methods table. Use :func:`tool` when a tool does more than one command.
+    The method is the one named like the tool (``design_rename_node`` sends ``RENAME_NODE``) unless ``method``
+    names another. The plugin gets every argument that is set (None means not given), with the names ``rename``
+    maps, or what ``params(args)`` builds instead; a ``fileKey`` argument picks the connected file and is not sent.
+    The reply goes through ``shape(ctx, args, reply)`` when given (to cut, page or check it). The method's timeout
+    comes from the plugin methods table. Use :func:`tool` when a tool does more than one command.
     """
+
+    command = method or method_of(name)
 
     async def forward(ctx: Context, arguments: A) -> ToolOutput:
         if params is not None:
@@ -266,26 +340,14 @@ def bridge_tool(
                 if value is not None and key != TARGET_FILE_FIELD
             }
         target = getattr(arguments, TARGET_FILE_FIELD, None) or ctx.active_file_key or ""
-        reply = await ctx.bridge(method, msgspec.to_builtins(payload), file_key=target)
+        reply = await ctx.bridge(command, msgspec.to_builtins(payload), file_key=target)
         if shape is not None:
             return ok(shape(ctx, arguments, reply))
         # An error never gets here, so the plugin's success flag says nothing the model needs to pay for.
         return ok({key: value for key, value in reply.items() if key != "success"})
 
-    spec = ToolSpec(
-        name=name,
-        description=description,
-        args=args,
-        handler=forward,
-        runs_in=runs_in,
-        toolset=toolset,
-        read_only=read_only,
-        destructive=destructive,
-        idempotent=idempotent,
-        open_world=open_world,
-        needs_bridge=True,
-        needs_editor=needs_editor,
-    )
+    preset = _preset(options, needs_bridge=True)
+    spec = ToolSpec(name=name, description=description, args=args, handler=forward, runs_in=runs_in, **preset)
     _register(spec)
     return spec
 
@@ -295,25 +357,14 @@ def write_tool(
     description: str,
     args: type[A],
     *,
-    method: str,
-    destructive: bool = False,
-    idempotent: bool = False,
+    method: str | None = None,
     params: Callable[[A], dict[str, Any]] | None = None,
     rename: Mapping[str, str] | None = None,
+    **options: Unpack[ToolOptions],
 ) -> ToolSpec:
     """:func:`bridge_tool` for a change to the design (toolset ``write``): one line for most of the write tools."""
-    return bridge_tool(
-        name,
-        description,
-        args,
-        method=method,
-        toolset="write",
-        read_only=False,
-        destructive=destructive,
-        idempotent=idempotent,
-        params=params,
-        rename=rename,
-    )
+    preset = _preset(options, toolset="write", read_only=False)
+    return bridge_tool(name, description, args, method=method, params=params, rename=rename, **preset)
 
 
 def ok(data: Any) -> ToolOutput:

@@ -1,4 +1,5 @@
-"""Declaring tools: a forward to one plugin method in one line, and the catalog record it makes."""
+"""Declaring tools: a forward to one plugin method in one line, the presets of the common kinds, and the catalog
+record each makes."""
 
 from __future__ import annotations
 
@@ -8,8 +9,23 @@ from typing import Any
 import msgspec
 import pytest
 
+from design_console.protocol import ToolOutput
 from design_console.tools.args import FileKey, NodeId
-from design_console.tools.base import REGISTRY, Args, ToolSpec, bridge_tool
+from design_console.tools.base import (
+    REGISTRY,
+    Args,
+    NoArgs,
+    ToolSpec,
+    api_read,
+    api_write,
+    bridge_read,
+    bridge_tool,
+    bridge_write,
+    media_read,
+    plugin_read,
+    tokens_tool,
+    write_tool,
+)
 from design_console.tools.calls import parse_args
 
 
@@ -96,3 +112,69 @@ def test_a_name_is_declared_once(declared: list[str]) -> None:
     declared.append(bridge_tool("test_once", "", _MoveArgs, method="MOVE_NODE").name)
     with pytest.raises(RuntimeError, match="declared twice"):
         bridge_tool("test_once", "", _MoveArgs, method="MOVE_NODE")
+
+
+async def _answer(ctx: Any, args: NoArgs) -> ToolOutput:
+    return ToolOutput(content=[])
+
+
+def _flags(spec: ToolSpec) -> tuple[Any, ...]:
+    return (
+        spec.runs_in,
+        spec.toolset,
+        spec.read_only,
+        spec.destructive,
+        spec.idempotent,
+        spec.open_world,
+        spec.needs_bridge,
+        spec.uses_files,
+    )
+
+
+@pytest.mark.parametrize(
+    ("preset", "flags"),
+    [
+        (api_read, ("api", "read", True, False, True, True, False, False)),
+        (plugin_read, ("api", "read", True, False, True, False, True, False)),
+        (api_write, ("api", "write", False, False, False, True, False, False)),
+        (bridge_read, ("daemon", "core", True, False, False, False, True, False)),
+        (bridge_write, ("daemon", "core", False, False, False, False, True, False)),
+        (media_read, ("media", "read", True, False, False, False, False, False)),
+        (tokens_tool, ("tokens", "code", False, False, False, False, False, True)),
+    ],
+)
+def test_a_preset_fixes_the_flags_of_its_kind(declared: list[str], preset: Any, flags: tuple[Any, ...]) -> None:
+    preset("test_preset", "A tool.", NoArgs)(_answer)
+    declared.append("test_preset")
+    assert _flags(REGISTRY["test_preset"]) == flags
+    assert REGISTRY["test_preset"].handler is _answer
+
+
+def test_a_declaration_says_where_it_differs_from_its_preset(declared: list[str]) -> None:
+    api_read("test_versions", "", NoArgs, idempotent=False, toolset="audit", extra={"ui": {}})(_answer)
+    declared.append("test_versions")
+    spec = REGISTRY["test_versions"]
+    assert (spec.idempotent, spec.toolset, spec.extra, spec.open_world) == (False, "audit", {"ui": {}}, True)
+
+
+def test_a_write_forward_is_a_bridge_change_in_the_write_toolset(declared: list[str]) -> None:
+    spec = write_tool("test_delete", "", _MoveArgs, method="DELETE_NODE", destructive=True)
+    declared.append(spec.name)
+    assert _flags(spec) == ("daemon", "write", False, True, False, False, True, False)
+    board = bridge_tool("test_sticky", "", NoArgs, method="CREATE_STICKY", needs_editor=("figjam",), read_only=False)
+    declared.append(board.name)
+    assert (board.needs_editor, board.needs_bridge, board.read_only) == (("figjam",), True, False)
+
+
+async def test_a_forward_sends_the_method_named_like_the_tool(declared: list[str]) -> None:
+    spec = bridge_tool("design_get_file_info", "", _MoveArgs)
+    declared.append(spec.name)
+    plugin = _Plugin()
+    await _run(spec, plugin, {"nodeId": "1:2", "x": 5})
+    assert plugin.sent == [("GET_FILE_INFO", {"nodeId": "1:2", "x": 5}, "activeFile")]
+
+
+def test_a_forward_with_no_method_of_its_name_is_refused_when_declared() -> None:
+    with pytest.raises(ValueError, match="no plugin method TEST_NOTHING for tool design_test_nothing: pass method="):
+        bridge_tool("design_test_nothing", "", NoArgs)
+    assert "design_test_nothing" not in REGISTRY

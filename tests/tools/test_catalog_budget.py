@@ -9,6 +9,7 @@ from __future__ import annotations
 import mcp_types as types
 
 from design_console.tools import catalog
+from design_console.tools.wire.listing import tool_entries
 from design_console.tools.wire.mcp import tool_definition, tool_definitions
 
 #: The budget of the whole tools/list payload (ARCHITECTURE.md "Performance budgets").
@@ -52,3 +53,10 @@ def test_the_write_tools_cost_what_a_forward_should() -> None:
     sizes = _sizes()
     writes = [sizes[name] for name, spec in catalog().items() if spec.toolset == "write"]
     assert sum(writes) / len(writes) <= 500, sum(writes) / len(writes)
+
+
+def test_no_schema_pays_for_a_struct_docstring() -> None:
+    """A struct's docstring would be listed as its schema's description: the argument structs and the field sets
+    they inherit carry none, since a field's own description says what the model needs."""
+    described = [entry["name"] for entry in tool_entries(catalog().values()) if "description" in entry["inputSchema"]]
+    assert not described, described

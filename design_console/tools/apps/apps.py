@@ -15,8 +15,8 @@ from typing import Any
 from design_console.engines import shaping
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools.args import FileUrl
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import FileArgs
+from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.ds.ds_audit import NO_PLUGIN, load_report, shape_report
 from design_console.tools.files import file_key_for
@@ -80,8 +80,8 @@ def _opens(view: AppView) -> dict[str, Any]:
 APP_ONLY = {"ui": {"visibility": ["app"]}}
 
 
-class AppArgs(Args):
-    fileUrl: FileUrl | None = None
+class AppArgs(FileArgs):
+    pass
 
 
 async def _variables(ctx: ApiContext, key: str) -> tuple[dict[str, Any], str]:
@@ -144,47 +144,20 @@ async def token_data(ctx: ApiContext, key: str) -> dict[str, Any]:
     return {"fileKey": key, "source": source, "collections": collections, "variables": items}
 
 
-@tool(
-    "design_browse_tokens",
-    "Open the token browser.",
-    args=AppArgs,
-    runs_in="api",
-    toolset="apps",
-    idempotent=True,
-    open_world=True,
-    extra=_opens(TOKEN_BROWSER),
-)
+@api_read("design_browse_tokens", "Open the token browser.", AppArgs, toolset="apps", extra=_opens(TOKEN_BROWSER))
 async def design_browse_tokens(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Open the token browser; the model reads the collections it shows."""
     data = await token_data(ctx, file_key_for(ctx, args.fileUrl))
     return ok({k: data[k] for k in ("fileKey", "source", "collections")} | {"variables": len(data["variables"])})
 
 
-@tool(
-    "design_token_browser_refresh",
-    "The token browser's data.",
-    args=AppArgs,
-    runs_in="api",
-    toolset="apps",
-    idempotent=True,
-    open_world=True,
-    extra=APP_ONLY,
-)
+@api_read("design_token_browser_refresh", "The token browser's data.", AppArgs, toolset="apps", extra=APP_ONLY)
 async def design_token_browser_refresh(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Every variable of the file for the token browser."""
     return ok(await token_data(ctx, file_key_for(ctx, args.fileUrl)))
 
 
-@tool(
-    "design_audit_design_system",
-    "Open the DS dashboard.",
-    args=AppArgs,
-    runs_in="api",
-    toolset="apps",
-    idempotent=True,
-    open_world=True,
-    extra=_opens(DASHBOARD),
-)
+@api_read("design_audit_design_system", "Open the DS dashboard.", AppArgs, toolset="apps", extra=_opens(DASHBOARD))
 async def design_audit_design_system(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Open the dashboard; the model reads the report's summary."""
     key = file_key_for(ctx, args.fileUrl)
@@ -192,14 +165,11 @@ async def design_audit_design_system(ctx: ApiContext, args: AppArgs) -> ToolOutp
     return ok(shape_report(key, cached, from_cache, "summary", None))
 
 
-@tool(
+@api_read(
     "design_ds_dashboard_refresh",
     "The dashboard's data: the whole health report.",
-    args=AppArgs,
-    runs_in="api",
+    AppArgs,
     toolset="apps",
-    idempotent=True,
-    open_world=True,
     extra=APP_ONLY,
 )
 async def design_ds_dashboard_refresh(ctx: ApiContext, args: AppArgs) -> ToolOutput:

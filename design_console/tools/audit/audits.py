@@ -10,10 +10,9 @@ from msgspec import Meta
 
 from design_console.engines import parity, shaping
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
-from design_console.tools.base import Args, bridge_tool, ok, tool
+from design_console.tools.args import FileUrl, NodeArgs, NodeId, PagedArgs
+from design_console.tools.base import api_read, bridge_tool, ok
 from design_console.tools.components.component_data import fetch_node
 from design_console.tools.context import ApiContext, Context
 from design_console.tools.files import file_key_for
@@ -23,14 +22,12 @@ from design_console.tools.variable_data import as_list, variables_from_plugin
 WCAG_TARGET_SIZE = 24
 
 
-class LintArgs(Args):
+class LintArgs(PagedArgs):
     nodeId: NodeId | None = None
     rules: list[str] | None = None
     # Bounds are the plugin's to enforce (its refusal names them): the tool list is paid for in every session.
     maxDepth: int = 10
     maxFindings: int = 100
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -46,11 +43,10 @@ def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str,
         head,
         "findings",
         reply.get("findings") or [],
+        args,
         scope="lint",
         request=[ctx.active_file_key, args.nodeId, args.rules, args.maxDepth, args.maxFindings],
         source=reply,
-        cursor=args.cursor,
-        max_tokens=args.maxTokens,
     )
 
 
@@ -58,7 +54,6 @@ bridge_tool(
     "design_lint_design",
     "Lint a node or page. rules: groups wcag, design-system, layout, best-practice, or rule ids.",
     LintArgs,
-    method=Method.LINT_DESIGN,
     toolset="audit",
     idempotent=True,
     params=lambda a: (
@@ -69,11 +64,9 @@ bridge_tool(
 )
 
 
-class A11yArgs(Args):
+class A11yArgs(PagedArgs):
     nodeId: NodeId | None = None
     targetSize: Annotated[float, Meta(ge=1)] = WCAG_TARGET_SIZE
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _a11y_part(ctx: Context, args: A11yArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -87,11 +80,10 @@ def _a11y_part(ctx: Context, args: A11yArgs, reply: dict[str, Any]) -> dict[str,
         head,
         "components",
         items,
+        args,
         scope="a11y",
         request=[ctx.active_file_key, args.nodeId, args.targetSize],
         source=reply,
-        cursor=args.cursor,
-        max_tokens=args.maxTokens,
     )
 
 
@@ -99,7 +91,6 @@ bridge_tool(
     "design_audit_component_accessibility",
     "A11y audit of a component or set (default: page): target size, contrast, focus, text size, names.",
     A11yArgs,
-    method=Method.AUDIT_COMPONENT_ACCESSIBILITY,
     toolset="audit",
     idempotent=True,
     params=lambda a: ({"nodeId": a.nodeId} if a.nodeId else {}) | {"targetSize": a.targetSize},
@@ -107,8 +98,7 @@ bridge_tool(
 )
 
 
-class ParityArgs(Args):
-    nodeId: NodeId
+class ParityArgs(NodeArgs):
     codeSpec: Annotated[dict[str, Any], Meta(description=parity.SUMMARY)]
     fileUrl: FileUrl | None = None
     canonicalSource: Literal["design", "code"] = "design"
@@ -135,14 +125,11 @@ async def _variable_names(ctx: ApiContext, key: str, notes: list[str]) -> dict[s
     return None
 
 
-@tool(
+@api_read(
     "design_check_design_parity",
     "Score design vs codeSpec 0-100: discrepancies by category, fixes for the non-canonical side.",
-    args=ParityArgs,
-    runs_in="api",
+    ParityArgs,
     toolset="audit",
-    idempotent=True,
-    open_world=True,
 )
 async def design_check_design_parity(ctx: ApiContext, args: ParityArgs) -> ToolOutput:
     """Design–code parity of one component."""

@@ -15,7 +15,7 @@ from msgspec import Meta
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, to_json, tool
+from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, api_read, ok, to_json
 from design_console.tools.context import ApiContext
 
 #: Larger pages belong to a real test runner; a tool argument of this size already costs the model dearly.
@@ -158,13 +158,12 @@ def code_spec_section(report: dict[str, Any]) -> dict[str, Any]:
     return section
 
 
-@tool(
+@api_read(
     "design_scan_code_accessibility",
     "axe-core scan of HTML (context: CSS selector) in local headless Chrome: failures with help URLs and selectors.",
-    args=ScanArgs,
-    runs_in="api",
+    ScanArgs,
     toolset="audit",
-    idempotent=True,
+    open_world=False,
 )
 async def design_scan_code_accessibility(ctx: ApiContext, args: ScanArgs) -> ToolOutput:
     """Scan the HTML, shape the findings, and add the codeSpec section when asked."""

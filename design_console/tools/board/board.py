@@ -13,8 +13,8 @@ import msgspec
 from msgspec import Meta
 
 from design_console.engines import shaping
-from design_console.plugin_contract import MAX_ARRANGED, MAX_STICKIES, Method
-from design_console.tools.args import Color, Cursor, MaxTokens, NodeId
+from design_console.plugin_contract import MAX_ARRANGED, MAX_STICKIES
+from design_console.tools.args import Color, NodeId, PagedArgs
 from design_console.tools.base import Args, bridge_tool
 from design_console.tools.context import Context
 
@@ -32,8 +32,8 @@ Size = Annotated[float, Meta(ge=1, le=10_000)]
 SectionSize = Annotated[float, Meta(ge=1, le=20_000)]
 
 
-def _board_write(name: str, description: str, args: type[Args], method: Method, **options: Any) -> None:
-    bridge_tool(name, description, args, method=method, toolset="board", read_only=False, needs_editor=BOARD, **options)
+def _board_write(name: str, description: str, args: type[Args], **options: Any) -> None:
+    bridge_tool(name, description, args, toolset="board", read_only=False, needs_editor=BOARD, **options)
 
 
 class Sticky(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -50,14 +50,14 @@ class StickyArgs(Args):
     y: float | None = None
 
 
-_board_write("design_create_sticky", "Add a sticky note.", StickyArgs, Method.CREATE_STICKY)
+_board_write("design_create_sticky", "Add a sticky note.", StickyArgs)
 
 
 class StickiesArgs(Args):
     stickies: Annotated[list[Sticky], Meta(min_length=1, max_length=MAX_STICKIES)]
 
 
-_board_write("design_create_stickies", "Add up to 200 stickies; all or none.", StickiesArgs, Method.CREATE_STICKIES)
+_board_write("design_create_stickies", "Add up to 200 stickies; all or none.", StickiesArgs)
 
 
 class ConnectorArgs(Args):
@@ -68,7 +68,7 @@ class ConnectorArgs(Args):
     endMagnet: Magnet = "AUTO"
 
 
-_board_write("design_create_connector", "Connect two nodes.", ConnectorArgs, Method.CREATE_CONNECTOR)
+_board_write("design_create_connector", "Connect two nodes.", ConnectorArgs)
 
 
 class ShapeArgs(Args):
@@ -84,7 +84,7 @@ class ShapeArgs(Args):
     strokeDashPattern: str | None = None
 
 
-_board_write("design_create_shape_with_text", "Flowchart shape with text.", ShapeArgs, Method.CREATE_SHAPE_WITH_TEXT)
+_board_write("design_create_shape_with_text", "Flowchart shape with text.", ShapeArgs)
 
 
 class SectionArgs(Args):
@@ -101,7 +101,6 @@ bridge_tool(
     "design_create_section",
     "Add a section.",
     SectionArgs,
-    method=Method.CREATE_SECTION,
     toolset="board",
     read_only=False,
     needs_editor=("figjam", "figma"),
@@ -116,7 +115,7 @@ class TableArgs(Args):
     y: float | None = None
 
 
-_board_write("design_create_table", "Add a table; data fills cells.", TableArgs, Method.CREATE_TABLE)
+_board_write("design_create_table", "Add a table; data fills cells.", TableArgs)
 
 
 class CodeBlockArgs(Args):
@@ -126,7 +125,7 @@ class CodeBlockArgs(Args):
     y: float | None = None
 
 
-_board_write("design_create_code_block", "Add a code block.", CodeBlockArgs, Method.CREATE_CODE_BLOCK)
+_board_write("design_create_code_block", "Add a code block.", CodeBlockArgs)
 
 
 class ArrangeArgs(Args):
@@ -141,7 +140,6 @@ bridge_tool(
     "design_auto_arrange",
     "Grid/row/column layout without overlap.",
     ArrangeArgs,
-    method=Method.AUTO_ARRANGE,
     toolset="board",
     read_only=False,
 )
@@ -218,11 +216,9 @@ def _grouped(items: list[dict[str, Any]], names: dict[str, str]) -> dict[str, An
     return out
 
 
-class BoardArgs(Args):
+class BoardArgs(PagedArgs):
     nodeTypes: list[BoardType] | None = None
     maxNodes: Annotated[int, Meta(ge=1, le=1000)] = 500
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _board_part(ctx: Context, args: BoardArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -247,7 +243,6 @@ bridge_tool(
     "design_get_board_contents",
     "Board nodes by section, connectors as edges; paged.",
     BoardArgs,
-    method=Method.GET_BOARD_CONTENTS,
     toolset="board",
     idempotent=True,
     needs_editor=BOARD,
@@ -258,31 +253,18 @@ bridge_tool(
 )
 
 
-class ConnectionsArgs(Args):
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
-
-
-def _connections_part(ctx: Context, args: ConnectionsArgs, reply: dict[str, Any]) -> dict[str, Any]:
+def _connections_part(ctx: Context, args: PagedArgs, reply: dict[str, Any]) -> dict[str, Any]:
     edges = [_edge(c) for c in reply.get("connections") or []]
     head = {"count": len(edges)}
     return shaping.paged_list(
-        head,
-        "edges",
-        edges,
-        scope="connections",
-        request=ctx.active_file_key,
-        source=reply,
-        cursor=args.cursor,
-        max_tokens=args.maxTokens,
+        head, "edges", edges, args, scope="connections", request=ctx.active_file_key, source=reply
     )
 
 
 bridge_tool(
     "design_get_connections",
     "Connectors as edges; paged.",
-    ConnectionsArgs,
-    method=Method.GET_CONNECTIONS,
+    PagedArgs,
     toolset="board",
     idempotent=True,
     needs_editor=BOARD,

@@ -10,8 +10,8 @@ import msgspec
 from msgspec import Meta
 
 from design_console.engines import shaping
-from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, bridge_tool
+from design_console.tools.args import NodePagedArgs
+from design_console.tools.base import bridge_tool
 from design_console.tools.context import Context
 from design_console.tools.plugin_replies import parse_reply
 
@@ -30,11 +30,8 @@ class _SetAnalysis(msgspec.Struct):
     variants: list[dict[str, Any]] = []
 
 
-class DeepComponentArgs(Args):
-    nodeId: NodeId
+class DeepComponentArgs(NodePagedArgs):
     depth: Annotated[int, Meta(ge=0, le=30)] = 10
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _deep_part(ctx: Context, args: DeepComponentArgs, reply: dict[str, Any]) -> dict[str, Any]:
@@ -82,10 +79,8 @@ def _drop_parent_id(record: dict[str, Any]) -> None:
         record.pop("parentId", None)
 
 
-class AnalyzeSetArgs(Args):
-    nodeId: NodeId
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
+class AnalyzeSetArgs(NodePagedArgs):
+    pass
 
 
 def _analysis_part(ctx: Context, args: AnalyzeSetArgs, reply: dict[str, Any]) -> dict[str, Any]:

@@ -10,20 +10,18 @@ from msgspec import Meta
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, MaxTokens
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import PagedArgs
+from design_console.tools.base import ok, plugin_read
 from design_console.tools.context import ApiContext
 from design_console.tools.manifest import ComponentEntry, Manifest, VariantEntry, freshness, load_manifest
 
 AMBIGUOUS_SHOWN = 10
 
 
-class ComponentDetailsArgs(Args):
+class ComponentDetailsArgs(PagedArgs):
     componentKey: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
     componentName: Annotated[str, Meta(min_length=1, max_length=500)] | None = None
     forceRefresh: bool = False
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _find_component(
@@ -73,15 +71,11 @@ def _variant_axes(entry: ComponentEntry) -> dict[str, list[str]]:
     return axes
 
 
-@tool(
+@plugin_read(
     "design_get_component_details",
     "A component or component set of the open file (by componentKey or componentName): key, description, page, "
     "properties, variant axes, variants with keys (paged).",
-    args=ComponentDetailsArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
+    ComponentDetailsArgs,
 )
 async def design_get_component_details(ctx: ApiContext, args: ComponentDetailsArgs) -> ToolOutput:
     """Details of one entry of the manifest."""

@@ -25,8 +25,8 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import resolve, write_bytes
-from design_console.tools.args import FileUrl, NodeId
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, text, tool
+from design_console.tools.args import FileUrl, NodeArgs
+from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, api_write, ok, text
 from design_console.tools.components.component_data import component_from_api, component_metadata, fetch_node
 from design_console.tools.components.components import plugin_extra
 from design_console.tools.context import ApiContext
@@ -58,8 +58,7 @@ class History(msgspec.Struct, forbid_unknown_fields=True):
     repoPath: str | None = None
 
 
-class ComponentDocArgs(Args):
-    nodeId: NodeId
+class ComponentDocArgs(NodeArgs):
     fileUrl: FileUrl | None = None
     codeInfo: (
         Annotated[
@@ -262,16 +261,13 @@ async def git_log(repo: Path, paths: list[str], limit: int, *, detailed: bool) -
     return commits
 
 
-@tool(
+@api_write(
     "design_generate_component_doc",
     "Component docs in markdown (plugin, else design API; version/git history); outputPath writes a file.",
-    args=ComponentDocArgs,
-    runs_in="api",
+    ComponentDocArgs,
     toolset="audit",
-    read_only=False,
     uses_files=True,
     file_args=("outputPath", "history"),
-    open_world=True,
 )
 async def design_generate_component_doc(ctx: ApiContext, args: ComponentDocArgs) -> ToolOutput:
     """Gather, render, and write or return the page."""

@@ -10,32 +10,25 @@ import msgspec
 from design_console.engines import codebase
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import FileUrl, NodeArgs, NodePagedArgs
+from design_console.tools.base import api_read, ok
 from design_console.tools.components.component_data import component_metadata, fetch_node, render_url
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.nodes.file_tree import walk_file
 
 
-class ComponentArgs(Args):
-    nodeId: NodeId
+class ComponentArgs(NodePagedArgs):
     fileUrl: FileUrl | None = None
     format: Literal["metadata", "reconstruction"] = "metadata"
     enrich: bool = False
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_component",
     "A component's metadata (name, key, description, properties, variants) or, with format=reconstruction, its "
     "node tree; enrich adds the plugin's local description.",
-    args=ComponentArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    ComponentArgs,
 )
 async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutput:
     """Component metadata or reconstruction spec."""
@@ -50,8 +43,7 @@ async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutp
                 depth=3,
                 verbosity="full",
                 node_ids=[nid],
-                max_tokens=args.maxTokens,
-                cursor=args.cursor,
+                page=args,
             )
         )
     result = component_metadata(await fetch_node(ctx, key, nid, 1))
@@ -71,24 +63,17 @@ async def plugin_extra(ctx: ApiContext, method: str, params: dict[str, Any], key
     return reply
 
 
-class DevArgs(Args):
-    nodeId: NodeId
+class DevArgs(NodePagedArgs):
     fileUrl: FileUrl | None = None
     includeImage: bool = True
     codebasePath: str | None = None
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_component_for_development",
     "A component's tree (depth 4): layout, colours, bound variables, plugin annotations, a 2x render URL. "
     "codebasePath (a local source folder) adds the files that implement it.",
-    args=DevArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    DevArgs,
 )
 async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -> ToolOutput:
     """Node tree + annotations + render for implementing a component."""
@@ -101,8 +86,7 @@ async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -
         depth=4,
         verbosity="standard",
         node_ids=[nid],
-        max_tokens=args.maxTokens,
-        cursor=args.cursor,
+        page=args,
     )
     if not args.cursor:
         result["annotations"] = await plugin_extra(
@@ -116,21 +100,16 @@ async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -
     return ok(result)
 
 
-class ImageArgs(Args):
-    nodeId: NodeId
+class ImageArgs(NodeArgs):
     fileUrl: FileUrl | None = None
     scale: Annotated[float, msgspec.Meta(ge=0.01, le=4)] = 2
     format: Literal["png", "jpg", "svg", "pdf"] = "png"
 
 
-@tool(
+@api_read(
     "design_get_component_image",
     "Render a node through the design API and return the image URL (valid 30 days).",
-    args=ImageArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    ImageArgs,
 )
 async def design_get_component_image(ctx: ApiContext, args: ImageArgs) -> ToolOutput:
     """Rendered image URL of a node."""

@@ -12,7 +12,7 @@ import msgspec
 from msgspec import Meta
 
 from design_console.plugin_contract import Method
-from design_console.tools.args import NodeId
+from design_console.tools.args import NodeArgs, NodeId
 from design_console.tools.base import Args, write_tool
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
@@ -43,12 +43,10 @@ write_tool(
     "design_instantiate_component",
     "Place an instance of a component (published componentKey or local nodeId), with variant and overrides.",
     InstantiateArgs,
-    method=Method.INSTANTIATE_COMPONENT,
 )
 
 
-class DescriptionArgs(Args):
-    nodeId: NodeId
+class DescriptionArgs(NodeArgs):
     description: Annotated[str, Meta(max_length=10_000)]
     descriptionMarkdown: Annotated[str, Meta(max_length=10_000)] | None = None
 
@@ -62,8 +60,7 @@ write_tool(
 )
 
 
-class AddPropertyArgs(Args):
-    nodeId: NodeId
+class AddPropertyArgs(NodeArgs):
     propertyName: Name
     type: Literal["BOOLEAN", "TEXT", "INSTANCE_SWAP", "VARIANT", "SLOT"]
     defaultValue: PropValue | None = None
@@ -75,7 +72,6 @@ write_tool(
     "design_add_component_property",
     "Add a component property to a component or component set.",
     AddPropertyArgs,
-    method=Method.ADD_COMPONENT_PROPERTY,
     rename={"type": "propertyType"},
 )
 
@@ -86,8 +82,7 @@ class PropertyChange(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
     preferredValues: list[PreferredValue] | None = None
 
 
-class EditPropertyArgs(Args):
-    nodeId: NodeId
+class EditPropertyArgs(NodeArgs):
     propertyName: Name
     newValue: PropertyChange
 
@@ -96,12 +91,10 @@ write_tool(
     "design_edit_component_property",
     "Rename a component property or change its default or preferred values.",
     EditPropertyArgs,
-    method=Method.EDIT_COMPONENT_PROPERTY,
 )
 
 
-class PropertyArgs(Args):
-    nodeId: NodeId
+class PropertyArgs(NodeArgs):
     propertyName: Name
 
 
@@ -109,7 +102,6 @@ write_tool(
     "design_delete_component_property",
     "Remove a component property.",
     PropertyArgs,
-    method=Method.DELETE_COMPONENT_PROPERTY,
     destructive=True,
 )
 
@@ -130,7 +122,6 @@ write_tool(
     "design_arrange_component_set",
     "Lay out a component set's variants in a labelled grid, in place.",
     ArrangeArgs,
-    method=Method.ARRANGE_COMPONENT_SET,
     idempotent=True,
 )
 
@@ -156,12 +147,10 @@ write_tool(
     "design_create_component_set",
     "Make a variant set: from a base component and axes, or by combining componentIds.",
     CreateSetArgs,
-    method=Method.CREATE_COMPONENT_SET,
 )
 
 
-class InstancePropsArgs(Args):
-    nodeId: NodeId
+class InstancePropsArgs(NodeArgs):
     properties: dict[str, PropValue]
 
 
@@ -169,6 +158,5 @@ write_tool(
     "design_set_instance_properties",
     "Set an instance's component properties (names with or without #id suffix).",
     InstancePropsArgs,
-    method=Method.SET_INSTANCE_PROPERTIES,
     idempotent=True,
 )

@@ -10,21 +10,19 @@ import msgspec
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, FileRef, MaxTokens
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import FileRef, PagedArgs
+from design_console.tools.base import Args, api_read, ok
 from design_console.tools.components.component_data import component_metadata, fetch_node, library_components
 from design_console.tools.context import ApiContext
 
 
-class LibraryArgs(Args):
+class LibraryArgs(PagedArgs):
     libraryFileUrl: FileRef | None = None
     libraryFileKey: FileRef | None = None
     query: str | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=200)] = 25
     offset: Annotated[int, msgspec.Meta(ge=0)] = 0
     includeVariants: bool = False
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _library_key(url: str | None, key: str | None) -> str:
@@ -45,14 +43,10 @@ def _listing(
     return shaping.paged(result, next_cursor)
 
 
-@tool(
+@api_read(
     "design_get_library_components",
     "Published components and component sets of a library file (query filters names).",
-    args=LibraryArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    LibraryArgs,
 )
 async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> ToolOutput:
     """Library listing."""
@@ -62,15 +56,13 @@ async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> T
     return ok(_listing("library_components", digest, key, items, args))
 
 
-class SearchArgs(Args):
+class SearchArgs(PagedArgs):
     query: str = ""
     category: str | None = None
     libraryFileKey: FileRef | None = None
     libraryFileUrl: FileRef | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 10
     offset: Annotated[int, msgspec.Meta(ge=0)] = 0
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 _WORD = re.compile(r"[^0-9a-z]+")
@@ -142,15 +134,11 @@ def _local_items(reply: dict[str, Any]) -> list[dict[str, Any]]:
     return items
 
 
-@tool(
+@api_read(
     "design_search_components",
     "Find components, component sets and their variants by name, best match first: the open file's (plugin) "
     "and a library's (libraryFileKey/Url).",
-    args=SearchArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    SearchArgs,
 )
 async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOutput:
     """Component search over the open file (plugin) and a library (design API), ranked by how well names match."""
@@ -182,14 +170,10 @@ class ByKeyArgs(Args):
     format: Literal["full", "summary"] = "full"
 
 
-@tool(
+@api_read(
     "design_get_library_component_by_key",
     "Resolve a published component or component-set key to its library file, properties, variants and visual specs.",
-    args=ByKeyArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    ByKeyArgs,
 )
 async def design_get_library_component_by_key(ctx: ApiContext, args: ByKeyArgs) -> ToolOutput:
     """Published component (or set) by key."""

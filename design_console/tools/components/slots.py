@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.plugin_contract import Method
-from design_console.tools.args import NodeId
+from design_console.tools.args import NodeArgs, NodeId
 from design_console.tools.base import Args, bridge_tool, write_tool
 from design_console.tools.components.components_write import PreferredValue
 
@@ -17,26 +16,20 @@ Name = Annotated[str, Meta(min_length=1, max_length=255)]
 Size = Annotated[float, Meta(gt=0)]
 
 
-class CreateSlotArgs(Args):
-    nodeId: NodeId
+class CreateSlotArgs(NodeArgs):
     name: Name | None = None
     width: Size | None = None
     height: Size | None = None
     layoutMode: Literal["NONE", "HORIZONTAL", "VERTICAL"] | None = None
 
 
-write_tool("design_create_slot", "Create a slot inside a component.", CreateSlotArgs, method=Method.CREATE_SLOT)
-
-
-class NodeArgs(Args):
-    nodeId: NodeId
+write_tool("design_create_slot", "Create a slot inside a component.", CreateSlotArgs)
 
 
 bridge_tool(
     "design_get_slots",
     "List the slots of a component or instance.",
     NodeArgs,
-    method=Method.GET_SLOTS,
     toolset="write",
 )
 
@@ -66,20 +59,17 @@ write_tool(
     "design_append_to_slot",
     "Put a node (a clone of sourceNodeId, or a new one) into an instance's slot (slotId, or instanceId+slotName).",
     AppendArgs,
-    method=Method.APPEND_TO_SLOT,
 )
 write_tool(
     "design_reset_slot",
     "Reset an instance's slot to the component's default content.",
     SlotRef,
-    method=Method.RESET_SLOT,
     destructive=True,
     idempotent=True,
 )
 
 
-class SlotPropertyArgs(Args):
-    nodeId: NodeId
+class SlotPropertyArgs(NodeArgs):
     propertyName: Name
     frameNodeId: NodeId
     description: str | None = None
@@ -90,5 +80,4 @@ write_tool(
     "design_add_slot_property",
     "Add a SLOT property to a component, bound to one of its direct-child frames.",
     SlotPropertyArgs,
-    method=Method.ADD_SLOT_PROPERTY,
 )

@@ -26,7 +26,9 @@ from design_console.tools.base import (
     DEFAULT_RESULT_TOKENS,
     Args,
     NoArgs,
+    bridge_read,
     bridge_tool,
+    bridge_write,
     ok,
     to_json,
     tool,
@@ -38,7 +40,7 @@ RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
 _encode = msgspec.json.Encoder().encode
 
 
-def _file_key(ctx: DaemonContext, requested: str = "") -> str:
+def _file_key(ctx: DaemonContext, requested: str | None = None) -> str:
     """The file a state read is about: the requested one (checked) or the active one."""
     if requested:
         if ctx.state.get(requested) is None:
@@ -86,6 +88,11 @@ def _file_summary(f: FileInfo, active: str | None) -> dict[str, Any]:
         "connected": f.connected,
         "active": f.file_key == active,
     }
+
+
+#: A tool about one connected file: the active one unless ``fileKey`` names another.
+class TargetArgs(Args, kw_only=True):
+    fileKey: FileKey | None = None
 
 
 # --- status --------------------------------------------------------------------------------------------------
@@ -200,11 +207,10 @@ def _console_report(ctx: DaemonContext) -> dict[str, Any]:
 # --- files ---------------------------------------------------------------------------------------------------
 
 
-@tool(
+@bridge_read(
     "design_list_open_files",
     "List the files whose plugin is connected, marking the active one and whether it is locked.",
-    args=NoArgs,
-    needs_bridge=True,
+    NoArgs,
     also_needs=DAEMON_STATE,
 )
 async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
@@ -217,11 +223,10 @@ class NavigateArgs(Args):
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
-@tool(
+@bridge_read(
     "design_navigate",
     "Make a connected file the target of later commands (by URL or key); lock:true pins it. Never opens files.",
-    args=NavigateArgs,
-    needs_bridge=True,
+    NavigateArgs,
     also_needs=DAEMON_STATE,
 )
 async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
@@ -381,21 +386,18 @@ async def _wait_reconnected(ctx: DaemonContext, key: str, since_ms: int, timeout
     return False
 
 
-class ReloadArgs(Args):
+class ReloadArgs(TargetArgs):
     clearConsole: Annotated[bool, Meta(description="Empty this file's console entries first.")] = True
-    fileKey: FileKey | None = None
 
 
-@tool(
+@bridge_write(
     "design_reload_plugin",
     "Reload the plugin UI (optionally clearing the console buffer) and wait for it to reconnect.",
-    args=ReloadArgs,
-    needs_bridge=True,
+    ReloadArgs,
     also_needs=DAEMON_STATE,
-    read_only=False,
 )
 async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey or "")
+    key = _file_key(ctx, args.fileKey)
     cleared = ctx.state.clear_console(key) if args.clearConsole else 0
     since = int(time.time() * 1000)
     await ctx.bridge("RELOAD_UI", file_key=key)
@@ -406,20 +408,14 @@ async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     return ok(data)
 
 
-class FileArgs(Args):
-    fileKey: FileKey | None = None
-
-
-@tool(
+@bridge_write(
     "design_reconnect",
     "Check the bridge with a live round trip; if it fails, reload the plugin UI and check again.",
-    args=FileArgs,
-    needs_bridge=True,
+    TargetArgs,
     also_needs=DAEMON_STATE,
-    read_only=False,
 )
-async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey or "")
+async def reconnect(ctx: DaemonContext, args: TargetArgs) -> ToolOutput:
+    key = _file_key(ctx, args.fileKey)
     probe = {"code": 'return "ok"', "timeout": 3000}
     started = time.perf_counter()
     try:
@@ -444,14 +440,13 @@ async def reconnect(ctx: DaemonContext, args: FileArgs) -> ToolOutput:
 # --- code execution ------------------------------------------------------------------------------------------
 
 
-class ExecuteArgs(Args):
+class ExecuteArgs(TargetArgs):
     code: Annotated[
         str, Meta(min_length=1, max_length=MAX_CODE_CHARS, description="Plugin API JavaScript; `return` a value.")
     ]
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description=f"Milliseconds (cap {EXECUTE_MAX_MS}).")] = (
         EXECUTE_DEFAULT_MS
     )
-    fileKey: FileKey | None = None
 
 
 def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
@@ -488,14 +483,12 @@ class ExecuteAcrossArgs(Args):
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
 
-@tool(
+@bridge_write(
     "design_execute_across_files",
     "Run the same Plugin API JavaScript in several connected files at once (fileKeys, or allFiles:true).",
-    args=ExecuteAcrossArgs,
-    needs_bridge=True,
-    also_needs=DAEMON_STATE,
-    read_only=False,
+    ExecuteAcrossArgs,
     destructive=True,
+    also_needs=DAEMON_STATE,
 )
 async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:
     connected = [f.file_key for f in ctx.files() if f.connected]
@@ -520,11 +513,10 @@ async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> T
 # --- selection and changes -----------------------------------------------------------------------------------
 
 
-class SelectionArgs(Args):
+class SelectionArgs(TargetArgs):
     verbose: Annotated[bool, Meta(description="Also read fills, strokes and more of each node (live round trip).")] = (
         False
     )
-    fileKey: FileKey | None = None
 
 
 _VERBOSE_SELECTION = """
@@ -544,15 +536,14 @@ return out;
 """
 
 
-@tool(
+@bridge_read(
     "design_get_selection",
     "The current selection pushed by the plugin (≤50 nodes); verbose:true adds fills, strokes, text and layout.",
-    args=SelectionArgs,
-    needs_bridge=True,
+    SelectionArgs,
     also_needs=DAEMON_STATE,
 )
 async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey or "")
+    key = _file_key(ctx, args.fileKey)
     selection = ctx.state.selection(key)
     if selection is None:
         return ok({"fileKey": key, "count": 0, "nodes": [], "note": "Nothing selected since the plugin connected."})
@@ -566,22 +557,20 @@ async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     return ok(data)
 
 
-class ChangesArgs(Args):
+class ChangesArgs(TargetArgs):
     since: Annotated[int, Meta(ge=0, description="Only changes with seq greater than this.")] = 0
     count: Annotated[int, Meta(ge=1, le=200)] = 50
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
-    fileKey: FileKey | None = None
 
 
-@tool(
+@bridge_read(
     "design_get_design_changes",
     "Document and metadata changes the plugin reported (≤200 per file), with seq numbers to read only what is new.",
-    args=ChangesArgs,
-    needs_bridge=True,
+    ChangesArgs,
     also_needs=DAEMON_STATE,
 )
 async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
-    key = _file_key(ctx, args.fileKey or "")
+    key = _file_key(ctx, args.fileKey)
     changes = ctx.state.changes(key, since=args.since, count=args.count)
     metadata = ctx.state.metadata_changes(key, since=args.since, count=args.count)
     changes, omitted_changes = _fit(changes, RESULT_CHARS // 2)

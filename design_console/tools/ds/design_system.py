@@ -12,18 +12,13 @@ from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileUrl, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.base import Args, api_read, ok, plugin_read
 from design_console.tools.components.component_data import library_components
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import Manifest, freshness, load_manifest, variable_lists
 from design_console.tools.styles.style_data import file_styles
-from design_console.tools.variable_data import (
-    VariablesVerbosity,
-    VariableView,
-    shape_variables,
-    variables_from_plugin,
-)
+from design_console.tools.variable_data import VariablesVerbosity, VariableView, shape_variables, variables_from_plugin
 
 SUMMARY_EXAMPLES = 3
 
@@ -93,15 +88,11 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
     return {"components": components, "tokens": tokens}, notes
 
 
-@tool(
+@plugin_read(
     "design_get_design_system_summary",
     "Overview of the open file's design system: component categories, sets, variants, pages, variable collections, "
     "modes and types. Cached 5 min; forceRefresh rebuilds.",
-    args=SummaryArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
+    SummaryArgs,
 )
 async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -> ToolOutput:
     """Counts and categories from the file's manifest."""
@@ -136,20 +127,7 @@ class KitArgs(Args):
     maxTokens: MaxTokens | None = None
 
 
-_SPEC_KEYS = (
-    "opacity",
-    "layoutMode",
-    "itemSpacing",
-    "paddingLeft",
-    "paddingRight",
-    "paddingTop",
-    "paddingBottom",
-    "primaryAxisAlignItems",
-    "counterAxisAlignItems",
-    "cornerRadius",
-    "strokeWeight",
-    "characters",
-)
+_SPEC_KEYS = ("opacity", *shaping.LAYOUT_KEYS, "characters")
 
 
 def _visual_spec(node: dict[str, Any]) -> dict[str, Any]:
@@ -258,15 +236,11 @@ async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) ->
             item["imageUrl"] = url
 
 
-@tool(
+@api_read(
     "design_get_design_system_kit",
     "Tokens, components and styles in one answer. format=full: each set's default variant spec plus per-variant "
     "differences; includeImages: render URLs.",
-    args=KitArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    KitArgs,
 )
 async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:
     """Design system in one payload; each section gets a share of the budget."""

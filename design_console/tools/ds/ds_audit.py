@@ -17,8 +17,8 @@ from design_console.engines import shaping
 from design_console.engines.ds_report import AuditData, Category, build_report, top_findings
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import FileUrl
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import FileArgs
+from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import LocalComponents
@@ -357,8 +357,7 @@ async def load_report(ctx: ApiContext, key: str, force: bool) -> tuple[CachedRep
         return cached, False
 
 
-class ReportArgs(Args):
-    fileUrl: FileUrl | None = None
+class ReportArgs(FileArgs):
     format: Literal["summary", "full"] = "summary"
     category: Category | None = None
     forceRefresh: bool = False
@@ -397,15 +396,7 @@ def shape_report(key: str, cached: CachedReport, from_cache: bool, fmt: str, cat
     return result
 
 
-@tool(
-    "design_audit_design_system_report",
-    "Six scores 0-100 with findings.",
-    args=ReportArgs,
-    runs_in="api",
-    toolset="audit",
-    idempotent=True,
-    open_world=True,
-)
+@api_read("design_audit_design_system_report", "Six scores 0-100 with findings.", ReportArgs, toolset="audit")
 async def design_audit_design_system_report(ctx: ApiContext, args: ReportArgs) -> ToolOutput:
     """Score the file's design system; summary or findings by category."""
     key = file_key_for(ctx, args.fileUrl)

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, Unpack
 
 import msgspec
 from msgspec import Meta
@@ -51,7 +51,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import WriteReport, read_bytes, resolve, write_bytes
 from design_console.tokens import ExportOptions, TokenSet, export, parse
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.base import Args, ToolOptions, ok, tokens_tool
 from design_console.tools.context import TokensContext
 
 Framework = Literal["react", "next", "astro", "angular", "web-components", "vue", "svelte"]
@@ -116,6 +116,23 @@ class StatusArgs(Args):
 # Running the engine off the event loop ----------------------------------------------------------------------------
 
 T = TypeVar("T")
+A = TypeVar("A", bound=Args)
+
+
+def _in_thread(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[Callable[[TokensContext, A], Any]], Callable[[TokensContext, A], Any]]:
+    """Declare a tool whose work is the decorated blocking function: it runs in a thread, off the tokens worker's
+    event loop, and the tool answers with what it returns."""
+
+    def declare(work: Callable[[TokensContext, A], Any]) -> Callable[[TokensContext, A], Any]:
+        async def handler(ctx: TokensContext, arguments: A) -> ToolOutput:
+            return ok(await asyncio.to_thread(work, ctx, arguments))
+
+        tokens_tool(name, description, args, **options)(handler)
+        return work
+
+    return declare
 
 
 async def _off_loop(ctx: TokensContext, work: Callable[[Callable[[int, str], None]], T]) -> T:
@@ -267,15 +284,7 @@ def _used_in(components: list[analysis.Component]) -> list[list[str]]:
     return [sorted(c.used_in)[:USED_IN_LIMIT] for c in components]
 
 
-@tool(
-    "design_ds_analyze",
-    "Analyse codebases: stack, vendor layers, components by use.",
-    args=AnalyzeArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
-)
+@tokens_tool("design_ds_analyze", "Analyse codebases: stack, vendor layers, components by use.", AnalyzeArgs)
 async def design_ds_analyze(ctx: TokensContext, args: AnalyzeArgs) -> ToolOutput:
     """Walk the targets, analyse, and keep the full inventory in ``<outDir>/.extraction/analysis.json``."""
     targets, out = await asyncio.to_thread(_places, ctx, args.targets, args.outDir)
@@ -317,15 +326,7 @@ def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: P
 # design_ds_extract_tokens ----------------------------------------------------------------------------------------
 
 
-@tool(
-    "design_ds_extract_tokens",
-    "Mine CSS/SCSS/Tailwind tokens with provenance.",
-    args=ExtractTokensArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
-)
+@tokens_tool("design_ds_extract_tokens", "Mine CSS/SCSS/Tailwind tokens with provenance.", ExtractTokensArgs)
 async def design_ds_extract_tokens(ctx: TokensContext, args: ExtractTokensArgs) -> ToolOutput:
     """Mine the targets (or those of the saved analysis), then write ``.extraction/tokens.json`` and the formats."""
     targets, out = await asyncio.to_thread(_token_places, ctx, args)
@@ -414,25 +415,13 @@ def _framework(out: Path, given: str | None) -> str:
     return next((f for f in found if f in _PEERS), "react")
 
 
-@tool(
-    "design_ds_scaffold",
-    "Write a token package with MDX docs.",
-    args=ScaffoldArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
-)
-async def design_ds_scaffold(ctx: TokensContext, args: ScaffoldArgs) -> ToolOutput:
-    """Write the package skeleton from the extracted tokens."""
-    return ok(await asyncio.to_thread(_scaffold, ctx, args))
-
-
 #: An npm package name (lower case, optionally scoped), as npm accepts it.
 _PACKAGE_NAME = re.compile(r"^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$")
 
 
+@_in_thread("design_ds_scaffold", "Write a token package with MDX docs.", ScaffoldArgs)
 def _scaffold(ctx: TokensContext, args: ScaffoldArgs) -> Any:
+    """Write the package skeleton from the extracted tokens."""
     if args.packageName is not None and (len(args.packageName) > 214 or not _PACKAGE_NAME.match(args.packageName)):
         raise DesignError(
             ErrorCode.BAD_ARGUMENT,
@@ -490,21 +479,9 @@ def _find_config(folder: Path, stem: str) -> Path | None:
 _SANS = re.compile(r"(font-)?(sans|body|family-sans-serif|font-family-base|family-base)")
 
 
-@tool(
-    "design_ds_setup_storybook",
-    "Wire a fresh Storybook to the tokens.",
-    args=OutDirArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
-)
-async def design_ds_setup_storybook(ctx: TokensContext, args: OutDirArgs) -> ToolOutput:
-    """Import the token CSS and fonts in preview, and list the MDX docs in main's stories."""
-    return ok(await asyncio.to_thread(_setup_storybook, ctx, args))
-
-
+@_in_thread("design_ds_setup_storybook", "Wire a fresh Storybook to the tokens.", OutDirArgs)
 def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
+    """Import the token CSS and fonts in preview, and list the MDX docs in main's stories."""
     out = _out(ctx, args.outDir)
     folder = out / ".storybook"
     main, preview = _find_config(folder, "main"), _find_config(folder, "preview")
@@ -602,21 +579,9 @@ def _pick(components: list[dict[str, Any]], wanted: str) -> list[dict[str, Any]]
     return found
 
 
-@tool(
-    "design_ds_extract_component",
-    "Component porting manifest + CSF3 stub.",
-    args=ComponentArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
-)
-async def design_ds_extract_component(ctx: TokensContext, args: ComponentArgs) -> ToolOutput:
-    """Write ``.extraction/components/<Name>.json`` and a story stub, and mark the component extracted."""
-    return ok(await asyncio.to_thread(_extract_component, ctx, args))
-
-
+@_in_thread("design_ds_extract_component", "Component porting manifest + CSF3 stub.", ComponentArgs)
 def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
+    """Write ``.extraction/components/<Name>.json`` and a story stub, and mark the component extracted."""
     out = _out(ctx, args.outDir)
     analysed = _need(out, "analysis.json", "design_ds_analyze")
     comp, *namesakes = _pick(analysed.get("components") or [], args.component)
@@ -676,20 +641,9 @@ def _check(name: str, problems: list[str], detail: str = "") -> dict[str, Any]:
     return entry
 
 
-@tool(
-    "design_ds_verify",
-    "Check the extracted package.",
-    args=OutDirArgs,
-    runs_in="tokens",
-    toolset="code",
-    uses_files=True,
-)
-async def design_ds_verify(ctx: TokensContext, args: OutDirArgs) -> ToolOutput:
-    """Every check, in a fixed order, with what failed."""
-    return ok(await asyncio.to_thread(_verify, ctx, args))
-
-
+@_in_thread("design_ds_verify", "Check the extracted package.", OutDirArgs, read_only=True)
 def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
+    """Every check, in a fixed order, with what failed."""
     out = _out(ctx, args.outDir)
     tokens, _ = _canonical(out)
     checks = []
@@ -780,21 +734,9 @@ def _set_status(
     return state
 
 
-@tool(
-    "design_ds_status",
-    "Read/update porting status.",
-    args=StatusArgs,
-    runs_in="tokens",
-    toolset="code",
-    read_only=False,
-    uses_files=True,
-)
-async def design_ds_status(ctx: TokensContext, args: StatusArgs) -> ToolOutput:
-    """The progress of every component (after applying ``update``)."""
-    return ok(await asyncio.to_thread(_status, ctx, args))
-
-
+@_in_thread("design_ds_status", "Read/update porting status.", StatusArgs)
 def _status(ctx: TokensContext, args: StatusArgs) -> Any:
+    """The progress of every component (after applying ``update``)."""
     out = _out(ctx, args.outDir)
     if args.update is not None and args.update.status is not None and args.update.status not in _ORDER:
         raise DesignError(

@@ -35,8 +35,8 @@ from design_console.engines.history_diff import (
 )
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, FileUrl, NodeId
-from design_console.tools.base import Args, ok, text, tool
+from design_console.tools.args import Cursor, FileArgs, NodeId
+from design_console.tools.base import api_read, ok, text
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 
@@ -116,30 +116,28 @@ async def list_versions(
             return found, before
 
 
-async def _file_at(ctx: ApiContext, key: str, version: str | None, depth: int | None) -> dict[str, Any]:
-    params: dict[str, Any] = {"depth": depth}
+async def _read_at(
+    ctx: ApiContext, path: str, params: dict[str, Any], version: str | None, part: str, missing: str
+) -> dict[str, Any]:
+    """A design API read of the file as of ``version`` ("current" or None: as it is now), from the pinned cache when
+    a version is named; its answer must hold a ``part`` object (``missing`` says what was wrong otherwise)."""
     if version and version != "current":
-        params["version"] = version
-    body = await ctx.api.request(
-        "GET", f"/v1/files/{key}", params=params, cache="pinned" if "version" in params else "short"
-    )
-    if not isinstance(body, dict) or not isinstance(body.get("document"), dict):
-        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's file has no document.", "Try again.")
+        params = {**params, "version": version}
+    body = await ctx.api.request("GET", path, params=params, cache="pinned" if "version" in params else "short")
+    if not isinstance(body, dict) or not isinstance(body.get(part), dict):
+        raise DesignError(ErrorCode.BAD_RESPONSE, f"The design API's {missing}.", "Try again.")
     return body
+
+
+async def _file_at(ctx: ApiContext, key: str, version: str | None, depth: int | None) -> dict[str, Any]:
+    return await _read_at(ctx, f"/v1/files/{key}", {"depth": depth}, version, "document", "file has no document")
 
 
 async def _nodes_at(
     ctx: ApiContext, key: str, version: str | None, ids: list[str], depth: int | None = None
 ) -> dict[str, Any]:
-    params: dict[str, Any] = {"ids": ",".join(ids), "depth": depth}
-    if version and version != "current":
-        params["version"] = version
-    body = await ctx.api.request(
-        "GET", f"/v1/files/{key}/nodes", params=params, cache="pinned" if "version" in params else "short"
-    )
-    if not isinstance(body, dict) or not isinstance(body.get("nodes"), dict):
-        raise DesignError(ErrorCode.BAD_RESPONSE, "The design API's node answer has no nodes map.", "Try again.")
-    return body
+    params = {"ids": ",".join(ids), "depth": depth}
+    return await _read_at(ctx, f"/v1/files/{key}/nodes", params, version, "nodes", "node answer has no nodes map")
 
 
 def _documents(body: dict[str, Any], ids: list[str]) -> dict[str, dict[str, Any] | None]:
@@ -165,21 +163,18 @@ def _budget_note(next_cursor: str | None, total: int, shown: int) -> dict[str, A
 # Versions -------------------------------------------------------------------------------------------------------
 
 
-class GetFileVersionsArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class GetFileVersionsArgs(FileArgs, kw_only=True):
     include_autosaves: bool = False
     max_versions: Annotated[int, Meta(ge=1, le=200)] = 50
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_file_versions",
     "List a file's saved versions, newest first (named ones only unless include_autosaves). "
     "Use the ids with the other version tools.",
-    args=GetFileVersionsArgs,
-    runs_in="api",
-    toolset="read",
-    open_world=True,
+    GetFileVersionsArgs,
+    idempotent=False,
 )
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -209,22 +204,17 @@ async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolO
     return ok(shaping.paged(result, next_cursor))
 
 
-class GetFileAtVersionArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class GetFileAtVersionArgs(FileArgs, kw_only=True):
     version_id: VersionId
     node_ids: Annotated[list[NodeId], Meta(max_length=50)] | None = None
     depth: Annotated[int, Meta(ge=1, le=10)] | None = None
 
 
-@tool(
+@api_read(
     "design_get_file_at_version",
     "Read a file, or some of its nodes, as it was at a version. Without node_ids it reads pages and top-level "
     "layers (depth 2).",
-    args=GetFileAtVersionArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    GetFileAtVersionArgs,
 )
 async def get_file_at_version(ctx: ApiContext, args: GetFileAtVersionArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -348,8 +338,7 @@ async def _plugin_edits(ctx: ApiContext, key: str, old: str, new: str) -> list[d
     return edits[-MAX_PLUGIN_EDITS:]
 
 
-class DiffVersionsArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class DiffVersionsArgs(FileArgs, kw_only=True):
     from_version: VersionId
     to_version: VersionOrCurrent
     component_ids: Annotated[list[NodeId], Meta(max_length=20)] | None = None
@@ -357,15 +346,11 @@ class DiffVersionsArgs(Args, kw_only=True):
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_diff_versions",
     "What changed between two versions: pages and top-level layers added, removed, moved or edited, component and "
     "style catalog changes, and deep diffs of the nodes in component_ids.",
-    args=DiffVersionsArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    DiffVersionsArgs,
 )
 async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -376,21 +361,18 @@ async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
     return ok(result)
 
 
-class ChangesSinceArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class ChangesSinceArgs(FileArgs, kw_only=True):
     since_version: VersionId
     component_ids: Annotated[list[NodeId], Meta(max_length=20)] | None = None
     mode: DiffMode = "standard"
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_changes_since_version",
     "What changed from a version to the file as it is now (same result as design_diff_versions to current).",
-    args=ChangesSinceArgs,
-    runs_in="api",
-    toolset="read",
-    open_world=True,
+    ChangesSinceArgs,
+    idempotent=False,
 )
 async def get_changes_since_version(ctx: ApiContext, args: ChangesSinceArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -419,15 +401,11 @@ async def _version_context(
     return by_id.get(old), by_id.get(new), between
 
 
-@tool(
+@api_read(
     "design_generate_changelog",
     "A human-readable markdown changelog between two versions: named versions in between, then the changes by "
     "page, component and catalog.",
-    args=ChangelogArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    ChangelogArgs,
 )
 async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -470,8 +448,7 @@ async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput
 # Blame ----------------------------------------------------------------------------------------------------------
 
 
-class BlameNodeArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class BlameNodeArgs(FileArgs, kw_only=True):
     node_id: NodeId | None = None
     target_component_property: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
     target_child_node_id: NodeId | None = None
@@ -480,15 +457,11 @@ class BlameNodeArgs(Args, kw_only=True):
     include_autosaves: bool = True
 
 
-@tool(
+@api_read(
     "design_blame_node",
     "Find the version that introduced a node's current state (or one component property's, or one child's) by "
     "binary search over the version history.",
-    args=BlameNodeArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    BlameNodeArgs,
 )
 async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     node_id = args.node_id or args.target_child_node_id

@@ -7,32 +7,25 @@ from typing import Annotated, Literal
 import msgspec
 
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import FilePagedArgs, NodeId
+from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.nodes.file_tree import walk_file
 
 
-class FileDataArgs(Args):
-    fileUrl: FileUrl | None = None
+class FileDataArgs(FilePagedArgs):
     depth: Annotated[int, msgspec.Meta(ge=0, le=3)] = 1
     verbosity: Literal["summary", "standard", "full"] = "summary"
     nodeIds: list[NodeId] | None = None
     enrich: bool = False
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_file_data",
     "File structure from the design API: pages and nodes to `depth` (0-3 below pages), in summary/standard/full "
     "verbosity, within maxTokens.",
-    args=FileDataArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    FileDataArgs,
 )
 async def design_get_file_data(ctx: ApiContext, args: FileDataArgs) -> ToolOutput:
     """Shaped file tree, one budget-sized part at a time."""
@@ -45,29 +38,21 @@ async def design_get_file_data(ctx: ApiContext, args: FileDataArgs) -> ToolOutpu
             depth=args.depth,
             verbosity=args.verbosity,
             node_ids=args.nodeIds,
-            max_tokens=args.maxTokens,
-            cursor=args.cursor,
+            page=args,
             enrich=args.enrich,
         )
     )
 
 
-class FileForPluginArgs(Args):
-    fileUrl: FileUrl | None = None
+class FileForPluginArgs(FilePagedArgs):
     depth: Annotated[int, msgspec.Meta(ge=0, le=5)] = 2
     nodeIds: list[NodeId] | None = None
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_file_for_plugin",
     "File tree reduced to ids, names, types, structure and shared plugin data (depth ≤5), within maxTokens.",
-    args=FileForPluginArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    FileForPluginArgs,
 )
 async def design_get_file_for_plugin(ctx: ApiContext, args: FileForPluginArgs) -> ToolOutput:
     """Structure and plugin data of a file."""
@@ -80,8 +65,7 @@ async def design_get_file_for_plugin(ctx: ApiContext, args: FileForPluginArgs) -
             depth=args.depth,
             verbosity="plugin",
             node_ids=args.nodeIds,
-            max_tokens=args.maxTokens,
-            cursor=args.cursor,
+            page=args,
             extra_params={"plugin_data": "shared"},
         )
     )

@@ -9,6 +9,7 @@ import msgspec
 
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
+from design_console.tools.args import PagedArgs
 from design_console.tools.context import ApiContext
 
 
@@ -27,12 +28,13 @@ async def walk_file(
     depth: int,
     verbosity: shaping.Verbosity,
     node_ids: list[str] | None,
-    max_tokens: int | None,
-    cursor: str | None,
+    page: PagedArgs,
     enrich: bool = False,
     extra_params: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Fetch a file (or some of its nodes) and return one part of its shaped tree with a cursor to the next."""
+    """Fetch a file (or some of its nodes) and return the part of its shaped tree that the ``page`` arguments ask for
+    (``maxTokens``, from their ``cursor``), with a cursor to the next."""
+    cursor = page.cursor
     ids = node_ids or None
     if ids:
         params = {"ids": ",".join(ids), "depth": depth or None, **(extra_params or {})}
@@ -58,7 +60,7 @@ async def walk_file(
         start=start,
         max_depth=depth,
         verbosity=verbosity,
-        budget=shaping.budget_chars(max_tokens),
+        budget=shaping.budget_chars(page.maxTokens),
         annotate=annotate,
     )
     result: dict[str, Any] = {"file": _file_info(key, head), "depth": depth, "verbosity": verbosity}

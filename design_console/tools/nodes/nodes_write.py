@@ -13,7 +13,7 @@ from msgspec import Meta
 
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Color, NodeId
+from design_console.tools.args import Color, NodeArgs, NodeId
 from design_console.tools.base import Args, bridge_tool, ok, tool, write_tool
 from design_console.tools.context import MediaContext
 
@@ -23,8 +23,7 @@ Size = Annotated[float, Meta(gt=0)]
 Coordinate = float
 
 
-class ResizeArgs(Args):
-    nodeId: NodeId
+class ResizeArgs(NodeArgs):
     width: Size
     height: Size
     withConstraints: bool = True
@@ -34,18 +33,16 @@ write_tool(
     "design_resize_node",
     "Resize a node; withConstraints:false ignores its children's constraints.",
     ResizeArgs,
-    method=Method.RESIZE_NODE,
     idempotent=True,
 )
 
 
-class MoveArgs(Args):
-    nodeId: NodeId
+class MoveArgs(NodeArgs):
     x: Coordinate
     y: Coordinate
 
 
-write_tool("design_move_node", "Move a node to x,y.", MoveArgs, method=Method.MOVE_NODE, idempotent=True)
+write_tool("design_move_node", "Move a node to x,y.", MoveArgs, idempotent=True)
 
 
 class Paint(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -55,8 +52,7 @@ class Paint(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defau
     variableId: Id | None = None
 
 
-class FillsArgs(Args):
-    nodeId: NodeId
+class FillsArgs(NodeArgs):
     fills: Annotated[list[Paint], Meta(max_length=20)]
 
 
@@ -71,8 +67,7 @@ bridge_tool(
 )
 
 
-class StrokesArgs(Args):
-    nodeId: NodeId
+class StrokesArgs(NodeArgs):
     strokes: Annotated[list[Paint], Meta(max_length=20)]
     strokeWeight: Annotated[float, Meta(ge=0, le=1000)] | None = None
 
@@ -123,30 +118,23 @@ async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolO
     return ok(result)
 
 
-class NodeArgs(Args):
-    nodeId: NodeId
-
-
-write_tool("design_clone_node", "Duplicate a node beside it.", NodeArgs, method=Method.CLONE_NODE)
+write_tool("design_clone_node", "Duplicate a node beside it.", NodeArgs)
 write_tool(
     "design_delete_node",
     "Delete a node; the result says what was removed.",
     NodeArgs,
-    method=Method.DELETE_NODE,
     destructive=True,
 )
 
 
-class RenameArgs(Args):
-    nodeId: NodeId
+class RenameArgs(NodeArgs):
     newName: Name
 
 
-write_tool("design_rename_node", "Rename a node.", RenameArgs, method=Method.RENAME_NODE, idempotent=True)
+write_tool("design_rename_node", "Rename a node.", RenameArgs, idempotent=True)
 
 
-class TextArgs(Args):
-    nodeId: NodeId
+class TextArgs(NodeArgs):
     text: Annotated[str, Meta(max_length=100_000)]
     fontSize: Annotated[float, Meta(ge=1, le=1000)] | None = None
     fontFamily: Name | None = None

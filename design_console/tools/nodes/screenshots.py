@@ -23,7 +23,7 @@ from design_console.clients.media import (
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileUrl, NodeId
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, ok, tool
+from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, media_read, ok
 from design_console.tools.context import MediaContext
 from design_console.tools.files import file_key_for
 
@@ -157,13 +157,11 @@ class TakeScreenshotArgs(Args, kw_only=True):
     fileUrl: FileUrl | None = None
 
 
-@tool(
+@media_read(
     "design_take_screenshot",
     "Image of a node (default: the current page) from the plugin, else rendered by the design API (pdf always). jpg "
     "takes quality. Node ids change between sessions.",
-    args=TakeScreenshotArgs,
-    runs_in="media",
-    toolset="read",
+    TakeScreenshotArgs,
     open_world=True,
 )
 async def take_screenshot(ctx: MediaContext, args: TakeScreenshotArgs) -> ToolOutput:
@@ -211,13 +209,11 @@ class CaptureScreenshotArgs(Args, kw_only=True):
     scale: Annotated[float, Meta(ge=0.5, le=4)] = 1
 
 
-@tool(
+@media_read(
     "design_capture_screenshot",
     "Plugin export of a node or the current page as the design tool draws it right now (long edge at most "
     "1568 px). Needs the Desktop Bridge plugin.",
-    args=CaptureScreenshotArgs,
-    runs_in="media",
-    toolset="read",
+    CaptureScreenshotArgs,
     needs_bridge=True,
 )
 async def capture_screenshot(ctx: MediaContext, args: CaptureScreenshotArgs) -> ToolOutput:

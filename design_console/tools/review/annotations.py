@@ -7,15 +7,13 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from design_console.plugin_contract import Method
-from design_console.tools.args import NodeId
-from design_console.tools.base import Args, NoArgs, bridge_tool, write_tool
+from design_console.tools.args import NodeArgs
+from design_console.tools.base import NoArgs, bridge_tool, write_tool
 
 Id = Annotated[str, Meta(min_length=1, max_length=200)]
 
 
-class GetAnnotationsArgs(Args):
-    nodeId: NodeId
+class GetAnnotationsArgs(NodeArgs):
     include_children: bool = False
     depth: Annotated[int, Meta(ge=1, le=20)] = 1
 
@@ -24,7 +22,6 @@ bridge_tool(
     "design_get_annotations",
     "Read a node's annotations (and its children's, to depth).",
     GetAnnotationsArgs,
-    method=Method.GET_ANNOTATIONS,
     toolset="write",
     rename={"include_children": "includeChildren"},
 )
@@ -37,8 +34,7 @@ class Annotation(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_
     categoryId: Id | None = None
 
 
-class SetAnnotationsArgs(Args):
-    nodeId: NodeId
+class SetAnnotationsArgs(NodeArgs):
     annotations: Annotated[list[Annotation], Meta(max_length=100)]
     mode: Literal["replace", "append"] = "replace"
 
@@ -47,12 +43,10 @@ write_tool(
     "design_set_annotations",
     "Replace or append a node's annotations (label or labelMarkdown, properties, categoryId).",
     SetAnnotationsArgs,
-    method=Method.SET_ANNOTATIONS,
 )
 bridge_tool(
     "design_get_annotation_categories",
     "List the file's annotation categories.",
     NoArgs,
-    method=Method.GET_ANNOTATION_CATEGORIES,
     toolset="write",
 )

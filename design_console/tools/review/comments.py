@@ -10,8 +10,8 @@ from design_console.engines import shaping
 from design_console.engines.history_diff import page_by_budget
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, FileUrl, NodeId
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import Cursor, FileArgs, NodeId
+from design_console.tools.base import api_read, api_write, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 
@@ -73,21 +73,18 @@ def threads(comments: list[dict[str, Any]], *, include_resolved: bool) -> list[d
     return out
 
 
-class GetCommentsArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class GetCommentsArgs(FileArgs, kw_only=True):
     as_md: bool = False
     include_resolved: bool = False
     cursor: Cursor | None = None
 
 
-@tool(
+@api_read(
     "design_get_comments",
     "List a file's comment threads, newest first, with replies, authors, pinned node and position. "
     "Resolved threads only with include_resolved; as_md returns messages as markdown.",
-    args=GetCommentsArgs,
-    runs_in="api",
-    toolset="read",
-    open_world=True,
+    GetCommentsArgs,
+    idempotent=False,
 )
 async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -107,8 +104,7 @@ async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     return ok(result)
 
 
-class PostCommentArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class PostCommentArgs(FileArgs, kw_only=True):
     message: Annotated[str, Meta(min_length=1, max_length=MAX_MESSAGE_CHARS)]
     node_id: NodeId | None = None
     x: float | None = None
@@ -139,15 +135,11 @@ def comment_body(args: PostCommentArgs) -> dict[str, Any]:
     return body
 
 
-@tool(
+@api_write(
     "design_post_comment",
     "Post a comment on a file, pinned to a node (node_id, offset x/y) or a canvas point (x/y), or reply to a "
     "thread (reply_to_comment_id).",
-    args=PostCommentArgs,
-    runs_in="api",
-    toolset="write",
-    read_only=False,
-    open_world=True,
+    PostCommentArgs,
 )
 async def post_comment(ctx: ApiContext, args: PostCommentArgs) -> ToolOutput:
     body = comment_body(args)
@@ -160,21 +152,16 @@ async def post_comment(ctx: ApiContext, args: PostCommentArgs) -> ToolOutput:
     return ok({"fileKey": key, "posted": compact_comment(posted)})
 
 
-class DeleteCommentArgs(Args, kw_only=True):
-    fileUrl: FileUrl | None = None
+class DeleteCommentArgs(FileArgs, kw_only=True):
     comment_id: CommentId
 
 
-@tool(
+@api_write(
     "design_delete_comment",
     "Delete a comment (only the token's own comments can be deleted).",
-    args=DeleteCommentArgs,
-    runs_in="api",
-    toolset="write",
-    read_only=False,
+    DeleteCommentArgs,
     destructive=True,
     idempotent=True,
-    open_world=True,
 )
 async def delete_comment(ctx: ApiContext, args: DeleteCommentArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)

@@ -12,8 +12,7 @@ from typing import Annotated, Any, Literal
 from msgspec import Meta
 
 from design_console.engines import shaping
-from design_console.plugin_contract import Method
-from design_console.tools.args import Color, Cursor, MaxTokens, NodeId
+from design_console.tools.args import Color, MaxTokens, NodeId, PagedArgs
 from design_console.tools.base import Args, NoArgs, bridge_tool
 from design_console.tools.context import Context
 
@@ -26,14 +25,11 @@ Curve = Literal["LINEAR", "EASE_IN", "EASE_OUT", "EASE_IN_AND_OUT", "GENTLE", "Q
 Size = Annotated[float, Meta(ge=1, le=10_000)]
 
 
-def _slides_tool(
-    name: str, description: str, args: type[Args], method: Method, *, read_only: bool = False, **options: Any
-) -> None:
+def _slides_tool(name: str, description: str, args: type[Args], *, read_only: bool = False, **options: Any) -> None:
     bridge_tool(
         name,
         description,
         args,
-        method=method,
         toolset="slides",
         read_only=read_only,
         idempotent=read_only,
@@ -49,12 +45,7 @@ class SlideArgs(Args):
 # Reads ------------------------------------------------------------------------------------------------------------
 
 
-class OutlineArgs(Args):
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
-
-
-def _outline_part(ctx: Context, args: OutlineArgs, reply: dict[str, Any]) -> dict[str, Any]:
+def _outline_part(ctx: Context, args: PagedArgs, reply: dict[str, Any]) -> dict[str, Any]:
     slides = []
     for slide in reply.get("slides") or []:
         entry = {key: slide.get(key) for key in ("id", "row", "col", "title")}
@@ -66,31 +57,20 @@ def _outline_part(ctx: Context, args: OutlineArgs, reply: dict[str, Any]) -> dic
             entry["skipped"] = True
         slides.append(entry)
     head = {"count": len(slides)}
-    return shaping.paged_list(
-        head,
-        "slides",
-        slides,
-        scope="slides",
-        request=ctx.active_file_key,
-        source=reply,
-        cursor=args.cursor,
-        max_tokens=args.maxTokens,
-    )
+    return shaping.paged_list(head, "slides", slides, args, scope="slides", request=ctx.active_file_key, source=reply)
 
 
 _slides_tool(
     "design_list_slides",
     "Deck outline: slide order, titles, text; paged.",
-    OutlineArgs,
-    Method.LIST_SLIDES,
+    PagedArgs,
     read_only=True,
     params=lambda args: {},
     shape=_outline_part,
 )
 
 
-class SlideContentArgs(Args):
-    slideId: NodeId
+class SlideContentArgs(SlideArgs):
     maxTokens: MaxTokens | None = None
 
 
@@ -113,22 +93,18 @@ _slides_tool(
     "design_get_slide_content",
     "A slide's title, text and node tree.",
     SlideContentArgs,
-    Method.GET_SLIDE_CONTENT,
     read_only=True,
     params=lambda args: {"slideId": args.slideId},
     shape=_slide_content,
 )
-_slides_tool("design_get_slide_grid", "Slide ids as rows of the grid.", NoArgs, Method.GET_SLIDE_GRID, read_only=True)
-_slides_tool(
-    "design_get_slide_transition", "A slide's transition.", SlideArgs, Method.GET_SLIDE_TRANSITION, read_only=True
-)
-_slides_tool("design_get_focused_slide", "The focused slide.", NoArgs, Method.GET_FOCUSED_SLIDE, read_only=True)
+_slides_tool("design_get_slide_grid", "Slide ids as rows of the grid.", NoArgs, read_only=True)
+_slides_tool("design_get_slide_transition", "A slide's transition.", SlideArgs, read_only=True)
+_slides_tool("design_get_focused_slide", "The focused slide.", NoArgs, read_only=True)
 # Text styles are local styles of any file, so this read names no editor.
 bridge_tool(
     "design_get_text_styles",
     "Local text styles.",
     NoArgs,
-    method=Method.GET_TEXT_STYLES,
     toolset="slides",
     idempotent=True,
 )
@@ -142,38 +118,35 @@ class CreateSlideArgs(Args):
     col: Annotated[int, Meta(ge=0)] | None = None
 
 
-_slides_tool("design_create_slide", "Add a slide, at row/col if given.", CreateSlideArgs, Method.CREATE_SLIDE)
-_slides_tool("design_delete_slide", "Delete a slide.", SlideArgs, Method.DELETE_SLIDE, destructive=True)
-_slides_tool("design_duplicate_slide", "Duplicate a slide.", SlideArgs, Method.DUPLICATE_SLIDE)
+_slides_tool("design_create_slide", "Add a slide, at row/col if given.", CreateSlideArgs)
+_slides_tool("design_delete_slide", "Delete a slide.", SlideArgs, destructive=True)
+_slides_tool("design_duplicate_slide", "Duplicate a slide.", SlideArgs)
 
 
 class ReorderArgs(Args):
     grid: Annotated[list[list[NodeId]], Meta(min_length=1)]
 
 
-_slides_tool("design_reorder_slides", "Set the grid; name every slide once.", ReorderArgs, Method.REORDER_SLIDES)
+_slides_tool("design_reorder_slides", "Set the grid; name every slide once.", ReorderArgs)
 
 
-class TransitionArgs(Args):
-    slideId: NodeId
+class TransitionArgs(SlideArgs):
     style: Annotated[str, Meta(pattern=TRANSITION)]
     duration: Annotated[float, Meta(ge=0.01, le=10)] = 0.4
     curve: Curve = "EASE_IN_AND_OUT"
 
 
-_slides_tool("design_set_slide_transition", "Set a slide's transition.", TransitionArgs, Method.SET_SLIDE_TRANSITION)
+_slides_tool("design_set_slide_transition", "Set a slide's transition.", TransitionArgs)
 
 
-class SkipArgs(Args):
-    slideId: NodeId
+class SkipArgs(SlideArgs):
     skip: bool
 
 
-_slides_tool("design_skip_slide", "Skip or unskip a slide.", SkipArgs, Method.SKIP_SLIDE)
+_slides_tool("design_skip_slide", "Skip or unskip a slide.", SkipArgs)
 
 
-class SlideTextArgs(Args):
-    slideId: NodeId
+class SlideTextArgs(SlideArgs):
     text: Annotated[str, Meta(min_length=1)]
     x: float = 100
     y: float = 100
@@ -188,11 +161,10 @@ class SlideTextArgs(Args):
     textCase: Literal["ORIGINAL", "UPPER", "LOWER", "TITLE"] | None = None
 
 
-_slides_tool("design_add_text_to_slide", "Add text to a slide.", SlideTextArgs, Method.ADD_TEXT_TO_SLIDE)
+_slides_tool("design_add_text_to_slide", "Add text to a slide.", SlideTextArgs)
 
 
-class SlideShapeArgs(Args):
-    slideId: NodeId
+class SlideShapeArgs(SlideArgs):
     shapeType: Literal["RECTANGLE", "ELLIPSE"]
     x: float
     y: float
@@ -201,20 +173,19 @@ class SlideShapeArgs(Args):
     fillColor: Color = "#CCCCCC"
 
 
-_slides_tool("design_add_shape_to_slide", "Add a rectangle or ellipse.", SlideShapeArgs, Method.ADD_SHAPE_TO_SLIDE)
+_slides_tool("design_add_shape_to_slide", "Add a rectangle or ellipse.", SlideShapeArgs)
 
 
-class BackgroundArgs(Args):
-    slideId: NodeId
+class BackgroundArgs(SlideArgs):
     color: Color
 
 
-_slides_tool("design_set_slide_background", "Set a slide's background.", BackgroundArgs, Method.SET_SLIDE_BACKGROUND)
+_slides_tool("design_set_slide_background", "Set a slide's background.", BackgroundArgs)
 
 
 class ViewModeArgs(Args):
     mode: Literal["grid", "single-slide"]
 
 
-_slides_tool("design_set_slides_view_mode", "Grid or single-slide view.", ViewModeArgs, Method.SET_SLIDES_VIEW_MODE)
-_slides_tool("design_focus_slide", "Focus a slide.", SlideArgs, Method.FOCUS_SLIDE)
+_slides_tool("design_set_slides_view_mode", "Grid or single-slide view.", ViewModeArgs)
+_slides_tool("design_focus_slide", "Focus a slide.", SlideArgs)

@@ -7,23 +7,20 @@ from typing import Any, Literal
 
 from design_console.engines import shaping, token_sources
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import ExportFormats, FilePagedArgs
+from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.styles.style_data import file_styles
 from design_console.tools.tokens.token_reads import export_block, file_usage
 
 
-class StylesArgs(Args):
-    fileUrl: FileUrl | None = None
+class StylesArgs(FilePagedArgs):
     verbosity: Literal["summary", "standard", "full"] = "standard"
     enrich: bool = False
     include_usage: bool = False
     include_exports: bool = False
     export_formats: ExportFormats | None = None
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _style_value(node: dict[str, Any], kind: str | None) -> Any:
@@ -55,15 +52,11 @@ def _style_node_id(style: dict[str, Any]) -> str:
     return str(style.get("nodeId") or style.get("id") or "")
 
 
-@tool(
+@api_read(
     "design_get_styles",
     "Colour, text, effect and grid styles (values in standard/full verbosity). enrich: CSS; include_usage: node "
     "counts; include_exports: code.",
-    args=StylesArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    StylesArgs,
 )
 async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:
     """Styles with values, CSS, usage and code exports."""

@@ -34,7 +34,7 @@ from design_console.tokens.model import (
     type_aliases,
 )
 from design_console.tokens.values import Color, color_text
-from design_console.tools.base import NORMALIZE, Args, ok, tool
+from design_console.tools.base import NORMALIZE, Args, ok, tokens_tool
 from design_console.tools.context import TokensContext
 from design_console.tools.tokens.token_sync import MAX_FILE_BYTES, given_fields, with_config
 
@@ -474,16 +474,13 @@ def _report(changes: list[Change]) -> dict[str, Any]:
     return out
 
 
-@tool(
+@tokens_tool(
     "design_import_tokens",
     "Token files ({path, content?, collection?, mode?}) or payload into variables: diff, then one undo step.",
-    args=ImportTokensArgs,
-    runs_in="tokens",
+    ImportTokensArgs,
     toolset="tokens",
-    read_only=False,
     destructive=True,
     needs_bridge=True,
-    uses_files=True,
     file_args=("files", "configPath"),
 )
 async def design_import_tokens(ctx: TokensContext, args: ImportTokensArgs) -> ToolOutput:

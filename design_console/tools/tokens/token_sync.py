@@ -20,7 +20,7 @@ from design_console.runtime.user_files import read_bytes, resolve, write_bytes
 from design_console.tokens import ExportOptions, Format, TokenSet, export, format_named, parse
 from design_console.tokens.model import from_variables, merge
 from design_console.tools.args import TokenFormat
-from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, tool
+from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, ok, tokens_tool
 from design_console.tools.context import TokensContext
 
 #: Inline files beyond this are cut: the whole export belongs in files (outputPath), not in the model's context.
@@ -135,16 +135,13 @@ def _inline(files: dict[str, str]) -> dict[str, Any]:
     return result
 
 
-@tool(
+@tokens_tool(
     "design_export_tokens",
     "Variables as token files in a code format. outputPath writes them (merge keeps tokens only the file has; "
     "dry-run: diff); else returned inline.",
-    args=ExportTokensArgs,
-    runs_in="tokens",
+    ExportTokensArgs,
     toolset="tokens",
-    read_only=False,
     needs_bridge=True,
-    uses_files=True,
     file_args=("outputPath", "configPath"),
 )
 async def design_export_tokens(ctx: TokensContext, args: ExportTokensArgs) -> ToolOutput:

@@ -15,8 +15,8 @@ from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import EXECUTE_MAX_MS
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, MaxTokens
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import PagedArgs
+from design_console.tools.base import Args, ok, plugin_read, tool
 from design_console.tools.context import ApiContext, Context
 from design_console.tools.plugin_replies import PLUGIN_ARRAY_ITEMS, parse_reply, run_script, script, unchunk
 
@@ -146,23 +146,17 @@ def _library_hint(ctx: Context) -> str:
     )
 
 
-class LibraryVariablesArgs(Args):
+class LibraryVariablesArgs(PagedArgs):
     libraryName: Annotated[str, Meta(max_length=500)] | None = None
     collectionName: Annotated[str, Meta(max_length=500)] | None = None
     resolvedType: VariableType | None = None
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
-@tool(
+@plugin_read(
     "design_get_library_variables",
     "Variables of the team libraries enabled for the open file: name, key, type, collection, library. "
     "libraryName/collectionName match part of a name.",
-    args=LibraryVariablesArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
+    LibraryVariablesArgs,
 )
 async def design_get_library_variables(ctx: ApiContext, args: LibraryVariablesArgs) -> ToolOutput:
     """Library variables listed by figma.teamLibrary in the plugin."""
@@ -229,7 +223,7 @@ class ImportLibraryVariableArgs(Args):
     "local id, the same one when imported again.",
     args=ImportLibraryVariableArgs,
     runs_in="api",
-    toolset="write",
+    toolset="read",
     read_only=False,
     idempotent=True,
     needs_bridge=True,

@@ -10,8 +10,8 @@ from msgspec import Meta
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, MaxTokens
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import PagedArgs
+from design_console.tools.base import ok, plugin_read
 from design_console.tools.context import ApiContext
 from design_console.tools.manifest import freshness, load_manifest, variable_lists
 from design_console.tools.variable_data import VariableView, shape_variables
@@ -26,14 +26,12 @@ _SPACING_SCOPES = frozenset({"GAP"})
 _FULL_ONLY = frozenset({"key", "scopes", "codeSyntax", "hiddenFromPublishing", "remote"})
 
 
-class TokenValuesArgs(Args):
+class TokenValuesArgs(PagedArgs):
     type: Literal["colors", "spacing", "all"] = "all"
     filter: Annotated[str, Meta(max_length=500)] | None = None
     limit: Annotated[int, Meta(ge=1, le=500)] = 50
     resolveAliases: bool = True
     forceRefresh: bool = False
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def _is_spacing(var: dict[str, Any]) -> bool:
@@ -43,15 +41,11 @@ def _is_spacing(var: dict[str, Any]) -> bool:
     return scoped or bool(_SPACING_NAME.search(var.get("name", "")))
 
 
-@tool(
+@plugin_read(
     "design_get_token_values",
     "Variable values per mode from the plugin: colors (hex), spacing (gap/padding/margin numbers) or all; filter "
     "matches names.",
-    args=TokenValuesArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    needs_bridge=True,
+    TokenValuesArgs,
 )
 async def design_get_token_values(ctx: ApiContext, args: TokenValuesArgs) -> ToolOutput:
     """Token values from the manifest's variables."""

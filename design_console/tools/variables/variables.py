@@ -12,8 +12,8 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tokens.model import index, resolve
 from design_console.tokens.names import css_var, split_name
-from design_console.tools.args import Cursor, ExportFormats, FileUrl, MaxTokens
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.args import ExportFormats, FilePagedArgs
+from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.styles.style_data import file_styles
@@ -28,8 +28,7 @@ from design_console.tools.variable_data import (
 )
 
 
-class VariablesArgs(Args):
-    fileUrl: FileUrl | None = None
+class VariablesArgs(FilePagedArgs):
     includePublished: bool = True
     verbosity: VariablesVerbosity = "standard"
     enrich: bool = False
@@ -48,8 +47,6 @@ class VariablesArgs(Args):
     resolveAliases: bool = False
     page: Annotated[int, msgspec.Meta(ge=1)] = 1
     pageSize: Annotated[int, msgspec.Meta(ge=1, le=100)] = 50
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
     def view(self) -> VariableView:
         """The listing these arguments ask for."""
@@ -179,15 +176,11 @@ async def _annotate_variables(
     return extra
 
 
-@tool(
+@api_read(
     "design_get_variables",
     "Variables and collections (plugin, else design API, else styles). summary: counts; returnAsLinks: ids+names; "
     "enrich: values, CSS names; include_*: usage, alias chains, code.",
-    args=VariablesArgs,
-    runs_in="api",
-    toolset="read",
-    idempotent=True,
-    open_world=True,
+    VariablesArgs,
 )
 async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutput:
     """Variables through the plugin, the design API, or a styles fallback."""

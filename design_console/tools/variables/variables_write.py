@@ -13,7 +13,6 @@ import msgspec
 from msgspec import Meta
 
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import Method
 from design_console.tools.base import Args, write_tool
 
 #: Largest batch the batch tools take in one call (one undo step, one round trip).
@@ -46,7 +45,6 @@ write_tool(
     "design_update_variable",
     "Set a variable's value in one mode (default: first mode) and/or its description.",
     UpdateVariableArgs,
-    method=Method.UPDATE_VARIABLE,
     idempotent=True,
     params=_update_params,
 )
@@ -64,7 +62,6 @@ write_tool(
     "design_create_variable",
     "Create a variable in a collection, with values per modeId.",
     CreateVariableArgs,
-    method=Method.CREATE_VARIABLE,
 )
 
 
@@ -78,7 +75,6 @@ write_tool(
     "design_create_variable_collection",
     "Create a variable collection with its first mode's name and further modes.",
     CreateCollectionArgs,
-    method=Method.CREATE_VARIABLE_COLLECTION,
 )
 
 
@@ -90,7 +86,6 @@ write_tool(
     "design_delete_variable",
     "Delete a variable; the result keeps what is needed to recreate it.",
     VariableIdArgs,
-    method=Method.DELETE_VARIABLE,
     destructive=True,
 )
 
@@ -103,7 +98,6 @@ write_tool(
     "design_delete_variable_collection",
     "Delete a collection and all its variables.",
     CollectionIdArgs,
-    method=Method.DELETE_VARIABLE_COLLECTION,
     destructive=True,
 )
 
@@ -117,7 +111,6 @@ write_tool(
     "design_rename_variable",
     "Rename a variable (slashes make groups).",
     RenameVariableArgs,
-    method=Method.RENAME_VARIABLE,
     idempotent=True,
 )
 
@@ -127,7 +120,7 @@ class AddModeArgs(Args):
     modeName: Name
 
 
-write_tool("design_add_mode", "Add a mode to a collection.", AddModeArgs, method=Method.ADD_MODE)
+write_tool("design_add_mode", "Add a mode to a collection.", AddModeArgs)
 
 
 class RenameModeArgs(Args):
@@ -136,7 +129,7 @@ class RenameModeArgs(Args):
     newName: Name
 
 
-write_tool("design_rename_mode", "Rename a mode.", RenameModeArgs, method=Method.RENAME_MODE, idempotent=True)
+write_tool("design_rename_mode", "Rename a mode.", RenameModeArgs, idempotent=True)
 
 
 class NewVariable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -155,7 +148,6 @@ write_tool(
     "design_batch_create_variables",
     f"Create up to {MAX_BATCH} variables in one collection, all or none.",
     BatchCreateArgs,
-    method=Method.BATCH_CREATE_VARIABLES,
 )
 
 
@@ -173,7 +165,6 @@ write_tool(
     "design_batch_update_variables",
     f"Set up to {MAX_BATCH} variable values, all or none.",
     BatchUpdateArgs,
-    method=Method.BATCH_UPDATE_VARIABLES,
     idempotent=True,
 )
 
@@ -195,5 +186,4 @@ write_tool(
     "design_setup_design_tokens",
     "Create a collection with modes and tokens (values by mode name; {a.b} aliases) all or none.",
     SetupTokensArgs,
-    method=Method.SETUP_DESIGN_TOKENS,
 )
