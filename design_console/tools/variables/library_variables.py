@@ -223,7 +223,7 @@ class ImportLibraryVariableArgs(Args):
     "local id, the same one when imported again.",
     args=ImportLibraryVariableArgs,
     runs_in="api",
-    toolset="read",
+    toolset="write",
     read_only=False,
     idempotent=True,
     needs_bridge=True,
