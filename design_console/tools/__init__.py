@@ -26,9 +26,9 @@ TOOLSET_SUMMARIES = {
 
 
 def _load_all() -> None:
-    """Import every module of the package; the ones that declare tools register them as they load."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+    """Import every module of the package, sub-packages included; those that declare tools register as they load."""
+    for info in pkgutil.walk_packages(__path__, f"{__name__}."):
+        importlib.import_module(info.name)
 
 
 def catalog(config: Config | None = None) -> dict[str, ToolSpec]:
