@@ -252,3 +252,20 @@ def test_mapped_instances_become_components_and_others_are_listed() -> None:
     sfc = vue.component(built)
     assert '<Button :hasIcon="true" size="Large" />' in sfc and 'import { Button } from "@/components/Button";' in sfc
     assert "<Button" not in html.document(Builder(nodes, {}, {}, embed=True).build([0]), "Screen")
+
+
+def test_strokes_of_different_weights_per_side_are_inset_shadows_beside_the_effects() -> None:
+    layer = node(0, -1, 0, strokes=[{"type": "SOLID", "color": {"r": 0, "g": 0, "b": 0}}], strokeWeight="mixed",
+                 strokeTopWeight=0, strokeRightWeight=0, strokeBottomWeight=2, strokeLeftWeight=1,
+                 effects=[{"type": "DROP_SHADOW", "color": {"r": 0, "g": 0, "b": 0, "a": 1}, "offset": {"x": 0, "y": 1},
+                           "radius": 2}])  # fmt: skip
+    decl = Builder([layer], {}, {}, embed=True).build([0]).roots[0].css
+    assert decl["box-shadow"] == "0 1px 2px 0 #000000, inset 0 -2px 0 0 #000000, inset 1px 0 0 0 #000000"
+    assert "outline" not in decl
+
+
+def test_a_bound_colour_with_paint_opacity_is_mixed_with_transparent() -> None:
+    paint = {"type": "SOLID", "color": {"r": 1, "g": 0, "b": 0}, "opacity": 0.25,
+             "boundVariables": {"color": {"type": "VARIABLE_ALIAS", "id": "v2"}}}  # fmt: skip
+    decl = Builder([node(0, -1, 0, fills=[paint])], VARIABLES, {}, embed=True).build([0]).roots[0].css
+    assert decl["background-color"] == "color-mix(in srgb, var(--color-black) 25%, transparent)"

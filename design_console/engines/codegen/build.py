@@ -291,9 +291,10 @@ class Builder:
     def _strokes(self, node: dict[str, Any], decl: dict[str, str]) -> None:
         strokes = [p for p in css.visible_paints(node.get("strokes")) if p.get("type") == "SOLID"]
         weight = node.get("strokeWeight")
+        if strokes and weight == "mixed" and node.get("type") != "TEXT":
+            self._side_strokes(node, css.paint_color(self.vars, strokes[-1]), decl)
+            return
         if not strokes or not isinstance(weight, (int, float)) or weight <= 0:
-            if isinstance(node.get("strokes"), list) and node["strokes"] and weight == "mixed":
-                self.warn(node, "strokes of different weights per side are left out")
             return
         if len(strokes) > 1:
             self.warn(node, "only the top stroke is written")
@@ -309,12 +310,32 @@ class Builder:
         if offset:
             decl["outline-offset"] = css.px(offset)
 
+    def _side_strokes(self, node: dict[str, Any], shade: str, decl: dict[str, str]) -> None:
+        """Strokes of different weights per side, as inset shadows: like an inside stroke, they take no room."""
+        if node.get("strokeAlign", "INSIDE") != "INSIDE":
+            self.warn(node, "strokes of different weights per side are drawn inside")
+        sides = (
+            ("strokeTopWeight", "0 {}"),
+            ("strokeRightWeight", "-{} 0"),
+            ("strokeBottomWeight", "0 -{}"),
+            ("strokeLeftWeight", "{} 0"),
+        )
+        items = []
+        for side, offset in sides:
+            width = node.get(side)
+            if isinstance(width, (int, float)) and width > 0:
+                items.append(f"inset {offset.format(css.px(float(width)))} 0 0 {shade}")
+        if items:
+            decl["box-shadow"] = ", ".join(items)
+
     def _appearance(self, node: dict[str, Any], decl: dict[str, str]) -> None:
         if node.get("type") not in VECTOR_TYPES or not node.get("svg"):
             self._strokes(node, decl)
         items, filters = css.shadows(self.vars, node.get("effects"), text=node.get("type") == "TEXT")
-        if items:
-            decl["text-shadow" if node.get("type") == "TEXT" else "box-shadow"] = ", ".join(items)
+        if items and node.get("type") == "TEXT":
+            decl["text-shadow"] = ", ".join(items)
+        elif items:
+            decl["box-shadow"] = ", ".join([*items, decl["box-shadow"]] if "box-shadow" in decl else items)
         for declaration in filters:
             prop, value = declaration.split(": ", 1)
             decl[prop] = value

@@ -171,11 +171,12 @@ def bound_px(vars: Vars, node: dict[str, Any], field: str, value: float) -> str:
 
 
 def paint_color(vars: Vars, paint: dict[str, Any]) -> str:
-    """The colour of a solid paint, its variable when bound (the paint's own opacity is then left to the layer)."""
+    """The colour of a solid paint, its variable when bound (mixed with transparent by the paint's opacity)."""
+    opacity = float(paint.get("opacity", 1))
     bound = vars.ref((paint.get("boundVariables") or {}).get("color"))
     if bound:
-        return bound
-    return color(paint.get("color") or {}, float(paint.get("opacity", 1)))
+        return bound if opacity >= 0.999 else f"color-mix(in srgb, {bound} {num(opacity * 100)}%, transparent)"
+    return color(paint.get("color") or {}, opacity)
 
 
 def visible_paints(paints: Any) -> list[dict[str, Any]]:
