@@ -4,6 +4,7 @@ has them."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import xml.etree.ElementTree as ET
@@ -16,6 +17,7 @@ import pytest_asyncio
 from fakes.chain import call, chain_session, js, refused
 from fakes.real_plugin import RealPlugin
 from mcp import Client
+from PIL import Image
 from procs import DaemonProcess, TestEnv
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
@@ -134,6 +136,18 @@ BOXES = {
     "badge": (340, 20, 40, 20),
     "icon": (24, 150, 24, 24),
     "dot": (60, 150, 30, 30),
+}
+
+
+#: Colours the HTML paints at points of the card (x, y inside it): the inside stroke, the background, the fixed and the
+#: half-transparent filling rectangle over the row's grey, the badge pinned right, the ellipse.
+PIXELS = {
+    (0, 250): (204, 204, 204),
+    (200, 250): (255, 255, 255),
+    (50, 104): (255, 0, 0),
+    (200, 104): (122, 122, 250),
+    (360, 30): (0, 128, 0),
+    (75, 165): (255, 128, 0),
 }
 
 
@@ -272,6 +286,10 @@ async def test_html_renders_the_layers_where_the_design_has_them(
         )
         assert filling["bg"] == "rgba(0, 0, 255, 0.5)"
         assert dot["radius"] == "50%" and dot["shadow"] == "rgba(0, 0, 0, 0.25) 0px 2px 4px 0px"
+        shot = Image.open(io.BytesIO(await page.screenshot())).convert("RGB")
+        x0, y0 = round(origin["x"]), round(origin["y"])
+        for (x, y), expected in PIXELS.items():
+            assert shot.getpixel((x0 + x, y0 + y)) == pytest.approx(expected, abs=2), (x, y)
     finally:
         await page.close()
 
