@@ -327,13 +327,22 @@ async def test_code_pages_join_into_the_whole(client: Client, made: dict[str, st
     whole = (await call(client, "design_get_design_context", {"nodeId": made["card"], "framework": "html"}))["code"]
     args: dict[str, Any] = {"nodeId": made["card"], "framework": "html", "maxTokens": 1}
     parts: list[str] = []
-    while True:
-        answer = await call(client, "design_get_design_context", args)
-        parts.append(answer.get("code", ""))
-        if "nextCursor" not in answer:
-            break
-        args["cursor"] = answer["nextCursor"]
-    assert len(parts) > 1 and "".join(parts) == whole
+    rename = 'const t = await figma.getNodeByIdAsync("%s"); t.characters = %s; return t.characters;'
+    try:
+        while True:
+            answer = await call(client, "design_get_design_context", args)
+            parts.append(answer.get("code", ""))
+            if len(parts) == 1:
+                # The later pages are cut from the code of the first, even when the layers change meanwhile.
+                await js(client, rename % (made["title"], json.dumps("Welcome")))
+            if "nextCursor" not in answer:
+                break
+            args["cursor"] = answer["nextCursor"]
+        assert len(parts) > 1 and "".join(parts) == whole
+        fresh = await call(client, "design_get_design_context", {"nodeId": made["card"], "framework": "html"})
+        assert ">Welcome</div>" in fresh["code"]
+    finally:
+        await js(client, rename % (made["title"], json.dumps("Sign in <now>")))
 
 
 async def test_an_unknown_node_and_framework_are_refused(client: Client, made: dict[str, str]) -> None:

@@ -7,6 +7,8 @@ base64 data; a cursor continues where the last page stopped.
 from __future__ import annotations
 
 import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from msgspec import Meta
@@ -25,6 +27,22 @@ Framework = Literal["react-tailwind", "html", "vue"]
 FRAMEWORKS: tuple[str, ...] = ("react-tailwind", "html", "vue")
 #: How deep code is generated below the node.
 CODE_DEPTH = 30
+
+
+#: How many recent answers the worker keeps, so that the pages after the first are cut from the code the first page
+#: came from, without reading the layers again; past them, a cursor into a file that changed since is refused.
+RECENT_CALLS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _Generated:
+    version: str
+    streams: list[str]
+    built: Built
+    truncated: bool
+
+
+_RECENT: OrderedDict[tuple[str, str], _Generated] = OrderedDict()
 
 
 class DesignContextArgs(Args):
@@ -81,15 +99,30 @@ async def design_get_design_context(ctx: ApiContext, args: DesignContextArgs) ->
             f"Use one of: {', '.join(FRAMEWORKS)}.",
         )
     digest = shaping.request_digest(args.nodeId or "", args.framework)
-    tree = await read_nodes(ctx, args.nodeId, depth=CODE_DEPTH, full=True, media=True)
-    code, built = generate(tree, args.framework)
-    streams = [code] + ([] if args.framework == "html" else [a.data for a in built.assets])
-    version = hashlib.sha256("\0".join(streams).encode()).hexdigest()[:16]
-    position = shaping.decode_cursor(args.cursor, "design_context", digest, version) if args.cursor else [0, 0]
+    key = (ctx.active_file_key or "", digest)
+    recent = _RECENT.get(key) if args.cursor else None
+    position: Any = None
+    if recent is not None:
+        try:
+            position = shaping.decode_cursor(args.cursor or "", "design_context", digest, recent.version)
+        except DesignError:
+            recent = None
+    if recent is None:
+        tree = await read_nodes(ctx, args.nodeId, depth=CODE_DEPTH, full=True, media=True)
+        code, built = generate(tree, args.framework)
+        streams = [code] + ([] if args.framework == "html" else [a.data for a in built.assets])
+        version = hashlib.sha256("\0".join(streams).encode()).hexdigest()[:16]
+        recent = _Generated(version, streams, built, tree.truncated)
+        position = shaping.decode_cursor(args.cursor, "design_context", digest, version) if args.cursor else [0, 0]
+    _RECENT[key] = recent
+    _RECENT.move_to_end(key)
+    while len(_RECENT) > RECENT_CALLS:
+        _RECENT.popitem(last=False)
+    streams, built, version = recent.streams, recent.built, recent.version
     part, offset = (int(position[0]), int(position[1])) if isinstance(position, list) and len(position) == 2 else (0, 0)
     budget = shaping.budget_chars(args.maxTokens)
     result: dict[str, Any] = answer_head(args.framework, built) if (part, offset) == (0, 0) else {}
-    if tree.truncated:
+    if recent.truncated:
         result.setdefault("warnings", []).append("The subtree is larger than one read: the code stops at its limit.")
     room = max(1_000, budget - shaping.size_of(result))
     data_parts: list[dict[str, Any]] = []
