@@ -356,7 +356,15 @@ async def test_an_unknown_node_and_framework_are_refused(client: Client, made: d
 
 
 async def test_variable_defs_list_what_the_layers_are_bound_to(client: Client, made: dict[str, str]) -> None:
+    await js(
+        client,
+        "figma.testControl.addStyle({ id: 'S:surface', type: 'PAINT', name: 'Surface/Badge', key: 'k-surface' });"
+        f'(await figma.getNodeByIdAsync("{made["badge"]}")).fillStyleId = "S:surface";',
+    )
     answer = await call(client, "design_get_variable_defs", {"nodeId": made["card"]})
+    assert answer["styles"] == [
+        {"id": "S:surface", "name": "Surface/Badge", "type": "PAINT", "layers": 1, "appliedTo": ["fills"]}
+    ]
     defs = {v["name"]: v for v in answer["variables"]}
     assert set(defs) == {"color/brand-primary", "space/2"}
     brand = defs["color/brand-primary"]
