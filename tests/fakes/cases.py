@@ -148,3 +148,15 @@ button.resize(16, 16);
 figma.currentPage.appendChild(button);
 return { card: card.id, label: label.id, box: box.id, button: button.id };
 """
+
+#: The design-to-code tools, run through the whole chain by tests/tools/code/test_design_code.py.
+CODE_TOOLS = frozenset(
+    {
+        "design_get_metadata",
+        "design_get_design_context",
+        "design_get_variable_defs",
+        "design_set_code_mapping",
+        "design_get_code_mappings",
+        "design_suggest_code_mappings",
+    }
+)

@@ -21,6 +21,7 @@ from fakes.cases import (
     APP_TOOLS,
     AUDIT_TOOLS,
     BOARD_SLIDES_TOOLS,
+    CODE_TOOLS,
     DOC_TOOLS,
     DS_TOOLS,
     REPORT_TOOLS,
@@ -113,6 +114,7 @@ def test_every_tool_has_a_case() -> None:
         APP_TOOLS,
         A11Y_TOOLS,
         DOC_TOOLS,
+        CODE_TOOLS,
     )
     assert sorted(CASES) == sorted(set(catalog()) - chained)
     # The other tools run through the real plugin (or their real engine) in modules of their own: fakes/cases.py names

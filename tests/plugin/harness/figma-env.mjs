@@ -601,6 +601,15 @@ export function createDesignEnv(options = {}) {
   figma.setCurrentPageAsync = async (page) => {
     figma.currentPage = page;
   };
+  // Images made in the file are found again by their hash, as the editor keeps them.
+  const imagesByHash = new Map();
+  const stubCreateImage = figma.createImage.bind(figma);
+  figma.createImage = (bytes) => {
+    const image = stubCreateImage(bytes);
+    imagesByHash.set(image.hash, image);
+    return image;
+  };
+  figma.getImageByHash = (hash) => imagesByHash.get(hash) || null;
   figma.base64Encode = toBase64;
   figma.base64Decode = fromBase64;
   const styles = new Map();

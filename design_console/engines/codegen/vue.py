@@ -1,0 +1,67 @@
+"""One Vue single-file component: a template, a script for mapped components and SVG markup, scoped styles."""
+
+from __future__ import annotations
+
+import json
+from html import escape
+
+from design_console.engines.codegen.build import Built, Element, instance_props
+from design_console.engines.codegen.html import RESET, declarations, rules
+from design_console.engines.codegen.react import _pascal
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.imports: dict[str, str] = {}
+        self.svgs: list[str] = []
+
+    def element(self, element: Element, indent: int) -> str:
+        pad = "  " * indent
+        attrs = f'class="{element.cls}" data-node-id="{escape(str(element.node.get("id")))}"'
+        if element.mapping is not None:
+            mapping = element.mapping
+            name = mapping.export_name if mapping.export_name != "default" else _pascal(str(element.node.get("name")))
+            name = name if name.isidentifier() else _pascal(name)
+            clause = f"{{ {name} }}" if mapping.export_name != "default" else name
+            self.imports.setdefault(name, f"import {clause} from {json.dumps(mapping.source)};")
+            props = "".join(
+                f' {prop}="{escape(value)}"' if isinstance(value, str) else f' :{prop}="{escape(json.dumps(value))}"'
+                for prop, value in instance_props(element)
+            )
+            return f"{pad}<div {attrs}>\n{pad}  <{name}{props} />\n{pad}</div>"
+        if element.svg is not None:
+            self.svgs.append(element.svg)
+            return f'{pad}<div {attrs} v-html="svg{len(self.svgs) - 1}"></div>'
+        if element.spans:
+            inner = "".join(
+                f'<span style="{escape(declarations(own))}">{escape(text)}</span>' if own else escape(text)
+                for own, text in element.spans
+            )
+            return f"{pad}<div {attrs} v-pre>{inner}</div>"
+        if element.text is not None:
+            # v-pre: the text is shown as is, even where it holds {{ }}.
+            return f"{pad}<div {attrs} v-pre>{escape(element.text)}</div>"
+        if not element.children:
+            return f"{pad}<div {attrs}></div>"
+        inner = "\n".join(self.element(child, indent + 1) for child in element.children)
+        return f"{pad}<div {attrs}>\n{inner}\n{pad}</div>"
+
+
+def component(built: Built) -> str:
+    """The SFC text; the used variables' custom properties go in a global style block."""
+    writer = _Writer()
+    if len(built.roots) == 1:
+        template = writer.element(built.roots[0], 1)
+    else:
+        size = f"position: relative; width: {built.width:g}px; height: {built.height:g}px"
+        inner = "\n".join(writer.element(r, 2) for r in built.roots)
+        template = f'  <div style="{size}">\n{inner}\n  </div>'
+    script = list(writer.imports.values()) + [f"const svg{i} = {json.dumps(svg)};" for i, svg in enumerate(writer.svgs)]
+    parts = [f"<template>\n{template}\n</template>\n"]
+    if script:
+        parts.append('<script setup lang="ts">\n' + "\n".join(script) + "\n</script>\n")
+    root_css = built.vars.root_css()
+    if root_css:
+        parts.append(f"<style>\n{root_css}\n</style>\n")
+    parts.append("<style scoped>\n" + "\n".join([RESET, *rules(built.roots, ":deep(svg)")]) + "\n</style>\n")
+    return "\n".join(parts)
