@@ -25,13 +25,14 @@ LAYERS: dict[str, int] = {
     "clients": 3,
     "tokens": 3,
     "codebase": 3,
-    "tools": 4,
-    "daemon": 5,
-    "workers": 5,
-    "remote": 5,
-    "shim": 6,
-    "cli": 6,
-    "__main__": 7,
+    "engines": 4,
+    "tools": 5,
+    "daemon": 6,
+    "workers": 6,
+    "remote": 6,
+    "shim": 7,
+    "cli": 7,
+    "__main__": 8,
 }
 
 

@@ -26,9 +26,12 @@ TOOLSET_SUMMARIES = {
 
 
 def _load_all() -> None:
-    """Import every module of the package; the ones that declare tools register them as they load."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+    """Import every module of the package and its sub-packages; the ones that declare tools register them as they
+    load."""
+    for info in pkgutil.walk_packages(__path__, prefix=f"{__name__}."):
+        # wire puts the catalog on the MCP wire with the SDK's types, which the workers never load.
+        if not info.name.startswith(f"{__name__}.wire."):
+            importlib.import_module(info.name)
 
 
 def catalog(config: Config | None = None) -> dict[str, ToolSpec]:

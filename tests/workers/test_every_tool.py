@@ -28,6 +28,7 @@ from tools.test_component_doc import DOC_TOOLS
 from tools.test_design_system import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 from tools.test_ds_audit import REPORT_TOOLS
 from tools.test_ds_chain import DS_TOOLS
+from tools.test_from_web import WEB_TOOLS
 from tools.test_token_sync import TOKEN_TOOLS
 from tools.test_write_tools import WRITE_TOOLS
 
@@ -112,6 +113,7 @@ def test_every_tool_has_a_case() -> None:
         APP_TOOLS,
         A11Y_TOOLS,
         DOC_TOOLS,
+        WEB_TOOLS,
     )
     assert sorted(CASES) == sorted(set(catalog()) - chained)
     # The other tools run through the real plugin (or their real engine) in modules of their own: one names each in

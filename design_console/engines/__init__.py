@@ -1,0 +1,1 @@
+"""Pure engines: data in, data out, no tool registry, no processes."""

@@ -1,0 +1,1 @@
+"""Tools that turn designs into code and pages into designs."""
