@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import socket
 import threading
@@ -249,3 +250,20 @@ async def test_a_file_page_in_the_shared_folder_is_read_with_its_images(client: 
         IMAGE_FILLED % made["rootId"],
     )
     assert len(count) == 2
+
+
+async def test_a_long_page_reports_progress_and_is_built_whole(client: Client) -> None:
+    rows = "".join(f"<tr><td>Row {i}</td><td>{i * 3} items</td></tr>" for i in range(300))
+    html = f"<body style='font-family: Arial'><table>{rows}</table></body>"
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    result = await client.call_tool("design_generate_from_web", {"html": html}, progress_callback=on_progress)
+    assert result.is_error is False, result.content[0].text
+    made = json.loads(result.content[0].text)
+    assert made["counts"]["TEXT"] == 600
+    assert made["height"] > 300 * 18
+    assert [p for p, _, _ in seen] == sorted(p for p, _, _ in seen) and seen[-1][0] == seen[-1][1]
+    assert any(message and "Building 601 layers" in message for _, _, message in seen)
