@@ -267,3 +267,16 @@ async def test_a_long_page_reports_progress_and_is_built_whole(client: Client) -
     assert made["height"] > 300 * 18
     assert [p for p, _, _ in seen] == sorted(p for p, _, _ in seen) and seen[-1][0] == seen[-1][1]
     assert any(message and "Building 601 layers" in message for _, _, message in seen)
+
+
+async def test_a_typed_password_is_carried_as_dots_only(client: Client) -> None:
+    html = "<body><input type='password' value='hunter2'><input value='visible'></body>"
+    made = await call(client, "design_generate_from_web", {"html": html})
+    texts = [layer["characters"] for layer in await js(client, TREE % made["rootId"]) if layer["type"] == "TEXT"]
+    assert sorted(texts) == ["visible", "\u2022" * 7]
+
+
+async def test_allow_remote_lets_a_remote_address_through_to_the_browser(client: Client) -> None:
+    # .invalid never resolves: the browser tried it, which without allowRemote it is never asked to.
+    error = await refused(client, "design_generate_from_web", {"url": "http://page.invalid/", "allowRemote": True})
+    assert "could not be loaded (net::ERR_NAME_NOT_RESOLVED)" in error
