@@ -280,3 +280,16 @@ async def test_allow_remote_lets_a_remote_address_through_to_the_browser(client:
     # .invalid never resolves: the browser tried it, which without allowRemote it is never asked to.
     error = await refused(client, "design_generate_from_web", {"url": "http://page.invalid/", "allowRemote": True})
     assert "could not be loaded (net::ERR_NAME_NOT_RESOLVED)" in error
+
+
+async def test_what_cannot_be_carried_is_named_in_the_warnings(client: Client) -> None:
+    html = (
+        "<style>li::before { content: '>' } body { font-family: 'Nonexistent Display', serif }</style>"
+        "<body><ul><li>One</li><li>Two</li></ul><canvas width='40' height='40'></canvas></body>"
+    )
+    made = await call(client, "design_generate_from_web", {"html": html})
+    warnings = made["warnings"]
+    assert "2 ::before/::after contents (icons, counters) are not carried" in warnings
+    assert "2 list bullets or numbers are not carried" in warnings
+    assert "the content of <canvas> elements is not carried (their box is)" in warnings
+    assert "font Nonexistent Display is not available here: Inter used instead" in warnings

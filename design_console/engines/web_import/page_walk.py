@@ -17,6 +17,8 @@ PAGE_WALK = r"""
   const warnings = [];
   const images = new Map();
   let truncated = false;
+  // What the design cannot show, counted for the warnings.
+  const lost = { pseudo: 0, bullets: 0, media: new Set() };
   const sx = window.scrollX, sy = window.scrollY;
   const box = (r) => ({ x: r.left + sx, y: r.top + sy, w: r.width, h: r.height });
   const num = (v) => parseFloat(v) || 0;
@@ -92,6 +94,12 @@ PAGE_WALK = r"""
     };
     const index = entries.length;
     entries.push(e);
+    for (const pseudo of ["::before", "::after"]) {
+      const content = getComputedStyle(el, pseudo).content;
+      if (content && content !== "none" && content !== "normal" && content !== '""') lost.pseudo += 1;
+    }
+    if (cs.display === "list-item" && cs.listStyleType !== "none") lost.bullets += 1;
+    if (tag === "canvas" || tag === "video" || tag === "iframe") lost.media.add(tag);
     if (tag === "svg") {
       const copy = el.cloneNode(true);
       copy.setAttribute("width", String(r.width));
@@ -137,6 +145,9 @@ PAGE_WALK = r"""
   const body = document.body ? document.body.scrollHeight : 0;
   const height = Math.max(root.scrollHeight, body, root.getBoundingClientRect().height);
   await visit(root, -1);
+  if (lost.pseudo) warnings.push(lost.pseudo + " ::before/::after contents (icons, counters) are not carried");
+  if (lost.bullets) warnings.push(lost.bullets + " list bullets or numbers are not carried");
+  lost.media.forEach((tag) => warnings.push("the content of <" + tag + "> elements is not carried (their box is)"));
   return { width: root.clientWidth, height: Math.ceil(height), title: document.title, entries, truncated, warnings };
 })
 """
