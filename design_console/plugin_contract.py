@@ -164,6 +164,7 @@ class Method(StrEnum):
     SET_SLIDE_BACKGROUND = "SET_SLIDE_BACKGROUND", 15
     GET_TEXT_STYLES = "GET_TEXT_STYLES", 10
     AUTO_ARRANGE = "AUTO_ARRANGE", 15
+    CREATE_NODE_TREE = "CREATE_NODE_TREE", 120
 
 
 def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:

@@ -3325,14 +3325,14 @@
         out.push(p);
         continue;
       }
-      let paint = solidPaint(p.color === void 0 && p.variableId ? "#000000" : p.color, typeof p.opacity === "number" ? p.opacity : void 0, what + "[" + i + "].color");
+      let paint2 = solidPaint(p.color === void 0 && p.variableId ? "#000000" : p.color, typeof p.opacity === "number" ? p.opacity : void 0, what + "[" + i + "].color");
       if (p.variableId) {
         const variable = await figma.variables.getVariableByIdAsync(p.variableId);
         if (!variable) throw new PluginError("not_found", "Variable " + p.variableId + " (" + what + "[" + i + "].variableId) does not exist in this file.");
         if (variable.resolvedType !== "COLOR") throw badParams("Variable " + variable.name + " is " + variable.resolvedType + "; a fill needs a COLOR variable.");
-        paint = figma.variables.setBoundVariableForPaint(paint, "color", variable);
+        paint2 = figma.variables.setBoundVariableForPaint(paint2, "color", variable);
       }
-      out.push(paint);
+      out.push(paint2);
     }
     return out;
   }
@@ -3602,15 +3602,15 @@
   function faded(c, opacity) {
     return { r: c.r, g: c.g, b: c.b, a: c.a * opacity };
   }
-  function paintColor(paint) {
-    const opacity = typeof paint.opacity === "number" ? paint.opacity : 1;
-    const plain = !paint.blendMode || PLAIN_BLENDS.indexOf(paint.blendMode) >= 0;
-    if (paint.type === "SOLID") {
-      const c = paint.color;
+  function paintColor(paint2) {
+    const opacity = typeof paint2.opacity === "number" ? paint2.opacity : 1;
+    const plain = !paint2.blendMode || PLAIN_BLENDS.indexOf(paint2.blendMode) >= 0;
+    if (paint2.type === "SOLID") {
+      const c = paint2.color;
       return { color: { r: c.r, g: c.g, b: c.b, a: (typeof c.a === "number" ? c.a : 1) * opacity }, exact: plain };
     }
-    if (typeof paint.type === "string" && paint.type.indexOf("GRADIENT") === 0 && Array.isArray(paint.gradientStops) && paint.gradientStops.length) {
-      const stops = paint.gradientStops;
+    if (typeof paint2.type === "string" && paint2.type.indexOf("GRADIENT") === 0 && Array.isArray(paint2.gradientStops) && paint2.gradientStops.length) {
+      const stops = paint2.gradientStops;
       const mean = (k) => stops.reduce((s, st) => s + (k === "a" && typeof st.color.a !== "number" ? 1 : st.color[k]), 0) / stops.length;
       return { color: { r: mean("r"), g: mean("g"), b: mean("b"), a: mean("a") * opacity }, exact: false };
     }
@@ -3619,9 +3619,9 @@
   function fillsColor(node, notes) {
     if (!Array.isArray(node.fills)) return node.fills === void 0 ? CLEAR : null;
     let color = CLEAR;
-    node.fills.forEach((paint) => {
-      if (paint.visible === false) return;
-      const p = paintColor(paint);
+    node.fills.forEach((paint2) => {
+      if (paint2.visible === false) return;
+      const p = paintColor(paint2);
       if (!p) {
         notes.unknown.push(node.name);
         return;
@@ -3761,8 +3761,8 @@
     if (Array.isArray(node.reactions) && node.reactions.length > 0) return true;
     return (node.type === "INSTANCE" || node.type === "COMPONENT" || node.type === "COMPONENT_SET") && INTERACTIVE_NAME.test(node.name);
   }
-  function hardCoded(paint) {
-    return paint.type === "SOLID" && paint.visible !== false && !(paint.boundVariables && paint.boundVariables.color);
+  function hardCoded(paint2) {
+    return paint2.type === "SOLID" && paint2.visible !== false && !(paint2.boundVariables && paint2.boundVariables.color);
   }
   async function designSystem() {
     const colors = {};
@@ -4493,13 +4493,13 @@
     const y = reqNumber(params, "y");
     const w = reqNumber(params, "width", { min: 1, max: 1e4 });
     const h = reqNumber(params, "height", { min: 1, max: 1e4 });
-    const paint = solidPaint(params.fillColor || "#CCCCCC", void 0, "fillColor");
+    const paint2 = solidPaint(params.fillColor || "#CCCCCC", void 0, "fillColor");
     const node = type === "RECTANGLE" ? figma.createRectangle() : figma.createEllipse();
     slide.appendChild(node);
     node.x = x;
     node.y = y;
     node.resize(w, h);
-    node.fills = [paint];
+    node.fills = [paint2];
     return { success: true, node: summarize(node), slideId: slide.id };
   }
   async function setSlideBackground(params) {
@@ -4571,6 +4571,204 @@
     const out = { success: true, layout, columns: Math.min(columns, nodes.length), rows, spacing, nodes: moved };
     if (skipped.length) out.skippedConnectors = skipped;
     return out;
+  }
+
+  // plugin/src/code/methods/node_tree.js
+  var MAX_TREE_NODES = 2e4;
+  var FALLBACK_FAMILY = "Inter";
+  var TYPES2 = /* @__PURE__ */ new Set(["FRAME", "TEXT", "SVG"]);
+  var STYLE_BY_WEIGHT = { 100: "Thin", 200: "Extra Light", 300: "Light", 400: "Regular", 500: "Medium", 600: "Semi Bold", 700: "Bold", 800: "Extra Bold", 900: "Black" };
+  var CORNERS = ["topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius"];
+  var PADDINGS = ["paddingTop", "paddingRight", "paddingBottom", "paddingLeft"];
+  var ALIGNS = /* @__PURE__ */ new Set(["MIN", "MAX", "CENTER", "SPACE_BETWEEN"]);
+  var finite = (v) => typeof v === "number" && isFinite(v);
+  async function createNodeTree(params, ctx) {
+    if (!isPlainObject(params.spec)) throw badParams("'spec' must be the root node of the tree: {type, name, width, height, children}.");
+    const parent = params.parentId === void 0 || params.parentId === null ? null : await getNode(params.parentId, "parentId");
+    if (parent && (!("appendChild" in parent) || parent.type === "DOCUMENT")) {
+      throw new PluginError("wrong_node_type", "Parent " + parent.id + " (" + parent.name + ") is a " + parent.type + " and cannot hold layers; pass a frame, group, section or page id.");
+    }
+    const imageData = Array.isArray(params.images) ? params.images : [];
+    const images = imageData.map((data, i) => {
+      const bytes = typeof data === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(data) ? figma.base64Decode(data) : null;
+      if (!bytes || !imageKind(bytes)) throw badParams("images[" + i + "] is not a base64 PNG, JPEG or GIF image.");
+      return figma.createImage(bytes);
+    });
+    const all = [];
+    const variableIds = /* @__PURE__ */ new Set();
+    if (params.spec.type !== "FRAME") throw badParams("spec.type must be FRAME: the tree's root is a frame.");
+    check(params.spec, "spec", all, variableIds, images.length);
+    if (all.length > MAX_TREE_NODES) throw badParams("The tree has " + all.length + " layers; the most one call builds is " + MAX_TREE_NODES + ".");
+    const variables = /* @__PURE__ */ new Map();
+    for (const id of variableIds) {
+      const v = await figma.variables.getVariableByIdAsync(id);
+      if (!v) throw notFound("Variable " + id + " is not in this file; read the variables again (design_get_variables) and retry.");
+      variables.set(id, v);
+    }
+    const fonts = await chooseFonts(all.filter((n) => n.type === "TEXT"));
+    const warnings = fonts.warnings;
+    const state = { done: 0, total: all.length, ctx, images, variables, warnings, fonts: fonts.byNode };
+    let root = null;
+    try {
+      root = await build(params.spec, state);
+      if (parent) parent.appendChild(root);
+      else {
+        const others = figma.currentPage.children.filter((c) => c !== root);
+        root.x = others.length ? Math.max(...others.map((c) => c.x + c.width)) + 100 : 0;
+        root.y = 0;
+      }
+      for (const child of params.spec.children || []) await buildInto(root, child, state);
+    } catch (err) {
+      if (root) root.remove();
+      if (err instanceof PluginError && err.code === "cancelled") throw err;
+      throw new PluginError("plugin_api_error", "Building the tree failed: " + errorText(err) + ". The part already built was removed.", { rolledBack: true });
+    }
+    return { success: true, rootId: root.id, name: root.name, width: root.width, height: root.height, counts: countTypes(root), warnings };
+  }
+  function check(node, where, all, variableIds, imageCount) {
+    if (!isPlainObject(node) || !TYPES2.has(node.type)) throw badParams(where + ".type must be one of FRAME, TEXT, SVG.");
+    for (const key of ["x", "y", "width", "height"]) {
+      if (node[key] !== void 0 && !finite(node[key])) throw badParams(where + "." + key + " must be a number.");
+    }
+    if (node.type === "TEXT" && typeof node.characters !== "string") throw badParams(where + ".characters must be a string.");
+    if (node.type === "SVG" && typeof node.svg !== "string") throw badParams(where + ".svg must be SVG markup.");
+    for (const paint2 of [...node.fills || [], ...node.strokes || []]) {
+      if (paint2.type === "IMAGE" && !(Number.isInteger(paint2.image) && paint2.image >= 0 && paint2.image < imageCount)) throw badParams(where + ": an image paint names no image of 'images'.");
+      if (paint2.variableId) variableIds.add(paint2.variableId);
+    }
+    Object.values(node.bound || {}).forEach((id) => variableIds.add(String(id)));
+    if (node.layout && !(ALIGNS.has(node.layout.primaryAxisAlignItems) && ALIGNS.has(node.layout.counterAxisAlignItems))) throw badParams(where + ".layout has an unknown alignment.");
+    all.push(node);
+    (node.children || []).forEach((c, i) => check(c, where + ".children[" + i + "]", all, variableIds, imageCount));
+  }
+  function styleName(weight, italic) {
+    const w = Math.min(900, Math.max(100, Math.round(weight / 100) * 100));
+    const base = (
+      /** @type {Record<number, string>} */
+      STYLE_BY_WEIGHT[w]
+    );
+    if (!italic) return base;
+    return base === "Regular" ? "Italic" : base + " Italic";
+  }
+  async function chooseFonts(texts) {
+    const installed = /* @__PURE__ */ new Map();
+    (await figma.listAvailableFontsAsync()).forEach((f) => {
+      if (!installed.has(f.fontName.family)) installed.set(f.fontName.family, /* @__PURE__ */ new Set());
+      installed.get(f.fontName.family).add(f.fontName.style);
+    });
+    const warnings = [];
+    const byNode = /* @__PURE__ */ new Map();
+    const loads = /* @__PURE__ */ new Map();
+    const load = (font) => {
+      const key = font.family + "\0" + font.style;
+      if (!loads.has(key)) loads.set(key, figma.loadFontAsync(font).then(() => true, () => false));
+      return (
+        /** @type {Promise<boolean>} */
+        loads.get(key)
+      );
+    };
+    const missing = /* @__PURE__ */ new Set();
+    for (const t of texts) {
+      const style = styleName(finite(t.fontWeight) ? t.fontWeight : 400, Boolean(t.italic));
+      const families = Array.isArray(t.families) ? t.families : [];
+      const family = families.find((f) => installed.has(f));
+      let font = { family: family || FALLBACK_FAMILY, style };
+      const styles = installed.get(font.family);
+      if (styles && !styles.has(style)) font = { family: font.family, style: styles.has("Regular") ? "Regular" : [...styles][0] };
+      if (!family) missing.add(families.join(", ") || "(none)");
+      if (!await load(font)) {
+        font = { family: FALLBACK_FAMILY, style: "Regular" };
+        if (!await load(font)) throw new PluginError("font_unavailable", "Neither the page's fonts nor " + FALLBACK_FAMILY + " Regular can be loaded in this editor; install " + FALLBACK_FAMILY + " and retry.");
+      }
+      byNode.set(t, font);
+    }
+    missing.forEach((stack) => warnings.push("font " + stack + " is not available here: " + FALLBACK_FAMILY + " used instead"));
+    return { byNode, warnings };
+  }
+  function paint(p, state) {
+    if (p.type === "IMAGE") return { type: "IMAGE", imageHash: state.images[p.image].hash, scaleMode: p.scaleMode || "FILL" };
+    const out = { type: "SOLID", color: { r: p.color.r, g: p.color.g, b: p.color.b } };
+    if (finite(p.opacity)) out.opacity = p.opacity;
+    if (p.variableId) return figma.variables.setBoundVariableForPaint(out, "color", state.variables.get(p.variableId));
+    return out;
+  }
+  async function build(spec, state) {
+    let node;
+    if (spec.type === "SVG") {
+      try {
+        node = figma.createNodeFromSvg(spec.svg);
+      } catch (err) {
+        state.warnings.push("SVG " + spec.name + " could not be read (" + errorText(err) + "): left out");
+        return null;
+      }
+    } else if (spec.type === "TEXT") {
+      node = figma.createText();
+      node.fontName = state.fonts.get(spec);
+      node.characters = spec.characters;
+      if (finite(spec.fontSize) && spec.fontSize > 0) node.fontSize = spec.fontSize;
+      if (finite(spec.lineHeight) && spec.lineHeight > 0) node.lineHeight = { unit: "PIXELS", value: spec.lineHeight };
+      if (finite(spec.letterSpacing)) node.letterSpacing = { unit: "PIXELS", value: spec.letterSpacing };
+      if (spec.textAlign) node.textAlignHorizontal = spec.textAlign;
+      if (spec.textCase) node.textCase = spec.textCase;
+      if (spec.textDecoration) node.textDecoration = spec.textDecoration;
+      node.textAutoResize = spec.autoResize || "WIDTH_AND_HEIGHT";
+      if (node.textAutoResize === "HEIGHT") node.resize(Math.max(spec.width, 1), Math.max(spec.height, 1));
+    } else {
+      node = figma.createFrame();
+      node.clipsContent = Boolean(spec.clipsContent);
+      if (finite(spec.cornerRadius)) node.cornerRadius = spec.cornerRadius;
+      if (Array.isArray(spec.cornerRadii)) CORNERS.forEach((k, i) => node[k] = spec.cornerRadii[i]);
+      if (spec.strokes) {
+        node.strokes = spec.strokes.map((p) => paint(p, state));
+        node.strokeAlign = "INSIDE";
+        if (finite(spec.strokeWeight)) node.strokeWeight = spec.strokeWeight;
+        if (Array.isArray(spec.strokeWeights)) ["strokeTopWeight", "strokeRightWeight", "strokeBottomWeight", "strokeLeftWeight"].forEach((k, i) => node[k] = spec.strokeWeights[i]);
+        if (Array.isArray(spec.dashPattern)) node.dashPattern = spec.dashPattern;
+      }
+      if (Array.isArray(spec.effects)) node.effects = spec.effects.map((e) => Object.assign({ visible: true, blendMode: "NORMAL" }, e));
+      if (spec.layout) {
+        node.layoutMode = spec.layout.mode;
+        node.primaryAxisSizingMode = "FIXED";
+        node.counterAxisSizingMode = "FIXED";
+        node.itemSpacing = spec.layout.itemSpacing;
+        PADDINGS.forEach((k) => node[k] = spec.layout[k]);
+        node.primaryAxisAlignItems = spec.layout.primaryAxisAlignItems;
+        node.counterAxisAlignItems = spec.layout.counterAxisAlignItems;
+      }
+      node.resize(Math.max(spec.width, 0.01), Math.max(spec.height, 0.01));
+    }
+    node.name = String(spec.name || spec.type);
+    if (spec.fills) node.fills = spec.fills.map((p) => paint(p, state));
+    if (finite(spec.opacity)) node.opacity = spec.opacity;
+    for (const [field, id] of Object.entries(spec.bound || {})) {
+      const variable = state.variables.get(id);
+      if (field === "cornerRadius") CORNERS.forEach((k) => node.setBoundVariable(k, variable));
+      else node.setBoundVariable(field, variable);
+    }
+    node.x = spec.x || 0;
+    node.y = spec.y || 0;
+    state.done += 1;
+    await state.ctx.progress(state.done, state.total, "Built " + state.done + " of " + state.total + " layers");
+    return node;
+  }
+  async function buildInto(parent, spec, state) {
+    const node = await build(spec, state);
+    if (!node) return;
+    parent.appendChild(node);
+    if (parent.layoutMode && parent.layoutMode !== "NONE" && spec.type !== "TEXT") {
+      node.layoutSizingHorizontal = "FIXED";
+      node.layoutSizingVertical = "FIXED";
+    }
+    for (const child of spec.children || []) await buildInto(node, child, state);
+  }
+  function countTypes(root) {
+    const counts = {};
+    const walk2 = (n) => {
+      counts[n.type] = (counts[n.type] || 0) + 1;
+      (n.children || []).forEach(walk2);
+    };
+    walk2(root);
+    return counts;
   }
 
   // plugin/src/code/main.js
@@ -4667,7 +4865,8 @@
     ADD_SHAPE_TO_SLIDE: addShapeToSlide,
     SET_SLIDE_BACKGROUND: setSlideBackground,
     GET_TEXT_STYLES: getTextStyles,
-    AUTO_ARRANGE: autoArrange
+    AUTO_ARRANGE: autoArrange,
+    CREATE_NODE_TREE: createNodeTree
   };
   var WRITE_METHODS = [
     "EXECUTE_CODE",
@@ -4725,7 +4924,8 @@
     "ADD_TEXT_TO_SLIDE",
     "ADD_SHAPE_TO_SLIDE",
     "SET_SLIDE_BACKGROUND",
-    "AUTO_ARRANGE"
+    "AUTO_ARRANGE",
+    "CREATE_NODE_TREE"
   ];
   function sendProgress(route, progress) {
     figma.ui.postMessage({ kind: "event", route, event: { type: "PROGRESS", data: progress } });

@@ -160,3 +160,5 @@ CODE_TOOLS = frozenset(
         "design_suggest_code_mappings",
     }
 )
+#: The page-to-design tool, run through the whole chain by tests/tools/code/test_from_web.py.
+WEB_TOOLS = frozenset({"design_generate_from_web"})

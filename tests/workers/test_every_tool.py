@@ -26,6 +26,7 @@ from fakes.cases import (
     DS_TOOLS,
     REPORT_TOOLS,
     TOKEN_TOOLS,
+    WEB_TOOLS,
     WRITE_TOOLS,
 )
 from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
@@ -115,6 +116,7 @@ def test_every_tool_has_a_case() -> None:
         A11Y_TOOLS,
         DOC_TOOLS,
         CODE_TOOLS,
+        WEB_TOOLS,
     )
     assert sorted(CASES) == sorted(set(catalog()) - chained)
     # The other tools run through the real plugin (or their real engine) in modules of their own: fakes/cases.py names

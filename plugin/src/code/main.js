@@ -19,6 +19,7 @@ import { lintDesign, auditComponentAccessibility } from "./methods/audit.js";
 import * as board from "./methods/whiteboard.js";
 import * as slides from "./methods/slides.js";
 import { autoArrange } from "./methods/layout.js";
+import { createNodeTree } from "./methods/node_tree.js";
 
 const UI_OPTIONS = { width: 300, height: 240, themeColors: true, title: "Design Desktop Bridge" };
 
@@ -123,6 +124,7 @@ const handlers = {
   SET_SLIDE_BACKGROUND: slides.setSlideBackground,
   GET_TEXT_STYLES: slides.getTextStyles,
   AUTO_ARRANGE: autoArrange,
+  CREATE_NODE_TREE: createNodeTree,
 };
 
 /**
@@ -186,6 +188,7 @@ const WRITE_METHODS = [
   "ADD_SHAPE_TO_SLIDE",
   "SET_SLIDE_BACKGROUND",
   "AUTO_ARRANGE",
+  "CREATE_NODE_TREE",
 ];
 
 /**

@@ -264,6 +264,7 @@ export function createDesignEnv(options = {}) {
   function wrapCreate(name, type, extra) {
     const base = figma[name] ? figma[name].bind(figma) : () => figma.createRectangle();
     figma[name] = (...args) => {
+      fault(name);
       const node = base(...args);
       if (type) node.type = type;
       decorate(node);
@@ -288,6 +289,19 @@ export function createDesignEnv(options = {}) {
   wrapCreate("createPolygon", "POLYGON");
   wrapCreate("createStar", "STAR");
   wrapCreate("createVector", "VECTOR", (n) => delete n.cornerRadius);
+
+  // An SVG becomes a frame of its size holding one vector per drawing element, as the editor imports it.
+  figma.createNodeFromSvg = (svg) => {
+    const open = /^\s*<svg\b([^>]*)>/.exec(String(svg));
+    if (!open || !/<\/svg>\s*$/.test(String(svg))) throw new Error("in createNodeFromSvg: Failed to parse SVG");
+    const size = (name) => parseFloat((new RegExp("\\b" + name + '="([\\d.]+)').exec(open[1]) || [])[1]) || 100;
+    const frame = figma.createFrame();
+    frame.name = "svg";
+    frame.resize(size("width"), size("height"));
+    const shapes = String(svg).match(/<(path|circle|rect|line|polyline|polygon|ellipse)\b/g) || [];
+    shapes.forEach(() => frame.appendChild(figma.createVector()));
+    return frame;
+  };
 
   // The page exports what is on it; the stub's export returns no bytes.
   figma.currentPage.exportAsync = async function (settings) {
@@ -855,7 +869,7 @@ export function createDesignEnv(options = {}) {
     get undoCommits() {
       return undoCommits;
     },
-    /** The n-th call (from now, 1-based) of `api` throws: createVariable, setValueForMode, addMode, createVariableCollection. */
+    /** The n-th call (from now, 1-based) of `api` throws: createVariable, setValueForMode, addMode, createVariableCollection, createSticky, or a node factory (createFrame, createText…). */
     failOn(api, n, message) {
       faults.set(api, { left: n, message: message || "Simulated failure of " + api });
     },

@@ -95,7 +95,7 @@ export async function setCornerRadius(/** @type {any} */ params) {
 }
 
 /** @param {Uint8Array} b */
-function imageKind(b) {
+export function imageKind(b) {
   if (b.length > 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "PNG";
   if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "JPEG";
   if (b.length > 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) return "GIF";

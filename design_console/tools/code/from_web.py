@@ -1,0 +1,207 @@
+"""design_generate_from_web: a web page, laid out in the local headless browser, built as editable layers.
+
+The page is read in the browser (:mod:`design_console.clients.page_render` running
+:data:`~design_console.engines.web_import.page_walk.PAGE_WALK`), converted by
+:mod:`design_console.engines.web_import.convert` against the file's local variables, and built by the plugin's
+CREATE_NODE_TREE in one command: one undo step, all or nothing. Only pages of this machine are read unless the caller
+passes ``allowRemote``: ``http(s)`` on a loopback address, or a ``file:`` page inside the folders the AI app shares.
+"""
+
+from __future__ import annotations
+
+import base64
+import ipaddress
+import time
+from typing import Annotated, Any
+from urllib.parse import unquote, urlsplit
+
+from msgspec import Meta
+
+from design_console.engines.web_import.convert import LocalVariable, convert_page
+from design_console.engines.web_import.page_walk import PAGE_WALK
+from design_console.errors import DesignError, ErrorCode
+from design_console.plugin_contract import Method
+from design_console.protocol import ToolOutput
+from design_console.runtime.user_files import FileScope, read_bytes, resolve
+from design_console.tools.args import NodeId
+from design_console.tools.base import Args, ok, tool
+from design_console.tools.context import ApiContext
+
+#: Loading, laying out and reading a page; a page that takes longer is not one to import whole.
+PAGE_TIMEOUT_S = 60.0
+#: The walk reads at most this many entries per allowed layer: most elements of a page leave no layer of their own.
+ENTRIES_PER_NODE = 5
+#: An image larger than this is left out (the plugin takes images up to 32 MiB; a page rarely needs one this big).
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+#: All images of one page together, as base64: the whole tree travels to the plugin in one bridge frame (64 MiB).
+MAX_IMAGES_CHARS = 40 * 1024 * 1024
+MAX_HTML_BYTES = 2_000_000
+_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+
+
+class FromWebArgs(Args):
+    url: str | None = None
+    html: str | None = None
+    width: Annotated[int, Meta(ge=200, le=4000)] = 1280
+    height: Annotated[int, Meta(ge=200, le=4000)] = 800
+    name: str | None = None
+    parentId: NodeId | None = None
+    maxNodes: Annotated[int, Meta(ge=1, le=20000)] = 3000
+    allowRemote: bool = False
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a URL's host name) names this machine."""
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def checked_url(url: str, scope: FileScope, allow_remote: bool) -> str:
+    """``url`` as the browser loads it, once it is allowed: http(s) on a loopback address or a ``file:`` page in
+    the shared folders, anything http(s) with ``allow_remote``. Raises DesignError otherwise."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "file":
+        path = resolve(unquote(parts.path), scope, argument="url")
+        return path.as_uri()
+    if scheme not in ("http", "https") or not parts.hostname:
+        raise DesignError(
+            ErrorCode.URL_NOT_ALLOWED,
+            f"url {url!r} is not an http(s) address or a file: path.",
+            "Pass http://127.0.0.1:PORT/… for a page served on this machine, or file:///path/page.html.",
+        )
+    if not allow_remote and not is_loopback(parts.hostname):
+        raise DesignError(
+            ErrorCode.URL_NOT_ALLOWED,
+            f"{parts.hostname} is not a loopback address: pass allowRemote: true to read a page of another host.",
+            "Pass allowRemote: true if the user wants this page read (it is fetched from the network), or serve the "
+            "page locally.",
+        )
+    return url
+
+
+def local_variables(data: dict[str, Any]) -> list[LocalVariable]:
+    """The file's colour and number variables with their default mode's value (aliases left out), from
+    GET_VARIABLES_DATA."""
+    default_mode = {c["id"]: c.get("defaultModeId") for c in data.get("variableCollections") or []}
+    found = []
+    for var in data.get("variables") or []:
+        if var.get("remote") or var.get("resolvedType") not in ("COLOR", "FLOAT"):
+            continue
+        value = (var.get("valuesByMode") or {}).get(default_mode.get(var.get("variableCollectionId")))
+        scopes = tuple(var.get("scopes") or ("ALL_SCOPES",))
+        if isinstance(value, dict) and "r" in value:
+            color = (float(value["r"]), float(value["g"]), float(value["b"]), float(value.get("a", 1)))
+            found.append(LocalVariable(var["id"], var["name"], color, scopes))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            found.append(LocalVariable(var["id"], var["name"], float(value), scopes))
+    return found
+
+
+def _read_linked_images(page: dict[str, Any], scope: FileScope, warnings: list[str]) -> None:
+    """Replace each image a ``file:`` page names (``{"file": url}``) by its bytes, when it is in a shared folder."""
+    cache: dict[str, str | None] = {}
+    for entry in page["entries"]:
+        for key in ("image", "bgImageData"):
+            ref = entry.get(key)
+            if not isinstance(ref, dict):
+                continue
+            url = str(ref.get("file", ""))
+            if url not in cache:
+                try:
+                    data = read_bytes(unquote(urlsplit(url).path), scope, max_bytes=MAX_IMAGE_BYTES, argument="image")
+                    cache[url] = base64.b64encode(data).decode()
+                except DesignError as exc:
+                    warnings.append(f"image {url} left out: {exc.message}")
+                    cache[url] = None
+            entry[key] = cache[url]
+
+
+@tool(
+    "design_generate_from_web",
+    "Build a web page (url or html, rendered in local headless Chrome) as editable layers in one undo step.",
+    args=FromWebArgs,
+    runs_in="api",
+    toolset="code",
+    read_only=False,
+    open_world=True,
+    needs_bridge=True,
+    uses_files=True,
+)
+async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOutput:
+    """Read the page, convert it against the file's variables, and build it through the plugin."""
+    if (args.url is None) == (args.html is None):
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT, "Pass url or html (one of them).", "Give the page's address or markup."
+        )
+    if args.html is not None and len(args.html.encode()) > MAX_HTML_BYTES:
+        raise DesignError(
+            ErrorCode.TOO_LARGE,
+            f"html is over {MAX_HTML_BYTES:,} bytes.",
+            "Serve the page on this machine and pass its url instead.",
+        )
+    url = checked_url(args.url, ctx.file_scope, args.allowRemote) if args.url is not None else None
+    started = time.monotonic()
+    await ctx.progress(0, 3, "Reading the file's variables")
+    variables = local_variables(await ctx.bridge(Method.GET_VARIABLES_DATA))
+    await ctx.progress(1, 3, "Loading and laying out the page")
+    # Imported here, in the api worker that runs this: the browser client's WebSocket stack would slow designd's start.
+    from design_console.clients.page_render import evaluate_in_page
+
+    page = await evaluate_in_page(
+        url=url,
+        html=args.html,
+        width=args.width,
+        height=args.height,
+        script=PAGE_WALK,
+        argument={"limit": args.maxNodes * ENTRIES_PER_NODE, "maxImageBytes": MAX_IMAGE_BYTES},
+        timeout=PAGE_TIMEOUT_S,
+        allow_network=args.allowRemote,
+        browser=ctx.config.browser_path,
+    )
+    if page.get("truncated"):
+        raise _too_many(f"more than {args.maxNodes * ENTRIES_PER_NODE:,} elements", args.maxNodes)
+    warnings: list[str] = []
+    _read_linked_images(page, ctx.file_scope, warnings)
+    name = args.name or page.get("title") or (args.url or "Web page")
+    result = convert_page(page, width=args.width, name=str(name)[:200], variables=variables)
+    if result.node_count > args.maxNodes:
+        raise _too_many(f"{result.node_count:,} layers", args.maxNodes)
+    image_chars = sum(len(data) for data in result.images)
+    if image_chars > MAX_IMAGES_CHARS:
+        raise DesignError(
+            ErrorCode.TOO_LARGE,
+            f"The page's images come to {image_chars * 3 // 4:,} bytes; one import carries at most "
+            f"{MAX_IMAGES_CHARS * 3 // 4:,}. Nothing was built.",
+            "Pass a part of the page (html), or a version of it with smaller images.",
+        )
+    await ctx.progress(2, 3, f"Building {result.node_count:,} layers")
+    params: dict[str, Any] = {"spec": result.root, "images": result.images}
+    if args.parentId is not None:
+        params["parentId"] = args.parentId
+    built = await ctx.bridge(Method.CREATE_NODE_TREE, params)
+    await ctx.progress(3, 3, "Built")
+    return ok(
+        {
+            "rootId": built["rootId"],
+            "name": built.get("name", name),
+            "width": args.width,
+            "height": result.root["height"],
+            "counts": built.get("counts", {}),
+            "boundVariables": [{"name": k, **v} for k, v in sorted(result.bound.items())],
+            "warnings": [*warnings, *result.warnings, *built.get("warnings", [])],
+            "seconds": round(time.monotonic() - started, 2),
+        }
+    )
+
+
+def _too_many(what: str, limit: int) -> DesignError:
+    return DesignError(
+        ErrorCode.TOO_LARGE,
+        f"The page has {what}; maxNodes is {limit:,}. Nothing was built.",
+        "Raise maxNodes (up to 20,000), or pass a smaller page or part of it (html).",
+    )
