@@ -140,4 +140,4 @@ def _checked_color(text: str) -> str:
 
 
 #: A colour argument; :func:`parse_color` turns it into the plugin's RGBA.
-Color = Annotated[str, Meta(description="#rrggbb[aa] or rgb[a]()", extra={NORMALIZE: _checked_color})]
+Color = Annotated[str, Meta(description="#rrggbb[aa]/rgb[a]()", extra={NORMALIZE: _checked_color})]

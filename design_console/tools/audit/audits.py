@@ -52,7 +52,7 @@ def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str,
 
 bridge_tool(
     "design_lint_design",
-    "Lint a node or page. rules: groups wcag, design-system, layout, best-practice, or rule ids.",
+    "Lint a node or page; rules: wcag, design-system, layout, best-practice, or rule ids.",
     LintArgs,
     toolset="audit",
     idempotent=True,

@@ -160,7 +160,7 @@ def code_spec_section(report: dict[str, Any]) -> dict[str, Any]:
 
 @api_read(
     "design_scan_code_accessibility",
-    "axe-core scan of HTML (context: CSS selector) in local headless Chrome: failures with help URLs and selectors.",
+    "axe-core scan of HTML in headless Chrome: failures, selectors, help URLs.",
     ScanArgs,
     toolset="audit",
     open_world=False,

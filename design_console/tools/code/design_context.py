@@ -83,7 +83,7 @@ def answer_head(framework: str, built: Built) -> dict[str, Any]:
 
 @plugin_read(
     "design_get_design_context",
-    "Code for a node's layers (react-tailwind, html, vue) with the tokens, assets and components it uses.",
+    "Code for a node, with the tokens, assets, components it uses.",
     DesignContextArgs,
     toolset="code",
 )

@@ -123,7 +123,7 @@ def _read_linked_images(page: dict[str, Any], scope: FileScope, warnings: list[s
 
 @tool(
     "design_generate_from_web",
-    "Build a web page (url or html, rendered in local headless Chrome) as editable layers in one undo step.",
+    "Build a web page (url or html, via headless Chrome) as layers in one undo step.",
     args=FromWebArgs,
     runs_in="api",
     toolset="code",

@@ -61,7 +61,7 @@ return { id: n.id, name: n.name, type: n.type, replaced: before ? JSON.parse(bef
 
 @tool(
     "design_set_code_mapping",
-    "Store where a component (or set) lives in code and its prop names, on the component.",
+    "Store a component's code location and prop names on it.",
     args=SetMappingArgs,
     runs_in="api",
     toolset="code",
@@ -123,7 +123,7 @@ for (const n of figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT
 
 @plugin_read(
     "design_get_code_mappings",
-    "The code mappings stored on the file's components.",
+    "Code mappings stored on the file's components.",
     NoArgs,
     toolset="code",
 )
@@ -183,7 +183,7 @@ def _code_components(targets: list[Path]) -> list[dict[str, Any]]:
 
 @tokens_tool(
     "design_suggest_code_mappings",
-    "Propose code mappings by matching the file's components to an app's code components.",
+    "Propose code mappings: file components matched to an app's components.",
     SuggestArgs,
     needs_bridge=True,
     idempotent=True,

@@ -24,7 +24,7 @@ class MetadataArgs(Args):
 
 @plugin_read(
     "design_get_metadata",
-    "XML outline of a node's layers: ids, names, boxes (default: the selection, else the page).",
+    "XML outline of a node's layers: ids, names, boxes (default: selection, else page).",
     MetadataArgs,
     toolset="code",
 )

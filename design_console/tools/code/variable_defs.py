@@ -17,7 +17,7 @@ class VariableDefsArgs(Args):
 
 @plugin_read(
     "design_get_variable_defs",
-    "Variables and styles a node's layers use, with values per mode and CSS names.",
+    "Variables and styles a node's layers use: values per mode, CSS names.",
     VariableDefsArgs,
     toolset="code",
 )

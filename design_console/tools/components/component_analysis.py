@@ -61,8 +61,7 @@ def _deep_part(ctx: Context, args: DeepComponentArgs, reply: dict[str, Any]) -> 
 
 bridge_tool(
     "design_get_component_for_development_deep",
-    "A node's whole tree (default depth 10): layout, fills, text, bound variables with token names, reactions, "
-    "variant and instance properties; pre-order, paged.",
+    "A node's tree in pre-order: layout, fills, text, bound tokens, reactions, variant/instance props.",
     DeepComponentArgs,
     method="DEEP_GET_COMPONENT",
     runs_in="api",
@@ -123,8 +122,7 @@ def _analysis_part(ctx: Context, args: AnalyzeSetArgs, reply: dict[str, Any]) ->
 
 bridge_tool(
     "design_analyze_component_set",
-    "Variant analysis of a component set: axes and values, default variant, state axis, what varies, and each "
-    "variant's changes against the default; paged.",
+    "A component set's axes, default, state axis, what varies, each variant's diff from default.",
     AnalyzeSetArgs,
     method="ANALYZE_COMPONENT_SET",
     runs_in="api",

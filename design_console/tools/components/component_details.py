@@ -73,8 +73,7 @@ def _variant_axes(entry: ComponentEntry) -> dict[str, list[str]]:
 
 @plugin_read(
     "design_get_component_details",
-    "A component or component set of the open file (by componentKey or componentName): key, description, page, "
-    "properties, variant axes, variants with keys (paged).",
+    "An open-file component or set: key, description, page, properties, variants with keys.",
     ComponentDetailsArgs,
 )
 async def design_get_component_details(ctx: ApiContext, args: ComponentDetailsArgs) -> ToolOutput:

@@ -263,7 +263,7 @@ async def git_log(repo: Path, paths: list[str], limit: int, *, detailed: bool) -
 
 @api_write(
     "design_generate_component_doc",
-    "Component docs in markdown (plugin, else design API; version/git history); outputPath writes a file.",
+    "Markdown component docs; outputPath writes a file.",
     ComponentDocArgs,
     toolset="audit",
     uses_files=True,

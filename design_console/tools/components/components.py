@@ -26,8 +26,8 @@ class ComponentArgs(NodePagedArgs):
 
 @api_read(
     "design_get_component",
-    "A component's metadata (name, key, description, properties, variants) or, with format=reconstruction, its "
-    "node tree; enrich adds the plugin's local description.",
+    "A component's key, description, properties, variants; format=reconstruction: node tree; enrich: local "
+    "description.",
     ComponentArgs,
 )
 async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutput:
@@ -71,8 +71,8 @@ class DevArgs(NodePagedArgs):
 
 @api_read(
     "design_get_component_for_development",
-    "A component's tree (depth 4): layout, colours, bound variables, plugin annotations, a 2x render URL. "
-    "codebasePath (a local source folder) adds the files that implement it.",
+    "A component's tree (depth 4): layout, colours, bound variables, annotations, render URL; codebasePath: source "
+    "files.",
     DevArgs,
 )
 async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -> ToolOutput:
@@ -108,7 +108,7 @@ class ImageArgs(NodeArgs):
 
 @api_read(
     "design_get_component_image",
-    "Render a node through the design API and return the image URL (valid 30 days).",
+    "Render a node via the design API: image URL (valid 30 days).",
     ImageArgs,
 )
 async def design_get_component_image(ctx: ApiContext, args: ImageArgs) -> ToolOutput:

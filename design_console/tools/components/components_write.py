@@ -41,7 +41,7 @@ class InstantiateArgs(Args):
 
 write_tool(
     "design_instantiate_component",
-    "Place an instance of a component (published componentKey or local nodeId), with variant and overrides.",
+    "Place an instance (componentKey or local nodeId), variant, overrides.",
     InstantiateArgs,
 )
 
@@ -53,7 +53,7 @@ class DescriptionArgs(NodeArgs):
 
 write_tool(
     "design_set_description",
-    "Set a component's or style's description (plain, optional markdown).",
+    "Set a component's or style's description (optional markdown).",
     DescriptionArgs,
     method=Method.SET_NODE_DESCRIPTION,
     idempotent=True,
@@ -70,7 +70,7 @@ class AddPropertyArgs(NodeArgs):
 
 write_tool(
     "design_add_component_property",
-    "Add a component property to a component or component set.",
+    "Add a property to a component or component set.",
     AddPropertyArgs,
     rename={"type": "propertyType"},
 )
@@ -120,7 +120,7 @@ class ArrangeArgs(Args):
 
 write_tool(
     "design_arrange_component_set",
-    "Lay out a component set's variants in a labelled grid, in place.",
+    "Lay out a component set's variants in a labelled grid.",
     ArrangeArgs,
     idempotent=True,
 )
@@ -145,7 +145,7 @@ class CreateSetArgs(Args):
 
 write_tool(
     "design_create_component_set",
-    "Make a variant set: from a base component and axes, or by combining componentIds.",
+    "Make a variant set from a base component and axes, or componentIds.",
     CreateSetArgs,
 )
 
@@ -156,7 +156,7 @@ class InstancePropsArgs(NodeArgs):
 
 write_tool(
     "design_set_instance_properties",
-    "Set an instance's component properties (names with or without #id suffix).",
+    "Set an instance's component properties (#id suffix optional).",
     InstancePropsArgs,
     idempotent=True,
 )

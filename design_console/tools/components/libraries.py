@@ -45,7 +45,7 @@ def _listing(
 
 @api_read(
     "design_get_library_components",
-    "Published components and component sets of a library file (query filters names).",
+    "A library file's published components and sets; query filters names.",
     LibraryArgs,
 )
 async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> ToolOutput:
@@ -136,8 +136,7 @@ def _local_items(reply: dict[str, Any]) -> list[dict[str, Any]]:
 
 @api_read(
     "design_search_components",
-    "Find components, component sets and their variants by name, best match first: the open file's (plugin) "
-    "and a library's (libraryFileKey/Url).",
+    "Find components, sets and variants by name, best first, in the open file or a library.",
     SearchArgs,
 )
 async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOutput:
@@ -172,7 +171,7 @@ class ByKeyArgs(Args):
 
 @api_read(
     "design_get_library_component_by_key",
-    "Resolve a published component or component-set key to its library file, properties, variants and visual specs.",
+    "A published component or set key's library file, properties, variants, specs.",
     ByKeyArgs,
 )
 async def design_get_library_component_by_key(ctx: ApiContext, args: ByKeyArgs) -> ToolOutput:

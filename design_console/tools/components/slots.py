@@ -57,12 +57,12 @@ class AppendArgs(SlotRef):
 
 write_tool(
     "design_append_to_slot",
-    "Put a node (a clone of sourceNodeId, or a new one) into an instance's slot (slotId, or instanceId+slotName).",
+    "Put a clone of sourceNodeId, or a new node, in a slot (slotId, or instanceId+slotName).",
     AppendArgs,
 )
 write_tool(
     "design_reset_slot",
-    "Reset an instance's slot to the component's default content.",
+    "Reset an instance's slot to its default content.",
     SlotRef,
     destructive=True,
     idempotent=True,
@@ -78,6 +78,6 @@ class SlotPropertyArgs(NodeArgs):
 
 write_tool(
     "design_add_slot_property",
-    "Add a SLOT property to a component, bound to one of its direct-child frames.",
+    "Add a SLOT property to a component, bound to a direct-child frame.",
     SlotPropertyArgs,
 )

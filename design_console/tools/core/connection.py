@@ -99,13 +99,12 @@ class TargetArgs(Args, kw_only=True):
 
 
 class StatusArgs(Args):
-    probe: Annotated[bool, Meta(description="Also do a live GET_FILE_INFO round trip and report its latency.")] = False
+    probe: Annotated[bool, Meta(description="Time a live round trip.")] = False
 
 
 @tool(
     "design_get_status",
-    "Connection status: bridge port, connected plugin and file, setup steps when not connected. "
-    "probe:true measures a live round trip.",
+    "Connection status: bridge port, plugin and file, or setup steps.",
     args=StatusArgs,
 )
 async def get_status(ctx: DaemonContext, args: StatusArgs) -> ToolOutput:
@@ -134,7 +133,7 @@ class DiagnoseArgs(Args):
 
 @tool(
     "design_diagnose",
-    "Health report: server version, mode, plugin connection, auth, access token and likely causes of problems.",
+    "Health report: version, mode, plugin connection, auth, likely causes of problems.",
     args=DiagnoseArgs,
 )
 async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
@@ -209,7 +208,7 @@ def _console_report(ctx: DaemonContext) -> dict[str, Any]:
 
 @bridge_read(
     "design_list_open_files",
-    "List the files whose plugin is connected, marking the active one and whether it is locked.",
+    "Files with a connected plugin; which is active and whether locked.",
     NoArgs,
     also_needs=DAEMON_STATE,
 )
@@ -225,7 +224,7 @@ class NavigateArgs(Args):
 
 @bridge_read(
     "design_navigate",
-    "Make a connected file the target of later commands (by URL or key); lock:true pins it. Never opens files.",
+    "Target later commands at a connected file; never opens files.",
     NavigateArgs,
     also_needs=DAEMON_STATE,
 )
@@ -238,8 +237,8 @@ async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
 # --- console -------------------------------------------------------------------------------------------------
 
 #: Console reads take a fileKey of any file with buffered entries, connected or not.
-ConsoleFileKey = Annotated[str, Meta(description="This file's entries instead of the active file's.")]
-AllFiles = Annotated[bool, Meta(description="Every file's entries, each tagged with its file.")]
+ConsoleFileKey = Annotated[str, Meta(description="This file instead of the active one.")]
+AllFiles = Annotated[bool, Meta(description="All files' entries, tagged by file.")]
 
 
 def _console_key(ctx: DaemonContext, requested: str, all_files: bool) -> str | None:
@@ -276,7 +275,7 @@ def _buffered_files(ctx: DaemonContext) -> str:
 class ConsoleArgs(Args):
     count: Annotated[int, Meta(ge=1, le=1000, description="Newest N entries.")] = 100
     level: ConsoleLevelFilter = "all"
-    since: Annotated[int, Meta(ge=0, description="Only entries after this time (ms since epoch).")] = 0
+    since: Annotated[int, Meta(ge=0, description="Only entries after this epoch ms.")] = 0
     fileKey: ConsoleFileKey = ""
     allFiles: AllFiles = False
 
@@ -326,8 +325,7 @@ def _read_console(
 
 @tool(
     "design_get_console_logs",
-    "Plugin console output of the active file (none connected: the one that left last; or fileKey, or allFiles): "
-    "newest `count`, by level and since.",
+    "Newest plugin console entries of the active file (else the last connected), by level and since.",
     args=ConsoleArgs,
 )
 async def get_console_logs(ctx: DaemonContext, args: ConsoleArgs) -> ToolOutput:
@@ -344,7 +342,7 @@ class WatchArgs(Args):
 
 @tool(
     "design_watch_console",
-    "Watch the console for `duration` seconds, then return what was logged during that time.",
+    "What the console logs in the next `duration` seconds.",
     args=WatchArgs,
 )
 async def watch_console(ctx: DaemonContext, args: WatchArgs) -> ToolOutput:
@@ -364,7 +362,7 @@ class ClearArgs(Args):
 
 @tool(
     "design_clear_console",
-    "Empty the active file's console buffer (or a fileKey's, or allFiles); no plugin round trip.",
+    "Empty the active file's console buffer.",
     args=ClearArgs,
     read_only=False,
     idempotent=True,
@@ -387,12 +385,12 @@ async def _wait_reconnected(ctx: DaemonContext, key: str, since_ms: int, timeout
 
 
 class ReloadArgs(TargetArgs):
-    clearConsole: Annotated[bool, Meta(description="Empty this file's console entries first.")] = True
+    clearConsole: Annotated[bool, Meta(description="Empty its console entries first.")] = True
 
 
 @bridge_write(
     "design_reload_plugin",
-    "Reload the plugin UI (optionally clearing the console buffer) and wait for it to reconnect.",
+    "Reload the plugin UI and wait for it to reconnect.",
     ReloadArgs,
     also_needs=DAEMON_STATE,
 )
@@ -410,7 +408,7 @@ async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
 
 @bridge_write(
     "design_reconnect",
-    "Check the bridge with a live round trip; if it fails, reload the plugin UI and check again.",
+    "Round trip to the bridge; on failure reload the plugin UI and retry.",
     TargetArgs,
     also_needs=DAEMON_STATE,
 )
@@ -441,12 +439,8 @@ async def reconnect(ctx: DaemonContext, args: TargetArgs) -> ToolOutput:
 
 
 class ExecuteArgs(TargetArgs):
-    code: Annotated[
-        str, Meta(min_length=1, max_length=MAX_CODE_CHARS, description="Plugin API JavaScript; `return` a value.")
-    ]
-    timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description=f"Milliseconds (cap {EXECUTE_MAX_MS}).")] = (
-        EXECUTE_DEFAULT_MS
-    )
+    code: Annotated[str, Meta(min_length=1, max_length=MAX_CODE_CHARS, description="Async function body.")]
+    timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Milliseconds.")] = EXECUTE_DEFAULT_MS
 
 
 def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
@@ -466,8 +460,7 @@ def _shape_execution(reply: dict[str, Any]) -> dict[str, Any]:
 
 bridge_tool(
     "design_execute",
-    "Run Plugin API JavaScript in the design file (async function body; `return` the result). "
-    f"Default timeout {EXECUTE_DEFAULT_MS} ms, cap {EXECUTE_MAX_MS}.",
+    "Run Plugin API JavaScript (async function body; `return` the result) in the design file.",
     ExecuteArgs,
     method="EXECUTE_CODE",
     read_only=False,
@@ -485,7 +478,7 @@ class ExecuteAcrossArgs(Args):
 
 @bridge_write(
     "design_execute_across_files",
-    "Run the same Plugin API JavaScript in several connected files at once (fileKeys, or allFiles:true).",
+    "Run Plugin API JavaScript in several connected files.",
     ExecuteAcrossArgs,
     destructive=True,
     also_needs=DAEMON_STATE,
@@ -514,9 +507,7 @@ async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> T
 
 
 class SelectionArgs(TargetArgs):
-    verbose: Annotated[bool, Meta(description="Also read fills, strokes and more of each node (live round trip).")] = (
-        False
-    )
+    verbose: Annotated[bool, Meta(description="Add fills, strokes, text, layout (live round trip).")] = False
 
 
 _VERBOSE_SELECTION = """
@@ -538,7 +529,7 @@ return out;
 
 @bridge_read(
     "design_get_selection",
-    "The current selection pushed by the plugin (≤50 nodes); verbose:true adds fills, strokes, text and layout.",
+    "The selection pushed by the plugin (max 50 nodes).",
     SelectionArgs,
     also_needs=DAEMON_STATE,
 )
@@ -558,14 +549,14 @@ async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
 
 
 class ChangesArgs(TargetArgs):
-    since: Annotated[int, Meta(ge=0, description="Only changes with seq greater than this.")] = 0
+    since: Annotated[int, Meta(ge=0, description="Only changes with a greater seq.")] = 0
     count: Annotated[int, Meta(ge=1, le=200)] = 50
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
 
 
 @bridge_read(
     "design_get_design_changes",
-    "Document and metadata changes the plugin reported (≤200 per file), with seq numbers to read only what is new.",
+    "Document and metadata changes the plugin reported (last 200 per file).",
     ChangesArgs,
     also_needs=DAEMON_STATE,
 )

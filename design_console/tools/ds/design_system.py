@@ -90,8 +90,7 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
 
 @plugin_read(
     "design_get_design_system_summary",
-    "Overview of the open file's design system: component categories, sets, variants, pages, variable collections, "
-    "modes and types. Cached 5 min; forceRefresh rebuilds.",
+    "The open file's components by category, sets, variants, pages, collections, modes. Cached 5 min.",
     SummaryArgs,
 )
 async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -> ToolOutput:
@@ -238,8 +237,7 @@ async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) ->
 
 @api_read(
     "design_get_design_system_kit",
-    "Tokens, components and styles in one answer. format=full: each set's default variant spec plus per-variant "
-    "differences; includeImages: render URLs.",
+    "Tokens, components and styles; format=full adds default variant specs and per-variant diffs.",
     KitArgs,
 )
 async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:

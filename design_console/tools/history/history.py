@@ -52,11 +52,9 @@ MAX_BETWEEN = 20
 MAX_PLUGIN_EDITS = 50
 MAX_EDIT_VALUE_CHARS = 300
 
-VersionId = Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="A version id from design_get_file_versions")]
-VersionOrCurrent = Annotated[
-    str, Meta(pattern=r"^([0-9]{1,24}|current)$", description='A version id, or "current" for the file as it is now')
-]
-DiffMode = Annotated[Mode, Meta(description="summary: counts and titles; standard: values cut short; detailed")]
+VersionId = Annotated[str, Meta(pattern=r"^[0-9]{1,24}$", description="Id from design_get_file_versions")]
+VersionOrCurrent = Annotated[str, Meta(pattern=r"^([0-9]{1,24}|current)$", description='Version id or "current"')]
+DiffMode = Annotated[Mode, Meta(description="summary: counts+titles; standard: values cut short")]
 
 
 def is_autosave(version: dict[str, Any]) -> bool:
@@ -171,8 +169,7 @@ class GetFileVersionsArgs(FileArgs, kw_only=True):
 
 @api_read(
     "design_get_file_versions",
-    "List a file's saved versions, newest first (named ones only unless include_autosaves). "
-    "Use the ids with the other version tools.",
+    "A file's saved versions, newest first (autosaves if include_autosaves).",
     GetFileVersionsArgs,
     idempotent=False,
 )
@@ -212,8 +209,7 @@ class GetFileAtVersionArgs(FileArgs, kw_only=True):
 
 @api_read(
     "design_get_file_at_version",
-    "Read a file, or some of its nodes, as it was at a version. Without node_ids it reads pages and top-level "
-    "layers (depth 2).",
+    "A file, or node_ids, at a version (default: pages, top-level layers).",
     GetFileAtVersionArgs,
 )
 async def get_file_at_version(ctx: ApiContext, args: GetFileAtVersionArgs) -> ToolOutput:
@@ -348,8 +344,8 @@ class DiffVersionsArgs(FileArgs, kw_only=True):
 
 @api_read(
     "design_diff_versions",
-    "What changed between two versions: pages and top-level layers added, removed, moved or edited, component and "
-    "style catalog changes, and deep diffs of the nodes in component_ids.",
+    "Diff two versions: pages and top-level layers added/removed/moved/edited, catalog changes; component_ids: deep "
+    "diffs.",
     DiffVersionsArgs,
 )
 async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
@@ -370,7 +366,7 @@ class ChangesSinceArgs(FileArgs, kw_only=True):
 
 @api_read(
     "design_get_changes_since_version",
-    "What changed from a version to the file as it is now (same result as design_diff_versions to current).",
+    "design_diff_versions from since_version to now.",
     ChangesSinceArgs,
     idempotent=False,
 )
@@ -403,8 +399,7 @@ async def _version_context(
 
 @api_read(
     "design_generate_changelog",
-    "A human-readable markdown changelog between two versions: named versions in between, then the changes by "
-    "page, component and catalog.",
+    "Markdown changelog of two versions: named versions between, changes by page, component, catalog.",
     ChangelogArgs,
 )
 async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput:
@@ -459,8 +454,7 @@ class BlameNodeArgs(FileArgs, kw_only=True):
 
 @api_read(
     "design_blame_node",
-    "Find the version that introduced a node's current state (or one component property's, or one child's) by "
-    "binary search over the version history.",
+    "Binary-search versions for the one that set a node's current state (or a component property's or child's).",
     BlameNodeArgs,
 )
 async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:

@@ -23,8 +23,7 @@ class FileDataArgs(FilePagedArgs):
 
 @api_read(
     "design_get_file_data",
-    "File structure from the design API: pages and nodes to `depth` (0-3 below pages), in summary/standard/full "
-    "verbosity, within maxTokens.",
+    "File structure via the design API: pages and nodes to `depth`.",
     FileDataArgs,
 )
 async def design_get_file_data(ctx: ApiContext, args: FileDataArgs) -> ToolOutput:
@@ -51,7 +50,7 @@ class FileForPluginArgs(FilePagedArgs):
 
 @api_read(
     "design_get_file_for_plugin",
-    "File tree reduced to ids, names, types, structure and shared plugin data (depth ≤5), within maxTokens.",
+    "File tree: ids, names, types, shared plugin data.",
     FileForPluginArgs,
 )
 async def design_get_file_for_plugin(ctx: ApiContext, args: FileForPluginArgs) -> ToolOutput:

@@ -31,7 +31,7 @@ class ResizeArgs(NodeArgs):
 
 write_tool(
     "design_resize_node",
-    "Resize a node; withConstraints:false ignores its children's constraints.",
+    "Resize a node; withConstraints:false ignores children's constraints.",
     ResizeArgs,
     idempotent=True,
 )
@@ -58,7 +58,7 @@ class FillsArgs(NodeArgs):
 
 bridge_tool(
     "design_set_fills",
-    "Replace a node's fills: colours (hex, rgb()) and/or bound colour variables.",
+    "Replace a node's fills: colours and/or bound colour variables.",
     FillsArgs,
     method=Method.SET_NODE_FILLS,
     toolset="write",
@@ -74,7 +74,7 @@ class StrokesArgs(NodeArgs):
 
 write_tool(
     "design_set_strokes",
-    "Replace a node's strokes (and weight) like design_set_fills.",
+    "Replace a node's strokes and weight like design_set_fills.",
     StrokesArgs,
     method=Method.SET_NODE_STROKES,
     idempotent=True,
@@ -89,7 +89,7 @@ class ImageFillArgs(Args):
 
 @tool(
     "design_set_image_fill",
-    "Fill nodes with a PNG/JPEG/GIF from base64, a data URL, an https URL or a file path.",
+    "Fill nodes with a PNG/JPEG/GIF: base64, data URL, https URL or path.",
     args=ImageFillArgs,
     runs_in="media",
     toolset="write",
@@ -121,7 +121,7 @@ async def design_set_image_fill(ctx: MediaContext, args: ImageFillArgs) -> ToolO
 write_tool("design_clone_node", "Duplicate a node beside it.", NodeArgs)
 write_tool(
     "design_delete_node",
-    "Delete a node; the result says what was removed.",
+    "Delete a node; returns what was removed.",
     NodeArgs,
     destructive=True,
 )
@@ -143,7 +143,7 @@ class TextArgs(NodeArgs):
 
 write_tool(
     "design_set_text",
-    "Set a text node's characters and optionally its font size, family and style.",
+    "Set a text node's characters, optionally font size, family, style.",
     TextArgs,
     method=Method.SET_TEXT_CONTENT,
     idempotent=True,
@@ -168,7 +168,7 @@ class CreateChildArgs(Args):
 
 write_tool(
     "design_create_child",
-    "Create a rectangle, ellipse, frame, text or line inside a parent node.",
+    "Create a rectangle, ellipse, frame, text or line in a parent.",
     CreateChildArgs,
     method=Method.CREATE_CHILD_NODE,
 )

@@ -159,8 +159,7 @@ class TakeScreenshotArgs(Args, kw_only=True):
 
 @media_read(
     "design_take_screenshot",
-    "Image of a node (default: the current page) from the plugin, else rendered by the design API (pdf always). jpg "
-    "takes quality. Node ids change between sessions.",
+    "Image of a node (default: current page) via the plugin, else the design API.",
     TakeScreenshotArgs,
     open_world=True,
 )
@@ -211,8 +210,7 @@ class CaptureScreenshotArgs(Args, kw_only=True):
 
 @media_read(
     "design_capture_screenshot",
-    "Plugin export of a node or the current page as the design tool draws it right now (long edge at most "
-    "1568 px). Needs the Desktop Bridge plugin.",
+    "Plugin export of a node or the page as drawn now (long edge max 1568 px).",
     CaptureScreenshotArgs,
     needs_bridge=True,
 )

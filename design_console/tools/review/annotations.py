@@ -20,7 +20,7 @@ class GetAnnotationsArgs(NodeArgs):
 
 bridge_tool(
     "design_get_annotations",
-    "Read a node's annotations (and its children's, to depth).",
+    "A node's annotations (and its children's, to depth).",
     GetAnnotationsArgs,
     toolset="write",
     rename={"include_children": "includeChildren"},

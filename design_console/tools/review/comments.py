@@ -17,7 +17,7 @@ from design_console.tools.files import file_key_for
 
 #: Longest comment we send; longer text is almost certainly a mistake (a pasted file), not a comment.
 MAX_MESSAGE_CHARS = 10_000
-CommentId = Annotated[str, Meta(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="A comment id from design_get_comments")]
+CommentId = Annotated[str, Meta(pattern=r"^[0-9A-Za-z_-]{1,64}$", description="Id from design_get_comments")]
 
 
 def compact_comment(comment: dict[str, Any]) -> dict[str, Any]:
@@ -81,8 +81,7 @@ class GetCommentsArgs(FileArgs, kw_only=True):
 
 @api_read(
     "design_get_comments",
-    "List a file's comment threads, newest first, with replies, authors, pinned node and position. "
-    "Resolved threads only with include_resolved; as_md returns messages as markdown.",
+    "A file's comment threads, newest first, with replies, authors, pinned node.",
     GetCommentsArgs,
     idempotent=False,
 )
@@ -137,8 +136,7 @@ def comment_body(args: PostCommentArgs) -> dict[str, Any]:
 
 @api_write(
     "design_post_comment",
-    "Post a comment on a file, pinned to a node (node_id, offset x/y) or a canvas point (x/y), or reply to a "
-    "thread (reply_to_comment_id).",
+    "Comment on a node (node_id, offset x/y) or canvas point (x/y), or reply to a comment.",
     PostCommentArgs,
 )
 async def post_comment(ctx: ApiContext, args: PostCommentArgs) -> ToolOutput:
@@ -158,7 +156,7 @@ class DeleteCommentArgs(FileArgs, kw_only=True):
 
 @api_write(
     "design_delete_comment",
-    "Delete a comment (only the token's own comments can be deleted).",
+    "Delete a comment (only the token's own).",
     DeleteCommentArgs,
     destructive=True,
     idempotent=True,

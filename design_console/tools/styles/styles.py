@@ -54,8 +54,7 @@ def _style_node_id(style: dict[str, Any]) -> str:
 
 @api_read(
     "design_get_styles",
-    "Colour, text, effect and grid styles (values in standard/full verbosity). enrich: CSS; include_usage: node "
-    "counts; include_exports: code.",
+    "Colour, text, effect, grid styles; enrich: CSS; include_usage: node counts; include_exports: code.",
     StylesArgs,
 )
 async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:

@@ -137,8 +137,7 @@ def _inline(files: dict[str, str]) -> dict[str, Any]:
 
 @tokens_tool(
     "design_export_tokens",
-    "Variables as token files in a code format. outputPath writes them (merge keeps tokens only the file has; "
-    "dry-run: diff); else returned inline.",
+    "Variables as token files in a code format, inline or to outputPath (merge keeps file-only tokens).",
     ExportTokensArgs,
     toolset="tokens",
     needs_bridge=True,

@@ -154,8 +154,7 @@ class LibraryVariablesArgs(PagedArgs):
 
 @plugin_read(
     "design_get_library_variables",
-    "Variables of the team libraries enabled for the open file: name, key, type, collection, library. "
-    "libraryName/collectionName match part of a name.",
+    "Variables of the file's enabled libraries: name, key, type, collection, library.",
     LibraryVariablesArgs,
 )
 async def design_get_library_variables(ctx: ApiContext, args: LibraryVariablesArgs) -> ToolOutput:
@@ -219,8 +218,7 @@ class ImportLibraryVariableArgs(Args):
 
 @tool(
     "design_import_library_variable",
-    "Import a variable of an enabled team library by its key (from design_get_library_variables); returns its "
-    "local id, the same one when imported again.",
+    "Import a library variable by key (design_get_library_variables); returns its local id.",
     args=ImportLibraryVariableArgs,
     runs_in="api",
     toolset="write",

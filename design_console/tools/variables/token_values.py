@@ -43,8 +43,7 @@ def _is_spacing(var: dict[str, Any]) -> bool:
 
 @plugin_read(
     "design_get_token_values",
-    "Variable values per mode from the plugin: colors (hex), spacing (gap/padding/margin numbers) or all; filter "
-    "matches names.",
+    "Variable values per mode (plugin): colors (hex), spacing or all; filter matches names.",
     TokenValuesArgs,
 )
 async def design_get_token_values(ctx: ApiContext, args: TokenValuesArgs) -> ToolOutput:

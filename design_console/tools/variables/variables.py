@@ -178,8 +178,8 @@ async def _annotate_variables(
 
 @api_read(
     "design_get_variables",
-    "Variables and collections (plugin, else design API, else styles). summary: counts; returnAsLinks: ids+names; "
-    "enrich: values, CSS names; include_*: usage, alias chains, code.",
+    "Variables and collections (plugin, else design API); returnAsLinks: ids+names; enrich: values, CSS; include_*: "
+    "usage, aliases, code.",
     VariablesArgs,
 )
 async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutput:

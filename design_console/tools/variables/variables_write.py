@@ -43,7 +43,7 @@ def _update_params(args: UpdateVariableArgs) -> dict[str, Any]:
 
 write_tool(
     "design_update_variable",
-    "Set a variable's value in one mode (default: first mode) and/or its description.",
+    "Set a variable's value in one mode (default: first) and/or description.",
     UpdateVariableArgs,
     idempotent=True,
     params=_update_params,
@@ -60,7 +60,7 @@ class CreateVariableArgs(Args):
 
 write_tool(
     "design_create_variable",
-    "Create a variable in a collection, with values per modeId.",
+    "Create a variable in a collection, values per modeId.",
     CreateVariableArgs,
 )
 
@@ -73,7 +73,7 @@ class CreateCollectionArgs(Args):
 
 write_tool(
     "design_create_variable_collection",
-    "Create a variable collection with its first mode's name and further modes.",
+    "Create a variable collection with its modes.",
     CreateCollectionArgs,
 )
 
@@ -84,7 +84,7 @@ class VariableIdArgs(Args):
 
 write_tool(
     "design_delete_variable",
-    "Delete a variable; the result keeps what is needed to recreate it.",
+    "Delete a variable; returns what recreating it needs.",
     VariableIdArgs,
     destructive=True,
 )
@@ -146,7 +146,7 @@ class BatchCreateArgs(Args):
 
 write_tool(
     "design_batch_create_variables",
-    f"Create up to {MAX_BATCH} variables in one collection, all or none.",
+    f"Create up to {MAX_BATCH} variables in a collection, all or none.",
     BatchCreateArgs,
 )
 
@@ -184,6 +184,6 @@ class SetupTokensArgs(Args):
 
 write_tool(
     "design_setup_design_tokens",
-    "Create a collection with modes and tokens (values by mode name; {a.b} aliases) all or none.",
+    "Create a collection with modes and tokens (values by mode name; {a.b} aliases), all or none.",
     SetupTokensArgs,
 )
