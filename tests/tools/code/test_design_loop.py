@@ -48,10 +48,14 @@ const root = await figma.getNodeByIdAsync(%r);
 return root.findAll((n) => n.type === "TEXT" && n.visible).map((n) => n.id);
 """
 
-#: Every visible run of text on a page with the top-left of its box.
+#: Every visible run of text on a page with the top-left of its box, and the text shown in its form fields (drawn
+#: inside the browser's own field, where a page cannot measure it).
 PAGE_TEXTS = """
 () => {
   const out = [];
+  const fields = [...document.querySelectorAll("input:not([type=hidden]):not([type=checkbox]):not([type=radio])")]
+    .map((i) => (i.type === "password" ? "\u2022".repeat(i.value.length) : i.value) || i.placeholder)
+    .filter(Boolean);
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
     const range = document.createRange();
@@ -60,7 +64,7 @@ PAGE_TEXTS = """
     if (!r.width || !r.height || !t.data.trim()) continue;
     out.push({ text: t.data.replace(/\\s+/g, " ").trim(), x: r.left + scrollX, y: r.top + scrollY });
   }
-  return out;
+  return { texts: out, fields };
 }
 """
 
@@ -161,7 +165,7 @@ async def test_a_page_built_as_layers_and_written_back_as_html_looks_like_the_pa
 
     original, page = await rendered(browser, url=url)
     try:
-        page_texts: list[dict[str, Any]] = await page.evaluate(PAGE_TEXTS)
+        page_texts: dict[str, Any] = await page.evaluate(PAGE_TEXTS)
     finally:
         await page.close()
     written, page = await rendered(browser, html=code)
@@ -175,7 +179,7 @@ async def test_a_page_built_as_layers_and_written_back_as_html_looks_like_the_pa
     assert agreement >= AGREEMENT, f"{name}: {agreement:.2%} of pixels agree"
     # Every visible run of text is a text layer with the same characters, drawn where the page draws it.
     unmatched = list(code_texts)
-    for ref in page_texts:
+    for ref in page_texts["texts"]:
         match = next(
             (
                 t
@@ -188,6 +192,8 @@ async def test_a_page_built_as_layers_and_written_back_as_html_looks_like_the_pa
         )
         assert match is not None, f"{name}: {ref} has no text layer there; the code has {unmatched}"
         unmatched.remove(match)
+    # What is left is the fields' text, and nothing the page does not show.
+    assert sorted(t["text"] for t in unmatched) == sorted(page_texts["fields"])
 
     react = await whole_code(client, made["rootId"], "react-tailwind")
     source = tmp_path / "Page.tsx"
