@@ -269,3 +269,10 @@ def test_a_bound_colour_with_paint_opacity_is_mixed_with_transparent() -> None:
              "boundVariables": {"color": {"type": "VARIABLE_ALIAS", "id": "v2"}}}  # fmt: skip
     decl = Builder([node(0, -1, 0, fills=[paint])], VARIABLES, {}, embed=True).build([0]).roots[0].css
     assert decl["background-color"] == "color-mix(in srgb, var(--color-black) 25%, transparent)"
+
+
+def test_class_names_are_selectors_even_when_the_layer_name_starts_with_a_digit() -> None:
+    nodes = [node(0, -1, 0), node(1, 0, 1, "TEXT", name="$0", characters="$0"), node(2, 0, 1, name="Card")]
+    root = Builder(nodes, {}, {}, embed=True).build([0]).roots[0]
+    assert [child.cls for child in root.children] == ["l-0-1", "card-2"]
+    assert ".l-0-1 {" in html.document(Builder(nodes, {}, {}, embed=True).build([0]), "Page")

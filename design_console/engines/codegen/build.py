@@ -73,6 +73,13 @@ class Built:
     warnings: list[str]
 
 
+def class_name(layer_name: str, index: int) -> str:
+    """A CSS class for a layer: its name as a slug, led by a letter (``.0-price`` is not a selector, so a name that
+    starts with a digit, such as "$0", would leave its layer unstyled)."""
+    stem = slug(split_name(layer_name) or ("layer",))[:40]
+    return f"{stem if stem[0].isalpha() else 'l-' + stem}-{index}"
+
+
 class Builder:
     """Turns the flat node records of a read (document order, ``p`` = parent index) into elements."""
 
@@ -134,7 +141,7 @@ class Builder:
         kind = str(node.get("type", ""))
         decl: dict[str, str] = {}
         self._position(node, parent, decl)
-        element = Element(node, f"{slug(split_name(str(node.get('name', ''))) or ('layer',))[:40]}-{index}", decl)
+        element = Element(node, class_name(str(node.get("name", "")), index), decl)
         if kind == "TEXT":
             self._text(node, element)
         elif kind in VECTOR_TYPES and node.get("svg"):
