@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import sysconfig
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +41,11 @@ from design_console.runtime.control_client import connect_or_start
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.platform import login
 from design_console.runtime.platform.locks import lock_is_free
-from design_console.runtime.platform.private import describe_access
+from design_console.runtime.platform.private import describe_access, open_to_others, owned_by_me
 from design_console.runtime.platform.procs import in_job
-from design_console.runtime.platform.system import open_file_limits
+from design_console.runtime.platform.system import MAX_SOCKET_PATH, design_app_locations, open_file_limits
 from design_console.runtime.ports import port_holders
+from design_console.runtime.transport import check_socket_path
 
 STOP_WAIT = 5.0
 SERVICE_LABEL = login.SERVICE_LABEL
@@ -229,8 +232,8 @@ def cmd_logs(config: Config, opts: argparse.Namespace) -> int:
     return 0
 
 
-def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
-    """Every check as (status, what, how to fix); status is ok, warn or fail."""
+def doctor_checks(config: Config, facts: PlatformFacts | None = None) -> list[tuple[str, str, str]]:
+    """Every check as (status, what, how to fix); status is ok, warn or fail. ``facts``: this OS's, unless given."""
     checks: list[tuple[str, str, str]] = []
     for label, path in (("home", config.home), ("runtime dir", config.runtime_dir)):
         try:
@@ -359,7 +362,7 @@ def doctor_checks(config: Config) -> list[tuple[str, str, str]]:
                     "`designctl restart`",
                 )
             )
-    checks += platform_checks(config)
+    checks += platform_checks(config, facts or platform_facts(config))
     checks.append(_token_check(config, design_api))
     return checks
 
@@ -387,8 +390,35 @@ def _token_check(config: Config, design_api: dict[str, Any] | None) -> tuple[str
 LOW_OPEN_FILES = 1024
 
 
-def platform_checks(config: Config) -> list[tuple[str, str, str]]:
-    """The OS's facts that decide whether designd can start and stay up: its lock, job and open-file limit."""
+#: Runs one service-manager command: True when it succeeded, False when it failed, None when it is not installed.
+Runner = Callable[[tuple[str, ...]], bool | None]
+
+
+@dataclass(frozen=True)
+class PlatformFacts:
+    """Where doctor asks this OS what it needs to know, so a test can answer as another OS would."""
+
+    plan: login.ServicePlan
+    query: Runner
+    run_key: login.RunKey | None
+    app_locations: tuple[Path, ...]
+    socket_limit: int
+
+
+def platform_facts(config: Config) -> PlatformFacts:
+    """This OS's service manager, Run key, design tool app locations and socket path limit."""
+    return PlatformFacts(
+        plan=service_plan(config),
+        query=_ask,
+        run_key=login.user_run_key(),
+        app_locations=design_app_locations(config.user_home),
+        socket_limit=MAX_SOCKET_PATH,
+    )
+
+
+def platform_checks(config: Config, facts: PlatformFacts) -> list[tuple[str, str, str]]:
+    """The OS's facts that decide whether designd can start, stay up and be reached by the plugin: its lock, job,
+    open-file limit, login item, control socket path or keys, and the design tool's desktop app."""
     checks: list[tuple[str, str, str]] = []
     lock = config.lock_file
     try:
@@ -420,7 +450,72 @@ def platform_checks(config: Config) -> list[tuple[str, str, str]]:
         else:
             shown = "unlimited" if hard == -1 else str(hard)
             checks.append(("ok", f"open-file limit {soft}, hard {shown}: designd lifts its own soft limit", ""))
+    checks.append(_login_check(facts))
+    checks += _control_checks(config, facts.socket_limit)
+    if facts.app_locations:
+        checks.append(_design_app_check(facts.app_locations))
     return checks
+
+
+def _login_check(facts: PlatformFacts) -> tuple[str, str, str]:
+    """Whether something starts designd at login, and whether a written item is one the service manager has."""
+    plan = facts.plan
+    state = service_state(plan, facts.query, facts.run_key)
+    asked = " ".join(plan.query)
+    if state.managed:
+        return ("ok", f"the {plan.kind} starts designd at login (`{asked}` finds it)", "")
+    if state.run_key is not None:
+        return ("ok", f"designd starts at login from the Run key value {state.run_key!r} ({login.RUN_KEY})", "")
+    if plan.path.exists():
+        seen = "cannot be asked: not found" if state.managed is None else "does not have it"
+        return ("warn", f"{plan.path} is written, but the service manager ({plan.query[0]}) {seen}", plan.fix)
+    return (
+        "ok",
+        "nothing starts designd at login: AI apps start it on demand",
+        "`designctl service install` starts it at login.",
+    )
+
+
+def _control_checks(config: Config, socket_limit: int) -> list[tuple[str, str, str]]:
+    """The control socket's path fits the OS's limit (ipc); the CURVE key files are this user's alone (tcp)."""
+    if config.transport == "ipc":
+        path = config.control_socket
+        try:
+            check_socket_path(path, socket_limit)
+        except DesignError as err:
+            return [("fail", err.message, err.hint)]
+        size = len(os.fsencode(path))
+        return [("ok", f"control socket path is {size} bytes, within this system's {socket_limit}", "")]
+    checks: list[tuple[str, str, str]] = []
+    for path in (config.server_key_file, config.client_key_file):
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            continue
+        if not owned_by_me(info) or open_to_others(info):
+            checks.append(
+                (
+                    "fail",
+                    f"control key {path} is not yours alone ({describe_access(path)})",
+                    f"Delete it and run `designctl restart`: designd makes a new private pair. {path}",
+                )
+            )
+        else:
+            checks.append(("ok", f"control key {path} is private ({describe_access(path)})", ""))
+    return checks
+
+
+def _design_app_check(locations: tuple[Path, ...]) -> tuple[str, str, str]:
+    """The design tool's desktop app, the only place the plugin runs, is installed."""
+    for path in locations:
+        if path.exists():
+            return ("ok", f"the design tool's desktop app is installed ({path})", "")
+    return (
+        "warn",
+        "the design tool's desktop app is not in " + " or ".join(str(p) for p in locations),
+        "The plugin runs only in the desktop app: install it from https://www.figma.com/downloads/ "
+        "(ignore this if it lives elsewhere).",
+    )
 
 
 def cmd_doctor(config: Config, opts: argparse.Namespace) -> int:
@@ -479,40 +574,108 @@ def service_plan(config: Config) -> login.ServicePlan:
     )
 
 
-def _run(cmd: tuple[str, ...]) -> bool:
-    """Run one service-manager command and show it; False when it ran and failed."""
+#: How long a service-manager query may take before doctor and status give up on it.
+QUERY_TIMEOUT = 10.0
+
+
+def _run(cmd: tuple[str, ...]) -> bool | None:
+    """Run one service-manager command and show it; False when it ran and failed, None when it is not installed."""
     if shutil.which(cmd[0]) is None:
         print(f"  (skipped: {cmd[0]} not found) {' '.join(cmd)}")
-        return True
+        return None
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     print(f"  $ {' '.join(cmd)}" + (f"\n  {done.stderr.strip()}" if done.returncode else ""))
     return done.returncode == 0
 
 
-def cmd_service(config: Config, opts: argparse.Namespace) -> int:
-    plan = service_plan(config)
-    if opts.action == "install":
-        if plan.path.parent == config.home:
-            ensure_private_dir(config.home)
+def _ask(cmd: tuple[str, ...]) -> bool | None:
+    """Run one service-manager query without output; None when it is not installed or does not answer."""
+    if shutil.which(cmd[0]) is None:
+        return None
+    try:
+        done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, check=False, timeout=QUERY_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.returncode == 0
+
+
+@dataclass(frozen=True)
+class ServiceState:
+    """What starts designd at login now."""
+
+    #: The service manager has the plan's item; None when it cannot be asked.
+    managed: bool | None
+    #: The Run key value's name, when the plan's fallback is written.
+    run_key: str | None
+
+
+def service_state(plan: login.ServicePlan, query: Runner, run_key: login.RunKey | None) -> ServiceState:
+    """Ask the service manager and the Run key which of the plan's login items is installed."""
+    managed = query(plan.query) if plan.query else None
+    entry = plan.fallback
+    if entry is None or run_key is None or run_key.get(entry.name) is None:
+        return ServiceState(managed, None)
+    return ServiceState(managed, entry.name)
+
+
+def _install_fallback(plan: login.ServicePlan, run_key: login.RunKey | None) -> int:
+    """Write the plan's Run key value after the service manager refused its item; 0 when it is written."""
+    refused = f"{plan.path} was written, but the service manager refused it (see above)."
+    if plan.fallback is None or run_key is None:
+        print(format_error(refused, plan.fix), file=sys.stderr)
+        return 1
+    try:
+        run_key.set(plan.fallback.name, plan.fallback.command)
+    except OSError as exc:
+        print(
+            format_error(f"{refused} The Run key {login.RUN_KEY} refused designd too: {exc}.", plan.fix),
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        f"the {plan.kind} was refused; designd starts at login from the Run key value {plan.fallback.name!r} "
+        f"({login.RUN_KEY}) instead, without restarts after a failure"
+    )
+    return 0
+
+
+def manage_service(action: str, plan: login.ServicePlan, run: Runner, run_key: login.RunKey | None) -> int:
+    """``designctl service install|uninstall|status`` for ``plan``; the exit code."""
+    if action == "status":
+        state = service_state(plan, run, run_key)
+        managed = {True: "installed", False: "not installed", None: f"unknown ({plan.query[0]} cannot be asked)"}
+        print(f"{plan.kind}: {managed[state.managed]} ({plan.path} {'written' if plan.path.exists() else 'absent'})")
+        if plan.fallback is not None:
+            print(f"Run key value {plan.fallback.name!r}: {'present' if state.run_key else 'absent'}")
+        return 0 if state.managed or state.run_key else 1
+    if action == "install":
         plan.path.parent.mkdir(parents=True, exist_ok=True)
         plan.path.write_bytes(plan.content)
         print(f"wrote {plan.path}")
         for cmd in plan.prepare:
-            _run(cmd)
-        if not all([_run(cmd) for cmd in plan.enable]):
-            print(
-                format_error(f"{plan.path} was written, but the service manager refused it (see above).", plan.fix),
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        for cmd in plan.disable:
-            _run(cmd)
-        plan.path.unlink(missing_ok=True)
-        print(f"removed {plan.path}")
-        for cmd in plan.after_removal:
-            _run(cmd)
+            run(cmd)
+        if any([run(cmd) is False for cmd in plan.enable]):
+            return _install_fallback(plan, run_key)
+        # A value left by an earlier fallback would start a second designd at each login.
+        if plan.fallback is not None and run_key is not None and run_key.delete(plan.fallback.name):
+            print(f"removed the Run key value {plan.fallback.name!r} the {plan.kind} replaces")
+        return 0
+    for cmd in plan.disable:
+        run(cmd)
+    plan.path.unlink(missing_ok=True)
+    print(f"removed {plan.path}")
+    for cmd in plan.after_removal:
+        run(cmd)
+    if plan.fallback is not None and run_key is not None and run_key.delete(plan.fallback.name):
+        print(f"removed the Run key value {plan.fallback.name!r} ({login.RUN_KEY})")
     return 0
+
+
+def cmd_service(config: Config, opts: argparse.Namespace) -> int:
+    plan = service_plan(config)
+    if opts.action == "install" and plan.path.parent == config.home:
+        ensure_private_dir(config.home)
+    return manage_service(opts.action, plan, _run, login.user_run_key())
 
 
 def cmd_tools(config: Config, opts: argparse.Namespace) -> int:
@@ -614,7 +777,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_doctor)
     p = sub.add_parser("service", help="start designd at login (systemd unit, launchd agent, scheduled task)")
-    p.add_argument("action", choices=["install", "uninstall"])
+    p.add_argument("action", choices=["install", "uninstall", "status"])
     p.set_defaults(func=cmd_service)
     p = sub.add_parser("tools", help="list the tools")
     p.add_argument("--json", action="store_true")

@@ -23,10 +23,19 @@ from fakes.fake_plugin import FakePlugin
 from procs import BIN, DaemonProcess, TestEnv, processes_of, start_worker, wait_for
 
 from design_console import __version__
-from design_console.cli import STOP_WAIT, service_plan, unit_file_word
+from design_console.cli import (
+    STOP_WAIT,
+    PlatformFacts,
+    manage_service,
+    platform_checks,
+    service_plan,
+    unit_file_word,
+)
 from design_console.config import load_config
 from design_console.errors import PREFIX
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+from design_console.runtime.launch import DAEMON_MODULE
+from design_console.runtime.platform import login
 from design_console.tools import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -474,3 +483,164 @@ def test_doctor_warns_of_an_open_file_limit_designd_cannot_lift(dc_env: TestEnv)
     lines = _doctor_lines(done.stdout)
     assert ("warn", "the open-file limit is 256 (hard 512); designd can only lift it to 512") in lines, done.stdout
     assert "ulimit -Hn 10240" in done.stdout
+
+
+# --- login items and platform facts, answered as each OS would ---------------------------------------------------
+
+
+class FakeRunKey:
+    """This user's Run key as a dict; ``refuse`` makes writes fail as a locked-down registry does."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        self.values: dict[str, str] = {}
+        self.refuse = refuse
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name)
+
+    def set(self, name: str, command: str) -> None:
+        if self.refuse:
+            raise PermissionError(5, "Access is denied")
+        self.values[name] = command
+
+    def delete(self, name: str) -> bool:
+        return self.values.pop(name, None) is not None
+
+
+class FakeScheduler:
+    """schtasks as policy leaves it: /Create fails when ``refuse``; /Query finds what /Create made."""
+
+    def __init__(self, refuse: bool) -> None:
+        self.refuse = refuse
+        self.calls: list[tuple[str, ...]] = []
+        self.task = False
+
+    def __call__(self, cmd: tuple[str, ...]) -> bool | None:
+        self.calls.append(cmd)
+        verb = cmd[1]
+        if verb == "/Create":
+            self.task = not self.refuse
+            return not self.refuse
+        if verb == "/Delete":
+            found, self.task = self.task, False
+            return found
+        return self.task
+
+
+def _task_plan(tmp_path: Path) -> login.ServicePlan:
+    python = tmp_path / "Zoë Müller" / ".venv" / "Scripts" / "python.exe"
+    python.parent.mkdir(parents=True)
+    python.with_name("pythonw.exe").write_bytes(b"")
+    return login.task_plan(python, tmp_path / "home", "DESKTOP-1\\Zoë Müller")
+
+
+def test_service_falls_back_to_the_run_key_when_the_task_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan, schtasks, run_key = _task_plan(tmp_path), FakeScheduler(refuse=True), FakeRunKey()
+    assert plan.fallback is not None
+    assert (
+        plan.fallback.command
+        == f'"{tmp_path / "Zoë Müller" / ".venv" / "Scripts" / "pythonw.exe"}" -P -m {DAEMON_MODULE} --foreground'
+    )
+    assert manage_service("status", plan, schtasks, run_key) == 1
+
+    assert manage_service("install", plan, schtasks, run_key) == 0
+    out = capsys.readouterr().out
+    assert run_key.values == {login.TASK_NAME: plan.fallback.command}
+    assert f"from the Run key value {login.TASK_NAME!r} ({login.RUN_KEY}) instead" in out
+    assert manage_service("status", plan, schtasks, run_key) == 0
+    out = capsys.readouterr().out
+    assert f"Task Scheduler task {login.TASK_NAME!r}: not installed" in out and "present" in out
+
+    assert manage_service("uninstall", plan, schtasks, run_key) == 0
+    assert run_key.values == {} and not plan.path.exists()
+    assert f"removed the Run key value {login.TASK_NAME!r}" in capsys.readouterr().out
+    assert manage_service("status", plan, schtasks, run_key) == 1
+
+
+def test_service_install_removes_an_earlier_run_key_value_once_the_task_registers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan, schtasks, run_key = _task_plan(tmp_path), FakeScheduler(refuse=False), FakeRunKey()
+    assert plan.fallback is not None
+    run_key.values[login.TASK_NAME] = plan.fallback.command
+    assert manage_service("install", plan, schtasks, run_key) == 0
+    assert run_key.values == {} and schtasks.task
+    assert schtasks.calls[-1] == ("schtasks", "/Create", "/TN", login.TASK_NAME, "/XML", str(plan.path), "/F")
+    assert manage_service("status", plan, schtasks, run_key) == 0
+    assert f"Task Scheduler task {login.TASK_NAME!r}: installed" in capsys.readouterr().out
+    assert manage_service("uninstall", plan, schtasks, run_key) == 0
+    assert not schtasks.task
+
+
+def test_service_install_fails_with_both_fixes_when_the_run_key_is_refused_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = _task_plan(tmp_path)
+    assert manage_service("install", plan, FakeScheduler(refuse=True), FakeRunKey(refuse=True)) == 1
+    err = capsys.readouterr().err
+    assert f"The Run key {login.RUN_KEY} refused designd too" in err and "Access is denied" in err
+    assert f"schtasks /Create /TN {login.TASK_NAME}" in err
+
+
+def _facts(
+    plan: login.ServicePlan,
+    query: bool | None,
+    run_key: FakeRunKey | None = None,
+    apps: tuple[Path, ...] = (),
+    socket_limit: int = 103,
+) -> PlatformFacts:
+    return PlatformFacts(plan, lambda cmd: query, run_key, apps, socket_limit)
+
+
+def _checks(facts: PlatformFacts, env: TestEnv, **extra: str) -> dict[str, tuple[str, str]]:
+    config = load_config({**env.env, **extra})
+    return {what: (status, fix) for status, what, fix in platform_checks(config, facts)}
+
+
+def test_doctor_on_macos_names_the_agent_socket_path_and_app(dc_env: TestEnv, tmp_path: Path) -> None:
+    plan = login.launchd_plan("/usr/local/bin/designd", tmp_path / "user", tmp_path / "logs", 501)
+    query = f"launchctl print gui/501/{login.SERVICE_LABEL}"
+    app = tmp_path / "Applications" / "Figma.app"
+    checks = _checks(_facts(plan, True, apps=(app,)), dc_env, DESIGN_IPC="ipc")
+    assert checks[f"the launchd agent {login.SERVICE_LABEL} starts designd at login (`{query}` finds it)"][0] == "ok"
+    socket = dc_env.config.control_socket
+    size = len(os.fsencode(socket))
+    assert checks[f"control socket path is {size} bytes, within this system's 103"] == ("ok", "")
+    assert checks[f"the design tool's desktop app is not in {app}"][0] == "warn"
+
+    plan.path.parent.mkdir(parents=True)
+    plan.path.write_bytes(plan.content)
+    app.mkdir(parents=True)
+    checks = _checks(_facts(plan, False, apps=(app,), socket_limit=size - 1), dc_env, DESIGN_IPC="ipc")
+    status, fix = checks[f"{plan.path} is written, but the service manager (launchctl) does not have it"]
+    assert status == "warn" and f"launchctl bootstrap gui/501 '{plan.path}'" in fix
+    status, fix = checks[f"The control socket path {socket} is {size} bytes; this system takes at most {size - 1}."]
+    assert status == "fail" and "DESIGN_RUNTIME_DIR" in fix
+    assert checks[f"the design tool's desktop app is installed ({app})"] == ("ok", "")
+
+
+def test_doctor_on_windows_names_the_run_key_and_private_keys(dc_env: TestEnv, tmp_path: Path) -> None:
+    plan, run_key = _task_plan(tmp_path), FakeRunKey()
+    assert plan.fallback is not None
+    config = load_config({**dc_env.env, "DESIGN_IPC": "tcp"})
+    ensure_private_dir(config.home)
+    for key in (config.server_key_file, config.client_key_file):
+        key.write_bytes(b"k")
+        key.chmod(0o600)
+    checks = _checks(_facts(plan, False, run_key), dc_env, DESIGN_IPC="tcp")
+    nothing = checks["nothing starts designd at login: AI apps start it on demand"]
+    assert nothing == ("ok", "`designctl service install` starts it at login.")
+    assert [w for w in checks if w.startswith("control key") and checks[w][0] == "ok"] == [
+        f"control key {config.server_key_file} is private (owner uid {os.getuid()}, mode 600)",
+        f"control key {config.client_key_file} is private (owner uid {os.getuid()}, mode 600)",
+    ]
+    assert not any(w.startswith("control socket") for w in checks)
+
+    run_key.values[login.TASK_NAME] = plan.fallback.command
+    config.client_key_file.chmod(0o644)
+    checks = _checks(_facts(plan, None, run_key), dc_env, DESIGN_IPC="tcp")
+    assert checks[f"designd starts at login from the Run key value {login.TASK_NAME!r} ({login.RUN_KEY})"][0] == "ok"
+    status, fix = checks[f"control key {config.client_key_file} is not yours alone (owner uid {os.getuid()}, mode 644)"]
+    assert status == "fail" and "designctl restart" in fix

@@ -91,13 +91,14 @@ def find_endpoint(config: Config) -> str | None:
     return endpoint if endpoint.startswith("tcp://127.0.0.1:") else None
 
 
-def check_socket_path(path: Path) -> None:
-    """Refuse an ``ipc://`` path the OS cannot bind: libzmq fails on it with a bare 'Invalid argument'."""
+def check_socket_path(path: Path, limit: int = MAX_SOCKET_PATH) -> None:
+    """Refuse an ``ipc://`` path the OS cannot bind (longer than ``limit`` bytes): libzmq fails on it with a bare
+    'Invalid argument'."""
     size = len(os.fsencode(path))
-    if size > MAX_SOCKET_PATH:
+    if size > limit:
         raise DesignError(
             ErrorCode.BAD_CONFIG,
-            f"The control socket path {path} is {size} bytes; this system takes at most {MAX_SOCKET_PATH}.",
+            f"The control socket path {path} is {size} bytes; this system takes at most {limit}.",
             "Set DESIGN_RUNTIME_DIR to a shorter folder of your own (for example ~/.dcm-run), or DESIGN_IPC=tcp.",
         )
 

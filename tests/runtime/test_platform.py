@@ -293,6 +293,7 @@ def test_the_launchd_agent_runs_designd_at_login_and_after_failures(tmp_path: Pa
     assert plan.path == tmp_path / "home" / "Library" / "LaunchAgents" / f"{login.SERVICE_LABEL}.plist"
     assert plan.enable[-1] == ("launchctl", "bootstrap", "gui/501", str(plan.path))
     assert plan.disable == (("launchctl", "bootout", f"gui/501/{login.SERVICE_LABEL}"),)
+    assert plan.query == ("launchctl", "print", f"gui/501/{login.SERVICE_LABEL}") and plan.fallback is None
     assert not any("load" in cmd for cmd in (*plan.enable, *plan.disable)), "load/unload -w are legacy"
 
 
@@ -326,3 +327,8 @@ def test_the_scheduled_task_starts_designd_at_this_users_logon_without_admin(tmp
     assert plan.path == tmp_path / "home" / "designd-task.xml"
     assert plan.enable == (("schtasks", "/Create", "/TN", login.TASK_NAME, "/XML", str(plan.path), "/F"),)
     assert plan.disable == (("schtasks", "/Delete", "/TN", login.TASK_NAME, "/F"),)
+    assert plan.query == ("schtasks", "/Query", "/TN", login.TASK_NAME)
+    # The Run key value runs what the task runs, quoted for the spaces in the path.
+    assert plan.fallback == login.RunKeyEntry(
+        login.TASK_NAME, f'"{python.with_name("pythonw.exe")}" -P -m {DAEMON_MODULE} --foreground'
+    )

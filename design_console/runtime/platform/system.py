@@ -8,6 +8,7 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 #: The longest Unix-domain socket path in bytes, without its terminating NUL (sun_path is 104 bytes on macOS and the
 #: BSDs, 108 on Linux).
@@ -34,6 +35,12 @@ def command_line(words: Sequence[str], windows: bool = WINDOWS) -> str:
 
 if sys.platform == "win32":
 
+    def design_app_locations(user_home: Path) -> tuple[Path, ...]:
+        """Where the design tool's desktop app, which runs the plugin, installs itself (per user, no admin)."""
+        local = os.environ.get("LOCALAPPDATA")
+        folder = Path(local) if local else user_home / "AppData" / "Local"
+        return (folder / "Figma" / "Figma.exe",)
+
     def notify_datagram(address: str, data: bytes) -> bool:
         """systemd's readiness socket does not exist on Windows."""
         return False
@@ -49,6 +56,13 @@ if sys.platform == "win32":
 else:
     import resource
     import socket
+
+    def design_app_locations(user_home: Path) -> tuple[Path, ...]:
+        """Where the design tool's desktop app, which runs the plugin, lives on macOS; none on Linux, where it has
+        no desktop app."""
+        if sys.platform == "darwin":
+            return (Path("/Applications/Figma.app"), user_home / "Applications" / "Figma.app")
+        return ()
 
     def notify_datagram(address: str, data: bytes) -> bool:
         """Send ``data`` to the AF_UNIX datagram socket ``address`` (``@name``: the abstract namespace); False
