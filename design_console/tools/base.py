@@ -252,6 +252,22 @@ def plugin_read(
     return tool(name, description, args=args, runs_in="api", **preset)
 
 
+def code_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a design-to-code read: a :func:`plugin_read` in toolset ``code``."""
+    return plugin_read(name, description, args, **_preset(options, toolset="code"))
+
+
+def plugin_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a change the api worker makes through the plugin in one script: not read-only, needs the bridge,
+    toolset ``write``."""
+    preset = _preset(options, toolset="write", read_only=False, needs_bridge=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
 def api_write(
     name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]:

@@ -21,8 +21,10 @@ from design_console.tools.base import (
     bridge_read,
     bridge_tool,
     bridge_write,
+    code_read,
     media_read,
     plugin_read,
+    plugin_write,
     tokens_tool,
     write_tool,
 )
@@ -136,6 +138,8 @@ def _flags(spec: ToolSpec) -> tuple[Any, ...]:
     [
         (api_read, ("api", "read", True, False, True, True, False, False)),
         (plugin_read, ("api", "read", True, False, True, False, True, False)),
+        (code_read, ("api", "code", True, False, True, False, True, False)),
+        (plugin_write, ("api", "write", False, False, False, False, True, False)),
         (api_write, ("api", "write", False, False, False, True, False, False)),
         (bridge_read, ("daemon", "core", True, False, False, False, True, False)),
         (bridge_write, ("daemon", "core", False, False, False, False, True, False)),

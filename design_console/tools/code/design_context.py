@@ -19,7 +19,7 @@ from design_console.engines.codegen.build import Builder, Built
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, plugin_read
+from design_console.tools.base import Args, code_read, ok
 from design_console.tools.code.node_read import Tree, read_nodes
 from design_console.tools.context import ApiContext
 
@@ -81,11 +81,10 @@ def answer_head(framework: str, built: Built) -> dict[str, Any]:
     }
 
 
-@plugin_read(
+@code_read(
     "design_get_design_context",
     "Code for a node's layers (react-tailwind, html, vue) with the tokens, assets and components it uses.",
     DesignContextArgs,
-    toolset="code",
 )
 async def design_get_design_context(ctx: ApiContext, args: DesignContextArgs) -> ToolOutput:
     """One page of the code stream; ``nextCursor`` continues it."""

@@ -10,7 +10,7 @@ from design_console.engines import shaping
 from design_console.engines.codegen.metadata import outline
 from design_console.protocol import ToolOutput
 from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, plugin_read
+from design_console.tools.base import Args, code_read, ok
 from design_console.tools.code.node_read import read_nodes
 from design_console.tools.context import ApiContext
 
@@ -22,11 +22,10 @@ class MetadataArgs(Args):
     cursor: Cursor | None = None
 
 
-@plugin_read(
+@code_read(
     "design_get_metadata",
     "XML outline of a node's layers: ids, names, boxes (default: the selection, else the page).",
     MetadataArgs,
-    toolset="code",
 )
 async def design_get_metadata(ctx: ApiContext, args: MetadataArgs) -> ToolOutput:
     """One page of the outline; ``nextCursor`` continues at the next layer in document order."""
