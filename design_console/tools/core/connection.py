@@ -22,14 +22,13 @@ from design_console.protocol import ToolOutput
 from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
 from design_console.tools.base import (
     CHARS_PER_TOKEN,
-    DAEMON_STATE,
     DEFAULT_RESULT_TOKENS,
     Args,
     NoArgs,
-    bridge_read,
     bridge_tool,
-    bridge_write,
     ok,
+    state_read,
+    state_write,
     to_json,
     tool,
 )
@@ -207,11 +206,10 @@ def _console_report(ctx: DaemonContext) -> dict[str, Any]:
 # --- files ---------------------------------------------------------------------------------------------------
 
 
-@bridge_read(
+@state_read(
     "design_list_open_files",
     "List the files whose plugin is connected, marking the active one and whether it is locked.",
     NoArgs,
-    also_needs=DAEMON_STATE,
 )
 async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
     active = ctx.active_file_key
@@ -223,11 +221,10 @@ class NavigateArgs(Args):
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
-@bridge_read(
+@state_read(
     "design_navigate",
     "Make a connected file the target of later commands (by URL or key); lock:true pins it. Never opens files.",
     NavigateArgs,
-    also_needs=DAEMON_STATE,
 )
 async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
     key = args.url
@@ -390,11 +387,10 @@ class ReloadArgs(TargetArgs):
     clearConsole: Annotated[bool, Meta(description="Empty this file's console entries first.")] = True
 
 
-@bridge_write(
+@state_write(
     "design_reload_plugin",
     "Reload the plugin UI (optionally clearing the console buffer) and wait for it to reconnect.",
     ReloadArgs,
-    also_needs=DAEMON_STATE,
 )
 async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
@@ -408,11 +404,10 @@ async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     return ok(data)
 
 
-@bridge_write(
+@state_write(
     "design_reconnect",
     "Check the bridge with a live round trip; if it fails, reload the plugin UI and check again.",
     TargetArgs,
-    also_needs=DAEMON_STATE,
 )
 async def reconnect(ctx: DaemonContext, args: TargetArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
@@ -483,12 +478,11 @@ class ExecuteAcrossArgs(Args):
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
 
-@bridge_write(
+@state_write(
     "design_execute_across_files",
     "Run the same Plugin API JavaScript in several connected files at once (fileKeys, or allFiles:true).",
     ExecuteAcrossArgs,
     destructive=True,
-    also_needs=DAEMON_STATE,
 )
 async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:
     connected = [f.file_key for f in ctx.files() if f.connected]
@@ -536,11 +530,10 @@ return out;
 """
 
 
-@bridge_read(
+@state_read(
     "design_get_selection",
     "The current selection pushed by the plugin (≤50 nodes); verbose:true adds fills, strokes, text and layout.",
     SelectionArgs,
-    also_needs=DAEMON_STATE,
 )
 async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
@@ -563,11 +556,10 @@ class ChangesArgs(TargetArgs):
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
 
 
-@bridge_read(
+@state_read(
     "design_get_design_changes",
     "Document and metadata changes the plugin reported (≤200 per file), with seq numbers to read only what is new.",
     ChangesArgs,
-    also_needs=DAEMON_STATE,
 )
 async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)

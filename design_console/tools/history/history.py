@@ -174,7 +174,6 @@ class GetFileVersionsArgs(FileArgs, kw_only=True):
     "List a file's saved versions, newest first (named ones only unless include_autosaves). "
     "Use the ids with the other version tools.",
     GetFileVersionsArgs,
-    idempotent=False,
 )
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -372,7 +371,6 @@ class ChangesSinceArgs(FileArgs, kw_only=True):
     "design_get_changes_since_version",
     "What changed from a version to the file as it is now (same result as design_diff_versions to current).",
     ChangesSinceArgs,
-    idempotent=False,
 )
 async def get_changes_since_version(ctx: ApiContext, args: ChangesSinceArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)

@@ -84,7 +84,6 @@ class GetCommentsArgs(FileArgs, kw_only=True):
     "List a file's comment threads, newest first, with replies, authors, pinned node and position. "
     "Resolved threads only with include_resolved; as_md returns messages as markdown.",
     GetCommentsArgs,
-    idempotent=False,
 )
 async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
