@@ -9,17 +9,15 @@ from msgspec import Meta
 from design_console.engines import shaping
 from design_console.engines.codegen.metadata import outline
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, code_read, ok
+from design_console.tools.args import NodeId, PagedArgs
+from design_console.tools.base import code_read, ok
 from design_console.tools.code.node_read import read_nodes
 from design_console.tools.context import ApiContext
 
 
-class MetadataArgs(Args):
+class MetadataArgs(PagedArgs, kw_only=True):
     nodeId: NodeId | None = None
     depth: Annotated[int, Meta(ge=0, le=50)] = 6
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 @code_read(
