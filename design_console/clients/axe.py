@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,9 @@ def _axe_source() -> str:
         ) from exc
 
 
-def _flags(profile: str) -> list[str]:
+def _flags(profile: str, extra: Sequence[str]) -> list[str]:
+    """A quiet headless browser on ``profile`` whose DevTools listen on a loopback port of the system's choosing,
+    with ``extra`` flags, opening a blank page."""
     flags = [
         "--headless",
         "--disable-gpu",
@@ -168,19 +171,25 @@ def _flags(profile: str) -> list[str]:
         "--disable-sync",
         "--disable-extensions",
         "--mute-audio",
-        "--window-size=1280,800",
+        *extra,
         f"--user-data-dir={profile}",
         "--remote-debugging-address=127.0.0.1",
         "--remote-debugging-port=0",
-        # No network for the page: every host fails to resolve and every connection goes to a closed proxy port.
-        "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--proxy-server=http://127.0.0.1:9",
-        "--proxy-bypass-list=<-loopback>",
     ]
     # Chromium refuses to start its sandbox as root (containers, CI); it runs without it there.
     if is_superuser():
         flags.append("--no-sandbox")
     return [*flags, "about:blank"]
+
+
+#: What the scan's browser adds: no network for the page, every host fails to resolve and every connection goes to a
+#: closed proxy port.
+_SCAN_FLAGS = (
+    "--window-size=1280,800",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+)
 
 
 class _Cdp:
@@ -242,6 +251,45 @@ def _kill(proc: asyncio.subprocess.Process) -> None:
     kill_tree(proc.pid)
 
 
+@contextlib.asynccontextmanager
+async def devtools(command: str, flags: Sequence[str], prefix: str) -> AsyncIterator[_Cdp]:
+    """The DevTools connection of a fresh headless ``command`` started with ``flags`` on a profile of its own
+    (a temporary directory named from ``prefix``); on exit the browser and its children are stopped and the profile
+    removed. Raises DesignError ``unavailable`` when the browser does not start."""
+    # The browser's last child processes may still be leaving files as the profile is removed: not worth failing.
+    with tempfile.TemporaryDirectory(prefix=prefix, ignore_cleanup_errors=True) as profile:
+        proc = await asyncio.create_subprocess_exec(
+            command,
+            *_flags(profile, flags),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            **group_kwargs(),
+        )
+        drain: asyncio.Task[None] | None = None
+        try:
+            tail: list[str] = []
+            try:
+                url = await asyncio.wait_for(_endpoint(proc, tail), START_TIMEOUT_S)
+            except TimeoutError:
+                raise DesignError(
+                    ErrorCode.UNAVAILABLE,
+                    f"The browser {command} did not open its DevTools endpoint within {START_TIMEOUT_S:g} s.",
+                    "Check that it starts on this machine (run it with --headless), or set DESIGN_BROWSER to "
+                    "another Chromium-family browser.",
+                ) from None
+            drain = asyncio.create_task(_drain(proc))
+            async with websockets.connect(url, max_size=MAX_MESSAGE_BYTES, compression=None) as ws:
+                yield _Cdp(ws)
+        finally:
+            _kill(proc)
+            await proc.wait()
+            if drain is not None:
+                drain.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await drain
+
+
 async def run_axe(
     html: str,
     *,
@@ -277,45 +325,15 @@ async def _run(
     max_nodes: int,
     skip: list[str],
 ) -> dict[str, Any]:
-    # The browser's last child processes may still be leaving files as the profile is removed: not worth failing.
-    with tempfile.TemporaryDirectory(prefix="design-axe-", ignore_cleanup_errors=True) as profile:
-        proc = await asyncio.create_subprocess_exec(
-            command,
-            *_flags(profile),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            **group_kwargs(),
-        )
-        drain: asyncio.Task[None] | None = None
-        try:
-            async with asyncio.timeout(timeout):
-                tail: list[str] = []
-                try:
-                    url = await asyncio.wait_for(_endpoint(proc, tail), START_TIMEOUT_S)
-                except TimeoutError:
-                    raise DesignError(
-                        ErrorCode.UNAVAILABLE,
-                        f"The browser {command} did not open its DevTools endpoint within {START_TIMEOUT_S:g} s.",
-                        "Check that it starts on this machine (run it with --headless), or set DESIGN_BROWSER to "
-                        "another Chromium-family browser.",
-                    ) from None
-                drain = asyncio.create_task(_drain(proc))
-                async with websockets.connect(url, max_size=MAX_MESSAGE_BYTES, compression=None) as ws:
-                    result = await _scan(_Cdp(ws), html, source, tags, context, include_passes, max_nodes, skip)
-        except TimeoutError:
-            raise DesignError(
-                ErrorCode.TIMEOUT,
-                f"The accessibility scan did not finish within {timeout:g} s.",
-                "Scan a smaller part of the page (context) or fewer rules (tags), or split the HTML.",
-            ) from None
-        finally:
-            _kill(proc)
-            await proc.wait()
-            if drain is not None:
-                drain.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await drain
+    try:
+        async with asyncio.timeout(timeout), devtools(command, _SCAN_FLAGS, "design-axe-") as cdp:
+            result = await _scan(cdp, html, source, tags, context, include_passes, max_nodes, skip)
+    except TimeoutError:
+        raise DesignError(
+            ErrorCode.TIMEOUT,
+            f"The accessibility scan did not finish within {timeout:g} s.",
+            "Scan a smaller part of the page (context) or fewer rules (tags), or split the HTML.",
+        ) from None
     if "error" in result:
         raise DesignError(
             ErrorCode.BAD_ARGUMENT,

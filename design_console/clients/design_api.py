@@ -12,7 +12,7 @@ import email.utils
 import logging
 import re
 import time
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 from urllib.parse import urlparse
 
 import httpx
@@ -27,6 +27,15 @@ from design_console.errors import DesignError, ErrorCode
 log = logging.getLogger(__name__)
 
 CacheMode = Literal["none", "short", "pinned"]
+
+
+class RequestOptions(TypedDict, total=False):
+    """What :meth:`DesignApi.request` passes on to :meth:`DesignApi.request_bytes` whole."""
+
+    params: dict[str, Any] | None
+    json: Any
+    cache: CacheMode
+
 
 REQUEST_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
 #: A 429 asking to wait at most this long is waited out and retried; a longer wait becomes an error at once.
@@ -129,17 +138,9 @@ class DesignApi:
 
     # Public interface ---------------------------------------------------------------------------------------------
 
-    async def request(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: dict[str, Any] | None = None,
-        json: Any = None,
-        cache: CacheMode = "short",
-    ) -> Any:
+    async def request(self, method: str, path: str, **options: Unpack[RequestOptions]) -> Any:
         """Send one request and return its parsed JSON body; failures raise DesignError with a next step."""
-        return decode_json(await self.request_bytes(method, path, params=params, json=json, cache=cache))
+        return decode_json(await self.request_bytes(method, path, **options))
 
     async def request_bytes(
         self,

@@ -9,26 +9,12 @@ proxy port, so a loopback page cannot reach the internet either.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import tempfile
 from pathlib import Path
 from typing import Any
 
-import websockets
-
-from design_console.clients.axe import (
-    MAX_MESSAGE_BYTES,
-    START_TIMEOUT_S,
-    _browsers,
-    _Cdp,
-    _drain,
-    _endpoint,
-    _kill,
-    find_browser,
-)
+from design_console.clients.axe import _browsers, _Cdp, devtools, find_browser
 from design_console.errors import DesignError, ErrorCode
-from design_console.runtime.platform.procs import group_kwargs, is_superuser
 
 #: How often the page's load state is looked at while it loads.
 LOAD_POLL_S = 0.05
@@ -42,30 +28,13 @@ new Promise((resolve) => {
 """
 
 
-def _flags(profile: str, width: int, height: int, allow_network: bool) -> list[str]:
-    flags = [
-        "--headless",
-        "--disable-gpu",
-        "--hide-scrollbars",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-extensions",
-        "--mute-audio",
-        f"--window-size={width},{height}",
-        f"--user-data-dir={profile}",
-        "--remote-debugging-address=127.0.0.1",
-        "--remote-debugging-port=0",
-    ]
+def _flags(width: int, height: int, allow_network: bool) -> list[str]:
+    flags = ["--hide-scrollbars", f"--window-size={width},{height}"]
     if not allow_network:
         # Every request goes to a closed proxy port, except to loopback addresses, which bypass a proxy by default:
         # the browser resolves no host name itself and reaches nothing but this machine.
         flags.append("--proxy-server=http://127.0.0.1:9")
-    if is_superuser():
-        flags.append("--no-sandbox")
-    return [*flags, "about:blank"]
+    return flags
 
 
 async def evaluate_in_page(
@@ -88,35 +57,18 @@ async def evaluate_in_page(
     """
     command = find_browser(browser)
     async with _browsers:
-        with tempfile.TemporaryDirectory(prefix="design-page-", ignore_cleanup_errors=True) as profile:
-            proc = await asyncio.create_subprocess_exec(
-                command,
-                *_flags(profile, width, height, allow_network),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                **group_kwargs(),
-            )
-            drain: asyncio.Task[None] | None = None
-            try:
-                async with asyncio.timeout(timeout):
-                    endpoint = await asyncio.wait_for(_endpoint(proc, []), START_TIMEOUT_S)
-                    drain = asyncio.create_task(_drain(proc))
-                    async with websockets.connect(endpoint, max_size=MAX_MESSAGE_BYTES, compression=None) as ws:
-                        return await _run(_Cdp(ws), url, html, width, height, script, argument)
-            except TimeoutError:
-                raise DesignError(
-                    ErrorCode.TIMEOUT,
-                    f"The page did not load and lay out within {timeout:g} s.",
-                    "Check that the page loads in a browser, or pass a smaller page.",
-                ) from None
-            finally:
-                _kill(proc)
-                await proc.wait()
-                if drain is not None:
-                    drain.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await drain
+        try:
+            async with (
+                asyncio.timeout(timeout),
+                devtools(command, _flags(width, height, allow_network), "design-page-") as cdp,
+            ):
+                return await _run(cdp, url, html, width, height, script, argument)
+        except TimeoutError:
+            raise DesignError(
+                ErrorCode.TIMEOUT,
+                f"The page did not load and lay out within {timeout:g} s.",
+                "Check that the page loads in a browser, or pass a smaller page.",
+            ) from None
 
 
 async def _run(

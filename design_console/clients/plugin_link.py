@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 import msgspec
 
@@ -27,6 +27,15 @@ from design_console.plugin_contract import Method, command_timeout
 log = logging.getLogger("design_console.plugin_link")
 
 ProgressFn = Callable[[float, float | None, str], Awaitable[None]]
+
+
+class SendOptions(TypedDict, total=False):
+    """How :meth:`PluginLink.call` sends a command, passed on to :meth:`PluginLink.exchange` whole."""
+
+    timeout: float
+    progress: ProgressFn | None
+    cid: str
+
 
 #: How many ids of abandoned commands and of CANCELs are remembered, to tell a late reply from one to an id never sent.
 REMEMBERED_IDS = 4096
@@ -146,17 +155,10 @@ class PluginLink:
         return f"{self._prefix}{next(self._ids)}"
 
     async def call(
-        self,
-        peer: Peer,
-        method: str,
-        params: dict[str, Any] | None = None,
-        *,
-        timeout: float = 0.0,
-        progress: ProgressFn | None = None,
-        cid: str = "",
+        self, peer: Peer, method: str, params: dict[str, Any] | None = None, **options: Unpack[SendOptions]
     ) -> dict[str, Any]:
         """Send ``method`` to ``peer`` and return its result object (see :meth:`exchange`)."""
-        reply = await self.exchange(peer, method, params, timeout=timeout, progress=progress, cid=cid)
+        reply = await self.exchange(peer, method, params, **options)
         return self.interpret(peer.label, method, reply)
 
     async def exchange(

@@ -585,12 +585,16 @@ class Bridge:
         f = self._files.get(sock.file_key) if sock.file_key else None
         return f is not None and f.socket is sock and self._link.busy(f)
 
+    def _bad_frame(self, sock: _Socket, what: str, exc: Exception) -> None:
+        """Count and log (at most so often for each kind) a frame of ``sock`` that could not be read."""
+        self._counters["badFrames"] += 1
+        self._throttle.warning(f"bad-{what}", "ignored an unreadable %s from socket %d: %s", what, sock.sid, exc)
+
     async def _on_message(self, sock: _Socket, message: str | bytes) -> None:
         try:
             frame = decode_frame(message, self._counters)
         except msgspec.DecodeError as exc:
-            self._counters["badFrames"] += 1
-            self._throttle.warning("bad-frame", "ignored an unreadable frame from socket %d: %s", sock.sid, exc)
+            self._bad_frame(sock, "frame", exc)
             return
         if frame.type == "HELLO":
             await self._on_hello(sock, frame)
@@ -627,8 +631,7 @@ class Bridge:
         try:
             hello = decode_hello(bytes(frame.data) or b"{}")
         except msgspec.DecodeError as exc:
-            self._counters["badFrames"] += 1
-            self._throttle.warning("bad-hello", "ignored a malformed HELLO from socket %d: %s", sock.sid, exc)
+            self._bad_frame(sock, "HELLO", exc)
             hello = HelloData()
         sock.hello_version = hello.pluginVersion or sock.hello_version
         if self._proof_valid(sock, hello):
@@ -677,8 +680,7 @@ class Bridge:
         try:
             info = State.parse_file_info(payload)
         except msgspec.DecodeError as exc:
-            self._counters["badFrames"] += 1
-            self._throttle.warning("bad-file-info", "ignored a malformed FILE_INFO from socket %d: %s", sock.sid, exc)
+            self._bad_frame(sock, "FILE_INFO", exc)
             return
         key = info.file_key or f"name:{info.file_name or 'untitled'}"
         if sock.file_key is not None and sock.file_key != key:
@@ -728,8 +730,7 @@ class Bridge:
         try:
             data = _progress_decoder.decode(payload)
         except msgspec.DecodeError as exc:
-            self._counters["badFrames"] += 1
-            self._throttle.warning("bad-progress", "ignored unreadable PROGRESS from socket %d: %s", sock.sid, exc)
+            self._bad_frame(sock, "PROGRESS", exc)
             return
         self._link.progress(self._file_of(sock), str(data.id), data.progress, data.total, data.message)
 

@@ -28,7 +28,11 @@ from design_console.tools.context import ProgressFn
 from design_console.tools.wire.frames import (
     CAPABILITIES,
     RESOURCE_CAPABILITIES,
+    CallParams,
+    Incoming,
     call_result,
+    cancel_call,
+    incoming,
     initialize_result,
     progress_frame,
     result_frame,
@@ -126,35 +130,10 @@ class Answers:
         return initialize_result(params, self.capabilities)
 
 
-class _Meta(msgspec.Struct):
-    """The request metadata the front reads (field names are the wire's)."""
-
-    progressToken: str | int | None = None
-
-
-class _Request(msgspec.Struct):
-    """The parts of a JSON-RPC message the front decides on."""
-
-    method: str | None = None
-    id: int | str | None = None
-    params: dict[str, Any] = {}
-
-
-class _CallParams(msgspec.Struct):
-    name: str
-    arguments: dict[str, Any] | None = None
-    meta: _Meta | None = msgspec.field(default=None, name="_meta")
-
-
-class _Cancel(msgspec.Struct):
-    requestId: int | str | None = None
-
-
 class _Reply(msgspec.Struct):
     id: int | str | None = None
 
 
-_request = msgspec.json.Decoder(_Request)
 _reply = msgspec.json.Decoder(_Reply)
 _encode = msgspec.json.Encoder().encode
 
@@ -223,7 +202,7 @@ class SessionFront:
     async def feed(self, data: bytes) -> None:
         """Hand one JSON-RPC message from the AI app to the session."""
         try:
-            message = _request.decode(data)
+            message = incoming.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError):
             await self._to_sdk(data)  # the SDK answers malformed messages with the right error
             return
@@ -254,12 +233,12 @@ class SessionFront:
             self._held.append(data)
             self._need_sdk()
 
-    def _start_call(self, request_id: int | str, message: _Request) -> bool:
+    def _start_call(self, request_id: int | str, message: Incoming) -> bool:
         """Run a tool call here; False leaves it to the SDK (bad params, no such tool, a tool that uses files)."""
         if self._call is None:
             return False
         try:
-            params = msgspec.convert(message.params, _CallParams)
+            params = msgspec.convert(message.params, CallParams)
         except msgspec.ValidationError:
             return False
         if params.name == TOOLSETS_TOOL and self._answers.auto:
@@ -276,7 +255,7 @@ class SessionFront:
         task.add_done_callback(lambda _: self._calls.pop(request_id, None))
         return True
 
-    async def _run_call(self, request_id: int | str, params: _CallParams, token: str | int | None) -> None:
+    async def _run_call(self, request_id: int | str, params: CallParams, token: str | int | None) -> None:
         async def progress(value: float, total: float | None, message: str) -> None:
             if token is not None:
                 await self._send(progress_frame(token, value, total, message))
@@ -285,7 +264,7 @@ class SessionFront:
         output = await self._call(params.name, params.arguments, progress, _no_scope)
         await self._result(request_id, call_result(output))
 
-    async def _toolsets_call(self, request_id: int | str, params: _CallParams) -> None:
+    async def _toolsets_call(self, request_id: int | str, params: CallParams) -> None:
         """design_toolsets: describe the toolsets, or enable one and tell the AI app its list changed."""
         enable = (params.arguments or {}).get("enable")
         try:
@@ -301,15 +280,7 @@ class SessionFront:
 
     def _cancel(self, params: dict[str, Any]) -> bool:
         """Cancel a call running here (no answer follows, as MCP asks); False when the call is not one of ours."""
-        try:
-            request_id = msgspec.convert(params, _Cancel).requestId
-        except msgspec.ValidationError:
-            return False
-        task = self._calls.get(request_id) if request_id is not None else None
-        if task is None:
-            return self._session is None  # nothing of the SDK's can be running yet: nothing to tell it
-        task.cancel()
-        return True
+        return cancel_call(params, self._calls, self._session is not None)
 
     async def _result(self, request_id: int | str, result: bytes) -> None:
         await self._send(result_frame(request_id, result))

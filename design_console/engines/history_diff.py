@@ -428,11 +428,7 @@ def _outline(node: Mapping[str, Any], depth: int) -> dict[str, Any]:
     if isinstance(out.get("characters"), str) and len(out["characters"]) > 200:
         out["characters"] = out["characters"][:199] + "…"
     children = [c for c in node.get("children") or [] if isinstance(c, Mapping)]
-    if children:
-        if depth > 0:
-            out["children"] = [_outline(c, depth - 1) for c in children]
-        else:
-            out["childCount"] = len(children)
+    shaping.outline_children(out, children, depth, _outline)
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -390,3 +390,16 @@ def decode_head(data: bytes, kind: type[FileHead] | type[NodesHead]) -> Any:
 def raw_value(raw: msgspec.Raw) -> Any:
     """Decode one raw value."""
     return _any.decode(raw)
+
+
+def outline_children(
+    out: dict[str, Any], children: Sequence[Any], depth: int, outline: Callable[[Any, int], dict[str, Any]]
+) -> None:
+    """Put a node's ``children`` in its outline ``out``, each outlined ``depth - 1`` deep, or only their count once
+    ``depth`` is spent."""
+    if not children:
+        return
+    if depth > 0:
+        out["children"] = [outline(child, depth - 1) for child in children]
+    else:
+        out["childCount"] = len(children)

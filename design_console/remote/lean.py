@@ -41,8 +41,12 @@ from design_console.tools.base import ToolSpec
 from design_console.tools.wire.frames import (
     CAPABILITIES,
     HANDSHAKE_VERSIONS,
+    CallParams,
+    Incoming,
     call_result,
+    cancel_call,
     encode,
+    incoming,
     initialize_result,
     negotiated_version,
     progress_frame,
@@ -173,29 +177,6 @@ class _Held:
         self.calls: dict[int | str, asyncio.Task[ToolOutput]] = {}
 
 
-class _Message(msgspec.Struct):
-    """The parts of a JSON-RPC message the lean path decides on."""
-
-    method: str | None = None
-    id: int | str | None = None
-    params: dict[str, Any] = {}
-
-
-class _Meta(msgspec.Struct):
-    progressToken: str | int | None = None
-
-
-class _CallParams(msgspec.Struct):
-    name: str
-    arguments: dict[str, Any] | None = None
-    meta: _Meta | None = msgspec.field(default=None, name="_meta")
-
-
-class _Cancel(msgspec.Struct):
-    requestId: int | str | None = None
-
-
-_message = msgspec.json.Decoder(_Message)
 _record = msgspec.json.Decoder(SessionRecord)
 
 #: Runs one tool for a request (``remote/tools.run_tool`` with the caller's context): never raises DesignError.
@@ -299,7 +280,7 @@ class LeanMcp:
             return
         body = await _read_body(receive)
         try:
-            message = _message.decode(body)
+            message = incoming.decode(body)
         except (msgspec.DecodeError, msgspec.ValidationError):
             await self.sdk(scope, _replay(body, receive), send)
             return
@@ -316,7 +297,7 @@ class LeanMcp:
         await self._serve(scope, receive, send, session_id, held, message, body)
 
     async def _serve(
-        self, scope: Scope, receive: Receive, send: Send, session_id: str, held: _Held, message: _Message, body: bytes
+        self, scope: Scope, receive: Receive, send: Send, session_id: str, held: _Held, message: Incoming, body: bytes
     ) -> None:
         method, request_id = message.method, message.id
         session = [(SESSION_HEADER.encode(), session_id.encode())]
@@ -336,7 +317,7 @@ class LeanMcp:
 
     # Sessions -------------------------------------------------------------------------------------------------------
 
-    async def _open(self, scope: Scope, send: Send, message: _Message, body: bytes) -> None:
+    async def _open(self, scope: Scope, send: Send, message: Incoming, body: bytes) -> None:
         subject, client_id = _owner(scope)
         version = negotiated_version(message.params.get("protocolVersion"))
         record = SessionRecord(subject=subject, client_id=client_id, version=version, opening=body)
@@ -400,9 +381,9 @@ class LeanMcp:
     # Tool calls -----------------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _callable(message: _Message) -> bool:
+    def _callable(message: Incoming) -> bool:
         try:
-            msgspec.convert(message.params, _CallParams)
+            msgspec.convert(message.params, CallParams)
         except msgspec.ValidationError:
             return False  # the SDK answers malformed params with its error
         return True
@@ -414,9 +395,9 @@ class LeanMcp:
         session: list[tuple[bytes, bytes]],
         held: _Held,
         request_id: int | str,
-        message: _Message,
+        message: Incoming,
     ) -> None:
-        params = msgspec.convert(message.params, _CallParams)
+        params = msgspec.convert(message.params, CallParams)
         token = params.meta.progressToken if params.meta is not None else None
         started = False
 
@@ -465,15 +446,7 @@ class LeanMcp:
     @staticmethod
     def _cancel(held: _Held, params: dict[str, Any]) -> bool:
         """Cancel a call running here; False when it is not one of ours."""
-        try:
-            request_id = msgspec.convert(params, _Cancel).requestId
-        except msgspec.ValidationError:
-            return False
-        task = held.calls.get(request_id) if request_id is not None else None
-        if task is None:
-            return held.sdk_id is None  # nothing of the SDK's can be running: nothing to tell it
-        task.cancel()
-        return True
+        return cancel_call(params, held.calls, held.sdk_id is not None)
 
     # Replies --------------------------------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ import logging
 import re
 import time
 import weakref
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 import httpx
@@ -56,6 +57,8 @@ from design_console.remote.crypto import TokenCipher, new_secret, token_hash
 from design_console.remote.store import Store, store_lock
 
 log = logging.getLogger("design_console.remote.oauth")
+#: The page of a sign-in request that is no longer pending.
+_GONE = "This sign-in request has expired or was already used. Start again from your AI app."
 
 #: The client id of tokens issued through the older browser flow (``/oauth/authorize``).
 LEGACY_CLIENT = "legacy-browser-sign-in"
@@ -309,32 +312,33 @@ class OAuthServer:
         await self.store.put("pending", request_id, msgspec.json.encode(pending), PENDING_TTL)
         return f"{self.config.base_url}/consent?{urlencode({'request': request_id})}"
 
+    async def _pending(self, request: Request, request_id: str) -> Pending | Response:
+        """The sign-in request ``request_id``, or the page that answers when it is gone or another browser's."""
+        raw = await self.store.get("pending", request_id)
+        if raw is None:
+            return _page(_GONE, 400)
+        pending = msgspec.json.decode(raw, type=Pending)
+        return pending if _same_browser(pending, request) else _other_browser()
+
     async def consent_page(self, request: Request) -> Response:
         """GET shows which client asks for access; POST approves (on to the design platform) or denies it. Both only
         in the browser that started the request, and the POST only with the page's anti-forgery token."""
-        gone = "This sign-in request has expired or was already used. Start again from your AI app."
         if request.method == "GET":
             request_id = request.query_params.get("request", "")
-            raw = await self.store.get("pending", request_id)
-            if raw is None:
-                return _page(gone, 400)
-            pending = msgspec.json.decode(raw, type=Pending)
-            if not _same_browser(pending, request):
-                return _other_browser()
+            pending = await self._pending(request, request_id)
+            if isinstance(pending, Response):
+                return pending
             return _consent_form(request_id, pending, await self._allowed_before(pending))
         form = await request.form()
         request_id = str(form.get("request", ""))
-        raw = await self.store.get("pending", request_id)
-        if raw is None:
-            return _page(gone, 400)
-        pending = msgspec.json.decode(raw, type=Pending)
-        if not _same_browser(pending, request):
-            return _other_browser()
+        pending = await self._pending(request, request_id)
+        if isinstance(pending, Response):
+            return pending
         if not hmac.compare_digest(pending.csrf, str(form.get("csrf", ""))):
             return _page("This form was not sent from our consent page. Start again from your AI app.", 403)
         # Taken only now: a refused attempt from elsewhere does not spend the user's own request.
         if await self.store.take("pending", request_id) is None:
-            return _page(gone, 400)
+            return _page(_GONE, 400)
         if form.get("decision") != "allow":
             return RedirectResponse(
                 construct_redirect_uri(
@@ -401,10 +405,7 @@ class OAuthServer:
                 construct_redirect_uri(pending.redirect_uri, error=error, state=pending.state), status_code=302
             )
         try:
-            tokens = await self._platform_token(
-                {"grant_type": "authorization_code", "code": code, "redirect_uri": self.callback_url}
-            )
-            subject = await self._subject(tokens)
+            subject = await self._signed_in(code)
         except DesignError as err:
             log.warning("design platform sign-in failed: %s", err.message)
             return RedirectResponse(
@@ -413,14 +414,6 @@ class OAuthServer:
                 ),
                 status_code=302,
             )
-        await self._save_upstream(
-            subject,
-            Upstream(
-                access_token=tokens.access_token,
-                refresh_token=tokens.refresh_token,
-                expires_at=time.time() + tokens.expires_in,
-            ),
-        )
         our_code = new_secret()
         grant = Grant(
             client_id=pending.client_id,
@@ -440,16 +433,13 @@ class OAuthServer:
             construct_redirect_uri(pending.redirect_uri, code=our_code, state=pending.state), status_code=302
         )
 
-    async def _legacy_callback(self, code: str) -> Response:
-        if not code:
-            return _page("Sign-in was cancelled at the design platform.", 400)
-        try:
-            tokens = await self._platform_token(
-                {"grant_type": "authorization_code", "code": code, "redirect_uri": self.callback_url}
-            )
-            subject = await self._subject(tokens)
-        except DesignError as err:
-            return _page(str(err), 502)
+    async def _signed_in(self, code: str) -> str:
+        """Trade the design platform's ``code`` for its tokens and keep them for the user they name, whom it returns;
+        DesignError when the platform refuses."""
+        tokens = await self._platform_token(
+            {"grant_type": "authorization_code", "code": code, "redirect_uri": self.callback_url}
+        )
+        subject = await self._subject(tokens)
         await self._save_upstream(
             subject,
             Upstream(
@@ -458,6 +448,15 @@ class OAuthServer:
                 expires_at=time.time() + tokens.expires_in,
             ),
         )
+        return subject
+
+    async def _legacy_callback(self, code: str) -> Response:
+        if not code:
+            return _page("Sign-in was cancelled at the design platform.", 400)
+        try:
+            subject = await self._signed_in(code)
+        except DesignError as err:
+            return _page(str(err), 502)
         ours = await self._issue(LEGACY_CLIENT, [SCOPE], self.resource, subject, new_secret())
         hours = ACCESS_TTL // 3600
         return _page(
@@ -491,38 +490,32 @@ class OAuthServer:
     async def exchange_authorization_code(
         self, client: OAuthClientInformationFull, authorization_code: AuthorizationCode
     ) -> OAuthToken:
-        # Taken, not read: of two requests racing with one code, exactly one gets tokens.
-        raw = await self.store.take("code", token_hash(authorization_code.code))
-        if raw is None:
-            await self._replayed(authorization_code.code)
-            raise TokenError("invalid_grant", "authorization code was already used or has expired")
-        grant = msgspec.json.decode(raw, type=Grant)
+        grant = await self._take("code", authorization_code.code, "authorization code")
         family = new_secret()
         await self._spend(authorization_code.code, family)
         return await self._issue(grant.client_id, grant.scopes, grant.resource, grant.subject, family)
+
+    async def _take(self, kind: str, secret: str, what: str) -> Grant:
+        """The grant of a one-use ``secret`` (a code, a refresh token), taken from the store; one already taken or
+        expired is a replay."""
+        # Taken, not read: of two requests racing with one secret, exactly one gets tokens.
+        raw = await self.store.take(kind, token_hash(secret))
+        if raw is None:
+            await self._replayed(secret)
+            raise TokenError("invalid_grant", f"{what} was already used or has expired")
+        return msgspec.json.decode(raw, type=Grant)
 
     async def load_refresh_token(self, client: OAuthClientInformationFull, refresh_token: str) -> RefreshToken | None:
         grant = await self._grant("refresh", refresh_token)
         if grant is None:
             await self._replayed(refresh_token)
             return None
-        return RefreshToken(
-            token=refresh_token,
-            client_id=grant.client_id,
-            scopes=grant.scopes,
-            expires_at=int(grant.expires_at),
-            resource=grant.resource,
-            subject=grant.subject,
-        )
+        return RefreshToken(token=refresh_token, **_token_fields(grant))
 
     async def exchange_refresh_token(
         self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
     ) -> OAuthToken:
-        raw = await self.store.take("refresh", token_hash(refresh_token.token))
-        if raw is None:
-            await self._replayed(refresh_token.token)
-            raise TokenError("invalid_grant", "refresh token was already used or has expired")
-        grant = msgspec.json.decode(raw, type=Grant)
+        grant = await self._take("refresh", refresh_token.token, "refresh token")
         await self._spend(refresh_token.token, grant.family)
         await self.store.delete("access", grant.pair)
         return await self._issue(grant.client_id, scopes, grant.resource, grant.subject, grant.family)
@@ -531,15 +524,7 @@ class OAuthServer:
         grant = await self._grant("access", token)
         if grant is None:
             return None
-        return AccessToken(
-            token=token,
-            client_id=grant.client_id,
-            scopes=grant.scopes,
-            expires_at=int(grant.expires_at),
-            resource=grant.resource,
-            subject=grant.subject,
-            claims={"iss": self.issuer},
-        )
+        return AccessToken(token=token, claims={"iss": self.issuer}, **_token_fields(grant))
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The SDK's ``TokenVerifier``: our access token, or None."""
@@ -737,3 +722,14 @@ def _consent_form(request_id: str, pending: Pending, allowed_before: bool) -> HT
         f"After you allow it and sign in, you return to {target.scheme}://{target.netloc}. {history}"
     )
     return _page(message, 200, form)
+
+
+def _token_fields(grant: Grant) -> dict[str, Any]:
+    """What a refresh token and an access token say of the grant they carry."""
+    return {
+        "client_id": grant.client_id,
+        "scopes": grant.scopes,
+        "expires_at": int(grant.expires_at),
+        "resource": grant.resource,
+        "subject": grant.subject,
+    }

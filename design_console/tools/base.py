@@ -132,6 +132,8 @@ class ToolSpec:
     toolset: str = "core"
     read_only: bool = True
     destructive: bool = False
+    #: Listed only for a tool that changes something: MCP reads ``idempotentHint`` only where ``readOnlyHint`` is
+    #: false, so a read's declaration leaves it to its preset.
     idempotent: bool = False
     open_world: bool = False
     needs_bridge: bool = False
@@ -252,6 +254,22 @@ def plugin_read(
     return tool(name, description, args=args, runs_in="api", **preset)
 
 
+def code_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a design-to-code read: a :func:`plugin_read` in toolset ``code``."""
+    return plugin_read(name, description, args, **_preset(options, toolset="code"))
+
+
+def plugin_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+    """Declare a change the api worker makes through the plugin in one script: not read-only, needs the bridge,
+    toolset ``write``."""
+    preset = _preset(options, toolset="write", read_only=False, needs_bridge=True)
+    return tool(name, description, args=args, runs_in="api", **preset)
+
+
 def api_write(
     name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
@@ -273,6 +291,20 @@ def bridge_write(
     """Declare a designd tool that sends the plugin more than one command, or a command and a wait: not read-only,
     needs the bridge."""
     return tool(name, description, args=args, **_preset(options, read_only=False, needs_bridge=True))
+
+
+def state_read(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
+    """Declare a :func:`bridge_read` that also reads what designd keeps (its files, the plugin's events)."""
+    return bridge_read(name, description, args, **_preset(options, also_needs=DAEMON_STATE))
+
+
+def state_write(
+    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
+    """Declare a :func:`bridge_write` that also reads what designd keeps (its files, the plugin's events)."""
+    return bridge_write(name, description, args, **_preset(options, also_needs=DAEMON_STATE))
 
 
 def media_read(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 from fakes.design_api import check_response, huge_file
@@ -85,3 +87,14 @@ def test_budget_is_clamped() -> None:
 def test_hex_colours() -> None:
     assert shaping.hex_color({"r": 1, "g": 0, "b": 0.5, "a": 1}) == "#FF0080"
     assert shaping.hex_color({"r": 0, "g": 0, "b": 0, "a": 0.5}) == "#00000080"
+
+
+def test_outline_children_nests_until_depth_is_spent_then_counts() -> None:
+    def outline(node: dict[str, Any], depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": node["id"]}
+        shaping.outline_children(out, node.get("children") or [], depth, outline)
+        return out
+
+    tree = {"id": "0:1", "children": [{"id": "1:1", "children": [{"id": "2:1"}, {"id": "2:2"}]}, {"id": "1:2"}]}
+    assert outline(tree, 1) == {"id": "0:1", "children": [{"id": "1:1", "childCount": 2}, {"id": "1:2"}]}
+    assert outline(tree, 0) == {"id": "0:1", "childCount": 2}

@@ -21,8 +21,12 @@ from design_console.tools.base import (
     bridge_read,
     bridge_tool,
     bridge_write,
+    code_read,
     media_read,
     plugin_read,
+    plugin_write,
+    state_read,
+    state_write,
     tokens_tool,
     write_tool,
 )
@@ -136,9 +140,13 @@ def _flags(spec: ToolSpec) -> tuple[Any, ...]:
     [
         (api_read, ("api", "read", True, False, True, True, False, False)),
         (plugin_read, ("api", "read", True, False, True, False, True, False)),
+        (code_read, ("api", "code", True, False, True, False, True, False)),
+        (plugin_write, ("api", "write", False, False, False, False, True, False)),
         (api_write, ("api", "write", False, False, False, True, False, False)),
         (bridge_read, ("daemon", "core", True, False, False, False, True, False)),
         (bridge_write, ("daemon", "core", False, False, False, False, True, False)),
+        (state_read, ("daemon", "core", True, False, False, False, True, False)),
+        (state_write, ("daemon", "core", False, False, False, False, True, False)),
         (media_read, ("media", "read", True, False, False, False, False, False)),
         (tokens_tool, ("tokens", "code", False, False, False, False, False, True)),
     ],
@@ -148,6 +156,13 @@ def test_a_preset_fixes_the_flags_of_its_kind(declared: list[str], preset: Any, 
     declared.append("test_preset")
     assert _flags(REGISTRY["test_preset"]) == flags
     assert REGISTRY["test_preset"].handler is _answer
+
+
+@pytest.mark.parametrize("preset", [state_read, state_write])
+def test_a_state_preset_also_needs_designd_state(declared: list[str], preset: Any) -> None:
+    preset("test_state", "A tool.", NoArgs)(_answer)
+    declared.append("test_state")
+    assert REGISTRY["test_state"].needs >= {"bridge", "daemon"}
 
 
 def test_a_declaration_says_where_it_differs_from_its_preset(declared: list[str]) -> None:

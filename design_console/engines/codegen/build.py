@@ -497,6 +497,15 @@ def prop_name(design_name: str) -> str:
     return first[0].lower() + first[1:] + "".join(w[0].upper() + w[1:] for w in rest)
 
 
+def container(pad: str, attrs: str, children: list[str], empty: str = "></div>") -> str:
+    """A layer's ``div`` at ``pad`` around its children's markup (each already indented); ``empty`` ends one with no
+    children."""
+    if not children:
+        return f"{pad}<div {attrs}{empty}"
+    inner = "\n".join(children)
+    return f"{pad}<div {attrs}>\n{inner}\n{pad}</div>"
+
+
 def instance_props(element: Element) -> list[tuple[str, Any]]:
     """The props of a mapped instance: its variant and property values, named by the mapping or camelCased."""
     assert element.mapping is not None

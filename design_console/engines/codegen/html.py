@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from design_console.engines.codegen.build import Built, Element
+from design_console.engines.codegen.build import Built, Element, container
 
 #: Every element sizes by its border box, as design layers do, and nothing brings margins of its own.
 RESET = "*, *::before, *::after { box-sizing: border-box; margin: 0; padding: 0; }"
@@ -25,23 +25,24 @@ def rules(elements: list[Element], svg: str = "> svg") -> list[str]:
     return out
 
 
+def spans_markup(spans: list[tuple[dict[str, str], str]]) -> str:
+    """A text's runs as markup: a run with a style of its own in a ``span`` that carries it, the others as text."""
+    return "".join(
+        f'<span style="{escape(declarations(own))}">{escape(text)}</span>' if own else escape(text)
+        for own, text in spans
+    )
+
+
 def markup(element: Element, indent: int = 0) -> str:
     pad = "  " * indent
     attrs = f'class="{element.cls}" data-node-id="{escape(str(element.node.get("id")))}"'
     if element.svg is not None:
         return f"{pad}<div {attrs}>{element.svg}</div>"
     if element.spans:
-        inner = "".join(
-            f'<span style="{escape(declarations(style))}">{escape(text)}</span>' if style else escape(text)
-            for style, text in element.spans
-        )
-        return f"{pad}<div {attrs}>{inner}</div>"
+        return f"{pad}<div {attrs}>{spans_markup(element.spans)}</div>"
     if element.text is not None:
         return f"{pad}<div {attrs}>{escape(element.text)}</div>"
-    if not element.children:
-        return f"{pad}<div {attrs}></div>"
-    inner = "\n".join(markup(child, indent + 1) for child in element.children)
-    return f"{pad}<div {attrs}>\n{inner}\n{pad}</div>"
+    return container(pad, attrs, [markup(child, indent + 1) for child in element.children])
 
 
 def document(built: Built, title: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from design_console.engines.codegen.build import Built, Element, instance_props
+from design_console.engines.codegen.build import Built, Element, container, instance_props
 
 KEYWORDS = {
     ("position", "absolute"): "absolute",
@@ -131,10 +131,7 @@ class _Writer:
             return f"{pad}<div {attrs}>{inner}</div>"
         if element.text is not None:
             return f"{pad}<div {attrs}>{{{json.dumps(element.text)}}}</div>"
-        if not element.children:
-            return f"{pad}<div {attrs} />"
-        inner = "\n".join(self.element(child, indent + 1) for child in element.children)
-        return f"{pad}<div {attrs}>\n{inner}\n{pad}</div>"
+        return container(pad, attrs, [self.element(child, indent + 1) for child in element.children], " />")
 
     def _style(self, background: str) -> str:
         """A background with images as an inline style, each image imported as a module (bundlers resolve it)."""
@@ -169,8 +166,7 @@ def module(built: Built, name: str) -> str:
         body = writer.element(built.roots[0], 2)
     else:
         size = f"relative w-[{built.width:g}px] h-[{built.height:g}px]"
-        inner = "\n".join(writer.element(r, 3) for r in built.roots)
-        body = f'    <div className="{size}">\n{inner}\n    </div>'
+        body = container("    ", f'className="{size}"', [writer.element(r, 3) for r in built.roots])
     imports = list(writer.imports.values()) + [
         f"import {ident} from {json.dumps('./assets/' + file_name)};" for file_name, ident in writer.asset_names.items()
     ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from html import escape
 
-from design_console.engines.codegen.build import Built, Element, instance_props
-from design_console.engines.codegen.html import RESET, declarations, rules
+from design_console.engines.codegen.build import Built, Element, container, instance_props
+from design_console.engines.codegen.html import RESET, rules, spans_markup
 from design_console.engines.codegen.react import _pascal
 
 
@@ -33,18 +33,11 @@ class _Writer:
             self.svgs.append(element.svg)
             return f'{pad}<div {attrs} v-html="svg{len(self.svgs) - 1}"></div>'
         if element.spans:
-            inner = "".join(
-                f'<span style="{escape(declarations(own))}">{escape(text)}</span>' if own else escape(text)
-                for own, text in element.spans
-            )
-            return f"{pad}<div {attrs} v-pre>{inner}</div>"
+            return f"{pad}<div {attrs} v-pre>{spans_markup(element.spans)}</div>"
         if element.text is not None:
             # v-pre: the text is shown as is, even where it holds {{ }}.
             return f"{pad}<div {attrs} v-pre>{escape(element.text)}</div>"
-        if not element.children:
-            return f"{pad}<div {attrs}></div>"
-        inner = "\n".join(self.element(child, indent + 1) for child in element.children)
-        return f"{pad}<div {attrs}>\n{inner}\n{pad}</div>"
+        return container(pad, attrs, [self.element(child, indent + 1) for child in element.children])
 
 
 def component(built: Built) -> str:
@@ -54,8 +47,7 @@ def component(built: Built) -> str:
         template = writer.element(built.roots[0], 1)
     else:
         size = f"position: relative; width: {built.width:g}px; height: {built.height:g}px"
-        inner = "\n".join(writer.element(r, 2) for r in built.roots)
-        template = f'  <div style="{size}">\n{inner}\n  </div>'
+        template = container("  ", f'style="{size}"', [writer.element(r, 2) for r in built.roots])
     script = list(writer.imports.values()) + [f"const svg{i} = {json.dumps(svg)};" for i, svg in enumerate(writer.svgs)]
     parts = [f"<template>\n{template}\n</template>\n"]
     if script:

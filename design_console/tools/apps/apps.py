@@ -8,6 +8,7 @@ summary, and the view fetches its data by calling its refresh tool (visible to t
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -16,7 +17,7 @@ from design_console.engines import shaping
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileArgs
-from design_console.tools.base import api_read, ok
+from design_console.tools.base import ApiHandler, api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.ds.ds_audit import NO_PLUGIN, load_report, shape_report
 from design_console.tools.files import file_key_for
@@ -84,6 +85,14 @@ class AppArgs(FileArgs):
     pass
 
 
+def _app_tool(
+    name: str, description: str, extra: dict[str, Any]
+) -> Callable[[ApiHandler[AppArgs]], ApiHandler[AppArgs]]:
+    """Declare a tool of an MCP App: an api worker read of one file in toolset ``apps``, linked to its view by
+    ``extra``."""
+    return api_read(name, description, AppArgs, toolset="apps", extra=extra)
+
+
 async def _variables(ctx: ApiContext, key: str) -> tuple[dict[str, Any], str]:
     """The file's variables from the plugin, else (no plugin in that file) the design API."""
     try:
@@ -144,36 +153,32 @@ async def token_data(ctx: ApiContext, key: str) -> dict[str, Any]:
     return {"fileKey": key, "source": source, "collections": collections, "variables": items}
 
 
-@api_read("design_browse_tokens", "Open the token browser.", AppArgs, toolset="apps", extra=_opens(TOKEN_BROWSER))
+@_app_tool("design_browse_tokens", "Open the token browser.", _opens(TOKEN_BROWSER))
 async def design_browse_tokens(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Open the token browser; the model reads the collections it shows."""
     data = await token_data(ctx, file_key_for(ctx, args.fileUrl))
     return ok({k: data[k] for k in ("fileKey", "source", "collections")} | {"variables": len(data["variables"])})
 
 
-@api_read("design_token_browser_refresh", "The token browser's data.", AppArgs, toolset="apps", extra=APP_ONLY)
+@_app_tool("design_token_browser_refresh", "The token browser's data.", APP_ONLY)
 async def design_token_browser_refresh(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Every variable of the file for the token browser."""
     return ok(await token_data(ctx, file_key_for(ctx, args.fileUrl)))
 
 
-@api_read("design_audit_design_system", "Open the DS dashboard.", AppArgs, toolset="apps", extra=_opens(DASHBOARD))
+@_app_tool("design_audit_design_system", "Open the DS dashboard.", _opens(DASHBOARD))
 async def design_audit_design_system(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """Open the dashboard; the model reads the report's summary."""
-    key = file_key_for(ctx, args.fileUrl)
-    cached, from_cache = await load_report(ctx, key, False)
-    return ok(shape_report(key, cached, from_cache, "summary", None))
+    return await _report(ctx, args, "summary")
 
 
-@api_read(
-    "design_ds_dashboard_refresh",
-    "The dashboard's data: the whole health report.",
-    AppArgs,
-    toolset="apps",
-    extra=APP_ONLY,
-)
+@_app_tool("design_ds_dashboard_refresh", "The dashboard's data: the whole health report.", APP_ONLY)
 async def design_ds_dashboard_refresh(ctx: ApiContext, args: AppArgs) -> ToolOutput:
     """The whole report, every finding with its ids, for the dashboard."""
+    return await _report(ctx, args, "full")
+
+
+async def _report(ctx: ApiContext, args: AppArgs, detail: str) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     cached, from_cache = await load_report(ctx, key, False)
-    return ok(shape_report(key, cached, from_cache, "full", None))
+    return ok(shape_report(key, cached, from_cache, detail, None))

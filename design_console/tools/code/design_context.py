@@ -18,8 +18,8 @@ from design_console.engines.codegen import html, react, vue
 from design_console.engines.codegen.build import Builder, Built
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, plugin_read
+from design_console.tools.args import NodeId, PagedArgs
+from design_console.tools.base import code_read, ok
 from design_console.tools.code.node_read import Tree, read_nodes
 from design_console.tools.context import ApiContext
 
@@ -45,11 +45,9 @@ class _Generated:
 _RECENT: OrderedDict[tuple[str, str], _Generated] = OrderedDict()
 
 
-class DesignContextArgs(Args):
+class DesignContextArgs(PagedArgs, kw_only=True):
     nodeId: NodeId | None = None
     framework: Annotated[str, Meta(extra_json_schema={"enum": list(FRAMEWORKS)})] = "react-tailwind"
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
 def generate(tree: Tree, framework: str) -> tuple[str, Built]:
@@ -81,11 +79,10 @@ def answer_head(framework: str, built: Built) -> dict[str, Any]:
     }
 
 
-@plugin_read(
+@code_read(
     "design_get_design_context",
     "Code for a node, with the tokens, assets, components it uses.",
     DesignContextArgs,
-    toolset="code",
 )
 async def design_get_design_context(ctx: ApiContext, args: DesignContextArgs) -> ToolOutput:
     """One page of the code stream; ``nextCursor`` continues it."""

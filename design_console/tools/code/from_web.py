@@ -24,7 +24,7 @@ from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 from design_console.tools.args import NodeId
-from design_console.tools.base import Args, ok, tool
+from design_console.tools.base import Args, ok, plugin_write
 from design_console.tools.context import ApiContext
 
 #: Loading, laying out and reading a page; a page that takes longer is not one to import whole.
@@ -121,15 +121,12 @@ def _read_linked_images(page: dict[str, Any], scope: FileScope, warnings: list[s
             entry[key] = cache[url]
 
 
-@tool(
+@plugin_write(
     "design_generate_from_web",
     "Build a web page (url or html, via headless Chrome) as layers in one undo step.",
-    args=FromWebArgs,
-    runs_in="api",
+    FromWebArgs,
     toolset="code",
-    read_only=False,
     open_world=True,
-    needs_bridge=True,
     uses_files=True,
 )
 async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOutput:

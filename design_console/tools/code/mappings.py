@@ -20,7 +20,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import resolve
 from design_console.tools.args import NodeId
-from design_console.tools.base import NORMALIZE, Args, NoArgs, ok, plugin_read, tokens_tool, tool
+from design_console.tools.base import NORMALIZE, Args, NoArgs, code_read, ok, plugin_write, tokens_tool
 from design_console.tools.code.node_read import MAPPING_KEY, MAPPING_NS, READ_TIMEOUT_MS, SEND_JSON, json_result
 from design_console.tools.context import ApiContext, TokensContext
 from design_console.tools.plugin_replies import script
@@ -59,14 +59,11 @@ return { id: n.id, name: n.name, type: n.type, replaced: before ? JSON.parse(bef
 """
 
 
-@tool(
+@plugin_write(
     "design_set_code_mapping",
     "Store a component's code location and prop names on it.",
-    args=SetMappingArgs,
-    runs_in="api",
+    SetMappingArgs,
     toolset="code",
-    needs_bridge=True,
-    read_only=False,
     idempotent=True,
 )
 async def design_set_code_mapping(ctx: ApiContext, args: SetMappingArgs) -> ToolOutput:
@@ -121,11 +118,10 @@ for (const n of figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT
 )
 
 
-@plugin_read(
+@code_read(
     "design_get_code_mappings",
     "Code mappings stored on the file's components.",
     NoArgs,
-    toolset="code",
 )
 async def design_get_code_mappings(ctx: ApiContext, args: NoArgs) -> ToolOutput:
     """Every mapped component with its source, export and prop names."""

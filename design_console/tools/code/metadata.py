@@ -9,24 +9,21 @@ from msgspec import Meta
 from design_console.engines import shaping
 from design_console.engines.codegen.metadata import outline
 from design_console.protocol import ToolOutput
-from design_console.tools.args import Cursor, MaxTokens, NodeId
-from design_console.tools.base import Args, ok, plugin_read
+from design_console.tools.args import NodeId, PagedArgs
+from design_console.tools.base import code_read, ok
 from design_console.tools.code.node_read import read_nodes
 from design_console.tools.context import ApiContext
 
 
-class MetadataArgs(Args):
+class MetadataArgs(PagedArgs, kw_only=True):
     nodeId: NodeId | None = None
     depth: Annotated[int, Meta(ge=0, le=50)] = 6
-    maxTokens: MaxTokens | None = None
-    cursor: Cursor | None = None
 
 
-@plugin_read(
+@code_read(
     "design_get_metadata",
     "XML outline of a node's layers: ids, names, boxes (default: selection, else page).",
     MetadataArgs,
-    toolset="code",
 )
 async def design_get_metadata(ctx: ApiContext, args: MetadataArgs) -> ToolOutput:
     """One page of the outline; ``nextCursor`` continues at the next layer in document order."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from design_console.engines.codegen.variables import definitions
 from design_console.protocol import ToolOutput
 from design_console.tools.args import NodeId
-from design_console.tools.base import Args, ok, plugin_read
+from design_console.tools.base import Args, code_read, ok
 from design_console.tools.code.design_context import CODE_DEPTH
 from design_console.tools.code.node_read import read_nodes
 from design_console.tools.context import ApiContext
@@ -15,11 +15,10 @@ class VariableDefsArgs(Args):
     nodeId: NodeId | None = None
 
 
-@plugin_read(
+@code_read(
     "design_get_variable_defs",
     "Variables and styles a node's layers use: values per mode, CSS names.",
     VariableDefsArgs,
-    toolset="code",
 )
 async def design_get_variable_defs(ctx: ApiContext, args: VariableDefsArgs) -> ToolOutput:
     """Every variable bound in the subtree (on which properties, by how many layers) and the styles applied."""

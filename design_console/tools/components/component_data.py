@@ -159,12 +159,7 @@ def layer_tree(node: dict[str, Any], depth: int) -> dict[str, Any]:
         out["description"] = node["description"]
     if node.get("interactions"):
         out["reactions"] = len(node["interactions"])
-    children = node.get("children") or []
-    if children:
-        if depth > 0:
-            out["children"] = [layer_tree(child, depth - 1) for child in children]
-        else:
-            out["childCount"] = len(children)
+    shaping.outline_children(out, node.get("children") or [], depth, layer_tree)
     return out
 
 

@@ -22,14 +22,13 @@ from design_console.protocol import ToolOutput
 from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
 from design_console.tools.base import (
     CHARS_PER_TOKEN,
-    DAEMON_STATE,
     DEFAULT_RESULT_TOKENS,
     Args,
     NoArgs,
-    bridge_read,
     bridge_tool,
-    bridge_write,
     ok,
+    state_read,
+    state_write,
     to_json,
     tool,
 )
@@ -206,11 +205,10 @@ def _console_report(ctx: DaemonContext) -> dict[str, Any]:
 # --- files ---------------------------------------------------------------------------------------------------
 
 
-@bridge_read(
+@state_read(
     "design_list_open_files",
     "Files with a connected plugin; which is active and whether locked.",
     NoArgs,
-    also_needs=DAEMON_STATE,
 )
 async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
     active = ctx.active_file_key
@@ -222,11 +220,10 @@ class NavigateArgs(Args):
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
-@bridge_read(
+@state_read(
     "design_navigate",
     "Target later commands at a connected file; never opens files.",
     NavigateArgs,
-    also_needs=DAEMON_STATE,
 )
 async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
     key = args.url
@@ -388,11 +385,10 @@ class ReloadArgs(TargetArgs):
     clearConsole: Annotated[bool, Meta(description="Empty its console entries first.")] = True
 
 
-@bridge_write(
+@state_write(
     "design_reload_plugin",
     "Reload the plugin UI and wait for it to reconnect.",
     ReloadArgs,
-    also_needs=DAEMON_STATE,
 )
 async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
@@ -406,11 +402,10 @@ async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     return ok(data)
 
 
-@bridge_write(
+@state_write(
     "design_reconnect",
     "Round trip to the bridge; on failure reload the plugin UI and retry.",
     TargetArgs,
-    also_needs=DAEMON_STATE,
 )
 async def reconnect(ctx: DaemonContext, args: TargetArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
@@ -476,12 +471,11 @@ class ExecuteAcrossArgs(Args):
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
 
-@bridge_write(
+@state_write(
     "design_execute_across_files",
     "Run Plugin API JavaScript in several connected files.",
     ExecuteAcrossArgs,
     destructive=True,
-    also_needs=DAEMON_STATE,
 )
 async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:
     connected = [f.file_key for f in ctx.files() if f.connected]
@@ -527,11 +521,10 @@ return out;
 """
 
 
-@bridge_read(
+@state_read(
     "design_get_selection",
     "The selection pushed by the plugin (max 50 nodes).",
     SelectionArgs,
-    also_needs=DAEMON_STATE,
 )
 async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
@@ -554,11 +547,10 @@ class ChangesArgs(TargetArgs):
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
 
 
-@bridge_read(
+@state_read(
     "design_get_design_changes",
     "Document and metadata changes the plugin reported (last 200 per file).",
     ChangesArgs,
-    also_needs=DAEMON_STATE,
 )
 async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)

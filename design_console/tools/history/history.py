@@ -171,7 +171,6 @@ class GetFileVersionsArgs(FileArgs, kw_only=True):
     "design_get_file_versions",
     "A file's saved versions, newest first (autosaves if include_autosaves).",
     GetFileVersionsArgs,
-    idempotent=False,
 )
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -368,7 +367,6 @@ class ChangesSinceArgs(FileArgs, kw_only=True):
     "design_get_changes_since_version",
     "design_diff_versions from since_version to now.",
     ChangesSinceArgs,
-    idempotent=False,
 )
 async def get_changes_since_version(ctx: ApiContext, args: ChangesSinceArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)

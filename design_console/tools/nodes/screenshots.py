@@ -22,7 +22,7 @@ from design_console.clients.media import (
 )
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import FileUrl, NodeId
+from design_console.tools.args import FileArgs, NodeId
 from design_console.tools.base import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, Args, image, media_read, ok
 from design_console.tools.context import MediaContext
 from design_console.tools.files import file_key_for
@@ -149,12 +149,11 @@ async def _deliver(
     return image(processed.data, processed.mime_type, meta)
 
 
-class TakeScreenshotArgs(Args, kw_only=True):
+class TakeScreenshotArgs(FileArgs, kw_only=True):
     nodeId: NodeId | None = None
     scale: Annotated[float, Meta(ge=0.01, le=4)] = 2
     format: Literal["png", "jpg", "jpeg", "svg", "pdf"] = "png"
     quality: Annotated[int, Meta(ge=1, le=100, description="JPEG quality")] = DEFAULT_JPEG_QUALITY
-    fileUrl: FileUrl | None = None
 
 
 @media_read(

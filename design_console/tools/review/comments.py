@@ -83,7 +83,6 @@ class GetCommentsArgs(FileArgs, kw_only=True):
     "design_get_comments",
     "A file's comment threads, newest first, with replies, authors, pinned node.",
     GetCommentsArgs,
-    idempotent=False,
 )
 async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)

@@ -16,7 +16,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import EXECUTE_MAX_MS
 from design_console.protocol import ToolOutput
 from design_console.tools.args import PagedArgs
-from design_console.tools.base import Args, ok, plugin_read, tool
+from design_console.tools.base import Args, ok, plugin_read, plugin_write
 from design_console.tools.context import ApiContext, Context
 from design_console.tools.plugin_replies import PLUGIN_ARRAY_ITEMS, parse_reply, run_script, script, unchunk
 
@@ -216,15 +216,11 @@ class ImportLibraryVariableArgs(Args):
     variableKey: Annotated[str, Meta(min_length=1, max_length=200)]
 
 
-@tool(
+@plugin_write(
     "design_import_library_variable",
     "Import a library variable by key (design_get_library_variables); returns its local id.",
-    args=ImportLibraryVariableArgs,
-    runs_in="api",
-    toolset="write",
-    read_only=False,
+    ImportLibraryVariableArgs,
     idempotent=True,
-    needs_bridge=True,
 )
 async def design_import_library_variable(ctx: ApiContext, args: ImportLibraryVariableArgs) -> ToolOutput:
     """figma.variables.importVariableByKeyAsync in the plugin."""

@@ -5,7 +5,9 @@ each to what the SDK itself sends."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -13,6 +15,53 @@ import msgspec
 from design_console import __version__
 from design_console.protocol import TextBlock, ToolOutput
 from design_console.tools.wire.listing import INSTRUCTIONS, SERVER_NAME
+
+
+class Incoming(msgspec.Struct):
+    """The parts of a JSON-RPC message a session's hot path decides on."""
+
+    method: str | None = None
+    id: int | str | None = None
+    params: dict[str, Any] = {}
+
+
+class CallMeta(msgspec.Struct):
+    """The request metadata of a ``tools/call`` the hot path reads (field names are the wire's)."""
+
+    progressToken: str | int | None = None
+
+
+class CallParams(msgspec.Struct):
+    """The params of a ``tools/call``."""
+
+    name: str
+    arguments: dict[str, Any] | None = None
+    meta: CallMeta | None = msgspec.field(default=None, name="_meta")
+
+
+class CancelParams(msgspec.Struct):
+    """The params of ``notifications/cancelled``."""
+
+    requestId: int | str | None = None
+
+
+#: Reads a message a client sent.
+incoming = msgspec.json.Decoder(Incoming)
+
+
+def cancel_call(params: dict[str, Any], calls: Mapping[int | str, asyncio.Task[Any]], sdk_attached: bool) -> bool:
+    """Cancel the call among ``calls`` that ``notifications/cancelled`` with ``params`` names (no answer follows, as
+    MCP asks); False when it is not one of them and the SDK, ``sdk_attached``, may be running it."""
+    try:
+        request_id = msgspec.convert(params, CancelParams).requestId
+    except msgspec.ValidationError:
+        return False
+    task = calls.get(request_id) if request_id is not None else None
+    if task is None:
+        return not sdk_attached  # nothing of the SDK's can be running yet: nothing to tell it
+    task.cancel()
+    return True
+
 
 #: The handshake-era protocol versions the SDK accepts, newest last; a test pins them to the SDK's own list.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
