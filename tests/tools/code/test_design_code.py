@@ -8,31 +8,20 @@ import io
 import json
 import subprocess
 import xml.etree.ElementTree as ET
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 from fakes.chain import call, chain_session, js, refused
-from fakes.real_plugin import RealPlugin
 from mcp import Client
 from PIL import Image
-from procs import DaemonProcess, TestEnv
+from procs import TestEnv
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 #: A card without auto layout: a bound-colour title, an auto layout row (a fixed and a filling child, a gap bound to
 #: a variable), a right-pinned badge, a hidden layer, a vector and an ellipse with a drop shadow.
@@ -140,35 +129,10 @@ PIXELS = {
 }
 
 
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key="codeFile", file_name="Code File")
-    yield plugin
-    plugin.stop()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, real_plugin: RealPlugin) -> AsyncIterator[Client]:
-    async with chain_session(chain_env) as session:
-        yield session
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def made(client: Client) -> dict[str, str]:
     ids: dict[str, str] = await js(client, BUILD)
     return ids
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
 
 
 # design_get_metadata ------------------------------------------------------------------------------------------------

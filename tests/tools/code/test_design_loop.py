@@ -9,32 +9,23 @@ either tool.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import io
 import subprocess
-import threading
-from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from fakes.chain import call, chain_session, js
+from fakes.chain import call, js
 from fakes.pixels import pixel_agreement
-from fakes.real_plugin import RealPlugin
 from mcp import Client
 from PIL import Image
-from playwright.async_api import Browser, Page, async_playwright
-from procs import DaemonProcess, TestEnv
+from playwright.async_api import Browser, Page
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[3]
-PAGES_DIR = ROOT / "tests" / "fixtures" / "web"
 PAGES = ["form.html", "pricing.html", "nav_hero.html", "table.html"]
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-CHROMIUM = "/usr/bin/chromium"
 WIDTH = 1280
 VIEWPORT_HEIGHT = 800
 #: The share of pixels that must agree between the page and the code written from its layers.
@@ -84,47 +75,6 @@ CODE_TEXTS = """
 def image_size(png: bytes) -> tuple[int, int]:
     size: tuple[int, int] = Image.open(io.BytesIO(png)).size
     return size
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """The fixture pages served on a loopback port for the module."""
-    handler = functools.partial(_QuietHandler, directory=str(PAGES_DIR))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        launched = await pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-        )
-        yield launched
-        await launched.close()
-
-
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key="loopFile", file_name="Loop File")
-    yield plugin
-    plugin.stop()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def client(chain_env: TestEnv, real_plugin: RealPlugin) -> AsyncIterator[Client]:
-    async with chain_session(chain_env) as session:
-        yield session
 
 
 async def whole_code(client: Client, node_id: str, framework: str) -> str:

@@ -7,14 +7,11 @@ the same Chromium, not through the tool's own walk.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
 import socket
-import threading
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +20,8 @@ import pytest_asyncio
 from fakes.chain import call, chain_session, js, one_undo_step, refused
 from fakes.real_plugin import RealPlugin
 from mcp import Client
-from playwright.async_api import Browser, async_playwright
-from procs import DaemonProcess, TestEnv
+from playwright.async_api import Browser
+from procs import TestEnv
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -33,7 +30,6 @@ PAGES = ["form.html", "pricing.html", "nav_hero.html", "table.html"]
 WIDTH = 1280
 #: How far a text layer's top-left may be from the page's text box.
 TEXT_TOLERANCE_PX = 4.0
-CHROMIUM = "/usr/bin/chromium"
 
 #: Every layer under a root: type, characters, text case, page position (absolute minus the root's) and bindings.
 TREE = """
@@ -79,41 +75,6 @@ PAGE_TEXTS = """
   return { texts: out, words: words };
 }
 """
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    """The fixture pages served on a loopback port for the module."""
-    handler = functools.partial(_QuietHandler, directory=str(PAGES_DIR))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        launched = await pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
-        )
-        yield launched
-        await launched.close()
-
-
-@pytest.fixture(scope="module")
-def real_plugin(chain_daemon: DaemonProcess) -> Iterator[RealPlugin]:
-    plugin = RealPlugin.start(chain_daemon.env, file_key="webFile", file_name="Web File")
-    yield plugin
-    plugin.stop()
 
 
 @pytest.fixture(scope="module")
