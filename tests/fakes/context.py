@@ -13,6 +13,7 @@ Every command and progress report is recorded for the test to check.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -88,6 +89,12 @@ class FakeContext:
         """Validate the arguments and run the tool's handler; a DesignError is raised, for tests to match its code."""
         spec = catalog()[name]
         return await spec.handler(self, parse_args(spec, arguments))
+
+    async def run_json(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
+        """:meth:`run`, for a tool that must succeed: its result's JSON, decoded."""
+        output = await self.run(name, arguments)
+        assert not output.is_error, output.content
+        return json.loads(output.content[0].text)
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutput:
         """Run the tool as its process does (through ``tools.calls.run_call``): every failure, a bad argument's and

@@ -23,7 +23,6 @@ from design_console.engines.history_diff import (
     page_by_budget,
 )
 from design_console.errors import DesignError
-from design_console.protocol import ToolOutput
 
 Harness = tuple[FakeContext, FakeDesignApi]
 
@@ -33,16 +32,6 @@ def harness(ctx: FakeContext, fake_api: ApiServer) -> Harness:
     """The api worker's context with the file of the version fixtures active, and the fake behind it."""
     ctx.active_file_key = HISTORY_KEY
     return ctx, fake_api.fake
-
-
-async def call(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> ToolOutput:
-    return await ctx.run(name, arguments)
-
-
-async def call_json(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    output = await call(ctx, name, arguments)
-    assert not output.is_error
-    return json.loads(output.content[0].text)
 
 
 # Pure logic -------------------------------------------------------------------------------------------------------
@@ -180,7 +169,7 @@ def test_changelog_markdown_groups_by_scope() -> None:
 
 async def test_versions_named_only_by_default(harness: Harness) -> None:
     ctx, _ = harness
-    result = await call_json(ctx, "design_get_file_versions", {})
+    result = await ctx.run_json("design_get_file_versions", {})
     assert [v["label"] for v in result["versions"]] == [
         "Rename button",
         "Add footer",
@@ -201,36 +190,36 @@ async def test_versions_named_only_by_default(harness: Harness) -> None:
 
 async def test_versions_with_autosaves_page_by_cursor(harness: Harness) -> None:
     ctx, _ = harness
-    first = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 55})
+    first = await ctx.run_json("design_get_file_versions", {"include_autosaves": True, "max_versions": 55})
     assert first["count"] == 55 and first["versions"][0]["id"] == "1000060"
     assert first["versions"][0]["autosave"] is True
     assert first["versions"][-1]["id"] == "1000006" and first["nextCursor"]
-    rest = await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "cursor": first["nextCursor"]})
+    rest = await ctx.run_json("design_get_file_versions", {"include_autosaves": True, "cursor": first["nextCursor"]})
     assert [v["id"] for v in rest["versions"]] == [str(i) for i in range(1000005, 1000000, -1)]
     assert "nextCursor" not in rest
     with pytest.raises(DesignError, match="other arguments"):
-        await call(ctx, "design_get_file_versions", {"cursor": first["nextCursor"]})
+        await ctx.run("design_get_file_versions", {"cursor": first["nextCursor"]})
 
 
 async def test_file_at_version_reads_nodes_and_pages(harness: Harness) -> None:
     ctx, _ = harness
-    early = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000001", "node_ids": ["2:1", "9:9"]})
+    early = await ctx.run_json("design_get_file_at_version", {"version_id": "1000001", "node_ids": ["2:1", "9:9"]})
     assert [c["name"] for c in early["nodes"]["2:1"]["children"]] == ["Title", "Button"]
     assert early["missing"] == ["9:9"]
-    later = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000040", "node_ids": ["2:1"]})
+    later = await ctx.run_json("design_get_file_at_version", {"version_id": "1000040", "node_ids": ["2:1"]})
     assert [c["name"] for c in later["nodes"]["2:1"]["children"]] == ["Title", "Button", "Footer"]
-    whole = await call_json(ctx, "design_get_file_at_version", {"version_id": "1000001"})
+    whole = await ctx.run_json("design_get_file_at_version", {"version_id": "1000001"})
     assert [p["name"] for p in whole["document"]["children"]] == ["Components", "Screens"]
     assert whole["components"] == 4 and whole["name"] == "Design System"
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_get_file_at_version", {"version_id": "42"})
+        await ctx.run("design_get_file_at_version", {"version_id": "42"})
     assert err.value.code == "not_found"
 
 
 async def test_diff_pages_catalog_and_components(harness: Harness) -> None:
     ctx, fake = harness
     args = {"from_version": "1000001", "to_version": "1000060", "component_ids": ["2:1"]}
-    result = await call_json(ctx, "design_diff_versions", args)
+    result = await ctx.run_json("design_diff_versions", args)
     titles = {(c["scope"], c["kind"], c["node_id"]) for c in result["changes"]}
     assert ('page "Components"', "removed", "1:3") in titles
     assert ('page "Components"', "changed", "1:2") in titles
@@ -242,7 +231,7 @@ async def test_diff_pages_catalog_and_components(harness: Harness) -> None:
     assert {"property": "name", "before": "Button", "after": "Primary Button"} in renamed["properties"]
     assert result["summary"]["total"] == len(result["changes"]) == 6
     before = len(fake.seen)
-    again = await call_json(ctx, "design_diff_versions", args)
+    again = await ctx.run_json("design_diff_versions", args)
     assert again == result
     assert len(fake.seen) == before, "pinned versions are read from the cache"
 
@@ -256,20 +245,20 @@ def _edit(node_id: str, field: str, value: Any, when: str) -> dict[str, Any]:
 async def test_diffs_add_the_edits_the_plugin_saw_in_the_window(harness: Harness) -> None:
     ctx, _ = harness
     args = {"from_version": "1000001", "to_version": "1000060", "mode": "summary"}
-    assert "pluginEdits" not in await call_json(ctx, "design_diff_versions", args)
+    assert "pluginEdits" not in await ctx.run_json("design_diff_versions", args)
     ctx.pushed["metadata_changes"] = [
         _edit("1:2", "description", "before the window", "2025-02-01T00:00:00+00:00"),
         _edit("1:2", "description", "Primary actions", "2025-03-10T00:00:00+00:00"),
         _edit("1:2", "annotations", [{"label": "x" * 1000}], "2025-03-11T00:00:00+00:00"),
         _edit("1:3", "name", "Icon/Star filled", "2025-04-01T00:00:00+00:00"),
     ]
-    diff = await call_json(ctx, "design_diff_versions", args)
+    diff = await ctx.run_json("design_diff_versions", args)
     assert [(e["field"], e["nodeId"]) for e in diff["pluginEdits"]] == [("description", "1:2"), ("annotations", "1:2")]
     assert diff["pluginEdits"][0]["value"] == "Primary actions"
     assert diff["pluginEdits"][1]["value"].endswith("more characters]"), "long values are cut"
-    since = await call_json(ctx, "design_get_changes_since_version", {"since_version": "1000001", "mode": "summary"})
+    since = await ctx.run_json("design_get_changes_since_version", {"since_version": "1000001", "mode": "summary"})
     assert [e["value"] for e in since["pluginEdits"]][-1] == "Icon/Star filled", "up to now when the end is current"
-    changelog = await call(ctx, "design_generate_changelog", args)
+    changelog = await ctx.run("design_generate_changelog", args)
     markdown = changelog.content[0].text
     assert "## Edits seen live by the plugin" in markdown and '"Primary actions"' in markdown
     assert "before the window" not in markdown
@@ -277,20 +266,19 @@ async def test_diffs_add_the_edits_the_plugin_saw_in_the_window(harness: Harness
 
 async def test_summary_mode_and_changes_since(harness: Harness) -> None:
     ctx, _ = harness
-    summary = await call_json(
-        ctx, "design_diff_versions", {"from_version": "1000001", "to_version": "current", "mode": "summary"}
+    summary = await ctx.run_json(
+        "design_diff_versions", {"from_version": "1000001", "to_version": "current", "mode": "summary"}
     )
     assert all(isinstance(c, str) for c in summary["changes"])
     assert any('removed COMPONENT "Icon/Star" (1:3)' in c for c in summary["changes"])
-    since = await call_json(ctx, "design_get_changes_since_version", {"since_version": "1000040"})
+    since = await ctx.run_json("design_get_changes_since_version", {"since_version": "1000040"})
     assert {c["node_id"] for c in since["changes"]} == {"1:2", "1:3"}
     assert since["to"] == "current"
 
 
 async def test_changelog_reads_like_a_changelog(harness: Harness) -> None:
     ctx, _ = harness
-    output = await call(
-        ctx,
+    output = await ctx.run(
         "design_generate_changelog",
         {"from_version": "1000001", "to_version": "1000060", "component_ids": ["2:1"]},
     )
@@ -306,63 +294,62 @@ async def test_changelog_reads_like_a_changelog(harness: Harness) -> None:
 
 async def test_blame_child_property_and_window(harness: Harness) -> None:
     ctx, _ = harness
-    child = await call_json(ctx, "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2"})
+    child = await ctx.run_json("design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2"})
     assert child["introducedIn"]["id"] == "1000025" and child["previousVersion"]["id"] == "1000024"
     assert {"property": "characters", "before": "Welcome back", "after": "Sign in to continue"} in child["change"][0][
         "properties"
     ]
     assert child["walked"] == 61 and child["probes"] <= 8
     assert ctx.progress_reports and ctx.progress_reports[-1][0] == child["probes"]
-    prop = await call_json(ctx, "design_blame_node", {"node_id": "1:2", "target_component_property": "State"})
+    prop = await ctx.run_json("design_blame_node", {"node_id": "1:2", "target_component_property": "State"})
     assert prop["introducedIn"]["id"] == "1000045"
     assert prop["change"]["before"] == '{"type":"VARIANT","defaultValue":"Default","variantOptions":' + (
         '["Default","Hover","Disabled"]}'
     )
-    named = await call_json(
-        ctx,
+    named = await ctx.run_json(
         "design_blame_node",
         {"node_id": "1:2", "target_component_property": "State", "include_autosaves": False},
     )
     assert named["introducedIn"]["label"] == "Rename button" and named["previousVersion"]["label"] == "Add footer"
-    window = await call_json(
-        ctx, "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2", "max_versions_to_walk": 3}
+    window = await ctx.run_json(
+        "design_blame_node", {"node_id": "2:1", "target_child_node_id": "2:2", "max_versions_to_walk": 3}
     )
     assert window["unchangedSince"]["id"] == "1000059" and "max_versions_to_walk" in window["note"]
-    old = await call_json(ctx, "design_blame_node", {"node_id": "1:2", "start_version": "1000050"})
+    old = await ctx.run_json("design_blame_node", {"node_id": "1:2", "start_version": "1000050"})
     assert old["introducedIn"]["id"] == "1000045"
 
 
 async def test_blame_and_file_errors(harness: Harness) -> None:
     ctx, _ = harness
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_blame_node", {"node_id": "1:3"})
+        await ctx.run("design_blame_node", {"node_id": "1:3"})
     assert err.value.code == "not_found" and "does not exist at current" in err.value.message
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_blame_node", {})
+        await ctx.run("design_blame_node", {})
     assert err.value.code == "bad_argument"
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_diff_versions", {"from_version": "1000002", "to_version": "1000002"})
+        await ctx.run("design_diff_versions", {"from_version": "1000002", "to_version": "1000002"})
     assert err.value.code == "bad_argument"
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_diff_versions", {"from_version": "1000002", "to_version": "1000003", "cursor": "zz"})
+        await ctx.run("design_diff_versions", {"from_version": "1000002", "to_version": "1000003", "cursor": "zz"})
     assert err.value.code == "bad_argument"
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_get_file_versions", {"max_versions": 500})
+        await ctx.run("design_get_file_versions", {"max_versions": 500})
     assert err.value.code == "bad_argument" and "max_versions" in str(err.value)
     ctx.active_file_key = None
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_get_file_versions", {})
+        await ctx.run("design_get_file_versions", {})
     assert err.value.code == "no_file" and "fileUrl" in err.value.hint
-    by_url = await call_json(
-        ctx, "design_get_file_versions", {"fileUrl": f"https://www.figma.com/design/{HISTORY_KEY}/Kit?node-id=1-2"}
+    by_url = await ctx.run_json(
+        "design_get_file_versions", {"fileUrl": f"https://www.figma.com/design/{HISTORY_KEY}/Kit?node-id=1-2"}
     )
     assert by_url["fileKey"] == HISTORY_KEY
 
 
 async def test_every_request_was_valid_under_the_spec(harness: Harness) -> None:
     ctx, fake = harness
-    await call_json(ctx, "design_get_file_versions", {"include_autosaves": True, "max_versions": 200})
-    await call_json(ctx, "design_get_file_at_version", {"version_id": "1000010", "node_ids": ["1:2"], "depth": 1})
+    await ctx.run_json("design_get_file_versions", {"include_autosaves": True, "max_versions": 200})
+    await ctx.run_json("design_get_file_at_version", {"version_id": "1000010", "node_ids": ["1:2"], "depth": 1})
     paths = [(r["path"], tuple(sorted(r["query"]))) for r in fake.seen]
     assert (f"/v1/files/{HISTORY_KEY}/versions", ("page_size",)) in paths
     assert (f"/v1/files/{HISTORY_KEY}/nodes", ("depth", "ids", "version")) in paths

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from fakes.api_server import ApiServer
@@ -11,7 +10,6 @@ from fakes.context import FakeContext
 from fakes.design_api import ENTERPRISE_KEY, FakeDesignApi
 
 from design_console.errors import DesignError
-from design_console.protocol import ToolOutput
 from design_console.tools import catalog
 
 Harness = tuple[FakeContext, FakeDesignApi]
@@ -24,19 +22,9 @@ def harness(ctx: FakeContext, fake_api: ApiServer) -> Harness:
     return ctx, fake_api.fake
 
 
-async def call(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> ToolOutput:
-    return await ctx.run(name, arguments)
-
-
-async def call_json(ctx: FakeContext, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    output = await call(ctx, name, arguments)
-    assert not output.is_error
-    return json.loads(output.content[0].text)
-
-
 async def test_threads_newest_first_with_replies_and_reactions(harness: Harness) -> None:
     ctx, fake = harness
-    result = await call_json(ctx, "design_get_comments", {})
+    result = await ctx.run_json("design_get_comments", {})
     assert [c["id"] for c in result["comments"]] == ["105", "101"]
     assert result["threads"] == 2 and "nextCursor" not in result
     newest, thread = result["comments"]
@@ -57,7 +45,7 @@ async def test_threads_newest_first_with_replies_and_reactions(harness: Harness)
 
 async def test_resolved_threads_and_markdown_on_request(harness: Harness) -> None:
     ctx, fake = harness
-    result = await call_json(ctx, "design_get_comments", {"include_resolved": True, "as_md": True})
+    result = await ctx.run_json("design_get_comments", {"include_resolved": True, "as_md": True})
     assert [c["id"] for c in result["comments"]] == ["105", "104", "101"]
     assert result["comments"][1]["resolved_at"] == "2025-03-07T09:00:00Z"
     assert fake.seen[-1]["query"] == {"as_md": "true"}
@@ -65,24 +53,24 @@ async def test_resolved_threads_and_markdown_on_request(harness: Harness) -> Non
 
 async def test_post_pinned_comment_and_reply_then_delete(harness: Harness) -> None:
     ctx, fake = harness
-    pinned = await call_json(ctx, "design_post_comment", {"message": "Align this", "node_id": "2:3", "x": 5, "y": 6})
+    pinned = await ctx.run_json("design_post_comment", {"message": "Align this", "node_id": "2:3", "x": 5, "y": 6})
     pinned_meta = {"node_id": "2:3", "node_offset": {"x": 5, "y": 6}}
     assert fake.last_body == {"message": "Align this", "client_meta": pinned_meta}
     assert pinned["posted"]["node_id"] == "2:3" and pinned["posted"]["author"] == "Ada Designer"
-    point = await call_json(ctx, "design_post_comment", {"message": "Here", "x": 10.5, "y": 20})
+    point = await ctx.run_json("design_post_comment", {"message": "Here", "x": 10.5, "y": 20})
     assert fake.last_body == {"message": "Here", "client_meta": {"x": 10.5, "y": 20}}
-    reply = await call_json(ctx, "design_post_comment", {"message": "Done", "reply_to_comment_id": "105"})
+    reply = await ctx.run_json("design_post_comment", {"message": "Done", "reply_to_comment_id": "105"})
     assert fake.last_body == {"message": "Done", "comment_id": "105"}
-    listed = await call_json(ctx, "design_get_comments", {})
+    listed = await ctx.run_json("design_get_comments", {})
     ids = [c["id"] for c in listed["comments"]]
     assert ids[:2] == [point["posted"]["id"], pinned["posted"]["id"]]
     assert next(c for c in listed["comments"] if c["id"] == "105")["replies"][0]["id"] == reply["posted"]["id"]
-    deleted = await call_json(ctx, "design_delete_comment", {"comment_id": pinned["posted"]["id"]})
+    deleted = await ctx.run_json("design_delete_comment", {"comment_id": pinned["posted"]["id"]})
     assert deleted == {"fileKey": ENTERPRISE_KEY, "deleted": pinned["posted"]["id"]}
-    after = await call_json(ctx, "design_get_comments", {})
+    after = await ctx.run_json("design_get_comments", {})
     assert pinned["posted"]["id"] not in [c["id"] for c in after["comments"]]
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_delete_comment", {"comment_id": pinned["posted"]["id"]})
+        await ctx.run("design_delete_comment", {"comment_id": pinned["posted"]["id"]})
     assert err.value.code == "not_found"
 
 
@@ -101,7 +89,7 @@ async def test_post_pinned_comment_and_reply_then_delete(harness: Harness) -> No
 async def test_bad_post_arguments_never_reach_the_api(harness: Harness, arguments: dict) -> None:
     ctx, fake = harness
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_post_comment", arguments)
+        await ctx.run("design_post_comment", arguments)
     assert err.value.code == "bad_argument" and str(err.value).startswith("[design-console-mcp] ")
     assert fake.seen == []
 
@@ -109,7 +97,7 @@ async def test_bad_post_arguments_never_reach_the_api(harness: Harness, argument
 async def test_delete_refuses_path_like_ids(harness: Harness) -> None:
     ctx, fake = harness
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_delete_comment", {"comment_id": "101/../../x"})
+        await ctx.run("design_delete_comment", {"comment_id": "101/../../x"})
     assert err.value.code == "bad_argument" and fake.seen == []
 
 
@@ -125,7 +113,7 @@ async def test_many_threads_page_by_cursor(harness: Harness) -> None:
     seen: list[str] = []
     cursor: str | None = None
     for _ in range(20):
-        result = await call_json(ctx, "design_get_comments", {"cursor": cursor} if cursor else {})
+        result = await ctx.run_json("design_get_comments", {"cursor": cursor} if cursor else {})
         assert len(result["comments"]) < 200 and len(json.dumps(result)) < 36_000
         seen += [c["id"] for c in result["comments"]]
         cursor = result.get("nextCursor")
@@ -137,11 +125,11 @@ async def test_many_threads_page_by_cursor(harness: Harness) -> None:
 async def test_other_files_and_missing_file(harness: Harness) -> None:
     ctx, _ = harness
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_get_comments", {"fileUrl": "https://www.figma.com/design/NoSuchFile123/x"})
+        await ctx.run("design_get_comments", {"fileUrl": "https://www.figma.com/design/NoSuchFile123/x"})
     assert err.value.code == "not_found"
     ctx.active_file_key = None
     with pytest.raises(DesignError) as err:
-        await call(ctx, "design_get_comments", {})
+        await ctx.run("design_get_comments", {})
     assert err.value.code == "no_file"
 
 
