@@ -16,6 +16,7 @@ from design_console.tokens.values import (
     Color,
     ColorFormat,
     Shadow,
+    ShadowLayer,
     SizeUnit,
     color_text,
     parse_color,
@@ -27,6 +28,16 @@ from design_console.tokens.values import (
 
 #: The key under ``$extensions`` (and the like) where our own facts travel in JSON formats.
 EXTENSION = "com.design-console"
+
+#: Tokens Studio's type names of sizes and opacity: its own files use them, and so do the DTCG files it writes.
+TOKENS_STUDIO_TYPES: dict[str, TokenType] = {
+    **dict.fromkeys(("sizing", "spacing", "borderRadius", "borderWidth", "fontSizes"), "dimension"),
+    "opacity": "number",
+}
+
+#: How a format reads one part of a shadow layer: ``(raw JSON value, "color" or "dimension")`` to the type it shows
+#: and its value, None if unreadable.
+PartReader = Callable[[Any, TokenType], tuple[TokenType | None, Value] | None]
 
 
 class ExportOptions(msgspec.Struct, kw_only=True, frozen=True):
@@ -157,6 +168,32 @@ def read_value(
     if (alias := read_reference(raw, with_collection)) is not None:
         return None, alias
     return read_literal(raw, opts, kind)
+
+
+def shadow_json(shadow: Shadow, layer_json: Callable[[ShadowLayer], dict[str, Any]]) -> Any:
+    """A shadow's value in a JSON format with a shadow type of its own: the object ``layer_json`` makes of its one
+    layer, or a list of them when it has several."""
+    layers = [layer_json(layer) for layer in shadow.layers]
+    return layers[0] if len(layers) == 1 else layers
+
+
+def read_shadow(
+    raw: Any, size_keys: tuple[str, str, str, str], read_part: PartReader, is_inset: Callable[[dict[str, Any]], bool]
+) -> Shadow | None:
+    """The shadow of a :func:`shadow_json` value (a layer object or a list of them), None unless every part is a
+    literal. ``size_keys`` name the members of the offsets, blur and spread (in :attr:`ShadowLayer.sizes` order; a
+    missing one is 0); ``is_inset`` tells from a layer object whether it falls inside the box."""
+    layers = []
+    for layer in raw if isinstance(raw, list) else [raw]:
+        if not isinstance(layer, dict):
+            return None
+        colour = read_part(layer.get("color"), "color")
+        sizes = [read_part(layer.get(key, 0), "dimension") for key in size_keys]
+        px = [s[1] for s in sizes if s is not None and isinstance(s[1], float)]
+        if colour is None or not isinstance(colour[1], Color) or len(px) != 4:
+            return None
+        layers.append(ShadowLayer(colour[1], px[0], px[1], px[2], px[3], is_inset(layer)))
+    return Shadow(tuple(layers)) if layers else None
 
 
 def nest(pairs: Iterator[tuple[str, Any]] | list[tuple[str, Any]]) -> dict[str, Any]:

@@ -23,18 +23,22 @@ read but listed in its collection's ``skipped`` with the reason.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from design_console.tokens import common
 from design_console.tokens.common import (
+    TOKENS_STUDIO_TYPES,
     ExportOptions,
     ParseOptions,
     literal_text,
     nest,
     read_reference,
+    read_shadow,
     read_value,
     reference_text,
+    shadow_json,
 )
 from design_console.tokens.model import (
     NO_VARIABLE,
@@ -58,17 +62,12 @@ _TYPES: dict[str, TokenType] = {
     "string": "string",
     "boolean": "boolean",
     "text": "string",
-    "sizing": "dimension",
-    "spacing": "dimension",
-    "borderRadius": "dimension",
-    "borderWidth": "dimension",
-    "fontSizes": "dimension",
-    "opacity": "number",
     "shadow": "shadow",
+    **TOKENS_STUDIO_TYPES,
 }
 
-#: The members of a DTCG shadow layer holding sizes, with the :class:`ShadowLayer` field of each.
-_SHADOW_SIZES = (("offsetX", "offset_x"), ("offsetY", "offset_y"), ("blur", "blur"), ("spread", "spread"))
+#: The members of a DTCG shadow layer holding its sizes, in :attr:`ShadowLayer.sizes` order.
+_SHADOW_SIZES = ("offsetX", "offsetY", "blur", "spread")
 
 
 #: DTCG types no variable holds, and why (a variable holds one number, colour, string or boolean).
@@ -96,17 +95,19 @@ DTCG_KEYS = Keys("$value", "$type", "$description")
 SD3_KEYS = Keys("value", "type", "comment")
 
 
-def _shadow_value(shadow: Shadow, part: Any) -> Any:
-    """A shadow's DTCG ``$value``: one layer object, or a list of them when it has several; ``part`` writes a
-    colour or a size (``part(kind, value)``) in the dialect's shape."""
-    layers = []
-    for layer in shadow.layers:
+def _shadow_value(shadow: Shadow, part: Callable[[TokenType, Value], Any]) -> Any:
+    """A shadow's DTCG ``$value``; ``part`` writes a colour or a size (``part(kind, value)``) in the dialect's
+    shape."""
+
+    def layer_json(layer: ShadowLayer) -> dict[str, Any]:
         entry = {"color": part("color", layer.color)}
-        entry.update({key: part("dimension", float(getattr(layer, field))) for key, field in _SHADOW_SIZES})
+        for key, size in zip(_SHADOW_SIZES, layer.sizes, strict=True):
+            entry[key] = part("dimension", float(size))
         if layer.inset:
             entry["inset"] = True
-        layers.append(entry)
-    return layers[0] if len(layers) == 1 else layers
+        return entry
+
+    return shadow_json(shadow, layer_json)
 
 
 def _value_2025(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
@@ -177,27 +178,11 @@ def _unreadable(raw_values: dict[str, Any]) -> str:
     return "the value is no number, colour, string or boolean, nor an alias"
 
 
-def _read_shadow(raw: Any, opts: ParseOptions) -> Shadow | None:
-    """The shadow of a DTCG shadow ``$value`` (a layer object or a list of them), None unless every part is a
-    literal."""
-    layers = []
-    for layer in raw if isinstance(raw, list) else [raw]:
-        if not isinstance(layer, dict):
-            return None
-        colour = _read_value(layer.get("color"), "color", opts)
-        sizes = [_read_value(layer.get(key, 0), "dimension", opts) for key, _ in _SHADOW_SIZES]
-        if colour is None or not isinstance(colour[1], Color):
-            return None
-        px = [s[1] for s in sizes if s is not None and isinstance(s[1], float) and not isinstance(s[1], bool)]
-        if len(px) != len(sizes):
-            return None
-        layers.append(ShadowLayer(colour[1], px[0], px[1], px[2], px[3], layer.get("inset") is True))
-    return Shadow(tuple(layers)) if layers else None
-
-
 def _read_value(raw: Any, kind: TokenType | None, opts: ParseOptions) -> tuple[TokenType | None, Value] | None:
     if kind == "shadow" and isinstance(raw, dict | list):
-        shadow = _read_shadow(raw, opts)
+        shadow = read_shadow(
+            raw, _SHADOW_SIZES, lambda part, k: _read_value(part, k, opts), lambda layer: layer.get("inset") is True
+        )
         return ("shadow", shadow) if shadow is not None else None
     if isinstance(raw, dict) and "components" in raw:
         hex_value = raw.get("hex")

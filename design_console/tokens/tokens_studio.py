@@ -15,17 +15,20 @@ import json
 from typing import Any
 
 from design_console.tokens.common import (
+    TOKENS_STUDIO_TYPES,
     ExportOptions,
     ParseOptions,
     literal_text,
     nest,
     read_literal,
+    read_shadow,
     read_value,
     reference_text,
+    shadow_json,
     walk,
 )
 from design_console.tokens.model import NO_VARIABLE, Alias, Collection, Token, TokenSet, TokenType, Value, link_aliases
-from design_console.tokens.values import Color, Shadow, ShadowLayer
+from design_console.tokens.values import Shadow
 
 EXTENSION = "json"
 
@@ -37,18 +40,9 @@ _OUT_TYPE: dict[TokenType, str] = {
     "boolean": "boolean",
     "shadow": "boxShadow",
 }
-#: The members of a Tokens Studio shadow layer holding sizes, with the :class:`ShadowLayer` field of each.
-_SHADOW_SIZES = (("x", "offset_x"), ("y", "offset_y"), ("blur", "blur"), ("spread", "spread"))
-_IN_TYPE: dict[str, TokenType] = {
-    **{v: k for k, v in _OUT_TYPE.items()},
-    "sizing": "dimension",
-    "spacing": "dimension",
-    "borderRadius": "dimension",
-    "borderWidth": "dimension",
-    "fontSizes": "dimension",
-    "opacity": "number",
-    "other": "string",
-}
+#: The members of a Tokens Studio shadow layer holding its sizes, in :attr:`ShadowLayer.sizes` order.
+_SHADOW_SIZES = ("x", "y", "blur", "spread")
+_IN_TYPE: dict[str, TokenType] = {**{v: k for k, v in _OUT_TYPE.items()}, **TOKENS_STUDIO_TYPES, "other": "string"}
 
 
 def _encode(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
@@ -56,31 +50,26 @@ def _encode(kind: TokenType, value: Value, opts: ExportOptions) -> Any:
         return reference_text(value, with_collection=False)
     if not isinstance(value, Shadow):
         return literal_text(kind, value, opts)
-    layers = [
-        {
-            **{key: literal_text("dimension", getattr(layer, field), opts) for key, field in _SHADOW_SIZES},
+    return shadow_json(
+        value,
+        lambda layer: {
+            **{
+                key: literal_text("dimension", size, opts) for key, size in zip(_SHADOW_SIZES, layer.sizes, strict=True)
+            },
             "color": literal_text("color", layer.color, opts),
             "type": "innerShadow" if layer.inset else "dropShadow",
-        }
-        for layer in value.layers
-    ]
-    return layers[0] if len(layers) == 1 else layers
+        },
+    )
 
 
 def _read_shadow(raw: Any, opts: ParseOptions) -> Shadow | None:
-    """The shadow of a ``boxShadow`` value (a layer object or a list of them), None unless every part is a
-    literal."""
-    layers = []
-    for layer in raw if isinstance(raw, list) else [raw]:
-        if not isinstance(layer, dict):
-            return None
-        colour = read_literal(layer.get("color"), opts, "color")
-        sizes = [read_literal(layer.get(key, 0), opts, "dimension") for key, _ in _SHADOW_SIZES]
-        px = [s[1] for s in sizes if s is not None and s[0] == "dimension" and isinstance(s[1], float)]
-        if colour is None or not isinstance(colour[1], Color) or len(px) != len(sizes):
-            return None
-        layers.append(ShadowLayer(colour[1], px[0], px[1], px[2], px[3], layer.get("type") == "innerShadow"))
-    return Shadow(tuple(layers)) if layers else None
+    """The shadow of a ``boxShadow`` value, None unless every part is a literal."""
+    return read_shadow(
+        raw,
+        _SHADOW_SIZES,
+        lambda part, kind: read_literal(part, opts, kind),
+        lambda layer: layer.get("type") == "innerShadow",
+    )
 
 
 def write(tokens: TokenSet, opts: ExportOptions) -> str:

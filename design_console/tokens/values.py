@@ -207,6 +207,11 @@ class ShadowLayer(msgspec.Struct, frozen=True):
     spread: float = 0.0
     inset: bool = False
 
+    @property
+    def sizes(self) -> tuple[float, float, float, float]:
+        """Its offsets, blur and spread, in the order CSS and the JSON token formats list them."""
+        return (self.offset_x, self.offset_y, self.blur, self.spread)
+
 
 class Shadow(msgspec.Struct, frozen=True, tag="shadow"):
     """A shadow value: its layers, the first drawn on top (as CSS ``box-shadow`` lists them)."""
@@ -218,7 +223,7 @@ def shadow_text(shadow: Shadow, fmt: ColorFormat = "hex", unit: SizeUnit = "px",
     """A shadow as CSS ``box-shadow`` text: ``[inset] x y blur spread colour`` per layer, comma-separated."""
     return ", ".join(
         ("inset " if layer.inset else "")
-        + " ".join(size_text(x, unit, rem_base) for x in (layer.offset_x, layer.offset_y, layer.blur, layer.spread))
+        + " ".join(size_text(x, unit, rem_base) for x in layer.sizes)
         + " "
         + color_text(layer.color, fmt)
         for layer in shadow.layers
