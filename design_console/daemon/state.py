@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -182,35 +182,34 @@ def _ms(value: float | None) -> int:
     return int(value) if value is not None and value > 0 else now_ms()
 
 
-def _since(entries: Sequence[Any], since: int, count: int | None, key: Callable[[Any], int]) -> list[Any]:
-    """Entries with ``key(e) > since``, newest ``count`` of them, oldest first (entries are in arrival order)."""
-    picked: list[Any] = []
-    for entry in reversed(entries):
-        if key(entry) <= since:
-            break
-        picked.append(entry)
-        if count is not None and len(picked) >= count:
-            break
-    picked.reverse()
-    return picked
-
-
-def _newest(
-    entries: Iterable[Any], level: str, since: int, count: int | None, entry: Callable[[Any], ConsoleEntry]
+def _since(
+    entries: Sequence[Any],
+    since: int,
+    count: int | None,
+    stamp: Callable[[Any], int],
+    keep: Callable[[Any], bool] | None = None,
 ) -> list[Any]:
-    """The newest ``count`` of ``entries`` (given newest first) of ``level`` and newer than ``since``, oldest first."""
+    """The newest ``count`` (None: all) of ``entries`` (in arrival order) with ``stamp(e) > since`` that ``keep``
+    accepts (every one when None), oldest first."""
     picked: list[Any] = []
-    for item in entries:
-        found = entry(item)
-        if found.timestamp <= since:
+    for item in reversed(entries):
+        if stamp(item) <= since:
             break
-        if level != "all" and found.level != level:
+        if keep is not None and not keep(item):
             continue
         picked.append(item)
         if count is not None and len(picked) >= count:
             break
     picked.reverse()
     return picked
+
+
+def _console_since(
+    entries: Sequence[Any], level: str, since: int, count: int | None, entry: Callable[[Any], ConsoleEntry]
+) -> list[Any]:
+    """:func:`_since` of console items (``entry`` finds the entry in one) by timestamp, of ``level`` ("all": any)."""
+    of_level = None if level == "all" else lambda item: entry(item).level == level
+    return _since(entries, since, count, lambda item: entry(item).timestamp, of_level)
 
 
 class ConsoleRing:
@@ -252,11 +251,11 @@ class ConsoleRing:
             return []
         if level == "all" and not since and count is None:
             return list(entries)
-        return _newest(reversed(entries), level, since, count, _itself)
+        return _console_since(entries, level, since, count, _itself)
 
     def read_all(self, *, level: str = "all", since: int = 0, count: int | None = 100) -> list[FileConsoleEntry]:
         """Like :meth:`read`, across every file, each entry tagged with its file's key and name."""
-        picked = _newest(reversed(self._ring), level, since, count, _second)
+        picked = _console_since(self._ring, level, since, count, _second)
         names = self._names
         return [
             FileConsoleEntry(
