@@ -20,8 +20,13 @@ from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
 from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
 from mcp.server.streamable_http import REQUEST_CANCELLED
+from starlette.types import Message
 from websockets.asyncio.client import ClientConnection, connect
 
+from design_console.config import load_remote_config
+from design_console.remote.app import build_app
+from design_console.remote.listing import ListChanges
+from design_console.remote.store import SqliteStore
 from design_console.tools.wire.frames import HANDSHAKE_VERSIONS
 
 WAIT = 20.0
@@ -260,3 +265,44 @@ async def test_a_call_is_cancelled_on_the_stream(
                     }
                 finally:
                     plugin.cancel()
+
+
+async def test_the_lean_sse_path_refuses_a_body_beyond_the_limit_before_reading_it(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "DESIGN_REMOTE_BASE_URL": "https://mcp.example.com", "DESIGN_REMOTE_MAX_BODY": "1024"}
+    # The app without the server-wide limit in front: the message endpoint's own limit answers.
+    service = build_app(load_remote_config(env)).state.service
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        raise AssertionError("the body was read")
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    headers = [(b"host", b"mcp.example.com"), (b"content-type", b"application/json"), (b"content-length", b"1025")]
+    scope = {"type": "http", "method": "POST", "path": "/messages/", "query_string": b"", "headers": headers}
+    try:
+        await service.lean_sse.messages(scope, receive, send)
+    finally:
+        await service.store.close()
+    assert sent[0]["status"] == 413
+
+
+class _Session:
+    def __init__(self) -> None:
+        self.told = 0
+
+    async def send_tool_list_changed(self) -> None:
+        self.told += 1
+
+
+async def test_a_forgotten_session_hears_no_change(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "store.db")
+    changes = ListChanges(store)
+    kept, forgotten = _Session(), _Session()
+    changes.remember("user", "a", kept)
+    changes.remember("user", "b", forgotten)
+    changes.forget("user", "b")
+    await changes.notify("user")
+    await store.close()
+    assert (kept.told, forgotten.told) == (1, 0)
