@@ -286,7 +286,9 @@ class LeanSse:
             if held.sdk_id is not None or held.ended.is_set():
                 return held.sdk_id
             opened: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-            stream_scope = {**scope, "method": "GET", "path": "/sse", "query_string": b"", "user": held.user}
+            # A state of its own: the SDK's stream outlives the POST whose log line the POST's state feeds.
+            stream = {"method": "GET", "path": "/sse", "query_string": b"", "user": held.user, "state": {}}
+            stream_scope = {**scope, **stream}
             held.spawn(self._run_sdk(stream_scope, held, opened))
             sdk_id = await opened
             if sdk_id is None:
