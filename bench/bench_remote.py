@@ -1,5 +1,6 @@
 """Figures of Remote Mode beside its floor, in one run on one machine: ``tools/list`` over ``/mcp`` with 50
-connections (requests/s against the floor's, and p99), a design-API-backed read answered from the client's cache
+connections (requests/s against the floor's, and p99), ``tools/list`` over ``/sse`` (each connection its own session:
+a POST, then its answer read off the session's stream), a design-API-backed read answered from the client's cache
 against the floor's ``tools/list``, two instances behind one Redis against one, and the design platform refreshes
 for 100 concurrent calls of one user.
 
@@ -12,7 +13,8 @@ Run: ``.venv/bin/python bench/bench_remote.py [--seconds 10] [--connections 50]`
 fake design platform OAuth server, redis-server, the floor and the installed ``design-console-remote`` instances on
 free localhost ports, signs a user in through the real OAuth flow, prints the figures and stops everything. The load
 comes from ``wrk`` in a process of its own (Debian/Ubuntu: ``apt-get install wrk``; macOS: ``brew install wrk``);
-without it a Python load process stands in, which needs a core of its own to load the floor fully.
+without it a Python load process stands in, which needs a core of its own to load the floor fully. ``/sse`` is always
+loaded by the Python process: wrk cannot read an answer off another connection's stream.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,9 +167,17 @@ def start_load(url: str, headers: dict[str, str], body: str, connections: int, s
     return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
 
 
+def start_sse_load(url: str, token: str, connections: int, seconds: float) -> Any:
+    """A Python load process against ``url``/sse: each connection opens a session and asks ``tools/list`` over and
+    over, timing each POST until its answer arrives on the stream."""
+    spec = {"url": url, "token": token, "connections": connections, "sse": True}
+    command = [sys.executable, __file__, "--load", json.dumps(spec), "--seconds", str(seconds)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+
 def finish_load(proc: Any) -> Figures:
     output, _ = proc.communicate()
-    if shutil.which("wrk"):
+    if proc.args[0] == "wrk":
         return _wrk_figures(output)
     found = json.loads(output)
     return Figures(found["rate"], found["p99_ms"], found["failed"])
@@ -177,9 +187,18 @@ def load(
     url: str, headers: dict[str, str], body: str, connections: int, seconds: float, folder: Path, pid: int
 ) -> Figures:
     """One load run against ``url``, with the CPU time the server process ``pid`` spent per request."""
+    return _measured(pid, seconds, lambda: start_load(url, headers, body, connections, seconds, folder))
+
+
+def sse_load(url: str, token: str, connections: int, seconds: float, pid: int) -> Figures:
+    """One load run against ``url``/sse, with the server's CPU time per request."""
+    return _measured(pid, seconds, lambda: start_sse_load(url, token, connections, seconds))
+
+
+def _measured(pid: int, seconds: float, start: Callable[[], Any]) -> Figures:
     server = psutil.Process(pid)
     before = sum(server.cpu_times()[:2])
-    figures = finish_load(start_load(url, headers, body, connections, seconds, folder))
+    figures = finish_load(start())
     spent = sum(server.cpu_times()[:2]) - before
     figures.cpu_ms = spent * 1000 / max(1.0, figures.rate * seconds)
     return figures
@@ -214,15 +233,109 @@ async def _connection(target: str, headers: list[tuple[str, str]], body: bytes, 
     return failed
 
 
+class _SseStream:
+    """A session's event stream, read raw: h11 undoes the chunking, events end at a blank line. Only the head of a
+    frame is looked at (its id comes first, in our frames and the SDK's): decoding each listing would make the load
+    process, not the server, the bottleneck."""
+
+    def __init__(self, reader: asyncio.StreamReader, conn: h11.Connection) -> None:
+        self.reader = reader
+        self.conn = conn
+        self.pending = bytearray()
+
+    async def event(self) -> tuple[bytes, bytes]:
+        searched = 0
+        while (end := self.pending.find(b"\r\n\r\n", searched)) < 0:
+            searched = max(0, len(self.pending) - 3)
+            event = self.conn.next_event()
+            if event is h11.NEED_DATA:
+                self.conn.receive_data(await self.reader.read(262144))
+            elif isinstance(event, h11.Data):
+                self.pending += event.data
+            elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                raise RuntimeError("the stream ended")
+        block = bytes(self.pending[:end])
+        del self.pending[: end + 4]
+        kind = block[len(b"event: ") : block.index(b"\r\n")] if block.startswith(b"event: ") else b""
+        start = block.find(b"data: ")
+        return kind, block[start + len(b"data: ") :] if start >= 0 else b""
+
+
+_FRAME_ID = re.compile(rb'"id":\s*(\d+)')
+
+
+async def _post(
+    conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: h11.Request, body: bytes
+) -> int:
+    writer.write(conn.send(request) + conn.send(h11.Data(data=body)) + conn.send(h11.EndOfMessage()))
+    status = 0
+    while True:
+        event = conn.next_event()
+        if event is h11.NEED_DATA:
+            conn.receive_data(await reader.read(65536))
+        elif isinstance(event, h11.Response):
+            status = event.status_code
+        elif isinstance(event, h11.EndOfMessage):
+            conn.start_next_cycle()
+            return status
+
+
+async def _sse_connection(spec: dict[str, Any], until: float, out: list[float]) -> int:
+    parts = urlsplit(spec["url"])
+    auth = [("Host", parts.netloc), ("Authorization", f"Bearer {spec['token']}")]
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+    conn = h11.Connection(h11.CLIENT)
+    writer.write(conn.send(h11.Request(method="GET", target="/sse", headers=[*auth, ("Accept", "text/event-stream")])))
+    writer.write(conn.send(h11.EndOfMessage()))
+    stream = _SseStream(reader, conn)
+    kind, endpoint = await stream.event()
+    assert kind == b"endpoint", kind
+    post_reader, post_writer = await asyncio.open_connection(parts.hostname, parts.port)
+    post_conn = h11.Connection(h11.CLIENT)
+    failed = 0
+
+    async def ask(message: dict[str, Any]) -> bool:
+        body = json.dumps(message).encode()
+        headers = [*auth, ("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+        request = h11.Request(method="POST", target=endpoint.decode(), headers=headers)
+        if await _post(post_conn, post_reader, post_writer, request, body) != 202:
+            return False
+        if "id" not in message:
+            return True
+        while True:
+            kind, data = await stream.event()
+            found = _FRAME_ID.search(data, 0, 64)
+            if kind == b"message" and found is not None and int(found.group(1)) == message["id"]:
+                return b'"error"' not in data[:200]
+
+    client = {"name": "bench", "version": "1"}
+    params = {"protocolVersion": VERSION, "capabilities": {}, "clientInfo": client}
+    if not await ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params}):
+        raise RuntimeError("/sse refused initialize")
+    await ask({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    asked = 0
+    while time.monotonic() < until:
+        asked += 1
+        started = time.perf_counter()
+        answered = await ask({"jsonrpc": "2.0", "id": asked, "method": "tools/list"})
+        out.append(time.perf_counter() - started)
+        failed += not answered
+    post_writer.close()
+    writer.close()
+    return failed
+
+
 async def _python_load(spec: dict[str, Any], seconds: float) -> dict[str, float]:
-    body = spec["body"].encode()
-    headers = [*spec["headers"].items(), ("Content-Length", str(len(body)))]
     latencies: list[float] = []
     until = time.monotonic() + seconds
     started = time.monotonic()
-    failures = await asyncio.gather(
-        *(_connection(spec["url"], headers, body, until, latencies) for _ in range(spec["connections"]))
-    )
+    if spec.get("sse"):
+        runs = [_sse_connection(spec, until, latencies) for _ in range(spec["connections"])]
+    else:
+        body = spec["body"].encode()
+        headers = [*spec["headers"].items(), ("Content-Length", str(len(body)))]
+        runs = [_connection(spec["url"], headers, body, until, latencies) for _ in range(spec["connections"])]
+    failures = await asyncio.gather(*runs)
     took = time.monotonic() - started
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
@@ -303,10 +416,12 @@ def main(seconds: float, connections: int) -> None:
                 floor = load(floor_url, headers, LIST, connections, seconds, folder, floor_pid)
             ours = load(server.url, headers, LIST, connections, seconds, folder, server.proc.pid)
             read = load(server.url, headers, READ, connections, seconds, folder, server.proc.pid)
+            sse = sse_load(server.url, token, connections, seconds, server.proc.pid)
             print(f"{'':44} {'figures':>56}  ratio to floor")
             print(f"{'floor: bare Starlette, tools/list':44} {floor!s:>56}")
             print(f"{'ours: tools/list (goal 0.3, p99 < 100 ms)':44} {ours!s:>56}  {_ratio(ours, floor)}")
             print(f"{'ours: cached design API read (goal 0.2)':44} {read!s:>56}  {_ratio(read, floor)}")
+            print(f"{'ours: /sse tools/list, answer on the stream':44} {sse!s:>56}  {_ratio(sse, floor)}")
             asyncio.run(refresh_once(server, platform))
         sdk_env = remote_env(folder / "sdk", api_url, LOG_LEVEL="warn", DESIGN_REMOTE_LEAN="0", **oauth_env(platform))
         with running_remote(sdk_env) as sdk:
@@ -315,6 +430,8 @@ def main(seconds: float, connections: int) -> None:
             sdk_headers = _headers(token, open_session(sdk.url, token))
             reference = load(sdk.url, sdk_headers, LIST, connections, seconds, folder, sdk.proc.pid)
             print(f"{'SDK alone (DESIGN_REMOTE_LEAN=0): tools/list':44} {reference!s:>56}  {_ratio(reference, floor)}")
+            sdk_sse = sse_load(sdk.url, token, connections, seconds, sdk.proc.pid)
+            print(f"{'SDK alone: /sse tools/list':44} {sdk_sse!s:>56}  {_ratio(sdk_sse, floor)}")
         with redis_server() as redis_url:
             shared = {"DESIGN_REMOTE_STORE": redis_url, "LOG_LEVEL": "warn", **oauth_env(platform)}
             first_env = remote_env(folder / "a", api_url, **shared)

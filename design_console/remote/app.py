@@ -4,7 +4,8 @@ With OAuth configured (DESIGN_OAUTH_CLIENT_ID, DESIGN_OAUTH_CLIENT_SECRET, DESIG
 one of our bearer tokens, issued for this server's ``/mcp``, and tools call the design API as the signed-in user.
 Without it the server still starts: the OAuth endpoints say which variable is missing, and MCP requests are served
 with the deployer's DESIGN_ACCESS_TOKEN. DESIGN_REMOTE_API_KEY, when set, gates the MCP endpoints either way.
-The hot messages of ``/mcp`` are answered by ``remote/lean.py``; the SDK serves the rest, and ``/sse``.
+The hot messages of ``/mcp`` are answered by ``remote/lean.py``, those of ``/sse`` by ``remote/lean_sse.py``; the SDK
+serves the rest.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.remote.browser import BrowserPool
 from design_console.remote.lean import LeanMcp, Listings, TokenCache
+from design_console.remote.lean_sse import LeanSse
 from design_console.remote.limits import PerAddressLimit
 from design_console.remote.listing import ListChanges, UserListings
 from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog
@@ -290,8 +292,19 @@ class RemoteService:
             json_response=self.sessions.json_response,
             capabilities=advertised(self.server),
         )
-        self._gauges()
         self.sse = SseServerTransport(SSE_MESSAGES, security_settings=security, max_request_body_size=config.max_body)
+        self.lean_sse = LeanSse(
+            SSE_MESSAGES,
+            _Endpoint(self.handle_sse),
+            self.sse.handle_post_message,
+            self.listings,
+            self.run_tool,
+            security,
+            self.changes,
+            max_body=config.max_body,
+            capabilities=advertised(self.server),
+        )
+        self._gauges()
 
     def _gauges(self) -> None:
         gauge = self.metrics.gauge
@@ -299,7 +312,7 @@ class RemoteService:
             "design_remote_active_sessions",
             "gauge",
             "MCP sessions this instance holds.",
-            lambda: self.lean.active_sessions,
+            lambda: self.lean.active_sessions + self.lean_sse.active_sessions,
         )
         gauge(
             "design_remote_relays",
@@ -452,12 +465,15 @@ class RemoteService:
         return ForgetsTokens(app, self.tokens) if self.tokens is not None else app
 
     def routes(self) -> list[Route | Mount | WebSocketRoute]:
-        mcp_app = self.lean if self.config.lean else StreamableHTTPASGIApp(self.sessions)
+        lean = self.config.lean
+        mcp_app = self.lean if lean else StreamableHTTPASGIApp(self.sessions)
+        sse_app: ASGIApp = self.lean_sse.stream if lean else _Endpoint(self.handle_sse)
+        messages_app = self.lean_sse.messages if lean else self.sse.handle_post_message
         routes: list[Route | Mount | WebSocketRoute] = [
             Route("/health", self.health, methods=["GET"]),
             Route("/mcp", self._mcp_gate(mcp_app)),
-            Route("/sse", self._mcp_gate(_Endpoint(self.handle_sse)), methods=["GET"]),
-            Mount(SSE_MESSAGES, app=self._mcp_gate(self.sse.handle_post_message)),
+            Route("/sse", self._mcp_gate(sse_app), methods=["GET"]),
+            Mount(SSE_MESSAGES, app=self._mcp_gate(messages_app)),
             # The plugin has no bearer token: a pairing code or its relay's credential is what it proves.
             WebSocketRoute("/ws/pair", self.relays.endpoint),
         ]

@@ -110,6 +110,14 @@ class ListChanges:
         while len(sessions) > SESSIONS_PER_USER:
             sessions.popitem(last=False)
 
+    def forget(self, subject: str, key: str) -> None:
+        """Forget the session ``key`` of ``subject`` (its connection ended)."""
+        sessions = self._sessions.get(subject)
+        if sessions is not None:
+            sessions.pop(key, None)
+            if not sessions:
+                self._sessions.pop(subject, None)
+
     async def changed(self, subject: str) -> None:
         """The tools ``subject`` can use changed (the pairing started or ended): tell the user's sessions, on every
         instance."""
