@@ -6,11 +6,12 @@ JSON-RPC error that says so, designd is started again, the client's ``initialize
 are replayed to it (the duplicate reply is swallowed), and the session carries on.
 
 The main loop blocks in one ``zmq.Poller`` over the link to designd (a ZeroMQ DEALER and its monitor, see
-``runtime/control_client.py``) and a socket pair that a thread feeds with what it reads from stdin: Windows can
-poll sockets but not pipes, so stdin is never polled itself. That thread also notices the end of stdin, and
-another the parent's death (by pid and start time, which a reused pid cannot fake); either ends the process within
-a second even while the main loop is busy (re)connecting. No asyncio, no MCP SDK: the shim starts fast and stays
-small.
+``runtime/control_client.py``) and stdin. Where stdin is a pipe or socket that poll takes (POSIX), it is polled and
+read directly, with no thread on the way of a request. Elsewhere (Windows polls sockets only; a file or a terminal
+as stdin) a thread reads stdin into a socket pair that the loop polls instead. A watcher thread notices the
+parent's death (by pid and start time, which a reused pid cannot fake) and, for a polled stdin, its hang-up; the
+reading thread notices the end of its stdin. Either ends the process within a second even while the main loop is
+busy (re)connecting. No asyncio, no MCP SDK: the shim starts fast and stays small.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from design_console.config import load_config
 from design_console.errors import DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.runtime.control_client import DaemonLink, connect_or_start
+from design_console.runtime.platform.stdio import hung_up, readable, stdin_pollable
 from design_console.runtime.platform.system import parent_pid
 from design_console.runtime.usage import STDIO_SERVER, answer_help_or_version
 
@@ -106,10 +108,16 @@ class Shim:
         self.stdin = sys.stdin.fileno()
         self.stdout = sys.stdout.fileno()
         self.pending = bytearray()  # the start of a line whose end has not arrived yet
-        # The stdin thread writes what it reads into one end; the main loop polls the other, a socket on every system.
-        self.lines_in, self.feed = socket.socketpair()
-        self.lines_in.setblocking(False)
-        self.lines_fd = self.lines_in.fileno()
+        self.direct = stdin_pollable(self.stdin)
+        self.lines_in: socket.socket | None = None
+        self.feed: socket.socket | None = None
+        if self.direct:
+            self.lines_fd = self.stdin
+        else:
+            # The stdin thread writes what it reads into one end; the main loop polls the other, a socket anywhere.
+            self.lines_in, self.feed = socket.socketpair()
+            self.lines_in.setblocking(False)
+            self.lines_fd = self.lines_in.fileno()
         self.link: DaemonLink | None = None
         self.poller = zmq.Poller()
         self.inflight: dict[str, int | str | None] = {}
@@ -123,10 +131,11 @@ class Shim:
         self.done = False
         self._ending = threading.Lock()
 
-    # --- the stdin and parent threads -------------------------------------------------------------------------
+    # --- the stdin and watcher threads ------------------------------------------------------------------------
 
     def _read_stdin(self) -> None:
-        """Feed stdin to the main loop; at its end (or a read error), end the shim."""
+        """Feed stdin to the main loop (where it cannot poll stdin); at its end (or a read error), end the shim."""
+        assert self.feed is not None
         try:
             while chunk := os.read(self.stdin, READ_SIZE):
                 self.feed.sendall(chunk)
@@ -134,18 +143,29 @@ class Shim:
             pass
         self._end()
 
-    def _watch_parent(self) -> None:
-        """End the shim when the process that started it is gone (its pipe to our stdin may live on elsewhere)."""
-        time.sleep(WATCH_AFTER)
+    def _our_parent(self) -> psutil.Process | None:
+        """The process that started us, or None when it is already gone."""
         import psutil
 
         try:
             parent = psutil.Process(self.parent)
             # A process started after us under the parent's pid is not our parent: it died meanwhile.
-            ours = parent.create_time() <= psutil.Process().create_time()
+            return parent if parent.create_time() <= psutil.Process().create_time() else None
         except psutil.Error:
-            ours = False
-        while ours and _parent_alive(parent):
+            return None
+
+    def _watch(self) -> None:
+        """End the shim when the process that started it is gone (its pipe to our stdin may live on elsewhere), or
+        when a polled stdin hangs up, which the main loop does not see while it is busy connecting."""
+        look_after = time.monotonic() + WATCH_AFTER
+        parent: psutil.Process | None = None
+        while not (self.direct and hung_up(self.stdin)):
+            if parent is None and time.monotonic() >= look_after:
+                parent = self._our_parent()
+                if parent is None:
+                    break
+            if parent is not None and not _parent_alive(parent):
+                break
             time.sleep(WATCH_EVERY)
         self._end()
 
@@ -153,8 +173,9 @@ class Shim:
         """Tell the main loop the client is gone (the end of the fed stream), and end the process if it lingers."""
         if not self._ending.acquire(blocking=False):
             return
-        with contextlib.suppress(OSError):
-            self.feed.shutdown(socket.SHUT_WR)
+        if self.feed is not None:
+            with contextlib.suppress(OSError):
+                self.feed.shutdown(socket.SHUT_WR)
         _exit_soon()
 
     # --- the main loop ---------------------------------------------------------------------------------------
@@ -166,8 +187,9 @@ class Shim:
             view = view[os.write(self.stdout, view) :]
 
     def run(self) -> None:
-        threading.Thread(target=self._read_stdin, name="stdin", daemon=True).start()
-        threading.Thread(target=self._watch_parent, name="parent", daemon=True).start()
+        if not self.direct:
+            threading.Thread(target=self._read_stdin, name="stdin", daemon=True).start()
+        threading.Thread(target=self._watch, name="watch", daemon=True).start()
         self._connect(first=True)
         while not self.done:
             self._tick()
@@ -196,8 +218,9 @@ class Shim:
                 time.sleep(1.0)
         assert self.link.sock is not None and self.link.monitor is not None
         self.poller = zmq.Poller()
-        for sock in (self.link.sock, self.link.monitor, self.lines_in):
+        for sock in (self.link.sock, self.link.monitor):
             self.poller.register(sock, zmq.POLLIN)
+        self.poller.register(self.lines_fd, zmq.POLLIN)
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
@@ -206,8 +229,8 @@ class Shim:
         assert self.link is not None
         ready = dict(self.poller.poll(TICK_MS))
         try:
-            if self.lines_fd in ready:  # zmq.Poller names a plain socket by its descriptor
-                self._from_client()
+            if self.lines_fd in ready:  # zmq.Poller names a plain descriptor by its number
+                self._from_client(polled=True)
             if (self.link.sock in ready or self.link.monitor in ready) and not self.done:
                 self._from_daemon()
             now = time.monotonic()
@@ -221,11 +244,29 @@ class Shim:
         if not self.done and now - self.last_heard > SILENCE_LIMIT:
             self._lost()
 
-    def _read_lines(self) -> list[bytes]:
-        """The complete lines the client sent so far, without waiting; at its end, the last unfinished one too."""
+    def _read_chunk(self, polled: bool) -> bytes | None:
+        """What the client sent since the last read, b"" at its end, or None when nothing is there yet.
+
+        ``polled``: the main poller just found stdin readable, so a read cannot block.
+        """
+        if self.lines_in is not None:
+            try:
+                return self.lines_in.recv(READ_SIZE)
+            except BlockingIOError:
+                return None
+        if not polled and not readable(self.stdin):
+            return None
         try:
-            chunk = self.lines_in.recv(READ_SIZE)
-        except BlockingIOError:
+            return os.read(self.stdin, READ_SIZE)
+        except BlockingIOError:  # another holder of the pipe set it non-blocking and read first
+            return None
+        except OSError:
+            return b""
+
+    def _read_lines(self, polled: bool) -> list[bytes]:
+        """The complete lines the client sent so far, without waiting; at its end, the last unfinished one too."""
+        chunk = self._read_chunk(polled)
+        if chunk is None:
             return []
         if not chunk:
             self.done = True
@@ -236,14 +277,14 @@ class Shim:
         self.pending = bytearray(rest)
         return [stripped for line in lines if (stripped := line.strip())]
 
-    def _from_client(self, fail_with: str = "") -> None:
+    def _from_client(self, fail_with: str = "", *, polled: bool = False) -> None:
         """Take the lines the client sent; forward each, or with ``fail_with`` answer each request with that error.
 
         Failing at once is for the time designd cannot be started: the client must not wait on requests that no
         one will answer.
         """
         lost: DesignError | None = None
-        for line in self._read_lines():
+        for line in self._read_lines(polled):
             info = peek(line)
             if fail_with:
                 if info.method is not None and info.id is not None:

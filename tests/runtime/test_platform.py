@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import plistlib
+import socket
 import subprocess
 import sys
 import time
@@ -332,3 +333,47 @@ def test_the_scheduled_task_starts_designd_at_this_users_logon_without_admin(tmp
     assert plan.fallback == login.RunKeyEntry(
         login.TASK_NAME, f'"{python.with_name("pythonw.exe")}" -P -m {DAEMON_MODULE} --foreground'
     )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows' select takes sockets only: its stdin goes to a thread")
+def test_pipes_and_sockets_are_polled_directly_files_are_not(tmp_path: Path) -> None:
+    from design_console.runtime.platform.stdio import stdin_pollable
+
+    read_end, write_end = os.pipe()
+    left, right = socket.socketpair()
+    plain = tmp_path / "requests.jsonl"
+    plain.write_bytes(b"{}\n")
+    with plain.open("rb") as file:
+        try:
+            assert stdin_pollable(read_end) and stdin_pollable(left.fileno())
+            assert not stdin_pollable(file.fileno())
+            os.close(write_end)
+            os.close(read_end)
+            assert not stdin_pollable(read_end), "a closed descriptor is not polled"
+        finally:
+            left.close()
+            right.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows' select takes sockets only: its stdin goes to a thread")
+def test_a_hang_up_is_seen_without_reading_even_with_data_left() -> None:
+    from design_console.runtime.platform.stdio import hung_up, readable
+
+    read_end, write_end = os.pipe()
+    try:
+        assert not readable(read_end) and not hung_up(read_end)
+        os.write(write_end, b'{"id": 1}\n')
+        assert readable(read_end) and not hung_up(read_end)
+        os.close(write_end)
+        assert hung_up(read_end), "the writer is gone though a line is still unread"
+        assert os.read(read_end, 100) == b'{"id": 1}\n'
+        assert readable(read_end) and os.read(read_end, 100) == b""
+    finally:
+        os.close(read_end)
+    left, right = socket.socketpair()
+    try:
+        assert not hung_up(left.fileno())
+        right.close()
+        assert hung_up(left.fileno()), "a socket pair's peer closing is a hang-up too (libuv's stdio)"
+    finally:
+        left.close()

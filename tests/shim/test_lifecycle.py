@@ -351,41 +351,6 @@ def test_a_designd_alive_but_deaf_is_told_from_one_not_running(daemon: DaemonPro
         os.kill(daemon.pid, signal.SIGCONT)
 
 
-def test_shim_exits_within_a_second_of_stdin_eof_while_connecting(daemon: DaemonProcess) -> None:
-    """designd is frozen, so the shim's main loop is busy connecting and reads no stdin; closing stdin still ends it."""
-    os.kill(daemon.pid, signal.SIGSTOP)
-    proc = subprocess.Popen([SHIM], env=daemon.env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(INIT).encode() + b"\n")
-        proc.stdin.flush()
-        wait_for(lambda: _connecting(proc.pid, daemon.env), 20, "the shim to connect to designd's socket")
-        started = time.monotonic()
-        proc.stdin.close()
-        proc.wait(5)
-        assert time.monotonic() - started < 1.0
-    finally:
-        proc.kill()
-        proc.wait()
-        os.kill(daemon.pid, signal.SIGCONT)
-
-
-def _connecting(pid: int, env: TestEnv) -> bool:
-    """Whether the shim ``pid`` has a connection to designd's control socket: it is past its start-up, connecting.
-
-    Over tcp, a connection to designd's port; over ipc, a Unix socket besides the pair its stdin thread feeds.
-    """
-    config = env.config
-    try:
-        proc = psutil.Process(pid)
-        if config.transport == "tcp":
-            port = int(config.control_endpoint_file.read_text().strip().rsplit(":", 1)[1])
-            return any(c.raddr and c.raddr.port == port for c in proc.net_connections(kind="tcp"))
-        return len(proc.net_connections(kind="unix")) > 2
-    except (psutil.Error, OSError):
-        return False
-
-
 def test_an_app_starts_designd_as_soon_as_a_dying_one_lets_go_of_the_lock(dc_env: TestEnv) -> None:
     """A designd that is exiting still holds the instance lock for a moment: the app that found it unanswering
     must start the next one the moment the lock is free, not wait out the 30 s start timeout."""
