@@ -57,6 +57,9 @@ def main() -> None:
         backlog=backlog_for(open_files),
         # Screenshots and image fills come back from the plugin in one frame, as over the local bridge.
         ws_max_size=MAX_FRAME_BYTES,
+        # A plugin lost without a close is noticed by its missing pong, and its pairing announced as ended.
+        ws_ping_interval=config.relay_ping_seconds,
+        ws_ping_timeout=config.relay_ping_timeout,
         server_header=False,
         # SIGTERM: stop accepting, close the relays' sockets (1012, the plugin comes back at once, to another
         # instance), and give calls in flight this long to finish.

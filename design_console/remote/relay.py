@@ -67,10 +67,10 @@ CODE_SECONDS = 300.0
 #: How long an issued code is remembered, so that an attempt after its 5 minutes is told "expired", not "unknown".
 CODE_MEMORY_SECONDS = 24 * 3600.0
 BINDING_SECONDS = 24 * 3600.0
-#: The owner entry of a relay lives this long unless its instance renews it (it renews every OWNER_RENEW seconds):
-#: an instance that dies stops renewing, and its relays are free for the instance the plugin reconnects to.
-OWNER_SECONDS = 30.0
-OWNER_RENEW = 10.0
+#: The owner entry of a relay lives DESIGN_RELAY_LEASE_SECONDS unless its instance renews it, which it does this many
+#: times a lease: an instance that dies stops renewing, and its relays are free for the instance the plugin reconnects
+#: to, or are announced as ended by an instance that saw them start.
+RENEWALS_PER_LEASE = 3
 #: Pairing and reconnect attempts are counted per client address over this window.
 RATE_WINDOW = 60.0
 HANDSHAKE_SECONDS = 10.0
@@ -124,7 +124,9 @@ class Pairing(msgspec.Struct):
 class _Forward(msgspec.Struct, omit_defaults=True):
     """A message between instances about command ``cid`` of instance ``origin``: the command for the owner of
     ``relay`` (``frame`` is the command frame), its cancel, its progress, or its reply (``frame`` is the plugin's reply
-    frame, or ``error`` says why there is none; ``moved`` says this instance no longer holds the relay)."""
+    frame, or ``error`` says why there is none; ``moved`` says this instance no longer holds the relay). On the
+    broadcast channel: ``rebind`` (user ``cid`` paired anew), ``owned`` and ``released`` (instance ``origin`` took or
+    let go of relay ``cid``'s plugin socket)."""
 
     op: str
     cid: str
@@ -285,6 +287,10 @@ class Relays:
         #: What this instance remembers of the store: a user's relay, a relay's owner, each with when to ask again.
         self._bindings: dict[str, tuple[str, float]] = {}
         self._owners: dict[str, tuple[str, float]] = {}
+        #: The relays whose plugin connected to another instance, by that instance: the pairings this one announces as
+        #: ended should their owner die without a word (its owner entry lapses).
+        self._watched: dict[str, str] = {}
+        self._lease = float(config.relay_lease_seconds)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscriptions: list[Subscription] = []
         self._cipher = TokenCipher(config.token_keys) if config.token_keys else None
@@ -334,7 +340,7 @@ class Relays:
 
     async def _renew_owners(self) -> None:
         while True:
-            await asyncio.sleep(OWNER_RENEW)
+            await asyncio.sleep(self._lease / RENEWALS_PER_LEASE)
             for relay, session in list(self._sessions.items()):
                 try:
                     owner = await self.store.get("relay-owner", relay)
@@ -342,9 +348,27 @@ class Relays:
                         # The plugin came back on another instance before this one noticed its old socket die.
                         await self._retire(session)
                         continue
-                    await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
+                    await self.store.put("relay-owner", relay, self.instance.encode(), self._lease)
                 except Exception:
                     log.exception("renewing the owner entry of a relay failed")
+            try:
+                await self._end_lapsed()
+            except Exception:
+                log.exception("checking the relays of other instances failed")
+
+    async def _end_lapsed(self) -> None:
+        """Announce the end of the pairings whose owner stopped renewing (it died) and whose plugin did not come back
+        to another instance; of the instances that notice, one announces each."""
+        for relay, owner in list(self._watched.items()):
+            raw = await self.store.get("relay-owner", relay)
+            now = raw.decode() if raw is not None else None
+            if now is not None and now != self.instance:
+                self._watched[relay] = now
+                continue
+            del self._watched[relay]
+            if now is None and await self.store.add("relay-lapsed", f"{relay}:{owner}", b"", self._lease):
+                log.info("relay %s: its instance stopped renewing it; the pairing ended", relay[:8])
+                await self._changed(relay)
 
     async def _retire(self, session: _Session) -> None:
         if self._sessions.get(session.relay) is session:
@@ -531,8 +555,9 @@ class Relays:
             self._drop(old, "reconnected")
             with contextlib.suppress(Exception):
                 await old.ws.close(1000, "Replaced by a new connection")
-        await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
+        await self.store.put("relay-owner", relay, self.instance.encode(), self._lease)
         log.info("relay %s: plugin connected", relay[:8])
+        await self.store.publish(BROADCAST, _encoder.encode(_Forward("owned", relay, self.instance)))
         await self._changed(relay)
         try:
             while (message := await self._receive(ws)) is not None:
@@ -543,6 +568,7 @@ class Relays:
                 del self._sessions[relay]
                 if await self.store.get("relay-owner", relay) == self.instance.encode():
                     await self.store.delete("relay-owner", relay)
+                    await self.store.publish(BROADCAST, _encoder.encode(_Forward("released", relay, self.instance)))
                     await self._changed(relay)
             log.info("relay %s: plugin disconnected", relay[:8])
 
@@ -659,6 +685,10 @@ class Relays:
             forward = _forward_decoder.decode(message)
             if forward.op == "rebind":
                 self._bindings.pop(forward.cid, None)
+            elif forward.op == "owned" and forward.origin != self.instance:
+                self._watched[forward.cid] = forward.origin
+            elif forward.op in ("owned", "released"):
+                self._watched.pop(forward.cid, None)
 
     def _on_forward(self, message: bytes) -> None:
         try:
