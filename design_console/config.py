@@ -394,6 +394,16 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     metrics_token: str = ""
     #: DESIGN_REMOTE_SHUTDOWN_SECONDS: on SIGTERM, how long calls in flight have to finish before they are cut off.
     shutdown_seconds: int = 20
+    #: DESIGN_RELAY_PING_SECONDS: how often each plugin's relay socket is pinged (RFC 6455), so that a plugin lost
+    #: without a close (network drop, sleep, killed design tool) is noticed and its pairing announced as ended.
+    relay_ping_seconds: int = 10
+    #: DESIGN_RELAY_PING_TIMEOUT: seconds a ping's pong may take before the socket is dropped; a lost plugin is noticed
+    #: within DESIGN_RELAY_PING_SECONDS plus this.
+    relay_ping_timeout: int = 10
+    #: DESIGN_RELAY_LEASE_SECONDS: how long an instance's claim on a plugin's socket outlives it (renewed every third
+    #: of it): after an instance dies, the others announce its pairings as ended within about 4/3 of this, unless the
+    #: plugin came back to one of them.
+    relay_lease_seconds: int = 30
 
     @property
     def missing_oauth(self) -> list[str]:
@@ -491,4 +501,7 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         cache_seconds=_int(env, "DESIGN_REMOTE_CACHE_SECONDS", 5, 0, 300),
         metrics_token=env.get("DESIGN_REMOTE_METRICS_TOKEN", "").strip(),
         shutdown_seconds=_int(env, "DESIGN_REMOTE_SHUTDOWN_SECONDS", 20, 1, 3600),
+        relay_ping_seconds=_int(env, "DESIGN_RELAY_PING_SECONDS", 10, 1, 300),
+        relay_ping_timeout=_int(env, "DESIGN_RELAY_PING_TIMEOUT", 10, 1, 300),
+        relay_lease_seconds=_int(env, "DESIGN_RELAY_LEASE_SECONDS", 30, 3, 3600),
     )

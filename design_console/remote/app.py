@@ -580,8 +580,10 @@ def build_app(config: RemoteConfig, store: Store | None = None) -> Starlette:
     return app
 
 
-def asgi_app(config: RemoteConfig) -> ASGIApp:
+def asgi_app(config: RemoteConfig) -> tuple[ASGIApp, RemoteService]:
     """:func:`build_app` behind the body-size limit (the app uvicorn serves): a larger body gets 413 before any
-    handler reads it; every request gets an id, a count and a log line (``remote/metrics.py``)."""
+    handler reads it; every request gets an id, a count and a log line (``remote/metrics.py``). Also returns the
+    service, whose relays the server drains on shutdown."""
     app = build_app(config)
-    return RequestLog(RequestBodyLimitMiddleware(app, config.max_body), app.state.service.metrics)
+    service: RemoteService = app.state.service
+    return RequestLog(RequestBodyLimitMiddleware(app, config.max_body), service.metrics), service

@@ -6,6 +6,7 @@ import logging
 import sys
 
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 from design_console.bridge_frames import MAX_FRAME_BYTES
 from design_console.config import load_remote_config
@@ -25,6 +26,7 @@ def main() -> None:
     from design_console.remote.app import asgi_app
     from design_console.remote.metrics import install_request_log
     from design_console.remote.serving import (
+        DrainingServer,
         SlowClientGuard,
         backlog_for,
         connection_cap,
@@ -45,8 +47,9 @@ def main() -> None:
         logging.getLogger("design_console.remote").warning(
             "OAuth is off (%s not set): MCP requests use DESIGN_ACCESS_TOKEN", ", ".join(config.missing_oauth)
         )
-    uvicorn.run(
-        asgi_app(config),
+    app, service = asgi_app(config)
+    settings = uvicorn.Config(
+        app,
         host=config.host,
         port=config.port,
         log_config=None,
@@ -57,11 +60,18 @@ def main() -> None:
         backlog=backlog_for(open_files),
         # Screenshots and image fills come back from the plugin in one frame, as over the local bridge.
         ws_max_size=MAX_FRAME_BYTES,
+        # A plugin lost without a close is noticed by its missing pong, and its pairing announced as ended.
+        ws_ping_interval=config.relay_ping_seconds,
+        ws_ping_timeout=config.relay_ping_timeout,
         server_header=False,
-        # SIGTERM: stop accepting, close the relays' sockets (1012, the plugin comes back at once, to another
-        # instance), and give calls in flight this long to finish.
+        # SIGTERM: stop accepting, close each relay socket once idle (1012, the plugin comes back at once, to another
+        # instance, where new calls go), and give calls in flight this long to finish.
         timeout_graceful_shutdown=config.shutdown_seconds,
     )
+    server = DrainingServer(settings, service.relays.drain)
+    server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,11 @@ a session on another instance, over the store's pub/sub to the owner, which runs
 sends back its progress and the plugin's reply frame. Nothing of the design is kept in the store: replies live in
 memory for the length of a call, events are not kept. Each instance remembers a user's relay and a relay's owner for a
 few seconds, so a call costs no store round trip; a new pairing is announced to every instance at once.
+
+A pairing ends for the user's sessions when its plugin leaves: by a close, by a missed ping (uvicorn pings every plugin
+socket, main.py), or when its instance dies and its owner entry lapses (an instance that saw the plugin connect
+notices). On shutdown an instance hands each socket over (1012) once its commands are done, and answers what cannot
+finish in time with an error that says to retry.
 """
 
 from __future__ import annotations
@@ -67,10 +72,10 @@ CODE_SECONDS = 300.0
 #: How long an issued code is remembered, so that an attempt after its 5 minutes is told "expired", not "unknown".
 CODE_MEMORY_SECONDS = 24 * 3600.0
 BINDING_SECONDS = 24 * 3600.0
-#: The owner entry of a relay lives this long unless its instance renews it (it renews every OWNER_RENEW seconds):
-#: an instance that dies stops renewing, and its relays are free for the instance the plugin reconnects to.
-OWNER_SECONDS = 30.0
-OWNER_RENEW = 10.0
+#: The owner entry of a relay lives DESIGN_RELAY_LEASE_SECONDS unless its instance renews it, which it does this many
+#: times a lease: an instance that dies stops renewing, and its relays are free for the instance the plugin reconnects
+#: to, or are announced as ended by an instance that saw them start.
+RENEWALS_PER_LEASE = 3
 #: Pairing and reconnect attempts are counted per client address over this window.
 RATE_WINDOW = 60.0
 HANDSHAKE_SECONDS = 10.0
@@ -82,6 +87,8 @@ RECONNECT_POLL = 0.1
 FORWARD_MARGIN = 3.0
 #: How long an instance trusts what it remembers of a user's relay and of a relay's owner without asking the store.
 ROUTE_SECONDS = 5.0
+#: How often a shutting-down instance looks for plugin sockets with nothing left in flight, to hand them over.
+DRAIN_POLL = 0.05
 #: The channel every instance hears (new pairings); each also hears one of its own (commands, progress, replies).
 BROADCAST = "relay:all"
 #: The ``port`` of SERVER_HELLO and of every proof over the relay: the secret (one per relay) already names the relay.
@@ -124,7 +131,9 @@ class Pairing(msgspec.Struct):
 class _Forward(msgspec.Struct, omit_defaults=True):
     """A message between instances about command ``cid`` of instance ``origin``: the command for the owner of
     ``relay`` (``frame`` is the command frame), its cancel, its progress, or its reply (``frame`` is the plugin's reply
-    frame, or ``error`` says why there is none; ``moved`` says this instance no longer holds the relay)."""
+    frame, or ``error`` says why there is none; ``moved`` says this instance no longer holds the relay). On the
+    broadcast channel: ``rebind`` (user ``cid`` paired anew), ``owned`` and ``released`` (instance ``origin`` took or
+    let go of relay ``cid``'s plugin socket)."""
 
     op: str
     cid: str
@@ -181,6 +190,17 @@ def plugin_away_error() -> DesignError:
         ErrorCode.NOT_CONNECTED,
         "The paired Desktop Bridge plugin is not connected right now.",
         "Ask the user to open the plugin in the design file (it reconnects by itself), then retry.",
+    )
+
+
+def restarting_error() -> DesignError:
+    """What a call gets when the instance serving it stops before the call could finish."""
+    return DesignError(
+        ErrorCode.DISCONNECTED,
+        "The server instance serving this call is restarting, and the call could not finish before it stopped; its "
+        "result is unknown.",
+        "Retry the call: it is safe to retry once you checked the file (a change may have been made); the plugin "
+        "reconnects to another instance by itself.",
     )
 
 
@@ -285,6 +305,14 @@ class Relays:
         #: What this instance remembers of the store: a user's relay, a relay's owner, each with when to ask again.
         self._bindings: dict[str, tuple[str, float]] = {}
         self._owners: dict[str, tuple[str, float]] = {}
+        #: The relays whose plugin connected to another instance, by that instance: the pairings this one announces as
+        #: ended should their owner die without a word (its owner entry lapses).
+        self._watched: dict[str, str] = {}
+        self._lease = float(config.relay_lease_seconds)
+        #: Shutting down: plugin sockets are handed over once idle; then, past the deadline, nothing waits any more.
+        self._draining = False
+        self._drained = False
+        self._calls = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscriptions: list[Subscription] = []
         self._cipher = TokenCipher(config.token_keys) if config.token_keys else None
@@ -326,6 +354,33 @@ class Relays:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def drain(self, seconds: float) -> None:
+        """Shut down gracefully within ``seconds``: each plugin socket is closed with 1012 (the plugin comes back to
+        another instance at once) as soon as no command is in flight on it; new commands wait for the plugin there.
+        Past ``seconds`` every call still waiting gets :func:`restarting_error`, so it answers instead of being cut."""
+        self._draining = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while self._sessions or self._calls or len(self._link):
+            for session in list(self._sessions.values()):
+                if not self._link.busy(session):
+                    await self._hand_over(session)
+            if loop.time() >= deadline:
+                break
+            await asyncio.sleep(DRAIN_POLL)
+        self._drained = True
+        await self._link.close(restarting_error())
+        for session in list(self._sessions.values()):
+            await self._hand_over(session)
+
+    async def _hand_over(self, session: _Session) -> None:
+        # The owner entry stays: the instance the plugin comes back to replaces it, or it lapses and the pairing ends.
+        if self._sessions.get(session.relay) is session:
+            del self._sessions[session.relay]
+        self._drop(session, "moved to another server instance")
+        with contextlib.suppress(Exception):
+            await session.ws.close(1012, "Server restarting")
+
     def _spawn(self, work: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
@@ -334,7 +389,7 @@ class Relays:
 
     async def _renew_owners(self) -> None:
         while True:
-            await asyncio.sleep(OWNER_RENEW)
+            await asyncio.sleep(self._lease / RENEWALS_PER_LEASE)
             for relay, session in list(self._sessions.items()):
                 try:
                     owner = await self.store.get("relay-owner", relay)
@@ -342,9 +397,27 @@ class Relays:
                         # The plugin came back on another instance before this one noticed its old socket die.
                         await self._retire(session)
                         continue
-                    await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
+                    await self.store.put("relay-owner", relay, self.instance.encode(), self._lease)
                 except Exception:
                     log.exception("renewing the owner entry of a relay failed")
+            try:
+                await self._end_lapsed()
+            except Exception:
+                log.exception("checking the relays of other instances failed")
+
+    async def _end_lapsed(self) -> None:
+        """Announce the end of the pairings whose owner stopped renewing (it died) and whose plugin did not come back
+        to another instance; of the instances that notice, one announces each."""
+        for relay, owner in list(self._watched.items()):
+            raw = await self.store.get("relay-owner", relay)
+            now = raw.decode() if raw is not None else None
+            if now is not None and now != self.instance:
+                self._watched[relay] = now
+                continue
+            del self._watched[relay]
+            if now is None and await self.store.add("relay-lapsed", f"{relay}:{owner}", b"", self._lease):
+                log.info("relay %s: its instance stopped renewing it; the pairing ended", relay[:8])
+                await self._changed(relay)
 
     async def _retire(self, session: _Session) -> None:
         if self._sessions.get(session.relay) is session:
@@ -531,8 +604,9 @@ class Relays:
             self._drop(old, "reconnected")
             with contextlib.suppress(Exception):
                 await old.ws.close(1000, "Replaced by a new connection")
-        await self.store.put("relay-owner", relay, self.instance.encode(), OWNER_SECONDS)
+        await self.store.put("relay-owner", relay, self.instance.encode(), self._lease)
         log.info("relay %s: plugin connected", relay[:8])
+        await self.store.publish(BROADCAST, _encoder.encode(_Forward("owned", relay, self.instance)))
         await self._changed(relay)
         try:
             while (message := await self._receive(ws)) is not None:
@@ -543,6 +617,7 @@ class Relays:
                 del self._sessions[relay]
                 if await self.store.get("relay-owner", relay) == self.instance.encode():
                     await self.store.delete("relay-owner", relay)
+                    await self.store.publish(BROADCAST, _encoder.encode(_Forward("released", relay, self.instance)))
                     await self._changed(relay)
             log.info("relay %s: plugin disconnected", relay[:8])
 
@@ -635,30 +710,41 @@ class Relays:
         if relay is None:
             raise not_paired_error()
         deadline = time.monotonic() + RECONNECT_WAIT
-        while True:
-            session = self._sessions.get(relay)
-            if session is not None and not session.closed:
-                self._check_file(session, file_key)
-                return await self._link.call(session, method, params, timeout=timeout, progress=progress)
-            owner = await self._owner_of(relay)
-            if owner is not None and owner != self.instance:
-                wait = timeout if timeout > 0 else command_timeout(method, params)
-                peer = _Remote(self, owner, relay, file_key, wait)
-                try:
-                    return await self._link.call(peer, method, params, timeout=wait, progress=progress)
-                except _Moved:
-                    pass
-            # Not here, and the instance remembered as its owner no longer holds it: read the store afresh.
-            self._owners.pop(relay, None)
-            if time.monotonic() > deadline:
-                raise plugin_away_error()
-            await asyncio.sleep(RECONNECT_POLL)
+        # Counted, so that a shutdown waits for the calls looking for their plugin too.
+        self._calls += 1
+        try:
+            while True:
+                if self._drained:
+                    raise restarting_error()
+                session = self._sessions.get(relay)
+                if session is not None and not session.closed and not self._draining:
+                    self._check_file(session, file_key)
+                    return await self._link.call(session, method, params, timeout=timeout, progress=progress)
+                owner = await self._owner_of(relay)
+                if owner is not None and owner != self.instance:
+                    wait = timeout if timeout > 0 else command_timeout(method, params)
+                    peer = _Remote(self, owner, relay, file_key, wait)
+                    try:
+                        return await self._link.call(peer, method, params, timeout=wait, progress=progress)
+                    except _Moved:
+                        pass
+                # Not here, and the instance remembered as its owner no longer holds it: read the store afresh.
+                self._owners.pop(relay, None)
+                if time.monotonic() > deadline:
+                    raise plugin_away_error()
+                await asyncio.sleep(RECONNECT_POLL)
+        finally:
+            self._calls -= 1
 
     def _on_broadcast(self, message: bytes) -> None:
         with contextlib.suppress(msgspec.DecodeError):
             forward = _forward_decoder.decode(message)
             if forward.op == "rebind":
                 self._bindings.pop(forward.cid, None)
+            elif forward.op == "owned" and forward.origin != self.instance:
+                self._watched[forward.cid] = forward.origin
+            elif forward.op in ("owned", "released"):
+                self._watched.pop(forward.cid, None)
 
     def _on_forward(self, message: bytes) -> None:
         try:
@@ -696,7 +782,7 @@ class Relays:
 
         try:
             session = self._sessions.get(forward.relay)
-            if session is None or session.closed:
+            if session is None or session.closed or self._draining:
                 reply.moved = True
             else:
                 self._check_file(session, forward.file_key)

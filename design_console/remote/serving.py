@@ -8,6 +8,9 @@ that has waited longest for its request head, so slow connections cannot keep a 
 descriptors for the service's own work (its store, outgoing requests, the headless browser) and for one accept batch
 (the listen backlog), after :func:`raise_open_files` raised the soft descriptor limit to the hard one.
 
+:class:`DrainingServer` is uvicorn's server with a shutdown that stops accepting at once, then gives the relays the
+grace period but its last seconds to finish or hand over their calls, then lets uvicorn drain the requests.
+
 :class:`QuietAccessLog` drops query values from uvicorn's access lines (the platform's code and state on
 ``/oauth/callback``, pairing codes on ``/ws/pair``), and :class:`RepeatThrottle` keeps a flood of one error from
 filling the disk.
@@ -18,11 +21,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import socket
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from design_console.runtime.platform.system import open_file_limits, raise_open_file_limit
@@ -33,6 +40,9 @@ RESERVED_FILES = 64
 MAX_BACKLOG = 2048
 #: The descriptor count a cap is sized for when the process has no limit.
 FILES_WHEN_UNLIMITED = 1 << 20
+#: Of the shutdown grace period, what the relays leave for the answers of the calls they ended to go out (at most a
+#: quarter of it).
+ANSWER_SECONDS = 2.0
 
 
 def raise_open_files() -> int:
@@ -135,6 +145,30 @@ def guarded_h11(guard: SlowClientGuard) -> type[H11Protocol]:
             self.transport.abort()
 
     return GuardedH11Protocol
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server whose shutdown (SIGTERM) first stops accepting, on the listening sockets and on the idle
+    keep-alive connections, then runs ``drain`` (the relays') with the grace period less its last seconds, then lets
+    uvicorn drain what is left of the requests in the rest."""
+
+    def __init__(self, config: uvicorn.Config, drain: Callable[[float], Awaitable[None]]) -> None:
+        super().__init__(config)
+        self._drain = drain
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        grace = float(self.config.timeout_graceful_shutdown or 0)
+        started = time.monotonic()
+        for server in self.servers:
+            server.close()
+        for connection in list(self.server_state.connections):
+            # An idle connection closes now, a busy one after its answer; a WebSocket is the relay's to close.
+            if isinstance(connection, H11Protocol):
+                connection.shutdown()
+        await self._drain(max(0.0, grace - min(ANSWER_SECONDS, grace / 4)))
+        left = grace - (time.monotonic() - started)
+        self.config.timeout_graceful_shutdown = max(1, math.ceil(left))
+        await super().shutdown(sockets)
 
 
 def _without_query_values(target: str) -> str:

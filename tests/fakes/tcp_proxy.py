@@ -1,5 +1,6 @@
-"""A TCP proxy on a free loopback port, run in a thread of the test process, that can cut every connection through
-it at once: a network drop between two real programs, with neither of them told."""
+"""A TCP proxy on a free loopback port, run in a thread of the test process, that can cut or freeze every connection
+through it at once: a network drop between two real programs (reset, or silent like a sleeping laptop's), with neither
+of them told."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ START_TIMEOUT = 10.0
 
 class TcpProxy:
     """Forwards ``127.0.0.1:port`` to the first of ``target_ports`` that accepts (a load balancer's failover);
-    :meth:`drop` aborts the connections open now."""
+    :meth:`drop` aborts the connections open now, :meth:`freeze` silences them."""
 
     def __init__(self, target_ports: tuple[int, ...]) -> None:
         self.target_ports = target_ports
@@ -59,6 +60,15 @@ class TcpProxy:
     def drop(self) -> None:
         """Cut every connection through the proxy (both sides see it reset); new connections still go through."""
         self.loop.call_soon_threadsafe(self._drop)
+
+    def _freeze(self) -> None:
+        for writer in list(self._writers):
+            writer.transport.pause_reading()
+
+    def freeze(self) -> None:
+        """Stop carrying data on every connection open now, both ways, and keep them open: neither end sees a reset
+        or a close (a half-open connection); new connections still go through."""
+        self.loop.call_soon_threadsafe(self._freeze)
 
     async def _stop(self) -> None:
         self._drop()

@@ -1,7 +1,7 @@
 """The honest catalog of Remote Mode: what each tool needs is declared once on it; the hosted service keeps the tools
 whose needs it can meet and lists each user those that can work for them now (the plugin's tools while the user's
-paired plugin is connected, announced with ``notifications/tools/list_changed`` on every instance); status and
-diagnose answer remotely."""
+paired plugin is connected, announced with ``notifications/tools/list_changed`` on every instance, also when the
+plugin or its instance is lost without a word); status and diagnose answer remotely."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from fakes.api_server import ApiServer
 from fakes.design_api import PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
 from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
+from fakes.tcp_proxy import tcp_proxy
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from PIL import Image
@@ -38,6 +39,16 @@ from design_console.tools.base import NoArgs, ToolSpec, ok
 CONFIG = load_config({"HOME": "/nonexistent"})
 BROWSER_TOOLS = {"design_navigate", "design_get_console_logs", "design_take_screenshot"}
 NOTICE_SECONDS = 10.0
+#: Short liveness settings, so that a lost plugin or instance is noticed within seconds.
+PING_SECONDS = 1
+LEASE_SECONDS = 3
+FAST = {
+    "DESIGN_RELAY_PING_SECONDS": str(PING_SECONDS),
+    "DESIGN_RELAY_PING_TIMEOUT": str(PING_SECONDS),
+    "DESIGN_RELAY_LEASE_SECONDS": str(LEASE_SECONDS),
+}
+#: What a loaded machine may add to a bound.
+SLACK_SECONDS = 3.0
 
 
 async def _handler(ctx: Any, args: NoArgs) -> Any:
@@ -112,11 +123,11 @@ def test_each_user_state_lists_exactly_the_tools_it_can_run() -> None:
 
 @contextmanager
 def two_instances(
-    tmp_path: Path, api_url: str, platform: FakePlatform, redis_url: str
+    tmp_path: Path, api_url: str, platform: FakePlatform, redis_url: str, **extra: str
 ) -> Iterator[tuple[RemoteServer, RemoteServer]]:
     with redis.Redis.from_url(redis_url) as plain:
         plain.flushdb()
-    shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url}
+    shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url, **extra}
     first_env = remote_env(tmp_path / "a", api_url, **shared)
     second_env = remote_env(tmp_path / "b", api_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
@@ -220,6 +231,68 @@ async def test_pairing_and_unpairing_change_the_listed_tools_and_every_session_h
             diagnosis = await answer(client, "design_diagnose")
             assert any("not connected" in cause for cause in diagnosis["likelyCauses"]), diagnosis
             assert heard.changes == 2 and bystander.changes == 0
+
+
+async def paired_plugin(url: str, code: str) -> tuple[ClientConnection, asyncio.Task[None]]:
+    """A plugin that redeemed ``code`` at ``url`` and answers commands; it sends no pings of its own, and gives up
+    closing a dead socket at once."""
+    ws = await connect(f"{ws_url(url)}?code={code}", ping_interval=None, close_timeout=0.1)
+    paired = json.loads(await ws.recv())
+    await handshake(ws, paired["data"]["credential"])
+    return ws, asyncio.create_task(play_plugin(ws))
+
+
+async def test_a_plugin_lost_without_a_close_ends_its_pairing_within_the_ping_bound(
+    fake_api_server: ApiServer, platform: FakePlatform, tmp_path: Path
+) -> None:
+    bridge = {name for name, spec in remote_catalog(CONFIG).items() if spec.needs == {"bridge"}}
+    env = remote_env(tmp_path, fake_api_server.url, **oauth_env(platform), **FAST)
+    with running_remote(env) as server, tcp_proxy(int(env["DESIGN_REMOTE_PORT"])) as network:
+        _, carol = sign_in(server, platform, "9303")
+        heard = Listener()
+        async with session(server, carol["access_token"], heard) as client:
+            code = (await answer(client, "design_pair_plugin"))["code"]
+            ws, plugin = await paired_plugin(f"http://127.0.0.1:{network.port}", code)
+            try:
+                await heard.next_change()
+                assert bridge <= await listed(client)
+                # The laptop sleeps: no close frame, no reset, the socket just goes quiet.
+                network.freeze()
+                lost = asyncio.get_running_loop().time()
+                await heard.next_change()
+                assert asyncio.get_running_loop().time() - lost < 2 * PING_SECONDS + SLACK_SECONDS
+                assert not await listed(client) & bridge
+                status = await answer(client, "design_get_status")
+                assert status["pairing"]["paired"] and not status["pairing"]["connected"]
+            finally:
+                plugin.cancel()
+                await ws.close()
+
+
+async def test_the_pairings_of_a_killed_instance_end_on_the_others(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    bridge = {name for name, spec in remote_catalog(CONFIG).items() if spec.needs == {"bridge"}}
+    with two_instances(tmp_path, fake_api_server.url, platform, redis_url, **FAST) as (first, second):
+        _, dan = sign_in(first, platform, "9304")
+        heard = Listener()
+        async with session(first, dan["access_token"], heard) as client:
+            code = (await answer(client, "design_pair_plugin"))["code"]
+            ws, plugin = await paired_plugin(second.url, code)
+            try:
+                await heard.next_change()
+                assert bridge <= await listed(client)
+                # The plugin's instance dies at once, and the plugin does not come back anywhere.
+                second.proc.kill()
+                second.proc.wait(10)
+                killed = asyncio.get_running_loop().time()
+                await heard.next_change()
+                assert asyncio.get_running_loop().time() - killed < LEASE_SECONDS * 4 / 3 + SLACK_SECONDS
+                assert not await listed(client) & bridge
+                assert heard.changes == 2
+            finally:
+                plugin.cancel()
+                await ws.close()
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,12 @@
 """What an operator sees and does: /metrics behind its own token (off by default), one JSON log line per request with
 the id the response carries in X-Request-Id, and a SIGTERM that stops accepting, lets the call in flight finish and
-sends the plugin's relay socket 1012 so it reconnects at once."""
+sends the plugin's relay socket 1012 so it reconnects at once: relayed calls finish, move with the plugin to another
+instance, or answer that they can be retried, within the grace period."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import threading
@@ -18,9 +20,10 @@ from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
 from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
+from fakes.tcp_proxy import tcp_proxy
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 METRICS_TOKEN = "metrics-token-0123456789"
@@ -133,3 +136,127 @@ async def test_sigterm_drains_calls_and_sends_plugins_elsewhere(
             assert "fileDrainedOnStop" in answer[0].text or '"result"' in answer[0].text
             # uvicorn ends by raising the signal it caught again, once everything is drained and closed.
             assert await asyncio.to_thread(server.proc.wait, 30) in (0, -signal.SIGTERM)
+
+
+class MovingPlugin:
+    """A plugin behind the load balancer that answers ``design_execute`` after as many seconds as its code says, with
+    the number of the connection that carried it, and dials the relay again at once when its socket is closed with
+    1012."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.connections = 0
+        self.closes: list[int] = []
+        #: The delay of each design_execute received, as it arrives.
+        self.received: asyncio.Queue[float] = asyncio.Queue()
+        self._replies: set[asyncio.Task[None]] = set()
+
+    async def run(self, code: str) -> None:
+        """Pair with ``code``, then serve, and serve again after each 1012."""
+        async with connect(f"{ws_url(self.url)}?code={code}") as ws:
+            paired = json.loads(await ws.recv())
+            relay, credential = paired["data"]["relay"], paired["data"]["credential"]
+            await self._serve(ws, credential)
+        while self.closes[-1] == 1012:
+            async with connect(f"{ws_url(self.url)}?relay={relay}") as ws:
+                await self._serve(ws, credential)
+
+    async def _serve(self, ws: ClientConnection, credential: str) -> None:
+        await handshake(ws, credential)
+        self.connections += 1
+        number = self.connections
+        info = {"fileName": "Moving File", "fileKey": "movingFile", "editorType": "figma", "pluginVersion": "0.1.0"}
+        await ws.send(json.dumps({"type": "FILE_INFO", "data": info}))
+        try:
+            async for raw in ws:
+                frame = json.loads(raw)
+                if frame.get("method") == "EXECUTE_CODE":
+                    seconds = float(frame["params"]["code"])
+                    self.received.put_nowait(seconds)
+                    reply = self._reply(ws, frame["id"], seconds, number)
+                    task = asyncio.create_task(reply)
+                    self._replies.add(task)
+                    task.add_done_callback(self._replies.discard)
+        except ConnectionClosed:
+            pass
+        self.closes.append(ws.close_code or 0)
+
+    @staticmethod
+    async def _reply(ws: ClientConnection, cid: str, seconds: float, number: int) -> None:
+        await asyncio.sleep(seconds)
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(json.dumps({"id": cid, "result": {"success": True, "result": number}}))
+
+
+def _execute(server: RemoteServer, headers: dict[str, str], seconds: float) -> dict[str, Any]:
+    """Call design_execute with code the plugin reads as its delay; returns the tool's result."""
+    params = {"name": "design_execute", "arguments": {"code": str(seconds), "timeout": 30000}}
+    message = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}
+    answer = httpx.post(f"{server.url}/mcp", json=message, headers=headers, timeout=60)
+    assert answer.status_code == 200, answer.text
+    body = answer.text
+    if answer.headers["content-type"].startswith("text/event-stream"):
+        body = next(line[5:] for line in body.splitlines() if line.startswith("data:") and '"result"' in line)
+    result: dict[str, Any] = json.loads(body)["result"]
+    return result
+
+
+def _value(result: dict[str, Any]) -> Any:
+    """What the plugin answered design_execute with (the connection that carried it)."""
+    text = result["content"][0]["text"]
+    assert not result.get("isError"), text
+    return json.loads(text)["result"]
+
+
+def _refuses(server: RemoteServer) -> bool:
+    try:
+        httpx.get(f"{server.url}/health", timeout=1)
+    except httpx.HTTPError:
+        return True
+    return False
+
+
+async def test_sigterm_finishes_or_hands_over_relayed_calls_and_answers_the_rest_with_retry(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    grace = 6
+    shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url, "DESIGN_REMOTE_SHUTDOWN_SECONDS": str(grace)}
+    first_env = remote_env(tmp_path / "a", fake_api_server.url, **shared)
+    second_env = remote_env(tmp_path / "b", fake_api_server.url, **shared)
+    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+    ports = (int(first_env["DESIGN_REMOTE_PORT"]), int(second_env["DESIGN_REMOTE_PORT"]))
+    with running_remote(first_env) as first, running_remote(second_env) as second, tcp_proxy(*ports) as balancer:
+        _, erin = sign_in(second, platform, "9102")
+        token = erin["access_token"]
+        plugin = MovingPlugin(f"http://127.0.0.1:{balancer.port}")
+        playing = asyncio.create_task(plugin.run(await _pair(second, token)))
+        try:
+            on_first, on_second = _open(first, token), _open(second, token)
+            # The plugin's socket is on the first instance: a call from the second crosses over the store.
+            assert _value(await asyncio.to_thread(_execute, second, on_second, 0)) == 1
+            assert plugin.received.get_nowait() == 0
+            # One call that finishes within the grace period, one that cannot, both in flight at the SIGTERM.
+            finishing = asyncio.create_task(asyncio.to_thread(_execute, second, on_second, 3))
+            stuck = asyncio.create_task(asyncio.to_thread(_execute, first, on_first, 25))
+            arrived = {await asyncio.wait_for(plugin.received.get(), 30) for _ in range(2)}
+            assert arrived == {3, 25}
+            first.proc.send_signal(signal.SIGTERM)
+            signalled = asyncio.get_running_loop().time()
+            while not await asyncio.to_thread(_refuses, first):
+                assert asyncio.get_running_loop().time() - signalled < grace, "the first instance kept accepting"
+            # A call that arrives while the first instance drains waits for the plugin to come back elsewhere.
+            moved = asyncio.create_task(asyncio.to_thread(_execute, second, on_second, 0))
+            done = await asyncio.wait_for(finishing, 30)
+            assert _value(done) == 1
+            refused = await asyncio.wait_for(stuck, 30)
+            assert asyncio.get_running_loop().time() - signalled < grace + 1.0
+            assert refused.get("isError"), refused
+            said = refused["content"][0]["text"]
+            assert "restarting" in said and "Retry the call" in said, said
+            handed = await asyncio.wait_for(moved, 30)
+            assert _value(handed) == 2
+            assert plugin.closes[0] == 1012 and plugin.connections == 2
+            assert await asyncio.to_thread(first.proc.wait, 30) in (0, -signal.SIGTERM)
+        finally:
+            playing.cancel()
+            await asyncio.gather(playing, return_exceptions=True)
