@@ -53,7 +53,7 @@ from design_console.remote.browser import BrowserPool
 from design_console.remote.lean import LeanMcp, Listings, TokenCache
 from design_console.remote.limits import PerAddressLimit
 from design_console.remote.listing import ListChanges, UserListings
-from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog
+from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog, metrics_only
 from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
     MAX_STATE_CHARS,
@@ -63,6 +63,7 @@ from design_console.remote.oauth import (
     not_configured_error,
 )
 from design_console.remote.relay import Relays
+from design_console.remote.serving import side_listener
 from design_console.remote.store import Store, open_store
 from design_console.remote.tools import (
     RemoteCallContext,
@@ -415,7 +416,7 @@ class RemoteService:
         await self.changes.start()
         await self.browser.start()
         try:
-            async with self.sessions.run():
+            async with self.sessions.run(), self._metrics_listener():
                 yield
         finally:
             await self.browser.stop()
@@ -428,6 +429,14 @@ class RemoteService:
             if self.oauth is not None:
                 await self.oauth.aclose()
             await self.store.close()
+
+    def _metrics_listener(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """``/metrics`` on its own address when DESIGN_REMOTE_METRICS_BIND is set (nothing otherwise)."""
+        if self.config.metrics_bind is None:
+            return contextlib.nullcontext()
+        host, port = self.config.metrics_bind
+        endpoint = MetricsEndpoint(self.metrics, self.config.metrics_token)
+        return side_listener(metrics_only(endpoint), host, port)
 
     async def _purge_periodically(self) -> None:
         while True:
@@ -461,7 +470,7 @@ class RemoteService:
             # The plugin has no bearer token: a pairing code or its relay's credential is what it proves.
             WebSocketRoute("/ws/pair", self.relays.endpoint),
         ]
-        if self.config.metrics_token:
+        if self.config.metrics_token and self.config.metrics_bind is None:
             routes.append(Route("/metrics", MetricsEndpoint(self.metrics, self.config.metrics_token), methods=["GET"]))
         return routes + (self._oauth_routes() if self.oauth is not None else self._oauth_unavailable())
 
