@@ -17,7 +17,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from functools import partial
 from typing import Any, cast
 from urllib.parse import urlsplit
 
@@ -71,7 +70,7 @@ from design_console.remote.tools import (
     remote_catalog,
     run_tool,
     scan_admission,
-    user_state,
+    user_states,
 )
 
 log = logging.getLogger("design_console.remote")
@@ -260,9 +259,11 @@ class RemoteService:
         self._retired_upstream = 0
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
-        self.changes = ListChanges(self.store)
-        self.relays.on_change = self.changes.changed
         self.browser = BrowserPool(config.base)
+        #: Each user's pairing state, from memory while no instance says it changed (at most cache_seconds old).
+        self.states = user_states(self.relays, self.browser, config.cache_seconds)
+        self.changes = ListChanges(self.store, self.states.forget)
+        self.relays.on_change = self.changes.changed
         self.tools = remote_catalog(config.base)
         self.scans = scan_admission(config.base)
         self.server = build_server(
@@ -274,13 +275,14 @@ class RemoteService:
             tools=self.tools,
             scans=self.scans,
             changes=self.changes,
+            states=self.states,
         )
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
         )
         #: Who sees which tools: the one place the listing's dependencies are named (the lean path's cache key).
-        self.listings = Listings(UserListings(self.tools, partial(user_state, self.relays, self.browser)))
+        self.listings = Listings(UserListings(self.tools, self.states))
         self.lean = LeanMcp(
             StreamableHTTPASGIApp(self.sessions),
             self.store,
