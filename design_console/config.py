@@ -392,6 +392,9 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     cache_seconds: int = 5
     #: DESIGN_REMOTE_METRICS_TOKEN: serve ``/metrics`` to requests bearing this token (empty: no ``/metrics``).
     metrics_token: str = ""
+    #: DESIGN_REMOTE_METRICS_BIND: serve ``/metrics`` on a listener of its own at this (host, port), and not on the
+    #: public port (None: no such listener). With a token too, requests there must bear it.
+    metrics_bind: tuple[str, int] | None = None
     #: DESIGN_REMOTE_SHUTDOWN_SECONDS: on SIGTERM, how long calls in flight have to finish before they are cut off.
     shutdown_seconds: int = 20
     #: DESIGN_RELAY_PING_SECONDS: how often each plugin's relay socket is pinged (RFC 6455), so that a plugin lost
@@ -458,6 +461,22 @@ def _forwarded_allow_ips(env: Mapping[str, str]) -> str:
     return raw
 
 
+def _bind(env: Mapping[str, str], name: str) -> tuple[str, int] | None:
+    """A ``host:port`` setting (``[v6]:port`` for an IPv6 address); None when not set."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    host, _, port = raw.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not host or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise DesignError(
+            ErrorCode.BAD_CONFIG,
+            f"{name}={raw!r} is not host:port.",
+            f"Set it to the address and port to listen on, e.g. {name}=10.0.0.5:9464 or 127.0.0.1:9464.",
+        )
+    return host, int(port)
+
+
 def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
     """Read and validate the hosted service's settings; raises :class:`DesignError` naming the variable."""
     env = os.environ if env is None else env
@@ -500,6 +519,7 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         lean=_flag(env, "DESIGN_REMOTE_LEAN", True),
         cache_seconds=_int(env, "DESIGN_REMOTE_CACHE_SECONDS", 5, 0, 300),
         metrics_token=env.get("DESIGN_REMOTE_METRICS_TOKEN", "").strip(),
+        metrics_bind=_bind(env, "DESIGN_REMOTE_METRICS_BIND"),
         shutdown_seconds=_int(env, "DESIGN_REMOTE_SHUTDOWN_SECONDS", 20, 1, 3600),
         relay_ping_seconds=_int(env, "DESIGN_RELAY_PING_SECONDS", 10, 1, 300),
         relay_ping_timeout=_int(env, "DESIGN_RELAY_PING_TIMEOUT", 10, 1, 300),

@@ -18,7 +18,6 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from functools import partial
 from typing import Any, cast
 from urllib.parse import urlsplit
 
@@ -55,7 +54,7 @@ from design_console.remote.lean import LeanMcp, Listings, TokenCache
 from design_console.remote.lean_sse import LeanSse
 from design_console.remote.limits import PerAddressLimit
 from design_console.remote.listing import ListChanges, UserListings
-from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog
+from design_console.remote.metrics import CountingStore, Metrics, MetricsEndpoint, RequestLog, metrics_only
 from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
     MAX_STATE_CHARS,
@@ -65,6 +64,7 @@ from design_console.remote.oauth import (
     not_configured_error,
 )
 from design_console.remote.relay import Relays
+from design_console.remote.serving import side_listener
 from design_console.remote.store import Store, open_store
 from design_console.remote.tools import (
     RemoteCallContext,
@@ -72,7 +72,7 @@ from design_console.remote.tools import (
     remote_catalog,
     run_tool,
     scan_admission,
-    user_state,
+    user_states,
 )
 
 log = logging.getLogger("design_console.remote")
@@ -261,9 +261,11 @@ class RemoteService:
         self._retired_upstream = 0
         self._closing: set[asyncio.Task[None]] = set()
         self.relays = Relays(config, self.store)
-        self.changes = ListChanges(self.store)
-        self.relays.on_change = self.changes.changed
         self.browser = BrowserPool(config.base)
+        #: Each user's pairing state, from memory while no instance says it changed (at most cache_seconds old).
+        self.states = user_states(self.relays, self.browser, config.cache_seconds)
+        self.changes = ListChanges(self.store, self.states.forget)
+        self.relays.on_change = self.changes.changed
         self.tools = remote_catalog(config.base)
         self.scans = scan_admission(config.base)
         self.server = build_server(
@@ -275,13 +277,14 @@ class RemoteService:
             tools=self.tools,
             scans=self.scans,
             changes=self.changes,
+            states=self.states,
         )
         security = transport_security(config)
         self.sessions = StreamableHTTPSessionManager(
             app=self.server, max_request_body_size=config.max_body, security_settings=security
         )
         #: Who sees which tools: the one place the listing's dependencies are named (the lean path's cache key).
-        self.listings = Listings(UserListings(self.tools, partial(user_state, self.relays, self.browser)))
+        self.listings = Listings(UserListings(self.tools, self.states))
         self.lean = LeanMcp(
             StreamableHTTPASGIApp(self.sessions),
             self.store,
@@ -428,7 +431,7 @@ class RemoteService:
         await self.changes.start()
         await self.browser.start()
         try:
-            async with self.sessions.run():
+            async with self.sessions.run(), self._metrics_listener():
                 yield
         finally:
             await self.browser.stop()
@@ -441,6 +444,14 @@ class RemoteService:
             if self.oauth is not None:
                 await self.oauth.aclose()
             await self.store.close()
+
+    def _metrics_listener(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """``/metrics`` on its own address when DESIGN_REMOTE_METRICS_BIND is set (nothing otherwise)."""
+        if self.config.metrics_bind is None:
+            return contextlib.nullcontext()
+        host, port = self.config.metrics_bind
+        endpoint = MetricsEndpoint(self.metrics, self.config.metrics_token)
+        return side_listener(metrics_only(endpoint), host, port)
 
     async def _purge_periodically(self) -> None:
         while True:
@@ -477,7 +488,7 @@ class RemoteService:
             # The plugin has no bearer token: a pairing code or its relay's credential is what it proves.
             WebSocketRoute("/ws/pair", self.relays.endpoint),
         ]
-        if self.config.metrics_token:
+        if self.config.metrics_token and self.config.metrics_bind is None:
             routes.append(Route("/metrics", MetricsEndpoint(self.metrics, self.config.metrics_token), methods=["GET"]))
         return routes + (self._oauth_routes() if self.oauth is not None else self._oauth_unavailable())
 

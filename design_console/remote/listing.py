@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ CHANNEL = "pairing"
 SESSIONS_PER_USER = 32
 #: How long one session's notification may take before that session is given up on.
 NOTIFY_SECONDS = 2.0
+#: The users whose pairing state an instance keeps in memory (the least recently asked beyond this is forgotten).
+STATES_KEPT = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,52 @@ def listings(tools: Mapping[str, ToolSpec]) -> dict[UserState, types.ListToolsRe
     return {state: types.ListToolsResult(tools=tool_definitions(listed_tools(tools, state))) for state in STATES}
 
 
+class UserStates:
+    """Each user's :class:`UserState` from memory: whether the paired plugin is connected is read from the store
+    (the source of truth) on a miss or once ``max_age`` seconds old, and forgotten at once when any instance says the
+    pairing changed (:class:`ListChanges` calls :meth:`forget`); the browser is asked each time (it is in-process)."""
+
+    def __init__(
+        self,
+        paired: Callable[[str], Awaitable[bool]],
+        browser: Callable[[], bool],
+        max_age: float,
+        size: int = STATES_KEPT,
+    ) -> None:
+        self._paired = paired
+        self._browser = browser
+        self._max_age = max_age
+        self._size = size
+        self._known: OrderedDict[str, tuple[bool, float]] = OrderedDict()
+        #: Counts forgets: a store read that a forget overtook is not kept (it may predate the change).
+        self._forgets = 0
+
+    async def __call__(self, subject: str) -> UserState:
+        """What ``subject`` has now."""
+        return UserState(paired=await self.paired(subject), browser=self._browser())
+
+    async def paired(self, subject: str) -> bool:
+        """Whether ``subject``'s paired plugin is connected, to any instance."""
+        now = time.monotonic()
+        known = self._known.get(subject)
+        if known is not None and known[1] > now:
+            self._known.move_to_end(subject)
+            return known[0]
+        forgets = self._forgets
+        paired = await self._paired(subject)
+        if forgets == self._forgets and self._max_age > 0:
+            self._known[subject] = (paired, now + self._max_age)
+            self._known.move_to_end(subject)
+            while len(self._known) > self._size:
+                self._known.popitem(last=False)
+        return paired
+
+    def forget(self, subject: str) -> None:
+        """``subject``'s pairing changed: the next question goes to the store."""
+        self._forgets += 1
+        self._known.pop(subject, None)
+
+
 class UserListings:
     """The lean ``/mcp`` path's listing source: a user's listing depends on their :class:`UserState` alone, so one
     encoded answer serves every user in the same state."""
@@ -93,8 +142,10 @@ class ListChanges:
     paired plugin connects or leaves. The change goes through the store's pub/sub, so with Redis a session hears of it
     whichever instance holds the plugin's socket."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, forget: Callable[[str], None] | None = None) -> None:
         self._store = store
+        #: Told of every change first, so that the sessions notified list from the store's state.
+        self._forget = forget
         self._sessions: dict[str, OrderedDict[str, Any]] = {}
         self._subscription: Subscription | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -125,6 +176,8 @@ class ListChanges:
             await self._store.publish(CHANNEL, subject.encode())
         except Exception:
             log.exception("publishing a pairing change failed; only this instance's sessions hear of it")
+            if self._forget is not None:
+                self._forget(subject)
             await self.notify(subject)
 
     async def notify(self, subject: str) -> None:
@@ -156,7 +209,10 @@ class ListChanges:
                 await task
 
     def _on_message(self, message: bytes) -> None:
-        task = asyncio.ensure_future(self.notify(message.decode()))
+        subject = message.decode()
+        if self._forget is not None:
+            self._forget(subject)
+        task = asyncio.ensure_future(self.notify(subject))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

@@ -3,7 +3,8 @@ request with its id (also sent back as ``X-Request-Id``).
 
 The figures are few and cheap to keep (a dict increment per request, a histogram bucket per tool call), so they are
 kept here rather than through a client library; the format is Prometheus text exposition 0.0.4. ``/metrics`` is
-served only with DESIGN_REMOTE_METRICS_TOKEN set, to a request bearing that token.
+served only with DESIGN_REMOTE_METRICS_TOKEN set, to a request bearing that token, or with DESIGN_REMOTE_METRICS_BIND
+set, on that listener alone (and to a request bearing the token when both are set).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Metrics:
         self.tool_calls: dict[tuple[str, str], int] = {}
         self.tool_seconds: dict[str, _Histogram] = {}
         self.store_errors: dict[str, int] = {}
+        self.store_operations: dict[str, int] = {}
         self.gauges: dict[str, tuple[str, str, Callable[[], float]]] = {}
 
     def endpoint(self, path: str) -> str:
@@ -81,6 +83,9 @@ class Metrics:
         if histogram is None:
             histogram = self.tool_seconds[tool] = _Histogram()
         histogram.observe(seconds)
+
+    def store_operation(self, operation: str) -> None:
+        self.store_operations[operation] = self.store_operations.get(operation, 0) + 1
 
     def store_error(self, operation: str) -> None:
         self.store_errors[operation] = self.store_errors.get(operation, 0) + 1
@@ -112,6 +117,9 @@ class Metrics:
             lines.append(f"design_remote_tool_call_seconds_bucket{_labels(tool=tool, le='+Inf')} {histogram.count}")
             lines.append(f"design_remote_tool_call_seconds_sum{_labels(tool=tool)} {histogram.total}")
             lines.append(f"design_remote_tool_call_seconds_count{_labels(tool=tool)} {histogram.count}")
+        family("design_remote_store_operations_total", "counter", "Store operations asked, by operation.")
+        for operation, count in sorted(self.store_operations.items()):
+            lines.append(f"design_remote_store_operations_total{_labels(operation=operation)} {count}")
         family("design_remote_store_errors_total", "counter", "Store operations that failed, by operation.")
         for operation, count in sorted(self.store_errors.items()):
             lines.append(f"design_remote_store_errors_total{_labels(operation=operation)} {count}")
@@ -122,7 +130,8 @@ class Metrics:
 
 
 class CountingStore:
-    """A store that counts its failing operations in ``metrics`` (and otherwise is the store it wraps)."""
+    """A store that counts its operations, and those that failed, in ``metrics`` (and otherwise is the store it
+    wraps)."""
 
     def __init__(self, store: Any, metrics: Metrics) -> None:
         self._store = store
@@ -135,6 +144,7 @@ class CountingStore:
         metrics = self._metrics
 
         async def counted(*args: Any, **kwargs: Any) -> Any:
+            metrics.store_operation(name)
             try:
                 return await value(*args, **kwargs)
             except Exception:
@@ -145,15 +155,16 @@ class CountingStore:
 
 
 class MetricsEndpoint:
-    """``/metrics``: the figures for a request bearing the metrics token, 404 for any other."""
+    """``/metrics``: the figures for a request bearing the metrics token (any request when ``token`` is empty: the
+    listener's address is then what keeps it private), 404 for any other."""
 
     def __init__(self, metrics: Metrics, token: str) -> None:
         self.metrics = metrics
-        self._digest = hashlib.sha256(f"Bearer {token}".encode()).digest()
+        self._digest = hashlib.sha256(f"Bearer {token}".encode()).digest() if token else b""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         given = dict(scope.get("headers", [])).get(b"authorization", b"")
-        if not hmac.compare_digest(hashlib.sha256(given).digest(), self._digest):
+        if self._digest and not hmac.compare_digest(hashlib.sha256(given).digest(), self._digest):
             # The same answer as an unknown path: a scanner learns nothing of the endpoint.
             await _answer(send, 404, b"text/plain; charset=utf-8", b"Not Found")
             return
@@ -224,3 +235,17 @@ def install_request_log(level: int) -> None:
     log.handlers[:] = [handler]
     log.propagate = False
     log.setLevel(level)
+
+
+def metrics_only(endpoint: MetricsEndpoint) -> ASGIApp:
+    """The app of the metrics listener (DESIGN_REMOTE_METRICS_BIND): ``GET /metrics``, and 404 for anything else."""
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/metrics" and scope["method"] in ("GET", "HEAD"):
+            await endpoint(scope, receive, send)
+            return
+        await _answer(send, 404, b"text/plain; charset=utf-8", b"Not Found")
+
+    return app

@@ -24,12 +24,13 @@ import logging
 import math
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
 import h11
 import uvicorn
+from starlette.types import ASGIApp
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from design_console.runtime.platform.system import open_file_limits, raise_open_file_limit
@@ -226,3 +227,35 @@ def install_log_filters() -> None:
         logging.getLogger(name).addFilter(quiet)
     for handler in logging.getLogger().handlers:
         handler.addFilter(RepeatThrottle())
+
+
+class _SideServer(uvicorn.Server):
+    """A uvicorn server run beside the main one in its loop: signals stay the main server's, which ends the app's
+    lifespan and with it this server."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+@contextlib.asynccontextmanager
+async def side_listener(app: ASGIApp, host: str, port: int) -> AsyncIterator[None]:
+    """Serve ``app`` on ``host:port`` for the duration of the block (the metrics listener); fails at start when the
+    address cannot be bound."""
+    server = _SideServer(
+        uvicorn.Config(
+            app, host=host, port=port, log_config=None, lifespan="off", access_log=False, server_header=False
+        )
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            # uvicorn logs why and exits the process when the address cannot be bound.
+            task.result()
+            raise OSError(f"could not listen on {host}:{port}")
+        await asyncio.sleep(0.01)
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        await task

@@ -31,7 +31,7 @@ from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.remote.admission import Admission
 from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
-from design_console.remote.listing import REMOTE_NEEDS, ListChanges, UserState, listings, session_key
+from design_console.remote.listing import REMOTE_NEEDS, ListChanges, UserStates, listings, session_key
 from design_console.remote.relay import CODE_SECONDS, Pairing, Relays
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
@@ -385,12 +385,15 @@ async def call_tool(
     return to_call_tool_result(await run_tool(tools, name, arguments, context))
 
 
-async def user_state(relays: Relays | None, browser: BrowserPool | None, subject: str) -> UserState:
-    """What ``subject`` has now: a connected paired plugin, and this server's headless browser."""
-    pairing = await relays.pairing(subject) if relays is not None else None
-    return UserState(
-        paired=pairing is not None and pairing.connected, browser=browser is not None and browser.available()
-    )
+def user_states(relays: Relays | None, browser: BrowserPool | None, max_age: float) -> UserStates:
+    """What each user has now: a connected paired plugin (kept in memory up to ``max_age`` seconds, or until a
+    pairing change is heard), and this server's headless browser."""
+
+    async def paired(subject: str) -> bool:
+        pairing = await relays.pairing(subject) if relays is not None else None
+        return pairing is not None and pairing.connected
+
+    return UserStates(paired, lambda: browser is not None and browser.available(), max_age)
 
 
 class _ListChangingServer(Server[Any]):
@@ -417,15 +420,18 @@ def build_server(
     tools: dict[str, ToolSpec] | None = None,
     scans: Admission | None = None,
     changes: ListChanges | None = None,
+    states: UserStates | None = None,
 ) -> Server[Any]:
     """The SDK server behind ``/mcp`` and ``/sse``; ``api_for(request)`` picks the caller's design API client,
     ``subject_for(request)`` the identity whose paired plugin the call may reach through ``relays`` and whose
     context of the headless ``browser`` it uses. ``tools`` and ``scans`` are shared with the lean path when given.
     Each user is listed the tools that can work for them now; the sessions that list or call are remembered in
-    ``changes``, which tells them when that changes."""
+    ``changes``, which tells them when that changes; ``states`` (shared with the lean path when given) says what each
+    user has."""
     tools = tools if tools is not None else remote_catalog(config)
     scans = scans if scans is not None else scan_admission(config)
     answers = listings(tools)
+    states = states if states is not None else user_states(relays, browser, 0)
 
     def subject_of(ctx: Any) -> str:
         subject = subject_for(ctx.request) if subject_for is not None else ""
@@ -434,7 +440,7 @@ def build_server(
         return subject
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return answers[await user_state(relays, browser, subject_of(ctx))]
+        return answers[await states(subject_of(ctx))]
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         async def progress(value: float, total: float | None, message: str) -> None:

@@ -7,6 +7,10 @@ audited document is what the design-system report and the dashboard app are trie
 
 from __future__ import annotations
 
+from typing import Any
+
+from .design_api import ENTERPRISE_KEY, HISTORY_KEY
+
 #: Run by tests/tools/apps/test_apps.py.
 APP_TOOLS = frozenset(
     {
@@ -162,3 +166,96 @@ CODE_TOOLS = frozenset(
 )
 #: The page-to-design tool, run through the whole chain by tests/tools/code/test_from_web.py.
 WEB_TOOLS = frozenset({"design_generate_from_web"})
+
+ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
+HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
+MISSING = "https://www.figma.com/design/NoSuchFile0000000000099/Gone"
+OLD, NEW = "1000001", "1000060"
+#: A file no plugin runs in and that has no console entries.
+ELSEWHERE = "NoPluginHere00000000007"
+
+#: The tools tests/workers/test_every_tool.py runs through the workers: tool → (arguments that succeed, arguments
+#: that fail).
+CHAIN_CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "design_get_file_data": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
+    "design_get_file_for_plugin": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
+    "design_get_variables": ({"fileUrl": ENT}, {"fileUrl": ENT, "format": "full", "collection": "x"}),
+    "design_get_styles": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
+    "design_get_component": ({"fileUrl": ENT, "nodeId": "1:2"}, {"fileUrl": ENT, "nodeId": "9:99"}),
+    "design_get_component_image": ({"fileUrl": ENT, "nodeId": "1:3"}, {"fileUrl": MISSING, "nodeId": "1:3"}),
+    "design_get_component_for_development": (
+        {"fileUrl": ENT, "nodeId": "1:2", "includeImage": False},
+        {"fileUrl": ENT, "nodeId": "9:99"},
+    ),
+    "design_get_library_components": ({"libraryFileUrl": ENT}, {"libraryFileUrl": MISSING}),
+    "design_get_library_component_by_key": ({"componentKey": "key-1:3"}, {"componentKey": "no-such-key"}),
+    "design_get_design_system_kit": ({"fileKey": ENTERPRISE_KEY}, {"fileKey": "NoSuchFile0000000000099"}),
+    "design_search_components": ({"libraryFileUrl": ENT, "query": "Button"}, {"libraryFileUrl": MISSING}),
+    "design_get_comments": ({"fileUrl": HIST}, {"fileUrl": MISSING}),
+    "design_post_comment": ({"fileUrl": HIST, "message": "Looks good"}, {"fileUrl": HIST, "message": ""}),
+    "design_delete_comment": ({"fileUrl": HIST, "comment_id": "101"}, {"fileUrl": HIST, "comment_id": "../x"}),
+    "design_get_file_versions": ({"fileUrl": HIST}, {"fileUrl": MISSING}),
+    "design_get_file_at_version": ({"fileUrl": HIST, "version_id": OLD}, {"fileUrl": HIST, "version_id": "nope"}),
+    "design_diff_versions": (
+        {"fileUrl": HIST, "from_version": OLD, "to_version": NEW},
+        {"fileUrl": HIST, "from_version": "nope", "to_version": NEW},
+    ),
+    "design_get_changes_since_version": (
+        {"fileUrl": HIST, "since_version": OLD},
+        {"fileUrl": HIST, "since_version": "nope"},
+    ),
+    "design_generate_changelog": (
+        {"fileUrl": HIST, "from_version": OLD, "to_version": NEW},
+        {"fileUrl": MISSING, "from_version": OLD, "to_version": NEW},
+    ),
+    "design_blame_node": ({"fileUrl": HIST, "node_id": "1:2"}, {"fileUrl": MISSING, "node_id": "1:2"}),
+    "design_take_screenshot": ({"fileUrl": ENT, "nodeId": "1:3"}, {"fileUrl": MISSING, "nodeId": "1:3"}),
+    "design_capture_screenshot": ({"nodeId": "1:3"}, {"nodeId": "1:3", "scale": 9}),
+    "design_get_design_system_summary": ({}, {"forceRefresh": "sometimes"}),
+    "design_get_component_details": ({"componentName": "Input"}, {"componentName": "Nothing like it"}),
+    "design_get_token_values": ({"type": "all"}, {"type": "shadows"}),
+    "design_get_library_variables": ({}, {"resolvedType": "IMAGE"}),
+    "design_import_library_variable": ({"variableKey": "lv-red"}, {"variableKey": ""}),
+    "design_get_component_for_development_deep": ({"nodeId": "5:1"}, {"nodeId": "9:9"}),
+    "design_analyze_component_set": ({"nodeId": "6:0"}, {"nodeId": "7:7"}),
+    # Answered by designd itself.
+    "design_get_status": ({"probe": True}, {"probe": "yes"}),
+    "design_diagnose": ({"verbose": True}, {"verbose": "very"}),
+    "design_list_open_files": ({}, {"fileKey": ENTERPRISE_KEY}),
+    "design_navigate": ({"url": ENT, "lock": True}, {"url": ELSEWHERE}),
+    "design_execute": ({"code": "return 1"}, {"code": 'throw new Error("broken on purpose")'}),
+    "design_execute_across_files": ({"code": "return 1", "allFiles": True}, {"code": "return 1"}),
+    "design_get_console_logs": ({"allFiles": True}, {"fileKey": ELSEWHERE}),
+    "design_watch_console": ({"duration": 1}, {"duration": 0.5}),
+    "design_clear_console": ({}, {"fileKey": ENTERPRISE_KEY, "allFiles": True}),
+    "design_reload_plugin": ({"clearConsole": True}, {"fileKey": ELSEWHERE}),
+    "design_reconnect": ({}, {"fileKey": ELSEWHERE}),
+    "design_get_selection": ({}, {"fileKey": ELSEWHERE}),
+    "design_get_design_changes": ({"clear": True}, {"count": 0}),
+}
+
+#: Where the browser tools' cases go: the page the test serves, put in place of this marker.
+PAGE = "<page>"
+
+#: The arguments that succeed for each tool Remote Mode lists without a paired plugin, on the fake design API (the
+#: browser's three take the remote variant's arguments, on a page the test serves).
+#: tests/remote/test_every_listed_tool.py calls each listed tool with these, and fails for a listed tool without one.
+REMOTE_CASES: dict[str, dict[str, Any]] = {
+    **{name: good for name, (good, _) in CHAIN_CASES.items()},
+    # A few versions back: walking all 60 of the fake file is slow on a loaded machine and proves no more.
+    "design_blame_node": {"fileUrl": HIST, "node_id": "1:2", "max_versions_to_walk": 5},
+    "design_get_status": {},
+    "design_diagnose": {"verbose": True},
+    "design_pair_plugin": {},
+    "design_navigate": {"url": PAGE},
+    "design_get_console_logs": {"level": "all"},
+    "design_take_screenshot": {"url": PAGE, "format": "png"},
+    "design_audit_design_system_report": {"fileUrl": ENT},
+    "design_check_design_parity": {
+        "fileUrl": ENT,
+        "nodeId": "1:2",
+        "codeSpec": {"visual": {"backgroundColor": "#2f5fd0"}, "spacing": {"paddingLeft": 12}},
+    },
+    "design_generate_component_doc": {"fileUrl": ENT, "nodeId": "1:2"},
+    "design_scan_code_accessibility": {"html": '<main><img src="a.png"><button></button></main>'},
+}

@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 from fakes.api_server import ApiServer
@@ -22,6 +23,7 @@ from fakes.design_api import PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
 from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
 from fakes.tcp_proxy import tcp_proxy
+from helpers import free_port_range
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from PIL import Image
@@ -31,7 +33,7 @@ from design_console import PLUGIN_VERSION
 from design_console.clients.design_api import DesignApi
 from design_console.config import load_config
 from design_console.remote.browser import BrowserPool
-from design_console.remote.listing import REMOTE_NEEDS, STATES, UserState, listed_tools, listings
+from design_console.remote.listing import REMOTE_NEEDS, STATES, UserState, UserStates, listed_tools, listings
 from design_console.remote.tools import REMOTE_HANDLERS, RemoteCallContext, call_tool, remote_catalog
 from design_console.tools import catalog
 from design_console.tools.base import NoArgs, ToolSpec, ok
@@ -123,12 +125,19 @@ def test_each_user_state_lists_exactly_the_tools_it_can_run() -> None:
 
 @contextmanager
 def two_instances(
-    tmp_path: Path, api_url: str, platform: FakePlatform, redis_url: str, **extra: str
+    tmp_path: Path,
+    api_url: str,
+    platform: FakePlatform,
+    redis_url: str,
+    first: dict[str, str] | None = None,
+    **extra: str,
 ) -> Iterator[tuple[RemoteServer, RemoteServer]]:
+    """Two instances behind one public address and one Redis; ``first`` holds settings of the first alone, ``extra``
+    settings of both."""
     with redis.Redis.from_url(redis_url) as plain:
         plain.flushdb()
     shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url, **extra}
-    first_env = remote_env(tmp_path / "a", api_url, **shared)
+    first_env = remote_env(tmp_path / "a", api_url, **{**shared, **(first or {})})
     second_env = remote_env(tmp_path / "b", api_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
     with running_remote(first_env) as first, running_remote(second_env) as second:
@@ -295,6 +304,53 @@ async def test_the_pairings_of_a_killed_instance_end_on_the_others(
                 await ws.close()
 
 
+def store_reads(metrics: str) -> int:
+    """How many store reads (``get``) a server has asked so far, from its /metrics at ``metrics``."""
+    scraped = httpx.get(metrics)
+    assert scraped.status_code == 200
+    for line in scraped.text.splitlines():
+        if line.startswith('design_remote_store_operations_total{operation="get"} '):
+            return int(line.rsplit(" ", 1)[1])
+    return 0
+
+
+async def test_the_listing_comes_from_memory_and_follows_a_pairing_on_another_instance(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    remote = remote_catalog(CONFIG)
+    bridge = {name for name, spec in remote.items() if spec.needs == {"bridge"}}
+    # A cache age far beyond the test: only the pairing pub/sub can make the first instance read the store again. The
+    # metrics are read on their own address, whose requests touch nothing else.
+    bind = f"127.0.0.1:{free_port_range(1)}"
+    metrics = f"http://{bind}/metrics"
+    settings = {"DESIGN_REMOTE_CACHE_SECONDS": "300", "DESIGN_REMOTE_METRICS_BIND": bind}
+    with two_instances(tmp_path, fake_api_server.url, platform, redis_url, settings) as (first, second):
+        _, alice = sign_in(first, platform, "9311")
+        heard = Listener()
+        async with session(first, alice["access_token"], heard) as client:
+            before = await listed(client)
+            warm = store_reads(metrics)
+            for _ in range(20):
+                assert await listed(client) == before
+            assert store_reads(metrics) == warm, "tools/list read the store once warm"
+            code = (await answer(client, "design_pair_plugin"))["code"]
+            async with connect(f"{ws_url(second.url)}?code={code}") as ws:
+                paired = json.loads(await ws.recv())
+                await handshake(ws, paired["data"]["credential"])
+                plugin = asyncio.create_task(play_plugin(ws))
+                try:
+                    await heard.next_change()
+                    assert await listed(client) == before | bridge
+                    warm = store_reads(metrics)
+                    for _ in range(20):
+                        await listed(client)
+                    assert store_reads(metrics) == warm
+                finally:
+                    plugin.cancel()
+            await heard.next_change()
+            assert await listed(client) == before
+
+
 @pytest.fixture(scope="module")
 def open_server(fake_api_server: ApiServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RemoteServer]:
     root = tmp_path_factory.mktemp("catalog")
@@ -408,3 +464,31 @@ async def test_tools_that_work_on_inline_data_run_remotely_and_refuse_file_argum
         failed, text = await run(ctx, "design_set_image_fill", {"nodeIds": ["1:2"], "imageData": "logo.png"})
         assert failed and "names a file on your machine (imageData)" in text
         assert len(ctx.sent) == sent
+
+
+async def test_a_pairing_state_read_overtaken_by_a_change_is_not_kept() -> None:
+    answers = [False, True, True]
+    asked: list[str] = []
+    reading = asyncio.Event()
+    release = asyncio.Event()
+
+    async def paired(subject: str) -> bool:
+        asked.append(subject)
+        if len(asked) == 1:
+            reading.set()
+            await release.wait()
+        return answers[len(asked) - 1]
+
+    states = UserStates(paired, lambda: False, max_age=300)
+    slow = asyncio.create_task(states.paired("design:1"))
+    await reading.wait()
+    # The pairing changes while the store read that predates it is in flight.
+    states.forget("design:1")
+    release.set()
+    assert await slow is False
+    assert await states.paired("design:1") is True
+    assert await states.paired("design:1") is True
+    assert asked == ["design:1", "design:1"]
+    states.forget("design:1")
+    await states.paired("design:1")
+    assert len(asked) == 3

@@ -1,4 +1,5 @@
-"""What an operator sees and does: /metrics behind its own token (off by default), one JSON log line per request with
+"""What an operator sees and does: /metrics behind its own token or on its own address (off by default), one JSON log
+line per request with
 the id the response carries in X-Request-Id, and a SIGTERM that stops accepting, lets the call in flight finish and
 sends the plugin's relay socket 1012 so it reconnects at once: relayed calls finish, move with the plugin to another
 instance, or answer that they can be retried, within the grace period."""
@@ -21,10 +22,14 @@ from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
 from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
 from fakes.tcp_proxy import tcp_proxy
+from helpers import free_port_range
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from design_console.config import load_remote_config
+from design_console.errors import DesignError
 
 METRICS_TOKEN = "metrics-token-0123456789"
 ACCEPT = "application/json, text/event-stream"
@@ -96,6 +101,50 @@ async def _pair(server: RemoteServer, token: str) -> str:
     async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
         result = await client.call_tool("design_pair_plugin", {})
     return str(json.loads(result.content[0].text)["code"])  # type: ignore[union-attr]
+
+
+def test_metrics_on_their_own_address_and_not_on_the_public_port(fake_api_server: ApiServer, tmp_path: Path) -> None:
+    bind = f"127.0.0.1:{free_port_range(1)}"
+    env = remote_env(tmp_path, fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, DESIGN_REMOTE_METRICS_BIND=bind)
+    with running_remote(env) as server:
+        assert _call(server, _open(server)).status_code == 200
+        scraped = httpx.get(f"http://{bind}/metrics")
+        assert scraped.status_code == 200
+        assert scraped.headers["content-type"].startswith("text/plain; version=0.0.4")
+        assert (
+            _metric(scraped.text, 'design_remote_tool_calls_total{tool="design_get_file_versions",outcome="ok"}') == 1
+        )
+        assert httpx.get(f"{server.url}/metrics").status_code == 404
+        assert httpx.get(f"http://{bind}/mcp").status_code == 404
+        assert httpx.get(f"http://{bind}/health").status_code == 404
+
+
+def test_metrics_on_their_own_address_still_ask_for_the_token_when_one_is_set(
+    fake_api_server: ApiServer, tmp_path: Path
+) -> None:
+    bind = f"127.0.0.1:{free_port_range(1)}"
+    env = remote_env(
+        tmp_path,
+        fake_api_server.url,
+        DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN,
+        DESIGN_REMOTE_METRICS_BIND=bind,
+        DESIGN_REMOTE_METRICS_TOKEN=METRICS_TOKEN,
+    )
+    with running_remote(env) as server:
+        authorized = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+        assert httpx.get(f"http://{bind}/metrics").status_code == 404
+        assert httpx.get(f"http://{bind}/metrics", headers=authorized).status_code == 200
+        # The token does not open the public port once the metrics have an address of their own.
+        assert httpx.get(f"{server.url}/metrics", headers=authorized).status_code == 404
+
+
+@pytest.mark.parametrize("value", ["9464", "127.0.0.1", "127.0.0.1:http", "127.0.0.1:70000", ":9464"])
+def test_a_metrics_address_that_is_not_host_and_port_is_refused(value: str) -> None:
+    env = {"HOME": "/nonexistent", "DESIGN_REMOTE_BASE_URL": "https://mcp.example.com"}
+    with pytest.raises(DesignError) as refused:
+        load_remote_config({**env, "DESIGN_REMOTE_METRICS_BIND": value})
+    assert "DESIGN_REMOTE_METRICS_BIND" in str(refused.value) and "host:port" in str(refused.value)
+    assert load_remote_config({**env, "DESIGN_REMOTE_METRICS_BIND": "[::1]:9464"}).metrics_bind == ("::1", 9464)
 
 
 async def test_sigterm_drains_calls_and_sends_plugins_elsewhere(

@@ -12,7 +12,6 @@ import functools
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fakes.api_server import ApiServer
@@ -21,87 +20,23 @@ from fakes.cases import (
     APP_TOOLS,
     AUDIT_TOOLS,
     BOARD_SLIDES_TOOLS,
+    CHAIN_CASES,
     CODE_TOOLS,
     DOC_TOOLS,
     DS_TOOLS,
+    HIST,
     REPORT_TOOLS,
     TOKEN_TOOLS,
     WEB_TOOLS,
     WRITE_TOOLS,
 )
-from fakes.design_api import ENTERPRISE_KEY, HISTORY_KEY, PERSONAL_TOKEN
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
 from fakes.plugin_payloads import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for, workers_running
 
 from design_console.tools import catalog
-
-ENT = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
-HIST = f"https://www.figma.com/design/{HISTORY_KEY}/History"
-MISSING = "https://www.figma.com/design/NoSuchFile0000000000099/Gone"
-OLD, NEW = "1000001", "1000060"
-#: A file no plugin runs in and that has no console entries.
-ELSEWHERE = "NoPluginHere00000000007"
-
-# tool → (arguments that succeed, arguments that fail)
-CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
-    "design_get_file_data": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
-    "design_get_file_for_plugin": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
-    "design_get_variables": ({"fileUrl": ENT}, {"fileUrl": ENT, "format": "full", "collection": "x"}),
-    "design_get_styles": ({"fileUrl": ENT}, {"fileUrl": MISSING}),
-    "design_get_component": ({"fileUrl": ENT, "nodeId": "1:2"}, {"fileUrl": ENT, "nodeId": "9:99"}),
-    "design_get_component_image": ({"fileUrl": ENT, "nodeId": "1:3"}, {"fileUrl": MISSING, "nodeId": "1:3"}),
-    "design_get_component_for_development": (
-        {"fileUrl": ENT, "nodeId": "1:2", "includeImage": False},
-        {"fileUrl": ENT, "nodeId": "9:99"},
-    ),
-    "design_get_library_components": ({"libraryFileUrl": ENT}, {"libraryFileUrl": MISSING}),
-    "design_get_library_component_by_key": ({"componentKey": "key-1:3"}, {"componentKey": "no-such-key"}),
-    "design_get_design_system_kit": ({"fileKey": ENTERPRISE_KEY}, {"fileKey": "NoSuchFile0000000000099"}),
-    "design_search_components": ({"libraryFileUrl": ENT, "query": "Button"}, {"libraryFileUrl": MISSING}),
-    "design_get_comments": ({"fileUrl": HIST}, {"fileUrl": MISSING}),
-    "design_post_comment": ({"fileUrl": HIST, "message": "Looks good"}, {"fileUrl": HIST, "message": ""}),
-    "design_delete_comment": ({"fileUrl": HIST, "comment_id": "101"}, {"fileUrl": HIST, "comment_id": "../x"}),
-    "design_get_file_versions": ({"fileUrl": HIST}, {"fileUrl": MISSING}),
-    "design_get_file_at_version": ({"fileUrl": HIST, "version_id": OLD}, {"fileUrl": HIST, "version_id": "nope"}),
-    "design_diff_versions": (
-        {"fileUrl": HIST, "from_version": OLD, "to_version": NEW},
-        {"fileUrl": HIST, "from_version": "nope", "to_version": NEW},
-    ),
-    "design_get_changes_since_version": (
-        {"fileUrl": HIST, "since_version": OLD},
-        {"fileUrl": HIST, "since_version": "nope"},
-    ),
-    "design_generate_changelog": (
-        {"fileUrl": HIST, "from_version": OLD, "to_version": NEW},
-        {"fileUrl": MISSING, "from_version": OLD, "to_version": NEW},
-    ),
-    "design_blame_node": ({"fileUrl": HIST, "node_id": "1:2"}, {"fileUrl": MISSING, "node_id": "1:2"}),
-    "design_take_screenshot": ({"fileUrl": ENT, "nodeId": "1:3"}, {"fileUrl": MISSING, "nodeId": "1:3"}),
-    "design_capture_screenshot": ({"nodeId": "1:3"}, {"nodeId": "1:3", "scale": 9}),
-    "design_get_design_system_summary": ({}, {"forceRefresh": "sometimes"}),
-    "design_get_component_details": ({"componentName": "Input"}, {"componentName": "Nothing like it"}),
-    "design_get_token_values": ({"type": "all"}, {"type": "shadows"}),
-    "design_get_library_variables": ({}, {"resolvedType": "IMAGE"}),
-    "design_import_library_variable": ({"variableKey": "lv-red"}, {"variableKey": ""}),
-    "design_get_component_for_development_deep": ({"nodeId": "5:1"}, {"nodeId": "9:9"}),
-    "design_analyze_component_set": ({"nodeId": "6:0"}, {"nodeId": "7:7"}),
-    # Answered by designd itself.
-    "design_get_status": ({"probe": True}, {"probe": "yes"}),
-    "design_diagnose": ({"verbose": True}, {"verbose": "very"}),
-    "design_list_open_files": ({}, {"fileKey": ENTERPRISE_KEY}),
-    "design_navigate": ({"url": ENT, "lock": True}, {"url": ELSEWHERE}),
-    "design_execute": ({"code": "return 1"}, {"code": 'throw new Error("broken on purpose")'}),
-    "design_execute_across_files": ({"code": "return 1", "allFiles": True}, {"code": "return 1"}),
-    "design_get_console_logs": ({"allFiles": True}, {"fileKey": ELSEWHERE}),
-    "design_watch_console": ({"duration": 1}, {"duration": 0.5}),
-    "design_clear_console": ({}, {"fileKey": ENTERPRISE_KEY, "allFiles": True}),
-    "design_reload_plugin": ({"clearConsole": True}, {"fileKey": ELSEWHERE}),
-    "design_reconnect": ({}, {"fileKey": ELSEWHERE}),
-    "design_get_selection": ({}, {"fileKey": ELSEWHERE}),
-    "design_get_design_changes": ({"clear": True}, {"count": 0}),
-}
 
 
 def test_every_tool_has_a_case() -> None:
@@ -118,7 +53,7 @@ def test_every_tool_has_a_case() -> None:
         CODE_TOOLS,
         WEB_TOOLS,
     )
-    assert sorted(CASES) == sorted(set(catalog()) - chained)
+    assert sorted(CHAIN_CASES) == sorted(set(catalog()) - chained)
     # The other tools run through the real plugin (or their real engine) in modules of their own: fakes/cases.py names
     # each in its module's set, and a test of that module calls it by name.
     sources = "".join(path.read_text() for path in (Path(__file__).parents[1] / "tools").rglob("test_*.py"))
@@ -162,7 +97,7 @@ def chain(fake_api_server: ApiServer) -> Iterator[tuple[TestEnv, DaemonProcess]]
             yield env, daemon
 
 
-@pytest.mark.parametrize("tool", sorted(CASES))
+@pytest.mark.parametrize("tool", sorted(CHAIN_CASES))
 async def test_tool_through_the_chain(chain: tuple[TestEnv, DaemonProcess], tool: str) -> None:
     env, daemon = chain
     plugin = await FakePlugin.connect(daemon.port, env.token, file_key=ENTERPRISE_KEY, file_name="Design System")
@@ -171,7 +106,7 @@ async def test_tool_through_the_chain(chain: tuple[TestEnv, DaemonProcess], tool
     try:
         async with Client(params, mode="legacy") as client:
             await _until_identified(client)
-            good, bad = CASES[tool]
+            good, bad = CHAIN_CASES[tool]
             if tool == "design_delete_comment":
                 posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
                 good = {**good, "comment_id": json.loads(posted.content[0].text)["posted"]["id"]}

@@ -1,0 +1,130 @@
+"""Every tool Remote Mode lists can succeed: for each state of a signed-in user, the listing the server returns over
+``/mcp`` is taken as is and every tool in it is called with arguments that work (fakes/cases.py's REMOTE_CASES), on
+the fake design API and, for the browser's three, on a page this module serves to the server's own Chromium.
+
+A tool listed without a case fails the test, so a new tool adds its case; a tool listed that cannot succeed is a
+bug in the tool or in its declared needs.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx2
+import pytest
+from fakes.api_server import ApiServer
+from fakes.cases import HIST, PAGE, REMOTE_CASES
+from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from design_console.config import load_config
+from design_console.remote.browser import BrowserPool
+
+#: How long one call may take.
+CALL_SECONDS = 180.0
+#: What the page the browser tools open says and logs.
+PAGE_HTML = b"<!doctype html><title>Listed</title><p>hello</p><script>console.log('listed page')</script>"
+
+
+class _Page(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(PAGE_HTML)))
+        self.end_headers()
+        self.wfile.write(PAGE_HTML)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[str]:
+    """A page on loopback for the browser tools; yields its URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Page)
+    thread = threading.Thread(target=httpd.serve_forever, name="listed-page", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(
+    fake_api_server: ApiServer, platform: FakePlatform, page: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RemoteServer]:
+    host = page.split("/")[2]
+    env = remote_env(
+        tmp_path_factory.mktemp("listed"),
+        fake_api_server.url,
+        REMOTE_BROWSER_ALLOWLIST=host,
+        BROWSER_TIMEOUT="20000",
+        **oauth_env(platform),
+    )
+    with running_remote(env) as running:
+        yield running
+
+
+@asynccontextmanager
+async def session(server: RemoteServer, token: str) -> AsyncIterator[Client]:
+    # Generous: the history tools walk 60 versions of the fake file, slow on a loaded machine.
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=CALL_SECONDS)
+    async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
+        yield client
+
+
+def _with_page(value: Any, page: str) -> Any:
+    if value == PAGE:
+        return page
+    if isinstance(value, dict):
+        return {key: _with_page(item, page) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_page(item, page) for item in value]
+    return value
+
+
+async def _succeeds(client: Client, name: str, args: dict[str, Any]) -> None:
+    result = await client.call_tool(name, args)
+    texts = [block.text for block in result.content if block.type == "text"]
+    assert not result.is_error, f"{name} is listed but failed: {texts}"
+    assert texts, f"{name} answered no text"
+    # A meaningful answer: a JSON object or array with something in it, or prose.
+    first = texts[0].strip()
+    if first.startswith(("{", "[")):
+        assert json.loads(first), f"{name} answered an empty {first}"
+    else:
+        assert first, f"{name} answered an empty text"
+
+
+async def _call_every_listed(client: Client, page: str) -> set[str]:
+    listed = [tool.name for tool in (await client.list_tools()).tools]
+    missing = sorted(set(listed) - set(REMOTE_CASES))
+    assert not missing, f"listed without a case in tests/fakes/cases.py REMOTE_CASES: {missing}"
+    for name in listed:
+        args = _with_page(REMOTE_CASES[name], page)
+        if name == "design_delete_comment":
+            posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
+            args = {**args, "comment_id": json.loads(posted.content[0].text)["posted"]["id"]}  # type: ignore[union-attr]
+        await _succeeds(client, name, args)
+    return set(listed)
+
+
+async def test_every_tool_listed_to_an_unpaired_user_succeeds(
+    server: RemoteServer, platform: FakePlatform, page: str
+) -> None:
+    _, tokens = sign_in(server, platform, "9501")
+    async with session(server, tokens["access_token"]) as client:
+        called = await _call_every_listed(client, page)
+    browser = BrowserPool(load_config({"HOME": "/nonexistent"})).available()
+    # The design API tools, status, diagnose and pairing; the browser's three when this machine has Chromium.
+    assert len(called) == (30 if browser else 27)
+    assert "design_pair_plugin" in called and "design_execute" not in called
