@@ -275,13 +275,6 @@ async def test_the_import_takes_the_formats_by_the_same_names(ctx: FakeContext) 
     assert "`format`: the token format 'tailwind-v3-config' is now called 'tailwind-v3'" in error_text(refused)
 
 
-async def test_variables_exports_stay_within_the_budget(ctx: FakeContext) -> None:
-    out = await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "include_exports": True, "maxTokens": 500})
-    assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
-    result = data(out)
-    assert "cut to fit maxTokens" in result["exportsNote"] and "nextCursor" in result
-
-
 def test_effect_styles_become_shadow_tokens_and_blurs_are_skipped_with_the_reason() -> None:
     drop = {"type": "DROP_SHADOW", "color": {"r": 0, "g": 0, "b": 0, "a": 0.5}, "offset": {"x": 1, "y": 2}, "radius": 4}
     inner = {"type": "INNER_SHADOW", "color": {"r": 1, "g": 1, "b": 1}, "offset": {"x": 0, "y": 1}, "spread": 1}
