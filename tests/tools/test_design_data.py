@@ -246,18 +246,6 @@ async def _raw(server: ApiServer) -> bytes:
         await client.aclose()
 
 
-async def test_every_file_tool_names_the_missing_file_the_same_way(ctx: FakeContext) -> None:
-    for name, arguments, argument in (
-        ("design_get_file_data", {}, "fileUrl"),
-        ("design_get_variables", {}, "fileUrl"),
-        ("design_get_styles", {}, "fileUrl"),
-        ("design_get_component", {"nodeId": "1:2"}, "fileUrl"),
-        ("design_get_design_system_kit", {}, "fileKey"),
-    ):
-        text = error_text(await ctx.call(name, arguments))
-        assert "no active file" in text and f"Pass {argument} " in text, name
-
-
 @pytest.mark.parametrize(
     ("old", "new"),
     [("css", "css-vars"), ("sass", "scss"), ("tailwind", "tailwind-v3"), ("typescript", "ts-module"), ("json", "dtcg")],
