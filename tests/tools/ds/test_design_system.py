@@ -3,7 +3,6 @@ shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plu
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,6 @@ from fakes.plugin_payloads import (
 )
 
 from design_console.protocol import ToolOutput
-from design_console.tools import manifest
 from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY
 
 
@@ -72,25 +70,6 @@ async def test_summary_is_cached_per_file_until_force_refresh(harness: Harness) 
     assert fresh["fromCache"] is False
     assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 2
     assert len(harness.sent("GET_VARIABLES_DATA")) == 2
-
-
-def test_manifest_cache_expires_after_its_ttl() -> None:
-    now = [1000.0]
-    cache = manifest.ManifestCache(ttl=300, clock=lambda: now[0])
-    entry = manifest.Manifest("k", [], [], None, "v1", 0.0, [])
-    cache.put("k", entry)
-    now[0] += 299
-    assert cache.get("k") is entry
-    assert cache.get("other") is None
-    now[0] += 1
-    assert cache.get("k") is None
-
-
-async def test_concurrent_calls_build_one_manifest(harness: Harness) -> None:
-    await harness.connect()
-    outs = await asyncio.gather(*(harness.call("design_get_design_system_summary") for _ in range(3)))
-    assert sorted(data(o)["fromCache"] for o in outs) == [False, True, True]
-    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 1
 
 
 async def test_summary_notes_unreadable_variables(harness: Harness) -> None:
