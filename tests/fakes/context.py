@@ -19,7 +19,7 @@ from typing import Any
 
 from design_console.clients.design_api import DesignApi
 from design_console.config import Config
-from design_console.errors import DesignError
+from design_console.errors import PREFIX, DesignError
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
@@ -104,3 +104,17 @@ class FakeContext:
             return await spec.handler(self, args)
 
         return await run_call(catalog(), name, arguments, run)
+
+
+def data(out: ToolOutput) -> Any:
+    """The decoded JSON of a tool result that must be a success."""
+    assert not out.is_error, out.content[0].text
+    return json.loads(out.content[0].text)
+
+
+def error_text(out: ToolOutput) -> str:
+    """The text of a tool result that must be an error (it starts with our prefix)."""
+    assert out.is_error, out.content[0].text
+    text = out.content[0].text
+    assert text.startswith(PREFIX)
+    return text

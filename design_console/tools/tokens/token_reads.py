@@ -56,6 +56,8 @@ def fit_exports(exports: dict[str, str], budget: int) -> tuple[dict[str, str], l
     def cost(code: str) -> int:
         return len(json.dumps(code))
 
+    # The marker as JSON: its ellipsis and line end are escaped, so it costs more than its length.
+    marker = cost(CUT_MARKER) - 2
     out: dict[str, str] = {}
     cut: list[str] = []
     remaining = max(0, budget)
@@ -65,7 +67,7 @@ def fit_exports(exports: dict[str, str], budget: int) -> tuple[dict[str, str], l
         share = remaining // (len(ordered) - index)
         if cost(code) > share:
             end = len(code)
-            while end > 0 and cost(code[:end]) + len(CUT_MARKER) > share:
+            while end > 0 and cost(code[:end]) + marker > share:
                 end = code.rfind("\n", 0, end - 1 - max(0, cost(code[:end]) - share) // 2) + 1
             code = code[:end] + CUT_MARKER
             cut.append(fmt)

@@ -3,106 +3,32 @@ shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plu
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
-from fakes.bridge import TOKEN, make_config
-from fakes.context import FakeContext
+from fakes.context import data, error_text
+from fakes.ds_harness import Harness, open_harness
 from fakes.fake_plugin import FakePlugin, FakePluginError
 from fakes.plugin_payloads import (
     FILE_KEY,
     analysis,
-    analysis_reply,
     component,
     component_set,
     deep_reply,
-    design_file,
-    library,
     local_components,
     page,
-    run_in_plugin,
-    variables_snapshot,
 )
-from helpers import free_port_range, wait_until
 
-from design_console import PLUGIN_VERSION, __version__
-from design_console.config import Config
-from design_console.daemon.bridge import Bridge
-from design_console.daemon.state import State
-from design_console.errors import PREFIX
 from design_console.protocol import ToolOutput
-from design_console.tools import manifest
 from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY
-
-
-class Harness:
-    """A real Bridge with the fake plugin connected to it, and the tool context whose bridge it is."""
-
-    def __init__(self, config: Config, bridge: Bridge) -> None:
-        self.config = config
-        self.real_bridge = bridge
-        self.ctx = FakeContext(config, plugin=bridge.command)
-        self.plugin: FakePlugin | None = None
-        self.library = library()
-
-    async def connect(self, **answers: Any) -> FakePlugin:
-        """Connect the fake plugin in FILE_KEY with handlers answering the design-system methods."""
-        assert self.real_bridge.port is not None
-        plugin = FakePlugin(self.real_bridge.port, TOKEN, file_key=FILE_KEY, file_name="Design System")
-        plugin.handlers.update(
-            {
-                "GET_LOCAL_COMPONENTS": lambda p, params: answers.get("components", design_file()),
-                "GET_VARIABLES_DATA": lambda p, params: answers.get("variables", variables_snapshot()),
-                "DEEP_GET_COMPONENT": lambda p, params: deep_reply(params),
-                "ANALYZE_COMPONENT_SET": lambda p, params: analysis_reply(params),
-                "EXECUTE_CODE": lambda p, params: run_in_plugin(params, self.library),
-            }
-        )
-        self.plugin = plugin
-        await plugin.open()
-        await wait_until(lambda: self.real_bridge.active_file_key() == FILE_KEY, what="the plugin's FILE_INFO")
-        self.ctx.active_file_key = FILE_KEY
-        return plugin
-
-    def sent(self, method: str) -> list[dict[str, Any]]:
-        assert self.plugin is not None
-        return [c["params"] for c in self.plugin.commands if c["method"] == method]
-
-    async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolOutput:
-        """Run the tool as the api worker does (a DesignError becomes an error result)."""
-        return await self.ctx.call(name, arguments)
 
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    config = make_config(tmp_path, free_port_range(10))
-    bridge = Bridge(config, token=TOKEN, server_version=__version__, plugin_version=PLUGIN_VERSION, state=State(config))
-    await bridge.start()
-    manifest.MANIFESTS.clear()
-    h = Harness(config, bridge)
-    try:
-        yield h
-    finally:
-        manifest.MANIFESTS.clear()
-        if h.plugin is not None:
-            await h.plugin.close()
-        await bridge.close()
-
-
-def data(out: ToolOutput) -> Any:
-    assert not out.is_error, out.content[0].text
-    return msgspec.json.decode(out.content[0].text)
-
-
-def error_text(out: ToolOutput) -> str:
-    assert out.is_error, out.content[0].text
-    text = out.content[0].text
-    assert text.startswith(PREFIX)
-    return text
+    async with open_harness(tmp_path) as opened:
+        yield opened
 
 
 def size(out: ToolOutput) -> int:
@@ -144,25 +70,6 @@ async def test_summary_is_cached_per_file_until_force_refresh(harness: Harness) 
     assert fresh["fromCache"] is False
     assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 2
     assert len(harness.sent("GET_VARIABLES_DATA")) == 2
-
-
-def test_manifest_cache_expires_after_its_ttl() -> None:
-    now = [1000.0]
-    cache = manifest.ManifestCache(ttl=300, clock=lambda: now[0])
-    entry = manifest.Manifest("k", [], [], None, "v1", 0.0, [])
-    cache.put("k", entry)
-    now[0] += 299
-    assert cache.get("k") is entry
-    assert cache.get("other") is None
-    now[0] += 1
-    assert cache.get("k") is None
-
-
-async def test_concurrent_calls_build_one_manifest(harness: Harness) -> None:
-    await harness.connect()
-    outs = await asyncio.gather(*(harness.call("design_get_design_system_summary") for _ in range(3)))
-    assert sorted(data(o)["fromCache"] for o in outs) == [False, True, True]
-    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 1
 
 
 async def test_summary_notes_unreadable_variables(harness: Harness) -> None:
@@ -298,162 +205,6 @@ async def test_component_details_pages_many_variants(harness: Harness) -> None:
     assert "other arguments" in error_text(await harness.call("design_get_component_details", other))
     bogus = {"componentName": "Icon set", "cursor": "not-a-cursor"}
     assert "not one this tool handed out" in error_text(await harness.call("design_get_component_details", bogus))
-
-
-# design_get_token_values -------------------------------------------------------------------------------------------
-
-
-async def test_token_values_colours_resolve_aliases_per_mode(harness: Harness) -> None:
-    await harness.connect()
-    result = data(await harness.call("design_get_token_values", {"type": "colors"}))
-    tokens = {t["name"]: t for t in result["tokens"]}
-    assert set(tokens) == {"blue/500", "gray/900", "color/primary"}
-    assert tokens["blue/500"]["values"] == {"Value": "#0000FF"}
-    assert tokens["color/primary"]["values"] == {"Light": "#0000FF", "Dark": "#1A1A1A"}
-    assert tokens["color/primary"]["id"] == "VariableID:2:1" and tokens["color/primary"]["collection"] == "Semantic"
-    assert "scopes" not in tokens["blue/500"] and "key" not in tokens["blue/500"]
-    raw = data(await harness.call("design_get_token_values", {"type": "colors", "resolveAliases": False}))
-    primary = next(t for t in raw["tokens"] if t["name"] == "color/primary")
-    assert primary["values"] == {"Light": {"alias": "blue/500"}, "Dark": {"alias": "gray/900"}}
-
-
-async def test_token_values_spacing_and_filter(harness: Harness) -> None:
-    await harness.connect()
-    spacing = data(await harness.call("design_get_token_values", {"type": "spacing"}))
-    assert {t["name"]: t["values"] for t in spacing["tokens"]} == {"space/sm": {"Default": 8}, "stack": {"Default": 16}}
-    everything = data(await harness.call("design_get_token_values", {"type": "all"}))
-    assert everything["total"] == 7
-    filtered = data(await harness.call("design_get_token_values", {"filter": "^(radius|font)/"}))
-    assert sorted(t["name"] for t in filtered["tokens"]) == ["font/family", "radius/md"]
-
-
-async def test_token_values_limit_and_cursor(harness: Harness) -> None:
-    await harness.connect()
-    names: list[str] = []
-    cursor = None
-    for _ in range(10):
-        args: dict[str, Any] = {"limit": 3, **({"cursor": cursor} if cursor else {})}
-        result = data(await harness.call("design_get_token_values", args))
-        assert len(result["tokens"]) <= 3
-        names += [t["name"] for t in result["tokens"]]
-        cursor = result.get("nextCursor")
-        if cursor is None:
-            break
-    assert len(names) == 7 == len(set(names))
-    first = data(await harness.call("design_get_token_values", {"limit": 3}))
-    text = error_text(await harness.call("design_get_token_values", {"type": "colors", "cursor": first["nextCursor"]}))
-    assert "other arguments" in text
-    text = error_text(await harness.call("design_get_token_values", {"limit": 0}))
-    assert "limit" in text
-
-
-# design_get_library_variables / design_import_library_variable -----------------------------------------------------
-
-
-async def test_library_variables_lists_and_filters(harness: Harness) -> None:
-    await harness.connect()
-    result = data(await harness.call("design_get_library_variables"))
-    assert result["total"] == 5
-    assert result["libraries"] == [
-        {
-            "name": "Acme Core",
-            "collections": [{"name": "Brand colours", "variables": 2}, {"name": "Spacing", "variables": 1}],
-        },
-        {"name": "Acme Web", "collections": [{"name": "Marketing", "variables": 2}]},
-    ]
-    red = next(v for v in result["variables"] if v["name"] == "brand/red")
-    assert red == {
-        "name": "brand/red",
-        "key": "lv-red",
-        "resolvedType": "COLOR",
-        "collection": "Brand colours",
-        "library": "Acme Core",
-    }
-    web = data(await harness.call("design_get_library_variables", {"libraryName": "web", "resolvedType": "BOOLEAN"}))
-    assert [v["key"] for v in web["variables"]] == ["lv-promo"]
-    space = data(await harness.call("design_get_library_variables", {"collectionName": "SPACING"}))
-    assert [v["key"] for v in space["variables"]] == ["lv-s1"]
-    code = harness.sent("EXECUTE_CODE")[-1]
-    assert "getAvailableLibraryVariableCollectionsAsync" in code["code"] and code["timeout"] == 30_000
-
-
-async def test_library_variables_beyond_the_plugins_array_cap(harness: Harness) -> None:
-    many = [{"name": f"grid/{i:03d}", "key": f"lv-g{i}", "resolvedType": "FLOAT"} for i in range(450)]
-    harness.library = library(collections=[{"name": "Grid", "key": "lc-grid", "libraryName": "Big", "variables": many}])
-    await harness.connect()
-    keys: list[str] = []
-    cursor = None
-    for _ in range(50):
-        result = data(
-            await harness.call(
-                "design_get_library_variables", {"maxTokens": 2000, **({"cursor": cursor} if cursor else {})}
-            )
-        )
-        keys += [v["key"] for v in result["variables"]]
-        assert "notes" not in result
-        cursor = result.get("nextCursor")
-        if cursor is None:
-            break
-    assert result["total"] == 450
-    assert keys == [f"lv-g{i}" for i in range(450)]
-
-
-async def test_library_variables_say_when_the_plugin_cut_a_list(harness: Harness) -> None:
-    # More variables than the plugin serialises even as chunks: 200 chunks of 200, and one more.
-    many = [{"name": f"v/{i}", "key": f"k{i}", "resolvedType": "FLOAT"} for i in range(200 * 200 + 1)]
-    harness.library = library(collections=[{"name": "Huge", "key": "lc-huge", "libraryName": "Big", "variables": many}])
-    await harness.connect()
-    result = data(await harness.call("design_get_library_variables", {"maxTokens": 500}))
-    assert result["total"] == 200 * 200
-    assert any("cut a list short" in n for n in result["notes"])
-
-
-async def test_library_variables_notes_and_errors(harness: Harness) -> None:
-    harness.library = library(failing=["lc-mkt"])
-    await harness.connect()
-    result = data(await harness.call("design_get_library_variables"))
-    assert result["total"] == 3
-    assert any("'Marketing' could not be read" in n for n in result["notes"])
-    harness.library = library(collections=[])
-    result = data(await harness.call("design_get_library_variables"))
-    assert result["total"] == 0 and "No library with variables is enabled" in result["notes"][0]
-    harness.library = library(unavailable="teamlibrary permission is required")
-    text = error_text(await harness.call("design_get_library_variables"))
-    assert "cannot read team libraries: teamlibrary permission is required" in text
-    assert str(harness.config.plugin_dir / "manifest.json") in text
-    text = error_text(await harness.call("design_get_library_variables", {"resolvedType": "DATE"}))
-    assert "Invalid arguments" in text
-
-
-async def test_import_library_variable_returns_its_local_id(harness: Harness) -> None:
-    await harness.connect()
-    first = data(await harness.call("design_import_library_variable", {"variableKey": "lv-blue"}))
-    assert first["variableId"] == "VariableID:lv-blue/7:1"
-    assert first["variable"]["name"] == "brand/blue" and first["variable"]["collectionName"] == "Brand colours"
-    assert first["variable"]["remote"] is True
-    again = data(await harness.call("design_import_library_variable", {"variableKey": "lv-blue"}))
-    assert again["variableId"] == first["variableId"]
-    # The key travels as a JSON literal: quotes cannot break out of the script.
-    text = error_text(await harness.call("design_import_library_variable", {"variableKey": 'x"); throw 1; ("'}))
-    assert "could not be imported: Could not find a published variable" in text
-    assert "design_get_library_variables" in text
-    assert "Invalid arguments" in error_text(await harness.call("design_import_library_variable", {}))
-    spec = REGISTRY["design_import_library_variable"]
-    assert spec.read_only is False and spec.idempotent is True and spec.needs_bridge is True
-    assert (spec.runs_in, spec.toolset) == ("api", "write")
-
-
-async def test_script_errors_in_the_plugin_surface(harness: Harness) -> None:
-    plugin = await harness.connect()
-
-    async def threw(p: FakePlugin, params: dict[str, Any]) -> Any:
-        raise FakePluginError(
-            "The code threw TypeError: figma.teamLibrary is undefined (line 3, column 1).", "execution_error"
-        )
-
-    plugin.handlers["EXECUTE_CODE"] = threw
-    text = error_text(await harness.call("design_get_library_variables"))
-    assert "EXECUTE_CODE failed" in text and "figma.teamLibrary is undefined" in text
 
 
 # design_get_component_for_development_deep -------------------------------------------------------------------------
