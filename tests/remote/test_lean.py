@@ -147,6 +147,27 @@ def test_a_session_opened_on_one_instance_is_served_by_another(
         assert session.send(listing)[0] == 404, "ended on one instance, ended on the other"
 
 
+def test_a_call_without_progress_is_answered_in_one_body_of_known_length(
+    pair: tuple[RemoteServer, RemoteServer],
+) -> None:
+    lean, _ = pair
+    session = _Session(lean, HANDSHAKE_VERSIONS[-1])
+    session.open()
+    headers = {**session.headers, "Mcp-Session-Id": session.id, "Mcp-Protocol-Version": session.version}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}},
+    }
+    response = httpx.post(f"{lean.url}/mcp", json=call, headers=headers, timeout=30)
+    assert response.headers["content-type"].startswith("text/event-stream")
+    # No chunked stream for an answer that is whole at once: one write of the body, its length in the head.
+    assert "transfer-encoding" not in response.headers
+    assert int(response.headers["content-length"]) == len(response.content)
+    assert [frame["id"] for frame in _frames(response)] == [1]
+
+
 def test_a_revocation_takes_effect_at_once_on_its_instance(
     fake_api_server: ApiServer, platform: FakePlatform, tmp_path: Path
 ) -> None:
