@@ -57,6 +57,9 @@ def main() -> None:
         backlog=backlog_for(open_files),
         # Screenshots and image fills come back from the plugin in one frame, as over the local bridge.
         ws_max_size=MAX_FRAME_BYTES,
+        # Like designd's bridge, the relay compresses nothing: deflating each small command and reply costs both ends
+        # CPU on every call (docs/remote/operations.md).
+        ws_per_message_deflate=False,
         server_header=False,
         # SIGTERM: stop accepting, close the relays' sockets (1012, the plugin comes back at once, to another
         # instance), and give calls in flight this long to finish.
