@@ -7,12 +7,18 @@ Run: ``.venv/bin/python bench/bench_relay.py [--calls 300] [--races 5]``. It sta
 throwaway HOME, then the fake design API, a fake design platform, redis-server, two ``design-console-remote``
 instances and the shipped plugin (ui.html in jsdom, code.js in node) on free localhost ports, signs a user in through
 the real OAuth flow, prints the figures side by side and stops everything.
+
+Every process of a round trip runs on this machine, so each row's time includes the CPU of the AI client, the
+serving side and the plugin, however loaded the machine is: a second table gives each one's CPU time per call (the
+serving side is the stdio server, designd and its workers for the local bridge, the instances for the relay), which
+a shared machine's load does not skew.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import tempfile
@@ -20,6 +26,7 @@ import time
 from pathlib import Path
 
 import httpx2
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -39,7 +46,7 @@ from fakes.remote import (  # noqa: E402
 from helpers import free_port_range  # noqa: E402
 from mcp import Client, StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-from procs import BIN  # noqa: E402
+from procs import BIN, processes_of  # noqa: E402
 
 from design_console.daemon.plugin_sync import render_plugin_file  # noqa: E402
 
@@ -57,24 +64,49 @@ def _figures(name: str, latencies: list[float]) -> str:
     return f"{name}: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms ({len(latencies)} calls)"
 
 
-async def _timed(client: Client, calls: int) -> list[float]:
+#: CPU milliseconds per call of the AI client (this process), the serving side and the plugin, by row label.
+CPU: dict[str, tuple[float, float, float]] = {}
+
+
+def _cpu_seconds(procs: list[psutil.Process]) -> float:
+    total = 0.0
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            times = proc.cpu_times()
+            total += times.user + times.system
+    return total
+
+
+def _plugins() -> list[psutil.Process]:
+    """The plugin windows this bench started (node processes)."""
+    return [proc for proc in psutil.Process().children(recursive=True) if proc.name().startswith("node")]
+
+
+async def _timed(client: Client, calls: int, label: str, serving: list[psutil.Process]) -> list[float]:
     latencies: list[float] = []
+    plugins = _plugins()
     for number in range(calls + WARM_UP):
+        if number == WARM_UP:  # the first calls warm the session and the connections
+            before = (time.process_time(), _cpu_seconds(serving), _cpu_seconds(plugins))
         started = time.perf_counter()
         result = await client.call_tool("design_execute", {"code": CODE})
         if result.is_error:
             raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
-        if number >= WARM_UP:  # the first calls warm the session and the connections
+        if number >= WARM_UP:
             latencies.append(time.perf_counter() - started)
+    after = (time.process_time(), _cpu_seconds(serving), _cpu_seconds(plugins))
+    client_ms, serving_ms, plugin_ms = ((end - start) * 1000 / calls for start, end in zip(before, after, strict=True))
+    CPU[label] = (client_ms, serving_ms, plugin_ms)
     return latencies
 
 
-async def local_round_trips(calls: int) -> list[float]:
+async def local_round_trips(calls: int, label: str) -> list[float]:
     """``design_execute`` through the stdio server, designd and its bridge, to the same shipped plugin."""
     with installation_with_plugin(file_key="benchFile", file_name="Bench File") as env:
         params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
         async with Client(params) as client:
-            return await _timed(client, calls)
+            # The stdio server is up once the session is: it, designd and the workers are the serving side.
+            return await _timed(client, calls, label, processes_of(env))
 
 
 def side_by_side(rows: list[tuple[str, list[float]]]) -> None:
@@ -87,6 +119,13 @@ def side_by_side(rows: list[tuple[str, list[float]]]) -> None:
         print(f"{label:<44} {p50:5.1f} ms {p99:5.1f} ms {extra:>13}")
 
 
+def cpu_table() -> None:
+    """The CPU time per call of each process of the round trips, by row."""
+    print(f"{'CPU time per call':<44} {'AI client':>10} {'serving':>10} {'plugin':>10}")
+    for label, (client_ms, serving_ms, plugin_ms) in CPU.items():
+        print(f"{label:<44} {client_ms:7.2f} ms {serving_ms:7.2f} ms {plugin_ms:7.2f} ms")
+
+
 async def _pair_code(server: RemoteServer, token: str) -> str:
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
     async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
@@ -95,11 +134,14 @@ async def _pair_code(server: RemoteServer, token: str) -> str:
     return text.split('"code":"', 1)[1][:6]
 
 
-async def round_trips(server: RemoteServer, token: str, calls: int) -> list[float]:
-    """``design_execute`` over ``/mcp`` of ``server`` through the relay to the paired plugin."""
+async def round_trips(
+    server: RemoteServer, token: str, calls: int, label: str, instances: tuple[RemoteServer, ...]
+) -> list[float]:
+    """``design_execute`` over ``/mcp`` of ``server`` through the relay to the paired plugin (``instances``: the
+    serving side)."""
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
     async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
-        return await _timed(client, calls)
+        return await _timed(client, calls, label, [psutil.Process(each.proc.pid) for each in instances])
 
 
 async def _attempt(server: RemoteServer, code: str) -> tuple[str, float]:
@@ -129,7 +171,8 @@ async def races(servers: tuple[RemoteServer, RemoteServer], token: str, count: i
 
 
 async def main(calls: int, race_count: int) -> None:
-    rows = [("local bridge (stdio server, designd)", await local_round_trips(calls))]
+    local = "local bridge (stdio server, designd)"
+    rows = [(local, await local_round_trips(calls, local))]
     with (
         api_process() as api_url,
         fake_platform() as platform,
@@ -161,11 +204,13 @@ async def main(calls: int, race_count: int) -> None:
             try:
                 plugin.pair(await _pair_code(first, token))
                 plugin.wait_window(lambda w: w["cloud"]["state"] == "paired", "pair")
-                rows.append(("relay, plugin on the same instance", await round_trips(first, token, calls)))
-                rows.append(("relay, plugin on the other instance (Redis)", await round_trips(second, token, calls)))
+                same, other = "relay, plugin on the same instance", "relay, plugin on the other instance (Redis)"
+                rows.append((same, await round_trips(first, token, calls, same, (first,))))
+                rows.append((other, await round_trips(second, token, calls, other, (first, second))))
             finally:
                 plugin.stop()
             side_by_side(rows)
+            cpu_table()
             await races((first, second), token, race_count)
 
 

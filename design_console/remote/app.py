@@ -59,6 +59,7 @@ from design_console.remote.oauth import (
     MAX_CHALLENGE_CHARS,
     MAX_STATE_CHARS,
     SCOPE,
+    UPSTREAM_MARGIN,
     BindBrowser,
     OAuthServer,
     not_configured_error,
@@ -98,6 +99,9 @@ ENDPOINTS = {
 PURGE_INTERVAL = 60.0
 #: Design API clients kept open (one per recently active user); the least recently used is closed beyond this.
 MAX_API_CLIENTS = 256
+#: The longest a user's platform token read from the store is used again without reading it anew (within
+#: DESIGN_REMOTE_CACHE_SECONDS): half the refresh margin, so a token used from memory always has 30 s left.
+UPSTREAM_TRUST_SECONDS = UPSTREAM_MARGIN / 2
 
 
 class ApiKeyGate:
@@ -256,7 +260,10 @@ class RemoteService:
         self.oauth = OAuthServer(config, self.store) if not config.missing_oauth else None
         #: Bearer checks, trusted in memory for DESIGN_REMOTE_CACHE_SECONDS.
         self.tokens = TokenCache(self.oauth, config.cache_seconds) if self.oauth is not None else None
-        self._apis: OrderedDict[str, tuple[str, DesignApi]] = OrderedDict()
+        #: Per user: the platform token, its client, and until when (monotonic) the token is used without reading the
+        #: store; a plugin command needs no design API, but its context is built with the client.
+        self._apis: OrderedDict[str, tuple[str, DesignApi, float]] = OrderedDict()
+        self._trust = min(float(config.cache_seconds), UPSTREAM_TRUST_SECONDS)
         #: Upstream requests of the design API clients already closed (the counter never goes back).
         self._retired_upstream = 0
         self._closing: set[asyncio.Task[None]] = set()
@@ -334,7 +341,10 @@ class RemoteService:
             "design_remote_upstream_requests_total",
             "counter",
             "Requests sent to the design API.",
-            lambda: self._retired_upstream + sum(int(c.stats()["upstream_requests"]) for _, c in self._apis.values()),
+            lambda: (
+                self._retired_upstream
+                + sum(int(client.stats()["upstream_requests"]) for _, client, _ in self._apis.values())
+            ),
         )
         gauge(
             "design_remote_upstream_refreshes_total",
@@ -357,6 +367,10 @@ class RemoteService:
         subject = self.subject_of(request)
         if self.oauth is None:
             return self._client("", self.config.base.access_token)
+        known = self._apis.get(subject)
+        if known is not None and known[2] > time.monotonic():
+            self._apis.move_to_end(subject)
+            return known[1]
         return self._client(subject, await self.oauth.upstream_token(subject))
 
     async def run_tool(
@@ -387,7 +401,9 @@ class RemoteService:
 
     def _client(self, subject: str, token: str) -> DesignApi:
         known = self._apis.get(subject)
+        trusted = time.monotonic() + self._trust
         if known is not None and known[0] == token:
+            self._apis[subject] = (token, known[1], trusted)
             self._apis.move_to_end(subject)
             return known[1]
         # Each user's client has a cache folder of its own: no user is ever answered from another's responses.
@@ -397,7 +413,7 @@ class RemoteService:
         )
         client = DesignApi(config)
         retired = [known[1]] if known is not None else []
-        self._apis[subject] = (token, client)
+        self._apis[subject] = (token, client, trusted)
         self._apis.move_to_end(subject)
         while len(self._apis) > MAX_API_CLIENTS:
             retired.append(self._apis.popitem(last=False)[1][1])
@@ -439,7 +455,7 @@ class RemoteService:
             await self.changes.close()
             purger.cancel()
             await asyncio.gather(purger, return_exceptions=True)
-            for _, client in self._apis.values():
+            for _, client, _ in self._apis.values():
                 await client.aclose()
             if self.oauth is not None:
                 await self.oauth.aclose()

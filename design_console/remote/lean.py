@@ -306,8 +306,8 @@ class LeanMcp:
             await self._reply(send, session, result_frame(request_id, listing))
         elif request_id is not None and method == "ping":
             await self._reply(send, session, result_frame(request_id, b"{}"))
-        elif request_id is not None and method == "tools/call" and self._callable(message):
-            await self._call(scope, send, session, held, request_id, message)
+        elif request_id is not None and method == "tools/call" and (params := _call_params(message)) is not None:
+            await self._call(scope, send, session, held, request_id, params)
         elif method == "notifications/initialized" and request_id is None and held.sdk_id is None:
             await self._answer(send, 202, _JSON_HEADERS + session, b"")
         elif method == "notifications/cancelled" and self._cancel(held, message.params):
@@ -380,14 +380,6 @@ class LeanMcp:
 
     # Tool calls -----------------------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _callable(message: Incoming) -> bool:
-        try:
-            msgspec.convert(message.params, CallParams)
-        except msgspec.ValidationError:
-            return False  # the SDK answers malformed params with its error
-        return True
-
     async def _call(
         self,
         scope: Scope,
@@ -395,9 +387,8 @@ class LeanMcp:
         session: list[tuple[bytes, bytes]],
         held: _Held,
         request_id: int | str,
-        message: Incoming,
+        params: CallParams,
     ) -> None:
-        params = msgspec.convert(message.params, CallParams)
         token = params.meta.progressToken if params.meta is not None else None
         started = False
 
@@ -437,10 +428,10 @@ class LeanMcp:
         finally:
             held.calls.pop(request_id, None)
             task.cancel()
-        if self._json:
-            await self._answer(send, 200, _JSON_HEADERS + session, frame)
+        if not started:
+            # No progress went out first: the whole answer in one body of known length, as for the other messages.
+            await self._reply(send, session, frame)
             return
-        await start()
         await send({"type": "http.response.body", "body": _event(frame), "more_body": False})
 
     @staticmethod
@@ -515,6 +506,14 @@ class LeanMcp:
             await self.sdk(initialized, _replay(b'{"jsonrpc":"2.0","id":0,"method":"tools/list"}'), _discard)
             held.sdk_id = opened[0]
             return held.sdk_id
+
+
+def _call_params(message: Incoming) -> CallParams | None:
+    """The params of a ``tools/call``; None when malformed (the SDK answers those with its error)."""
+    try:
+        return msgspec.convert(message.params, CallParams)
+    except msgspec.ValidationError:
+        return None
 
 
 def _with_headers(scope: Scope, changes: dict[str, bytes | None]) -> Scope:

@@ -39,9 +39,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from design_console.protocol import ToolOutput
 from design_console.remote.lean import (
-    LeanMcp,
     Listings,
     ToolRunner,
+    _call_params,
     _discard,
     _event,
     _owner,
@@ -237,8 +237,7 @@ class LeanSse:
         elif request_id is not None and method == "ping":
             await _accepted(send)
             await held.put(result_frame(request_id, b"{}"))
-        elif request_id is not None and method == "tools/call" and LeanMcp._callable(message):
-            params = msgspec.convert(message.params, CallParams)
+        elif request_id is not None and method == "tools/call" and (params := _call_params(message)) is not None:
             # The request's log line is written when the 202 goes: it names the tool now.
             scope.setdefault("state", {})["tool"] = params.name
             await _accepted(send)

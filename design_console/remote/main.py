@@ -63,6 +63,9 @@ def main() -> None:
         # A plugin lost without a close is noticed by its missing pong, and its pairing announced as ended.
         ws_ping_interval=config.relay_ping_seconds,
         ws_ping_timeout=config.relay_ping_timeout,
+        # Like designd's bridge, the relay compresses nothing: deflating each small command and reply costs both ends
+        # CPU on every call (docs/remote/operations.md).
+        ws_per_message_deflate=False,
         server_header=False,
         # SIGTERM: stop accepting, close each relay socket once idle (1012, the plugin comes back at once, to another
         # instance, where new calls go), and give calls in flight this long to finish.

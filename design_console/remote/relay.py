@@ -670,29 +670,24 @@ class Relays:
     # --- commands from a user's session ------------------------------------------------------------------------
 
     async def _relay_of(self, subject: str) -> str | None:
-        """The relay bound to ``subject``, from memory when it was read from the store within ROUTE_SECONDS."""
-        now = time.monotonic()
-        known = self._bindings.get(subject)
-        if known is not None and known[1] > now:
-            return known[0]
-        raw = await self.store.get("relay-binding", subject)
-        if raw is None:
-            self._bindings.pop(subject, None)
-            return None
-        self._bindings[subject] = (raw.decode(), now + ROUTE_SECONDS)
-        return raw.decode()
+        """The relay bound to ``subject``."""
+        return await self._route(self._bindings, "relay-binding", subject)
 
     async def _owner_of(self, relay: str) -> str | None:
-        """The instance holding ``relay``'s socket, from memory when it was read from the store within ROUTE_SECONDS."""
+        """The instance holding ``relay``'s socket."""
+        return await self._route(self._owners, "relay-owner", relay)
+
+    async def _route(self, memory: dict[str, tuple[str, float]], kind: str, key: str) -> str | None:
+        """The store's entry ``kind``/``key``, from ``memory`` when it was read from the store within ROUTE_SECONDS."""
         now = time.monotonic()
-        known = self._owners.get(relay)
+        known = memory.get(key)
         if known is not None and known[1] > now:
             return known[0]
-        raw = await self.store.get("relay-owner", relay)
+        raw = await self.store.get(kind, key)
         if raw is None:
-            self._owners.pop(relay, None)
+            memory.pop(key, None)
             return None
-        self._owners[relay] = (raw.decode(), now + ROUTE_SECONDS)
+        memory[key] = (raw.decode(), now + ROUTE_SECONDS)
         return raw.decode()
 
     async def command(

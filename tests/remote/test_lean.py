@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.remote import FakePlatform, RemoteServer, mcp_status, oauth_env, remote_env, running_remote, sign_in
@@ -145,6 +146,60 @@ def test_a_session_opened_on_one_instance_is_served_by_another(
         session.send({}, "DELETE")
         session.server = first
         assert session.send(listing)[0] == 404, "ended on one instance, ended on the other"
+
+
+def test_a_call_without_progress_is_answered_in_one_body_of_known_length(
+    pair: tuple[RemoteServer, RemoteServer],
+) -> None:
+    lean, _ = pair
+    session = _Session(lean, HANDSHAKE_VERSIONS[-1])
+    session.open()
+    headers = {**session.headers, "Mcp-Session-Id": session.id, "Mcp-Protocol-Version": session.version}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}},
+    }
+    response = httpx.post(f"{lean.url}/mcp", json=call, headers=headers, timeout=30)
+    assert response.headers["content-type"].startswith("text/event-stream")
+    # No chunked stream for an answer that is whole at once: one write of the body, its length in the head.
+    assert "transfer-encoding" not in response.headers
+    assert int(response.headers["content-length"]) == len(response.content)
+    assert [frame["id"] for frame in _frames(response)] == [1]
+
+
+async def test_a_platform_token_is_read_from_the_store_once_per_period(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}},
+    }
+    for seconds, served in (("300", True), ("0", False)):
+        with redis.Redis.from_url(redis_url) as plain:
+            plain.flushdb()
+        env = remote_env(
+            tmp_path / seconds,
+            fake_api_server.url,
+            DESIGN_REMOTE_STORE=redis_url,
+            DESIGN_REMOTE_CACHE_SECONDS=seconds,
+            **oauth_env(platform),
+        )
+        with running_remote(env) as server:
+            _, tokens = sign_in(server, platform, "8201")
+            session = _Session(server, HANDSHAKE_VERSIONS[-1], tokens["access_token"])
+            session.open()
+            assert not session.send(call)[2][0]["result"].get("isError", False)
+            # The platform token leaves the store: only a call answered from memory still reaches the design API.
+            with redis.Redis.from_url(redis_url) as plain:
+                assert plain.delete(*plain.keys("design-console:upstream:*")) == 1
+            result = session.send(call)[2][0]["result"]
+            assert result.get("isError", False) is not served, result
+            if not served:
+                assert "Sign in again" in result["content"][0]["text"]
 
 
 def test_a_revocation_takes_effect_at_once_on_its_instance(

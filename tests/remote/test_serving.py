@@ -111,6 +111,14 @@ def test_the_access_log_carries_no_query_values(quiet_server: RemoteServer) -> N
         assert secret not in log
 
 
+def test_the_relay_socket_declines_compression(quiet_server: RemoteServer) -> None:
+    """A plugin offers permessage-deflate (browsers and the websockets client do); the relay answers without it, so
+    no small command or reply is compressed on either side (the local bridge does not compress either)."""
+    with connect(f"{ws_url(quiet_server.url)}?code=QWXYKM", open_timeout=10) as ws:
+        assert ws.request is not None and "permessage-deflate" in ws.request.headers["Sec-WebSocket-Extensions"]
+        assert ws.response is not None and "Sec-WebSocket-Extensions" not in ws.response.headers
+
+
 async def test_a_websocket_outlives_the_request_deadlines(fake_api_server: ApiServer, tmp_path: Path) -> None:
     """The deadlines are for an HTTP request's head and body: a plugin's relay socket, upgraded from such a request,
     stays open past both."""
