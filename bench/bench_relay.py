@@ -12,6 +12,12 @@ Every process of a round trip runs on this machine, so each row's time includes 
 serving side and the plugin, however loaded the machine is: a second table gives each one's CPU time per call (the
 serving side is the stdio server, designd and its workers for the local bridge, the instances for the relay), which
 a shared machine's load does not skew.
+
+Each path is driven by two AI clients: the MCP SDK's ``Client`` (over stdio, and over Streamable HTTP), and a lean
+client that writes each JSON-RPC request and reads its answer with nothing in between (a line on the stdio server's
+pipes; a prepared HTTP/1.1 POST on one kept-alive connection, its answer read by its Content-Length). The SDK's
+Streamable HTTP client costs several times the CPU of its stdio client per call, which the first rows charge to the
+relay; the lean rows show what the serving side adds.
 """
 
 from __future__ import annotations
@@ -19,11 +25,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import psutil
@@ -82,16 +91,50 @@ def _plugins() -> list[psutil.Process]:
     return [proc for proc in psutil.Process().children(recursive=True) if proc.name().startswith("node")]
 
 
-async def _timed(client: Client, calls: int, label: str, serving: list[psutil.Process]) -> list[float]:
+#: One call of ``design_execute`` by some AI client; raises when the tool answered an error.
+Call = Callable[[], Awaitable[None]]
+
+#: The lean clients' request, the same every time (ids need not differ: one request is in flight at once).
+REQUEST = {
+    "jsonrpc": "2.0",
+    "id": 7,
+    "method": "tools/call",
+    "params": {"name": "design_execute", "arguments": {"code": CODE}},
+}
+REQUEST_BYTES = json.dumps(REQUEST).encode()
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}},
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def sdk_call(client: Client) -> Call:
+    """``design_execute`` through the MCP SDK's client."""
+
+    async def call() -> None:
+        result = await client.call_tool("design_execute", {"code": CODE})
+        if result.is_error:
+            raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
+
+    return call
+
+
+def _checked(answer: dict[str, Any]) -> None:
+    if "error" in answer or answer["result"].get("isError"):
+        raise RuntimeError(json.dumps(answer)[:300])
+
+
+async def _timed(call: Call, calls: int, label: str, serving: list[psutil.Process]) -> list[float]:
     latencies: list[float] = []
     plugins = _plugins()
     for number in range(calls + WARM_UP):
         if number == WARM_UP:  # the first calls warm the session and the connections
             before = (time.process_time(), _cpu_seconds(serving), _cpu_seconds(plugins))
         started = time.perf_counter()
-        result = await client.call_tool("design_execute", {"code": CODE})
-        if result.is_error:
-            raise RuntimeError(result.content[0].text)  # type: ignore[union-attr]
+        await call()
         if number >= WARM_UP:
             latencies.append(time.perf_counter() - started)
     after = (time.process_time(), _cpu_seconds(serving), _cpu_seconds(plugins))
@@ -100,30 +143,58 @@ async def _timed(client: Client, calls: int, label: str, serving: list[psutil.Pr
     return latencies
 
 
-async def local_round_trips(calls: int, label: str) -> list[float]:
-    """``design_execute`` through the stdio server, designd and its bridge, to the same shipped plugin."""
+async def local_round_trips(calls: int, labels: tuple[str, str]) -> list[tuple[str, list[float]]]:
+    """``design_execute`` through the stdio server, designd and its bridge, to the same shipped plugin: with the
+    SDK's client, then with the lean one."""
     with installation_with_plugin(file_key="benchFile", file_name="Bench File") as env:
         params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
         async with Client(params) as client:
             # The stdio server is up once the session is: it, designd and the workers are the serving side.
-            return await _timed(client, calls, label, processes_of(env))
+            sdk = await _timed(sdk_call(client), calls, labels[0], processes_of(env))
+        shim = await asyncio.create_subprocess_exec(
+            str(BIN / "design-console-mcp"),
+            env=dict(env.env),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        assert shim.stdin is not None and shim.stdout is not None
+        reader, writer = shim.stdout, shim.stdin
+
+        async def exchange(message: bytes) -> dict[str, Any]:
+            writer.write(message + b"\n")
+            return json.loads(await reader.readline())  # type: ignore[no-any-return]
+
+        async def call() -> None:
+            _checked(await exchange(REQUEST_BYTES))
+
+        try:
+            await exchange(json.dumps(INITIALIZE).encode())
+            writer.write(json.dumps(INITIALIZED).encode() + b"\n")
+            lean = await _timed(call, calls, labels[1], processes_of(env))
+        finally:
+            writer.close()
+            await shim.wait()
+        return [(labels[0], sdk), (labels[1], lean)]
 
 
 def side_by_side(rows: list[tuple[str, list[float]]]) -> None:
-    """The round trips in one table; each relay row also says how much it adds to the local bridge's p50."""
-    local = _p50_p99(rows[0][1])[0]
-    print(f"{'design_execute round trip':<44} {'p50':>8} {'p99':>8} {'p50 vs local':>13}")
+    """The round trips in one table, a block per AI client; each relay row also says how much it adds to the local
+    bridge's p50 with the same client."""
+    print(f"{'design_execute round trip':<58} {'p50':>8} {'p99':>8} {'p50 vs local':>13}")
+    local = 0.0
     for label, latencies in rows:
         p50, p99 = _p50_p99(latencies)
-        extra = "" if label == rows[0][0] else f"{p50 - local:+10.1f} ms"
-        print(f"{label:<44} {p50:5.1f} ms {p99:5.1f} ms {extra:>13}")
+        if label.startswith("local"):
+            local = p50
+        extra = "" if label.startswith("local") else f"{p50 - local:+10.1f} ms"
+        print(f"{label:<58} {p50:5.1f} ms {p99:5.1f} ms {extra:>13}")
 
 
 def cpu_table() -> None:
     """The CPU time per call of each process of the round trips, by row."""
-    print(f"{'CPU time per call':<44} {'AI client':>10} {'serving':>10} {'plugin':>10}")
+    print(f"{'CPU time per call':<58} {'AI client':>10} {'serving':>10} {'plugin':>10}")
     for label, (client_ms, serving_ms, plugin_ms) in CPU.items():
-        print(f"{label:<44} {client_ms:7.2f} ms {serving_ms:7.2f} ms {plugin_ms:7.2f} ms")
+        print(f"{label:<58} {client_ms:7.2f} ms {serving_ms:7.2f} ms {plugin_ms:7.2f} ms")
 
 
 async def _pair_code(server: RemoteServer, token: str) -> str:
@@ -141,7 +212,55 @@ async def round_trips(
     serving side)."""
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
     async with http, Client(streamable_http_client(f"{server.url}/mcp", http_client=http), mode="legacy") as client:
-        return await _timed(client, calls, label, [psutil.Process(each.proc.pid) for each in instances])
+        return await _timed(sdk_call(client), calls, label, [psutil.Process(each.proc.pid) for each in instances])
+
+
+def _answer(response: httpx2.Response) -> dict[str, Any]:
+    """The JSON-RPC answer of a POST, sent as JSON or as one event of an event stream."""
+    response.raise_for_status()
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        data = next(line for line in response.text.splitlines() if line.startswith("data:"))
+        return json.loads(data[5:])  # type: ignore[no-any-return]
+    return response.json()  # type: ignore[no-any-return]
+
+
+async def lean_round_trips(
+    server: RemoteServer, token: str, calls: int, label: str, instances: tuple[RemoteServer, ...]
+) -> list[float]:
+    """``design_execute`` over ``/mcp`` of ``server`` by a client that writes each POST on one kept-alive connection
+    and reads its answer, with no HTTP library on the way of a call (the session is opened with one)."""
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+    async with httpx2.AsyncClient(base_url=server.url, headers=headers, timeout=60) as http:
+        opened = await http.post("/mcp", json=INITIALIZE)
+        _answer(opened)
+        session = opened.headers["mcp-session-id"]
+        version = INITIALIZE["params"]["protocolVersion"]  # type: ignore[index]
+        (await http.post("/mcp", json=INITIALIZED, headers={"mcp-session-id": session})).raise_for_status()
+    url = httpx2.URL(server.url)
+    post = (
+        f"POST /mcp HTTP/1.1\r\nHost: {url.host}:{url.port}\r\nAuthorization: Bearer {token}\r\n"
+        f"Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"
+        f"mcp-session-id: {session}\r\nmcp-protocol-version: {version}\r\n"
+        f"Content-Length: {len(REQUEST_BYTES)}\r\n\r\n"
+    ).encode() + REQUEST_BYTES
+    reader, writer = await asyncio.open_connection(url.host, url.port)
+
+    async def call() -> None:
+        writer.write(post)
+        head = await reader.readuntil(b"\r\n\r\n")
+        status, *lines = head.decode("latin-1").split("\r\n")
+        fields = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines if line)}
+        if " 200 " not in status or "content-length" not in fields:
+            raise RuntimeError(f"{status} {fields}: expected one answer of known length")
+        body = await reader.readexactly(int(fields["content-length"]))
+        if fields.get("content-type", "").startswith("text/event-stream"):
+            body = next(line for line in body.splitlines() if line.startswith(b"data:"))[5:]
+        _checked(json.loads(body))
+
+    try:
+        return await _timed(call, calls, label, [psutil.Process(each.proc.pid) for each in instances])
+    finally:
+        writer.close()
 
 
 async def _attempt(server: RemoteServer, code: str) -> tuple[str, float]:
@@ -171,8 +290,8 @@ async def races(servers: tuple[RemoteServer, RemoteServer], token: str, count: i
 
 
 async def main(calls: int, race_count: int) -> None:
-    local = "local bridge (stdio server, designd)"
-    rows = [(local, await local_round_trips(calls, local))]
+    local = ("local bridge (stdio server, designd), SDK client", "local bridge (stdio server, designd), lean client")
+    sdk_rows, lean_rows = ([row] for row in await local_round_trips(calls, local))
     with (
         api_process() as api_url,
         fake_platform() as platform,
@@ -205,11 +324,16 @@ async def main(calls: int, race_count: int) -> None:
                 plugin.pair(await _pair_code(first, token))
                 plugin.wait_window(lambda w: w["cloud"]["state"] == "paired", "pair")
                 same, other = "relay, plugin on the same instance", "relay, plugin on the other instance (Redis)"
-                rows.append((same, await round_trips(first, token, calls, same, (first,))))
-                rows.append((other, await round_trips(second, token, calls, other, (first, second))))
+                sdk_rows.append((same, await round_trips(first, token, calls, same, (first,))))
+                sdk_rows.append((other, await round_trips(second, token, calls, other, (first, second))))
+                lean_same, lean_other = f"{same}, lean client", f"{other}, lean client"
+                lean_rows.append((lean_same, await lean_round_trips(first, token, calls, lean_same, (first,))))
+                lean_rows.append(
+                    (lean_other, await lean_round_trips(second, token, calls, lean_other, (first, second)))
+                )
             finally:
                 plugin.stop()
-            side_by_side(rows)
+            side_by_side(sdk_rows + lean_rows)
             cpu_table()
             await races((first, second), token, race_count)
 
