@@ -20,7 +20,7 @@ APP_TOOLS = frozenset(
 #: Run by tests/tools/audit/test_audits.py.
 AUDIT_TOOLS = frozenset({"design_lint_design", "design_audit_component_accessibility", "design_check_design_parity"})
 
-#: Run by tests/tools/board/test_board_slides.py.
+#: Run by tests/tools/board/test_board.py (FigJam) and tests/tools/slides/test_slides.py (Slides).
 BOARD_SLIDES_TOOLS = frozenset(
     {
         "design_create_sticky",
