@@ -78,7 +78,9 @@ DS_TOOLS = frozenset(
 #: Run by tests/tools/tokens/test_token_sync.py.
 TOKEN_TOOLS = frozenset({"design_export_tokens", "design_import_tokens"})
 
-#: Run by tests/tools/test_write_tools.py.
+#: Run by tests/tools/test_write_tools.py (variables), tests/tools/nodes/test_nodes_write.py,
+#: tests/tools/components/test_components_write.py, tests/tools/components/test_slots.py and
+#: tests/tools/review/test_annotations.py.
 WRITE_TOOLS = frozenset(
     {
         "design_update_variable",
