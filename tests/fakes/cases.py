@@ -151,7 +151,8 @@ figma.currentPage.appendChild(button);
 return { card: card.id, label: label.id, box: box.id, button: button.id };
 """
 
-#: The design-to-code tools, run through the whole chain by tests/tools/code/test_design_code.py.
+#: The design-to-code tools, run through the whole chain by tests/tools/code/test_{metadata,design_context,
+#: variable_defs,mappings}.py.
 CODE_TOOLS = frozenset(
     {
         "design_get_metadata",
