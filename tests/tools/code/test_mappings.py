@@ -93,6 +93,10 @@ async def test_a_bad_mapping_is_refused_and_changes_nothing(client: Client, part
         client, "design_set_code_mapping", {"componentId": parts["avatar"], "source": "x", "exportName": "not-ok"}
     )
     assert "not a JavaScript identifier" in text
+    text = await refused(client, "design_set_code_mapping", {"componentId": "99:99", "source": "x"})
+    assert "No node 99:99 in this file" in text
+    text = await refused(client, "design_get_code_mappings", {"componentId": parts["set"]})
+    assert "Invalid arguments for design_get_code_mappings: Object contains unknown field `componentId`" in text
     assert await call(client, "design_get_code_mappings", {}) == before
 
 
@@ -116,3 +120,10 @@ async def test_suggestions_match_design_components_to_the_codes(
     mapped = {m["componentId"] for m in (await call(client, "design_get_code_mappings", {}))["mappings"]}
     assert button.get("alreadyMapped", False) == (parts["set"] in mapped)
     assert "Avatar" in answer["unmatched"]
+
+
+async def test_suggestions_read_only_the_folders_the_app_shares(chain_env: TestEnv, tmp_path: Path) -> None:
+    (tmp_path / "shared").mkdir()
+    async with chain_session(chain_env, cwd=tmp_path / "shared") as session:
+        text = await refused(session, "design_suggest_code_mappings", {"targets": [str(tmp_path)]})
+    assert f"resolves to {tmp_path}, outside the folders this AI app shares" in text

@@ -61,7 +61,8 @@ async def test_component_properties_description_and_instances(client: Client) ->
     await one_undo_step(client, "design_delete_component_property", {"nodeId": cid, "propertyName": key})
     props = await js(client, f"return (await figma.getNodeByIdAsync('{cid}')).componentPropertyDefinitions;")
     assert key not in props
-    await refused(client, "design_delete_component_property", {"nodeId": cid, "propertyName": key})
+    text = await refused(client, "design_delete_component_property", {"nodeId": cid, "propertyName": key})
+    assert f"Component property '{key}' is not on Button" in text
 
 
 async def test_component_set_from_axes_then_arranged(client: Client) -> None:
@@ -91,4 +92,38 @@ async def test_component_set_from_axes_then_arranged(client: Client) -> None:
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
-    await refused(client, "design_arrange_component_set", {"componentSetId": base})
+    text = await refused(client, "design_arrange_component_set", {"componentSetId": base})
+    assert "expected COMPONENT_SET" in text
+
+
+async def test_component_tools_refuse_what_is_not_a_component_or_property(client: Client) -> None:
+    cid = await new_component(client, "Tag")
+    rect = await js(client, "const r = figma.createRectangle(); return r.id;")
+    for name, args, expected in (
+        ("design_instantiate_component", {"nodeId": rect}, "expected COMPONENT or COMPONENT_SET"),
+        (
+            "design_add_component_property",
+            {"nodeId": rect, "propertyName": "L", "type": "TEXT", "defaultValue": "a"},
+            "expected COMPONENT or COMPONENT_SET",
+        ),
+        (
+            "design_create_component_set",
+            {"baseComponentId": rect, "variantProperties": [{"name": "Size", "values": ["S"]}]},
+            "expected COMPONENT.",
+        ),
+        ("design_set_instance_properties", {"nodeId": rect, "properties": {"a": "b"}}, "expected INSTANCE"),
+        ("design_arrange_component_set", {"componentSetId": cid}, "is a COMPONENT, expected COMPONENT_SET"),
+    ):
+        text = await refused(client, name, args)
+        assert expected in text and "(code wrong_node_type)" in text, name
+    for name, args in (
+        ("design_edit_component_property", {"nodeId": cid, "propertyName": "Nope#1:0", "newValue": {"name": "X"}}),
+        ("design_delete_component_property", {"nodeId": cid, "propertyName": "Nope#1:0"}),
+    ):
+        assert "Component property 'Nope#1:0' is not on Tag. Its properties: none." in await refused(client, name, args)
+    placed = await call(client, "design_instantiate_component", {"nodeId": cid})
+    text = await refused(
+        client, "design_set_instance_properties", {"nodeId": placed["instance"]["id"], "properties": {"Nope": "x"}}
+    )
+    assert "Property 'Nope' is not on this instance" in text
+    assert await js(client, f"return (await figma.getNodeByIdAsync('{cid}')).componentPropertyDefinitions;") == {}

@@ -30,7 +30,8 @@ async def test_slots(client: Client) -> None:
     slot_id = slot["slot"]["id"]
     listed = await call(client, "design_get_slots", {"nodeId": cid})
     assert slot_id in json.dumps(listed)
-    await refused(client, "design_create_slot", {"nodeId": await page_id(client)})
+    text = await refused(client, "design_create_slot", {"nodeId": await page_id(client)})
+    assert "Cannot create a slot" in text and "is a PAGE, expected COMPONENT or COMPONENT_SET" in text
 
     frame = await js(
         client,
@@ -51,4 +52,23 @@ async def test_slots(client: Client) -> None:
     )
     assert appended["appended"]["type"] == "RECTANGLE"
     await one_undo_step(client, "design_reset_slot", {"instanceId": iid, "slotName": "Body"})
-    await refused(client, "design_reset_slot", {"instanceId": iid, "slotName": "Nope"})
+    text = await refused(client, "design_reset_slot", {"instanceId": iid, "slotName": "Nope"})
+    assert "No slot named 'Nope' in instance" in text and "Body" in text
+
+
+async def test_slot_tools_name_what_is_missing(client: Client) -> None:
+    cid = await new_component(client, "Empty")
+    assert await call(client, "design_get_slots", {"nodeId": cid}) == {"nodeId": cid, "slots": []}
+    rect = await js(client, "const r = figma.createRectangle(); return r.id;")
+    text = await refused(client, "design_get_slots", {"nodeId": rect})
+    assert "Cannot list slots" in text and "is a RECTANGLE" in text
+    iid = (await call(client, "design_instantiate_component", {"nodeId": cid}))["instance"]["id"]
+    text = await refused(
+        client, "design_append_to_slot", {"instanceId": iid, "slotName": "Body", "nodeType": "RECTANGLE"}
+    )
+    assert "No slot named 'Body' in instance" in text and "Its slots: none." in text
+    text = await refused(
+        client, "design_add_slot_property", {"nodeId": cid, "propertyName": "Content", "frameNodeId": "99:99"}
+    )
+    assert "Node 99:99 was not found" in text
+    assert await js(client, f"return (await figma.getNodeByIdAsync('{cid}')).componentPropertyDefinitions;") == {}

@@ -74,7 +74,6 @@ async def test_create_move_resize_paint_rename_clone_delete(client: Client) -> N
     rid = made["node"]["id"]
     card = await node(client, rid)
     assert (card["name"], card["x"], card["width"]) == ("Card", 10, 100)
-    await refused(client, "design_create_child", {"parentId": "99:99", "nodeType": "FRAME"})
 
     moved = await one_undo_step(client, "design_move_node", {"nodeId": rid, "x": 200, "y": 300})
     assert "previous" in moved
@@ -107,7 +106,7 @@ async def test_create_move_resize_paint_rename_clone_delete(client: Client) -> N
     removed = await one_undo_step(client, "design_delete_node", {"nodeId": copy_id})
     assert "Card/Primary" in json.dumps(removed)
     assert await node(client, copy_id) is None
-    await refused(client, "design_delete_node", {"nodeId": copy_id})
+    assert f"Node {copy_id} was not found" in await refused(client, "design_delete_node", {"nodeId": copy_id})
 
 
 async def test_text_loads_fonts_and_names_a_missing_one(client: Client) -> None:
@@ -144,3 +143,28 @@ async def test_image_fill_from_a_path_relative_to_the_apps_directory(client: Cli
     for local in ("https://127.0.0.1:9/logo.png", "https://[::1]:9/logo.png", "https://169.254.169.254/logo.png"):
         text = await refused(client, "design_set_image_fill", {"nodeIds": [rid], "imageData": local})
         assert "DESIGN_IMAGE_PRIVATE_HOSTS" in text, "refused before any connection, by default"
+
+
+async def test_each_node_tool_names_a_missing_node_and_changes_nothing(client: Client) -> None:
+    count = "return figma.currentPage.children.length;"
+    before = await js(client, count)
+    for name, args in (
+        ("design_create_child", {"parentId": "99:99", "nodeType": "FRAME"}),
+        ("design_move_node", {"nodeId": "99:99", "x": 1, "y": 2}),
+        ("design_rename_node", {"nodeId": "99:99", "newName": "x"}),
+        ("design_clone_node", {"nodeId": "99:99"}),
+        ("design_delete_node", {"nodeId": "99:99"}),
+    ):
+        text = await refused(client, name, args)
+        assert "Node 99:99 was not found in this file (Nodes)" in text and "(code not_found)" in text, name
+    assert await js(client, count) == before
+
+
+async def test_text_and_strokes_are_refused_on_the_wrong_node_or_colour(client: Client) -> None:
+    made = await call(client, "design_create_child", {"parentId": await page_id(client), "nodeType": "RECTANGLE"})
+    rid = made["node"]["id"]
+    text = await refused(client, "design_set_text", {"nodeId": rid, "text": "x"})
+    assert "is a RECTANGLE, expected TEXT" in text and "(code wrong_node_type)" in text
+    text = await refused(client, "design_set_strokes", {"nodeId": rid, "strokes": [{"color": "nope"}]})
+    assert "'strokes[0].color' is not a hex colour" in text
+    assert (await node(client, rid))["strokes"] == []

@@ -42,13 +42,15 @@ async def test_create_delete_duplicate_slides(client: Client) -> None:
 
     copy = await one_undo_step(client, "design_duplicate_slide", {"slideId": made})
     assert copy["sourceId"] == made and copy["slide"]["id"] in await js(client, FLAT)
-    await refused(client, "design_duplicate_slide", {"slideId": "9:9999"})
+    assert "Node 9:9999 was not found in this file (Deck)" in await refused(
+        client, "design_duplicate_slide", {"slideId": "9:9999"}
+    )
 
     deleted = await one_undo_step(client, "design_delete_slide", {"slideId": copy["slide"]["id"]})
     assert deleted["deleted"]["id"] == copy["slide"]["id"]
     assert await js(client, GRID) == grid
     text = (await call(client, "design_add_text_to_slide", {"slideId": made, "text": "kept"}))["node"]["id"]
-    await refused(client, "design_delete_slide", {"slideId": text})
+    assert "is a TEXT, expected SLIDE" in await refused(client, "design_delete_slide", {"slideId": text})
     assert await js(client, f"return !!(await figma.getNodeByIdAsync('{text}'));") is True
 
 
@@ -63,7 +65,7 @@ async def test_slide_outline_and_content(client: Client) -> None:
     entry = {s["id"]: s for s in outline["slides"]}
     assert entry[first]["title"] == "Our plan" and entry[first]["text"] == ["Body line"]
     assert entry[second]["title"] == "Thanks"
-    await refused(client, "design_list_slides", {"cursor": "bm90IG91cnM"})
+    assert "not one this tool handed out" in await refused(client, "design_list_slides", {"cursor": "bm90IG91cnM"})
     # A small budget: the outline in parts, in slide order, together every slide once.
     for _ in range(8):
         await slide(client)
@@ -85,7 +87,7 @@ async def test_slide_outline_and_content(client: Client) -> None:
     assert len(content["tree"]["children"]) == 2
     small = await call(client, "design_get_slide_content", {"slideId": first, "maxTokens": 500})
     assert small["title"] == "Our plan" and "tree" not in small and "maxTokens" in small["notes"][0]
-    await refused(client, "design_get_slide_content", {"slideId": "9:9999"})
+    assert "Node 9:9999 was not found" in await refused(client, "design_get_slide_content", {"slideId": "9:9999"})
 
 
 async def test_slide_grid_and_reorder(client: Client) -> None:
@@ -119,7 +121,7 @@ async def test_transitions(client: Client) -> None:
     assert (await call(client, "design_get_slide_transition", {"slideId": s}))["transition"][
         "style"
     ] == "PUSH_FROM_LEFT"
-    await refused(client, "design_get_slide_transition", {"slideId": "9:9999"})
+    assert "Node 9:9999 was not found" in await refused(client, "design_get_slide_transition", {"slideId": "9:9999"})
 
 
 async def test_focus_skip_and_view(client: Client) -> None:
@@ -127,8 +129,8 @@ async def test_focus_skip_and_view(client: Client) -> None:
     assert (await call(client, "design_focus_slide", {"slideId": s}))["slide"]["id"] == s
     assert (await call(client, "design_get_focused_slide", {}))["slide"]["id"] == s
     assert await js(client, "return figma.currentPage.focusedSlide.id;") == s
-    await refused(client, "design_focus_slide", {"slideId": "9:9999"})
-    await refused(client, "design_get_focused_slide", {"slideId": s})
+    assert "Node 9:9999 was not found" in await refused(client, "design_focus_slide", {"slideId": "9:9999"})
+    assert "unknown field `slideId`" in await refused(client, "design_get_focused_slide", {"slideId": s})
 
     assert (await one_undo_step(client, "design_skip_slide", {"slideId": s, "skip": True}))["isSkipped"] is True
     assert await js(client, f"return (await figma.getNodeByIdAsync('{s}')).isSkippedSlide;") is True
@@ -138,7 +140,9 @@ async def test_focus_skip_and_view(client: Client) -> None:
 
     await call(client, "design_set_slides_view_mode", {"mode": "single-slide"})
     assert await js(client, "return figma.viewport.slidesView;") == "single-slide"
-    await refused(client, "design_set_slides_view_mode", {"mode": "list"})
+    assert "Invalid enum value 'list' - at `$.mode`" in await refused(
+        client, "design_set_slides_view_mode", {"mode": "list"}
+    )
     assert await js(client, "return figma.viewport.slidesView;") == "single-slide"
 
 
@@ -184,7 +188,9 @@ async def test_text_shape_and_background(client: Client) -> None:
     await one_undo_step(client, "design_set_slide_background", {"slideId": s, "color": "rgb(0, 0, 255)"})
     fill = f"return (await figma.getNodeByIdAsync('{s}')).fills[0].color;"
     assert await js(client, fill) == {"r": 0, "g": 0, "b": 1}
-    await refused(client, "design_set_slide_background", {"slideId": s, "color": "nope"})
+    assert "`color`: 'nope' is not a colour" in await refused(
+        client, "design_set_slide_background", {"slideId": s, "color": "nope"}
+    )
     assert await js(client, fill) == {"r": 0, "g": 0, "b": 1}
 
 
@@ -196,4 +202,4 @@ async def test_text_styles(client: Client) -> None:
     )
     styles = (await call(client, "design_get_text_styles", {}))["styles"]
     assert [(s["name"], s["fontSize"]) for s in styles] == [("Title", 64)]
-    await refused(client, "design_get_text_styles", {"all": True})
+    assert "unknown field `all`" in await refused(client, "design_get_text_styles", {"all": True})
