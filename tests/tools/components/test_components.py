@@ -34,6 +34,8 @@ async def test_component_for_development(ctx: FakeContext) -> None:
     assert result["annotations"]["annotations"][0]["label"] == "Primary action"
     assert result["image"]["imageUrl"].endswith(".png")
     assert len(result["nodes"]) == 4
+    missing = await ctx.call("design_get_component_for_development", {"fileUrl": FILE_URL, "nodeId": "9:9"})
+    assert "No node 9:9 in this file" in error_text(missing)
 
 
 async def test_component_image(ctx: FakeContext, fake_api: ApiServer) -> None:

@@ -59,6 +59,8 @@ async def test_file_for_plugin(ctx: FakeContext) -> None:
     result = data(await ctx.call("design_get_file_for_plugin", {"fileUrl": FILE_URL, "depth": 1}))
     assert {n["type"] for n in result["nodes"]} <= {"CANVAS", "FRAME", "COMPONENT", "COMPONENT_SET"}
     assert "box" not in result["nodes"][0]
+    missing = await ctx.call("design_get_file_for_plugin", {"fileUrl": "NoSuchFile000000000099"})
+    assert "found nothing" in error_text(missing)
 
 
 @pytest.mark.slow
