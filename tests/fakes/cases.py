@@ -24,7 +24,7 @@ APP_TOOLS = frozenset(
 #: Run by tests/tools/audit/test_audits.py.
 AUDIT_TOOLS = frozenset({"design_lint_design", "design_audit_component_accessibility", "design_check_design_parity"})
 
-#: Run by tests/tools/board/test_board_slides.py.
+#: Run by tests/tools/board/test_board.py (FigJam) and tests/tools/slides/test_slides.py (Slides).
 BOARD_SLIDES_TOOLS = frozenset(
     {
         "design_create_sticky",
@@ -82,7 +82,9 @@ DS_TOOLS = frozenset(
 #: Run by tests/tools/tokens/test_token_sync.py.
 TOKEN_TOOLS = frozenset({"design_export_tokens", "design_import_tokens"})
 
-#: Run by tests/tools/test_write_tools.py.
+#: Run by tests/tools/variables/test_variables_write.py, tests/tools/nodes/test_nodes_write.py,
+#: tests/tools/components/test_components_write.py, tests/tools/components/test_slots.py and
+#: tests/tools/review/test_annotations.py.
 WRITE_TOOLS = frozenset(
     {
         "design_update_variable",
@@ -153,7 +155,8 @@ figma.currentPage.appendChild(button);
 return { card: card.id, label: label.id, box: box.id, button: button.id };
 """
 
-#: The design-to-code tools, run through the whole chain by tests/tools/code/test_design_code.py.
+#: The design-to-code tools, run through the whole chain by tests/tools/code/test_{metadata,design_context,
+#: variable_defs,mappings}.py.
 CODE_TOOLS = frozenset(
     {
         "design_get_metadata",

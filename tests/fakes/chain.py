@@ -119,3 +119,17 @@ async def one_undo_step(client: Client, name: str, args: dict[str, Any]) -> Any:
     data = await call(client, name, args)
     assert await undo_steps(client) - before - 1 == 1, f"{name} did not commit exactly one undo step"
     return data
+
+
+async def page_id(client: Client) -> str:
+    """The id of the active file's current page."""
+    return str(await js(client, "return figma.currentPage.id;"))
+
+
+async def new_component(client: Client, name: str) -> str:
+    """A new 80x40 component named ``name`` on the current page; returns its id."""
+    return str(
+        await js(
+            client, f"const c = figma.createComponent(); c.name = {json.dumps(name)}; c.resize(80, 40); return c.id;"
+        )
+    )

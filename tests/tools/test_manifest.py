@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from fakes.context import FakeContext, data
-from fakes.ds_harness import Harness, open_harness
+from fakes.harness import Harness, bridge_harness
 from fakes.plugin_payloads import FILE_KEY, design_file, variables_snapshot
 
 from design_console.errors import DesignError
@@ -27,7 +27,7 @@ def fresh() -> Iterator[None]:
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with open_harness(tmp_path) as opened:
+    async with bridge_harness(tmp_path) as opened:
         yield opened
 
 

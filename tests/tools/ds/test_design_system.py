@@ -1,5 +1,6 @@
-"""The design-system tools over a real bridge: a real Bridge on free ports, a fake plugin answering with payloads
-shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plugin's own executeCode in Node."""
+"""The design-system tools over a real bridge (fakes/harness.py): a real Bridge on free ports, a fake plugin answering
+with payloads shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plugin's own executeCode in
+Node."""
 
 from __future__ import annotations
 
@@ -9,30 +10,22 @@ from typing import Any
 
 import pytest
 from fakes.context import data, error_text
-from fakes.ds_harness import Harness, open_harness
 from fakes.fake_plugin import FakePlugin, FakePluginError
+from fakes.harness import Harness, bridge_harness, size
 from fakes.plugin_payloads import (
     FILE_KEY,
-    analysis,
     component,
-    component_set,
-    deep_reply,
     local_components,
     page,
 )
 
-from design_console.protocol import ToolOutput
 from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY
 
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with open_harness(tmp_path) as opened:
+    async with bridge_harness(tmp_path) as opened:
         yield opened
-
-
-def size(out: ToolOutput) -> int:
-    return len(out.content[0].text)
 
 
 # design_get_design_system_summary ----------------------------------------------------------------------------------
@@ -118,212 +111,6 @@ async def test_summary_refuses_a_reply_of_another_shape(harness: Harness) -> Non
     await harness.connect(components={"success": True, "components": "all of them"})
     text = error_text(await harness.call("design_get_design_system_summary"))
     assert "unexpected shape" in text and "GET_LOCAL_COMPONENTS" in text
-
-
-# design_get_component_details --------------------------------------------------------------------------------------
-
-
-async def test_component_details_by_name(harness: Harness) -> None:
-    await harness.connect()
-    result = data(await harness.call("design_get_component_details", {"componentName": "button/primary"}))
-    comp = result["component"]
-    assert (comp["name"], comp["type"], comp["key"], comp["page"]) == (
-        "Button/Primary",
-        "COMPONENT_SET",
-        "k-button",
-        "Components",
-    )
-    assert comp["description"] == "Main call to action"
-    # The options of variant properties are listed once, in variantAxes.
-    assert comp["componentPropertyDefinitions"]["Size"] == {"type": "VARIANT", "defaultValue": "S"}
-    assert comp["componentPropertyDefinitions"]["Label#12:0"] == {"type": "TEXT", "defaultValue": "Button/Primary"}
-    assert result["variantAxes"] == {"Size": ["S", "M", "L"], "State": ["Default", "Hover"]}
-    assert result["totalVariants"] == 6 and len(result["variants"]) == 6
-    assert result["variants"][1] == {
-        "id": "1:11",
-        "name": "Size=S, State=Hover",
-        "key": "k-button-v1",
-        "variantProperties": {"Size": "S", "State": "Hover"},
-    }
-    assert "nextCursor" not in result
-
-
-async def test_component_details_by_key_of_a_component_or_a_variant(harness: Harness) -> None:
-    await harness.connect()
-    avatar = data(await harness.call("design_get_component_details", {"componentKey": "k-avatar"}))
-    assert avatar["component"]["componentPropertyDefinitions"] == {
-        "Initials#3:0": {"type": "TEXT", "defaultValue": "AB"}
-    }
-    assert "variants" not in avatar
-    variant = data(await harness.call("design_get_component_details", {"componentKey": "k-input-v2"}))
-    assert variant["component"]["name"] == "Input"
-    assert variant["matchedVariant"]["variantProperties"] == {"State": "Error"}
-
-
-async def test_component_details_errors(harness: Harness) -> None:
-    await harness.connect()
-    text = error_text(await harness.call("design_get_component_details", {}))
-    assert "componentKey nor componentName" in text
-    text = error_text(await harness.call("design_get_component_details", {"componentName": "button"}))
-    assert "2 components match 'button'" in text and "'Button/Primary'" in text
-    text = error_text(await harness.call("design_get_component_details", {"componentKey": "nope"}))
-    assert "has key 'nope'" in text and "design_get_library_component_by_key" in text
-    text = error_text(await harness.call("design_get_component_details", {"componentName": "Tooltip"}))
-    assert "named like 'Tooltip'" in text
-    text = error_text(await harness.call("design_get_component_details", {"componentName": "Input", "extra": 1}))
-    assert "Invalid arguments" in text
-
-
-async def test_component_details_pages_many_variants(harness: Harness) -> None:
-    big = component_set(
-        "8:1", "Icon set", key="k-icons", on=page("1:0", "Components"), axes={"Name": [f"icon-{i}" for i in range(300)]}
-    )
-    small = component_set("8:2", "Tag", key="k-tag", on=page("1:0", "Components"), axes={"Tone": ["A", "B"]})
-    await harness.connect(components=local_components([], [big, small]))
-    args: dict[str, Any] = {"componentName": "Icon set", "maxTokens": 800}
-    seen: list[str] = []
-    cursor = None
-    for _ in range(100):
-        out = await harness.call("design_get_component_details", {**args, **({"cursor": cursor} if cursor else {})})
-        assert size(out) <= 800 * CHARS_PER_TOKEN
-        result = data(out)
-        seen += [v["key"] for v in result["variants"]]
-        cursor = result.get("nextCursor")
-        if cursor is None:
-            break
-    assert seen == [f"k-icons-v{i}" for i in range(300)]
-    first = data(await harness.call("design_get_component_details", args))
-    # A cursor belongs to the component it pages, however it was named.
-    by_key = {"componentKey": "k-icons", "cursor": first["nextCursor"], "maxTokens": 800}
-    assert (
-        data(await harness.call("design_get_component_details", by_key))["variants"][0]["key"]
-        == seen[len(first["variants"])]
-    )
-    assert first["variantAxes"]["Name"] == [f"icon-{i}" for i in range(20)]
-    assert "first 20 values" in first["notes"][0]
-    other = {"componentKey": "k-tag", "cursor": first["nextCursor"]}
-    assert "other arguments" in error_text(await harness.call("design_get_component_details", other))
-    bogus = {"componentName": "Icon set", "cursor": "not-a-cursor"}
-    assert "not one this tool handed out" in error_text(await harness.call("design_get_component_details", bogus))
-
-
-# design_get_component_for_development_deep -------------------------------------------------------------------------
-
-
-async def test_deep_component_walks_the_plugin_tree(harness: Harness) -> None:
-    await harness.connect()
-    result = data(await harness.call("design_get_component_for_development_deep", {"nodeId": "5-1"}))
-    assert harness.sent("DEEP_GET_COMPONENT") == [{"nodeId": "5:1", "depth": 10}]
-    assert [n["name"] for n in result["nodes"]] == ["Card", "Title", "Actions", "Button", "Label"]
-    card, _, actions, button, label = result["nodes"]
-    assert card["depth"] == 0 and card["childCount"] == 2 and card["description"] == "A settings card"
-    assert actions["layout"]["itemSpacing"] == 8 and actions["parent"] == "5:1" and "parentId" not in actions
-    assert button["boundVariables"] == {"fills": [{"id": "VariableID:1:1", "name": "blue/500"}]}
-    assert label["depth"] == 3 and label["characters"] == "Save"
-    assert result["nodeCount"] == 6 and "nextCursor" not in result
-
-
-async def test_deep_component_pages_with_a_cursor(harness: Harness) -> None:
-    await harness.connect()
-    args = {"nodeId": "5:1", "depth": 4, "maxTokens": 500}
-    names: list[str] = []
-    cursor = None
-    for _ in range(10):
-        out = await harness.call(
-            "design_get_component_for_development_deep", {**args, **({"cursor": cursor} if cursor else {})}
-        )
-        assert size(out) <= 500 * CHARS_PER_TOKEN
-        result = data(out)
-        names += [n["name"] for n in result["nodes"]]
-        cursor = result.get("nextCursor")
-        if cursor is None:
-            break
-    assert names == ["Card", "Title", "Actions", "Button", "Label"]
-    assert {p["depth"] for p in harness.sent("DEEP_GET_COMPONENT")} == {4}
-
-
-async def test_deep_component_errors(harness: Harness) -> None:
-    plugin = await harness.connect()
-    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "9:9"}))
-    assert "was not found in this file" in text and "(code not_found)" in text
-    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "Card"}))
-    assert "is not a node id" in text
-    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1", "depth": 31}))
-    assert "depth" in text
-    plugin.handlers["DEEP_GET_COMPONENT"] = lambda p, params: {"success": True, "component": ["not", "a", "node"]}
-    assert "unexpected shape" in error_text(
-        await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1"})
-    )
-    plugin.handlers["DEEP_GET_COMPONENT"] = lambda p, params: {
-        **deep_reply(params),
-        "nodeCount": 5000,
-        "truncated": True,
-    }
-    result = data(await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1"}))
-    assert "stopped at 5000 nodes" in result["note"]
-    del plugin.handlers["DEEP_GET_COMPONENT"]
-    text = error_text(await harness.call("design_get_component_for_development_deep", {"nodeId": "5:1"}))
-    assert "Unknown method: DEEP_GET_COMPONENT" in text and "re-import" in text
-
-
-# design_analyze_component_set --------------------------------------------------------------------------------------
-
-
-async def test_analyze_component_set(harness: Harness) -> None:
-    await harness.connect()
-    result = data(await harness.call("design_analyze_component_set", {"nodeId": "6:0"}))
-    assert harness.sent("ANALYZE_COMPONENT_SET") == [{"nodeId": "6:0"}]
-    assert result["componentSet"]["name"] == "Button" and result["totalVariants"] == 6
-    assert result["axes"] == {"Size": ["S", "M", "L"], "State": ["Default", "Hover"]}
-    assert result["states"] == {"axis": "State", "values": ["Default", "Hover"]}
-    assert result["varyingProperties"] == {"width": 4, "fills": 3}
-    default = result["variants"][0]
-    assert default == {
-        "id": "6:1",
-        "name": "Size=S, State=Default",
-        "variantProperties": {"Size": "S", "State": "Default"},
-    }
-    hover = result["variants"][1]
-    assert hover["changes"]["fills"]["to"] == [{"type": "SOLID", "color": "#0000AA"}]
-
-
-async def test_analyze_component_set_pages_variants(harness: Harness) -> None:
-    plugin = await harness.connect()
-    big = analysis()
-    big["variants"] = [{**big["variants"][1], "id": f"7:{i}", "name": f"Size=S, State=Hover {i}"} for i in range(200)]
-    plugin.handlers["ANALYZE_COMPONENT_SET"] = lambda p, params: big
-    ids: list[str] = []
-    cursor = None
-    for _ in range(100):
-        args = {"nodeId": "6:0", "maxTokens": 1000, **({"cursor": cursor} if cursor else {})}
-        out = await harness.call("design_analyze_component_set", args)
-        assert size(out) <= 1000 * CHARS_PER_TOKEN
-        result = data(out)
-        ids += [v["id"] for v in result["variants"]]
-        cursor = result.get("nextCursor")
-        if cursor is None:
-            break
-    assert ids == [f"7:{i}" for i in range(200)]
-
-
-async def test_analyze_component_set_errors(harness: Harness) -> None:
-    plugin = await harness.connect()
-    text = error_text(await harness.call("design_analyze_component_set", {"nodeId": "5:1"}))
-    assert "expected COMPONENT_SET" in text and "(code wrong_node_type)" in text
-    first = data(await harness.call("design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500}))
-    assert "nextCursor" in first
-    changed = analysis()
-    changed["variants"] = changed["variants"][::-1]
-    plugin.handlers["ANALYZE_COMPONENT_SET"] = lambda p, params: changed
-    text = error_text(
-        await harness.call(
-            "design_analyze_component_set", {"nodeId": "6:0", "maxTokens": 500, "cursor": first["nextCursor"]}
-        )
-    )
-    assert "changed since this cursor" in text
-    del plugin.handlers["ANALYZE_COMPONENT_SET"]
-    text = error_text(await harness.call("design_analyze_component_set", {"nodeId": "6:0"}))
-    assert "Unknown method: ANALYZE_COMPONENT_SET" in text and "manifest.json" in text
 
 
 def test_every_tool_is_a_bridge_read_in_the_api_worker() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from fakes.context import data, error_text
-from fakes.ds_harness import Harness, open_harness
 from fakes.fake_plugin import FakePlugin, FakePluginError
+from fakes.harness import Harness, bridge_harness
 from fakes.plugin_payloads import library
 
 from design_console.tools.base import REGISTRY
@@ -18,7 +18,7 @@ from design_console.tools.base import REGISTRY
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with open_harness(tmp_path) as opened:
+    async with bridge_harness(tmp_path) as opened:
         yield opened
 
 

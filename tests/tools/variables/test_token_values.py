@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 from fakes.context import data, error_text
-from fakes.ds_harness import Harness, open_harness
+from fakes.harness import Harness, bridge_harness
 
 
 @pytest.fixture
 async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with open_harness(tmp_path) as opened:
+    async with bridge_harness(tmp_path) as opened:
         yield opened
 
 

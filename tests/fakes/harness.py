@@ -1,8 +1,6 @@
-"""A real Bridge on free ports with the fake plugin connected, for the tools that read a file's design system
-through the plugin: payloads shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plugin's
-own executeCode in Node.
-
-:func:`open_harness` builds one for a test (a module's ``harness`` fixture enters it).
+"""A real designd Bridge on free ports with the fake plugin connected to it, for tests of the tools that read the
+file through the plugin (design-system, component details and analysis): the plugin answers with payloads shaped
+like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plugin's own executeCode in Node.
 """
 
 from __future__ import annotations
@@ -32,6 +30,11 @@ from fakes.plugin_payloads import (
     run_in_plugin,
     variables_snapshot,
 )
+
+
+def size(out: ToolOutput) -> int:
+    """The length of a result's text, to hold it to a ``maxTokens`` budget."""
+    return len(out.content[0].text)
 
 
 class Harness:
@@ -74,17 +77,18 @@ class Harness:
 
 
 @asynccontextmanager
-async def open_harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    """A harness over a fresh Bridge, with no manifest cached before or after."""
+async def bridge_harness(tmp_path: Path) -> AsyncIterator[Harness]:
+    """A started Bridge in ``tmp_path`` and its harness, with the design-system manifest cache empty before and
+    after; the plugin (if connected) and the bridge are closed at the end."""
     config = make_config(tmp_path, free_port_range(10))
     bridge = Bridge(config, token=TOKEN, server_version=__version__, plugin_version=PLUGIN_VERSION, state=State(config))
     await bridge.start()
     manifest.MANIFESTS.clear()
-    harness = Harness(config, bridge)
+    h = Harness(config, bridge)
     try:
-        yield harness
+        yield h
     finally:
         manifest.MANIFESTS.clear()
-        if harness.plugin is not None:
-            await harness.plugin.close()
+        if h.plugin is not None:
+            await h.plugin.close()
         await bridge.close()
