@@ -90,7 +90,7 @@ def _app_tool(
 ) -> Callable[[ApiHandler[AppArgs]], ApiHandler[AppArgs]]:
     """Declare a tool of an MCP App: an api worker read of one file in toolset ``apps``, linked to its view by
     ``extra``."""
-    return api_read(name, description, AppArgs, toolset="apps", extra=extra)
+    return api_read(name, description, toolset="apps", extra=extra)
 
 
 async def _variables(ctx: ApiContext, key: str) -> tuple[dict[str, Any], str]:

@@ -396,7 +396,7 @@ def shape_report(key: str, cached: CachedReport, from_cache: bool, fmt: str, cat
     return result
 
 
-@api_read("design_audit_design_system_report", "Six scores 0-100 with findings.", ReportArgs, toolset="audit")
+@api_read("design_audit_design_system_report", "Six scores 0-100 with findings.", toolset="audit")
 async def design_audit_design_system_report(ctx: ApiContext, args: ReportArgs) -> ToolOutput:
     """Score the file's design system; summary or findings by category."""
     key = file_key_for(ctx, args.fileUrl)
