@@ -31,6 +31,7 @@ from design_console.tools.base import (
     write_tool,
 )
 from design_console.tools.calls import parse_args
+from design_console.tools.file_cache import FileCache
 
 
 class _MoveArgs(Args, kw_only=True):
@@ -217,3 +218,14 @@ def test_a_handler_without_an_argument_struct_is_refused_when_declared() -> None
     with pytest.raises(TypeError, match="_untyped: annotate its arguments, `args`, with an Args struct"):
         api_read("test_untyped", "")(_untyped)
     assert "test_untyped" not in REGISTRY
+
+
+def test_a_file_cache_keeps_each_value_for_its_ttl() -> None:
+    now = [1000.0]
+    cache: FileCache[str] = FileCache(ttl=300, clock=lambda: now[0])
+    cache.put("f", "built")
+    now[0] += 299
+    assert cache.get("f") == "built" and cache.get("g") is None
+    now[0] += 1
+    assert cache.get("f") is None
+    assert cache.lock("f") is cache.lock("f") and cache.lock("f") is not cache.lock("g")
