@@ -11,6 +11,7 @@ the workers import the same catalog; ``runs_in`` says which process runs the han
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -190,39 +191,57 @@ class ToolOptions(TypedDict, total=False):
 
 @overload
 def tool(
-    name: str, description: str, *, args: type[A], runs_in: Literal["daemon"] = "daemon", **options: Unpack[ToolOptions]
+    name: str, description: str, *, runs_in: Literal["daemon"] = "daemon", **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]: ...
 
 
 @overload
 def tool(
-    name: str, description: str, *, args: type[A], runs_in: Literal["api"], **options: Unpack[ToolOptions]
+    name: str, description: str, *, runs_in: Literal["api"], **options: Unpack[ToolOptions]
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]: ...
 
 
 @overload
 def tool(
-    name: str, description: str, *, args: type[A], runs_in: Literal["media"], **options: Unpack[ToolOptions]
+    name: str, description: str, *, runs_in: Literal["media"], **options: Unpack[ToolOptions]
 ) -> Callable[[MediaHandler[A]], MediaHandler[A]]: ...
 
 
 @overload
 def tool(
-    name: str, description: str, *, args: type[A], runs_in: Literal["tokens"], **options: Unpack[ToolOptions]
+    name: str, description: str, *, runs_in: Literal["tokens"], **options: Unpack[ToolOptions]
 ) -> Callable[[TokensHandler[A]], TokensHandler[A]]: ...
 
 
 def tool(
-    name: str, description: str, *, args: type[A], runs_in: RunsIn = "daemon", **options: Unpack[ToolOptions]
+    name: str, description: str, *, runs_in: RunsIn = "daemon", **options: Unpack[ToolOptions]
 ) -> Callable[[Handler], Handler]:
     """Declare a tool; the decorated coroutine is its handler ``(ctx, args) -> ToolOutput``, typed with the context
-    of the process ``runs_in`` names (see :mod:`design_console.tools.context` for the rule)."""
+    of the process ``runs_in`` names (see :mod:`design_console.tools.context` for the rule) and with the tool's
+    argument struct, which the catalog takes from that annotation."""
 
     def register(handler: Handler) -> Handler:
+        args = args_of(handler)
         _register(ToolSpec(name=name, description=description, args=args, handler=handler, runs_in=runs_in, **options))
         return handler
 
     return register
+
+
+def args_of(handler: Callable[..., Any]) -> type[Args]:
+    """The argument struct ``handler`` takes: the annotation of its second parameter, ``(ctx, args)``. Only that
+    one annotation is resolved, so the context's may name a type imported for the type checker alone. Raises
+    TypeError, at declaration, when it is not an :class:`Args` struct."""
+    code = handler.__code__
+    name = code.co_varnames[1] if code.co_argcount >= 2 else ""
+    hint = handler.__annotations__.get(name)
+    if isinstance(hint, str):
+        # What ``from __future__ import annotations`` leaves: a name, or a dotted one, in the handler's module.
+        head, *rest = hint.split(".")
+        hint = functools.reduce(lambda found, part: getattr(found, part, None), rest, handler.__globals__.get(head))
+    if not (isinstance(hint, type) and issubclass(hint, Args)):
+        raise TypeError(f"{handler.__qualname__}: annotate its arguments, `{name or 'args'}`, with an Args struct")
+    return hint
 
 
 def _register(spec: ToolSpec) -> None:
@@ -236,91 +255,85 @@ def _preset(options: ToolOptions, **defaults: Unpack[ToolOptions]) -> ToolOption
     return {**defaults, **options}
 
 
-def api_read(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
-) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+def api_read(name: str, description: str, **options: Unpack[ToolOptions]) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
     """Declare a read the api worker answers from the design API: read-only, idempotent, open world, toolset
     ``read``; ``options`` say where a tool differs."""
     preset = _preset(options, toolset="read", read_only=True, idempotent=True, open_world=True)
-    return tool(name, description, args=args, runs_in="api", **preset)
+    return tool(name, description, runs_in="api", **preset)
 
 
 def plugin_read(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
     """Declare a read the api worker answers through the plugin (the file's manifest, its variables): read-only,
     idempotent, needs the bridge, toolset ``read``."""
     preset = _preset(options, toolset="read", read_only=True, idempotent=True, needs_bridge=True)
-    return tool(name, description, args=args, runs_in="api", **preset)
+    return tool(name, description, runs_in="api", **preset)
 
 
-def code_read(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
-) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+def code_read(name: str, description: str, **options: Unpack[ToolOptions]) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
     """Declare a design-to-code read: a :func:`plugin_read` in toolset ``code``."""
-    return plugin_read(name, description, args, **_preset(options, toolset="code"))
+    return plugin_read(name, description, **_preset(options, toolset="code"))
 
 
 def plugin_write(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
     """Declare a change the api worker makes through the plugin in one script: not read-only, needs the bridge,
     toolset ``write``."""
     preset = _preset(options, toolset="write", read_only=False, needs_bridge=True)
-    return tool(name, description, args=args, runs_in="api", **preset)
+    return tool(name, description, runs_in="api", **preset)
 
 
-def api_write(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
-) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
+def api_write(name: str, description: str, **options: Unpack[ToolOptions]) -> Callable[[ApiHandler[A]], ApiHandler[A]]:
     """Declare a change the api worker makes through the design API: open world, toolset ``write``."""
     preset = _preset(options, toolset="write", read_only=False, open_world=True)
-    return tool(name, description, args=args, runs_in="api", **preset)
+    return tool(name, description, runs_in="api", **preset)
 
 
 def bridge_read(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
     """Declare a designd read of what the connected plugins pushed or answer: read-only, needs the bridge."""
-    return tool(name, description, args=args, **_preset(options, read_only=True, needs_bridge=True))
+    return tool(name, description, **_preset(options, read_only=True, needs_bridge=True))
 
 
 def bridge_write(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
     """Declare a designd tool that sends the plugin more than one command, or a command and a wait: not read-only,
     needs the bridge."""
-    return tool(name, description, args=args, **_preset(options, read_only=False, needs_bridge=True))
+    return tool(name, description, **_preset(options, read_only=False, needs_bridge=True))
 
 
 def state_read(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
     """Declare a :func:`bridge_read` that also reads what designd keeps (its files, the plugin's events)."""
-    return bridge_read(name, description, args, **_preset(options, also_needs=DAEMON_STATE))
+    return bridge_read(name, description, **_preset(options, also_needs=DAEMON_STATE))
 
 
 def state_write(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[DaemonHandler[A]], DaemonHandler[A]]:
     """Declare a :func:`bridge_write` that also reads what designd keeps (its files, the plugin's events)."""
-    return bridge_write(name, description, args, **_preset(options, also_needs=DAEMON_STATE))
+    return bridge_write(name, description, **_preset(options, also_needs=DAEMON_STATE))
 
 
 def media_read(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[MediaHandler[A]], MediaHandler[A]]:
     """Declare an image read the media worker answers (a render, a screenshot): read-only, toolset ``read``."""
-    return tool(name, description, args=args, runs_in="media", **_preset(options, toolset="read", read_only=True))
+    return tool(name, description, runs_in="media", **_preset(options, toolset="read", read_only=True))
 
 
 def tokens_tool(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[TokensHandler[A]], TokensHandler[A]]:
     """Declare a tool the tokens worker runs over the user's files (token files, a codebase): not read-only, uses
     files, toolset ``code``."""
     preset = _preset(options, toolset="code", read_only=False, uses_files=True)
-    return tool(name, description, args=args, runs_in="tokens", **preset)
+    return tool(name, description, runs_in="tokens", **preset)
 
 
 #: The argument of a forwarded tool that picks the connected file; it is not sent to the plugin.

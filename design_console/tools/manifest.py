@@ -7,9 +7,7 @@ because building it makes the plugin load every page.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +16,7 @@ import msgspec
 from design_console.engines import shaping
 from design_console.errors import DesignError
 from design_console.tools.context import Context
+from design_console.tools.file_cache import FileCache
 from design_console.tools.plugin_replies import parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin
 
@@ -75,40 +74,8 @@ class Manifest:
         return sorted([*self.component_sets, *self.components], key=lambda c: c.name.lower())
 
 
-class ManifestCache:
-    """Manifests by file key, each kept ``ttl`` seconds; one build at a time per file."""
-
-    def __init__(self, ttl: float = MANIFEST_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
-        self.ttl = ttl
-        self._clock = clock
-        self._entries: dict[str, tuple[float, Manifest]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    def get(self, key: str) -> Manifest | None:
-        """The file's manifest while it is fresh."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        if self._clock() - entry[0] >= self.ttl:
-            del self._entries[key]
-            return None
-        return entry[1]
-
-    def put(self, key: str, manifest: Manifest) -> None:
-        """Keep ``manifest`` for ``ttl`` seconds from now."""
-        self._entries[key] = (self._clock(), manifest)
-
-    def lock(self, key: str) -> asyncio.Lock:
-        """The lock that keeps two calls from building the same file's manifest at once."""
-        return self._locks.setdefault(key, asyncio.Lock())
-
-    def clear(self) -> None:
-        """Forget every manifest."""
-        self._entries.clear()
-        self._locks.clear()
-
-
-MANIFESTS = ManifestCache()
+#: The manifests of the files this process served lately.
+MANIFESTS: FileCache[Manifest] = FileCache(MANIFEST_TTL_SECONDS)
 
 
 async def load_manifest(ctx: Context, force: bool) -> tuple[Manifest, bool]:

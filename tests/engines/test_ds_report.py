@@ -10,7 +10,6 @@ from fakes.context import FakeContext
 from fakes.design_api import ENTERPRISE_KEY, PRO_KEY
 
 from design_console.engines.ds_report import AuditData, build_report, contrast_ratio, top_findings
-from design_console.tools.ds.ds_audit import CachedReport, Gathered, ReportCache
 
 REPORT = "design_audit_design_system_report"
 BLUE = {"r": 0, "g": 0, "b": 1, "a": 1}
@@ -146,17 +145,6 @@ def test_a_palette_without_aliases_has_no_semantic_layer() -> None:
 def test_contrast_ratio_follows_wcag(fg: str, bg: str, ratio: float) -> None:
     assert contrast_ratio(fg, bg) == pytest.approx(ratio, abs=0.01)
     assert contrast_ratio("not a colour", bg) is None
-
-
-def test_cached_reports_expire_and_follow_the_data_version() -> None:
-    now = [1000.0]
-    cache = ReportCache(ttl=300, clock=lambda: now[0])
-    entry = CachedReport({}, Gathered(AuditData(), "plugin", "plugin:4", []), 0)
-    cache.put("f", entry)
-    assert cache.get("f", "plugin:4") is entry
-    assert cache.get("f", "plugin:5") is None and cache.peek("f") is entry
-    now[0] += 300
-    assert cache.get("f", "plugin:4") is None and cache.peek("f") is None
 
 
 async def test_without_a_plugin_the_design_api_answers(ctx: FakeContext) -> None:

@@ -152,7 +152,7 @@ def _flags(spec: ToolSpec) -> tuple[Any, ...]:
     ],
 )
 def test_a_preset_fixes_the_flags_of_its_kind(declared: list[str], preset: Any, flags: tuple[Any, ...]) -> None:
-    preset("test_preset", "A tool.", NoArgs)(_answer)
+    preset("test_preset", "A tool.")(_answer)
     declared.append("test_preset")
     assert _flags(REGISTRY["test_preset"]) == flags
     assert REGISTRY["test_preset"].handler is _answer
@@ -160,13 +160,13 @@ def test_a_preset_fixes_the_flags_of_its_kind(declared: list[str], preset: Any, 
 
 @pytest.mark.parametrize("preset", [state_read, state_write])
 def test_a_state_preset_also_needs_designd_state(declared: list[str], preset: Any) -> None:
-    preset("test_state", "A tool.", NoArgs)(_answer)
+    preset("test_state", "A tool.")(_answer)
     declared.append("test_state")
     assert REGISTRY["test_state"].needs >= {"bridge", "daemon"}
 
 
 def test_a_declaration_says_where_it_differs_from_its_preset(declared: list[str]) -> None:
-    api_read("test_versions", "", NoArgs, idempotent=False, toolset="audit", extra={"ui": {}})(_answer)
+    api_read("test_versions", "", idempotent=False, toolset="audit", extra={"ui": {}})(_answer)
     declared.append("test_versions")
     spec = REGISTRY["test_versions"]
     assert (spec.idempotent, spec.toolset, spec.extra, spec.open_world) == (False, "audit", {"ui": {}}, True)
@@ -193,3 +193,27 @@ def test_a_forward_with_no_method_of_its_name_is_refused_when_declared() -> None
     with pytest.raises(ValueError, match="no plugin method TEST_NOTHING for tool design_test_nothing: pass method="):
         bridge_tool("design_test_nothing", "", NoArgs)
     assert "design_test_nothing" not in REGISTRY
+
+
+class _ArgsOfHandler(Args, kw_only=True):
+    depth: int = 1
+
+
+async def _deep(ctx: Any, args: _ArgsOfHandler) -> ToolOutput:
+    return ToolOutput(content=[])
+
+
+async def _untyped(ctx: Any, args: Any) -> ToolOutput:
+    return ToolOutput(content=[])
+
+
+def test_a_declaration_takes_its_arguments_from_the_handler(declared: list[str]) -> None:
+    api_read("test_from_handler", "")(_deep)
+    declared.append("test_from_handler")
+    assert REGISTRY["test_from_handler"].args is _ArgsOfHandler
+
+
+def test_a_handler_without_an_argument_struct_is_refused_when_declared() -> None:
+    with pytest.raises(TypeError, match="_untyped: annotate its arguments, `args`, with an Args struct"):
+        api_read("test_untyped", "")(_untyped)
+    assert "test_untyped" not in REGISTRY

@@ -96,18 +96,6 @@ async def test_without_an_active_file_nothing_is_cached(plugged: FakeContext) ->
     assert cached is False and len(plugged.sent("GET_LOCAL_COMPONENTS")) == 2
 
 
-def test_manifest_cache_expires_after_its_ttl() -> None:
-    now = [1000.0]
-    cache = manifest.ManifestCache(ttl=300, clock=lambda: now[0])
-    entry = manifest.Manifest("k", [], [], None, "v1", 0.0, [])
-    cache.put("k", entry)
-    now[0] += 299
-    assert cache.get("k") is entry
-    assert cache.get("other") is None
-    now[0] += 1
-    assert cache.get("k") is None
-
-
 async def test_concurrent_calls_build_one_manifest(harness: Harness) -> None:
     await harness.connect()
     outs = await asyncio.gather(*(harness.call("design_get_design_system_summary") for _ in range(3)))

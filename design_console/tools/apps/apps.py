@@ -26,10 +26,15 @@ from design_console.tools.variable_data import VariableView, as_list, shape_vari
 #: The extension's identifier and the MIME type of its HTML views.
 EXTENSION = "io.modelcontextprotocol/ui"
 MIME_TYPE = "text/html;profile=mcp-app"
-#: Where a view's JSON-RPC helper is spliced into its HTML, so both views share one copy of it.
+#: Where a view's shared scripts are spliced into its HTML, so both views share one copy of them: the JSON-RPC
+#: helper (``bridge.js``), then what every view does around its own rendering (``view.js``).
 _BRIDGE_MARK = "/*APP-BRIDGE*/"
+_SCRIPTS = ("bridge.js", "view.js")
 #: Where a view's style sheet takes the look both views share (``app_ui/theme.css``).
 _THEME_MARK = "/*APP-THEME*/"
+#: Where a view starts: the document's opening and the head every view has (``app_ui/head.html``), its one CSP
+#: among them, which lets nothing load from outside the document.
+_HEAD_MARK = "<!--APP-HEAD-->"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +47,7 @@ class AppView:
     file: str
 
     def html(self) -> str:
-        """The view's complete HTML document, with the shared style sheet and JSON-RPC helper inlined."""
+        """The view's complete HTML document, with the shared style sheet and scripts inlined."""
         return _document(self.file)
 
     def meta(self) -> dict[str, Any]:
@@ -54,8 +59,9 @@ class AppView:
 def _document(file: str) -> str:
     # Read once: designd serves views from its event loop, which must not wait on the disk at every read.
     folder = resources.files(__package__) / "app_ui"
-    text = (folder / file).read_text("utf-8").replace(_THEME_MARK, (folder / "theme.css").read_text("utf-8"))
-    return text.replace(_BRIDGE_MARK, (folder / "bridge.js").read_text("utf-8"))
+    text = (folder / file).read_text("utf-8").replace(_HEAD_MARK, (folder / "head.html").read_text("utf-8").rstrip())
+    text = text.replace(_THEME_MARK, (folder / "theme.css").read_text("utf-8"))
+    return text.replace(_BRIDGE_MARK, "".join((folder / name).read_text("utf-8") for name in _SCRIPTS))
 
 
 TOKEN_BROWSER = AppView(
@@ -90,7 +96,7 @@ def _app_tool(
 ) -> Callable[[ApiHandler[AppArgs]], ApiHandler[AppArgs]]:
     """Declare a tool of an MCP App: an api worker read of one file in toolset ``apps``, linked to its view by
     ``extra``."""
-    return api_read(name, description, AppArgs, toolset="apps", extra=extra)
+    return api_read(name, description, toolset="apps", extra=extra)
 
 
 async def _variables(ctx: ApiContext, key: str) -> tuple[dict[str, Any], str]:

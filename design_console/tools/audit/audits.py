@@ -128,7 +128,6 @@ async def _variable_names(ctx: ApiContext, key: str, notes: list[str]) -> dict[s
 @api_read(
     "design_check_design_parity",
     "Score design vs codeSpec 0-100: discrepancies by category, fixes for the non-canonical side.",
-    ParityArgs,
     toolset="audit",
 )
 async def design_check_design_parity(ctx: ApiContext, args: ParityArgs) -> ToolOutput:

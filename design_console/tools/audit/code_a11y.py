@@ -161,7 +161,6 @@ def code_spec_section(report: dict[str, Any]) -> dict[str, Any]:
 @api_read(
     "design_scan_code_accessibility",
     "axe-core scan of HTML in headless Chrome: failures, selectors, help URLs.",
-    ScanArgs,
     toolset="audit",
     open_world=False,
 )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import msgspec
 from msgspec import Meta
 
 from design_console.engines import shaping
@@ -36,21 +35,15 @@ def _board_write(name: str, description: str, args: type[Args], **options: Any) 
     bridge_tool(name, description, args, toolset="board", read_only=False, needs_editor=BOARD, **options)
 
 
-class Sticky(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+#: One sticky note: the arguments of design_create_sticky, and each item of design_create_stickies.
+class Sticky(Args):
     text: Text
     color: StickyColor | None = None
     x: float | None = None
     y: float | None = None
 
 
-class StickyArgs(Args):
-    text: Text
-    color: StickyColor | None = None
-    x: float | None = None
-    y: float | None = None
-
-
-_board_write("design_create_sticky", "Add a sticky note.", StickyArgs)
+_board_write("design_create_sticky", "Add a sticky note.", Sticky)
 
 
 class StickiesArgs(Args):

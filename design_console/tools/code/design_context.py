@@ -79,11 +79,7 @@ def answer_head(framework: str, built: Built) -> dict[str, Any]:
     }
 
 
-@code_read(
-    "design_get_design_context",
-    "Code for a node, with the tokens, assets, components it uses.",
-    DesignContextArgs,
-)
+@code_read("design_get_design_context", "Code for a node, with the tokens, assets, components it uses.")
 async def design_get_design_context(ctx: ApiContext, args: DesignContextArgs) -> ToolOutput:
     """One page of the code stream; ``nextCursor`` continues it."""
     if args.framework not in FRAMEWORKS:

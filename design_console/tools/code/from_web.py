@@ -124,7 +124,6 @@ def _read_linked_images(page: dict[str, Any], scope: FileScope, warnings: list[s
 @plugin_write(
     "design_generate_from_web",
     "Build a web page (url or html, via headless Chrome) as layers in one undo step.",
-    FromWebArgs,
     toolset="code",
     open_world=True,
     uses_files=True,

@@ -62,7 +62,6 @@ return { id: n.id, name: n.name, type: n.type, replaced: before ? JSON.parse(bef
 @plugin_write(
     "design_set_code_mapping",
     "Store a component's code location and prop names on it.",
-    SetMappingArgs,
     toolset="code",
     idempotent=True,
 )
@@ -118,11 +117,7 @@ for (const n of figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT
 )
 
 
-@code_read(
-    "design_get_code_mappings",
-    "Code mappings stored on the file's components.",
-    NoArgs,
-)
+@code_read("design_get_code_mappings", "Code mappings stored on the file's components.")
 async def design_get_code_mappings(ctx: ApiContext, args: NoArgs) -> ToolOutput:
     """Every mapped component with its source, export and prop names."""
     mappings = await json_result(ctx, script(_LIST, ns=MAPPING_NS, key=MAPPING_KEY))
@@ -180,7 +175,6 @@ def _code_components(targets: list[Path]) -> list[dict[str, Any]]:
 @tokens_tool(
     "design_suggest_code_mappings",
     "Propose code mappings: file components matched to an app's components.",
-    SuggestArgs,
     needs_bridge=True,
     idempotent=True,
     read_only=True,

@@ -20,11 +20,7 @@ class MetadataArgs(PagedArgs, kw_only=True):
     depth: Annotated[int, Meta(ge=0, le=50)] = 6
 
 
-@code_read(
-    "design_get_metadata",
-    "XML outline of a node's layers: ids, names, boxes (default: selection, else page).",
-    MetadataArgs,
-)
+@code_read("design_get_metadata", "XML outline of a node's layers: ids, names, boxes (default: selection, else page).")
 async def design_get_metadata(ctx: ApiContext, args: MetadataArgs) -> ToolOutput:
     """One page of the outline; ``nextCursor`` continues at the next layer in document order."""
     digest = shaping.request_digest(args.nodeId or "", args.depth)

@@ -15,11 +15,7 @@ class VariableDefsArgs(Args):
     nodeId: NodeId | None = None
 
 
-@code_read(
-    "design_get_variable_defs",
-    "Variables and styles a node's layers use: values per mode, CSS names.",
-    VariableDefsArgs,
-)
+@code_read("design_get_variable_defs", "Variables and styles a node's layers use: values per mode, CSS names.")
 async def design_get_variable_defs(ctx: ApiContext, args: VariableDefsArgs) -> ToolOutput:
     """Every variable bound in the subtree (on which properties, by how many layers) and the styles applied."""
     tree = await read_nodes(ctx, args.nodeId, depth=CODE_DEPTH, full=True)

@@ -74,7 +74,6 @@ def _variant_axes(entry: ComponentEntry) -> dict[str, list[str]]:
 @plugin_read(
     "design_get_component_details",
     "An open-file component or set: key, description, page, properties, variants with keys.",
-    ComponentDetailsArgs,
 )
 async def design_get_component_details(ctx: ApiContext, args: ComponentDetailsArgs) -> ToolOutput:
     """Details of one entry of the manifest."""

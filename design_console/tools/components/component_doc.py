@@ -264,7 +264,6 @@ async def git_log(repo: Path, paths: list[str], limit: int, *, detailed: bool) -
 @api_write(
     "design_generate_component_doc",
     "Markdown component docs; outputPath writes a file.",
-    ComponentDocArgs,
     toolset="audit",
     uses_files=True,
     file_args=("outputPath", "history"),

@@ -28,7 +28,6 @@ class ComponentArgs(NodePagedArgs):
     "design_get_component",
     "A component's key, description, properties, variants; format=reconstruction: node tree; enrich: local "
     "description.",
-    ComponentArgs,
 )
 async def design_get_component(ctx: ApiContext, args: ComponentArgs) -> ToolOutput:
     """Component metadata or reconstruction spec."""
@@ -73,7 +72,6 @@ class DevArgs(NodePagedArgs):
     "design_get_component_for_development",
     "A component's tree (depth 4): layout, colours, bound variables, annotations, render URL; codebasePath: source "
     "files.",
-    DevArgs,
 )
 async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -> ToolOutput:
     """Node tree + annotations + render for implementing a component."""
@@ -106,11 +104,7 @@ class ImageArgs(NodeArgs):
     format: Literal["png", "jpg", "svg", "pdf"] = "png"
 
 
-@api_read(
-    "design_get_component_image",
-    "Render a node via the design API: image URL (valid 30 days).",
-    ImageArgs,
-)
+@api_read("design_get_component_image", "Render a node via the design API: image URL (valid 30 days).")
 async def design_get_component_image(ctx: ApiContext, args: ImageArgs) -> ToolOutput:
     """Rendered image URL of a node."""
     key = file_key_for(ctx, args.fileUrl)

@@ -43,11 +43,7 @@ def _listing(
     return shaping.paged(result, next_cursor)
 
 
-@api_read(
-    "design_get_library_components",
-    "A library file's published components and sets; query filters names.",
-    LibraryArgs,
-)
+@api_read("design_get_library_components", "A library file's published components and sets; query filters names.")
 async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> ToolOutput:
     """Library listing."""
     key = _library_key(args.libraryFileUrl, args.libraryFileKey)
@@ -135,9 +131,7 @@ def _local_items(reply: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @api_read(
-    "design_search_components",
-    "Find components, sets and variants by name, best first, in the open file or a library.",
-    SearchArgs,
+    "design_search_components", "Find components, sets and variants by name, best first, in the open file or a library."
 )
 async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOutput:
     """Component search over the open file (plugin) and a library (design API), ranked by how well names match."""
@@ -172,7 +166,6 @@ class ByKeyArgs(Args):
 @api_read(
     "design_get_library_component_by_key",
     "A published component or set key's library file, properties, variants, specs.",
-    ByKeyArgs,
 )
 async def design_get_library_component_by_key(ctx: ApiContext, args: ByKeyArgs) -> ToolOutput:
     """Published component (or set) by key."""

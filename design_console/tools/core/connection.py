@@ -101,11 +101,7 @@ class StatusArgs(Args):
     probe: Annotated[bool, Meta(description="Time a live round trip.")] = False
 
 
-@tool(
-    "design_get_status",
-    "Connection status: bridge port, plugin and file, or setup steps.",
-    args=StatusArgs,
-)
+@tool("design_get_status", "Connection status: bridge port, plugin and file, or setup steps.")
 async def get_status(ctx: DaemonContext, args: StatusArgs) -> ToolOutput:
     report = ctx.setup_report()
     active = ctx.active_file_key
@@ -130,11 +126,7 @@ class DiagnoseArgs(Args):
     verbose: bool = False
 
 
-@tool(
-    "design_diagnose",
-    "Health report: version, mode, plugin connection, auth, likely causes of problems.",
-    args=DiagnoseArgs,
-)
+@tool("design_diagnose", "Health report: version, mode, plugin connection, auth, likely causes of problems.")
 async def diagnose(ctx: DaemonContext, args: DiagnoseArgs) -> ToolOutput:
     stats = ctx.bridge_stats()
     files = ctx.files()
@@ -205,11 +197,7 @@ def _console_report(ctx: DaemonContext) -> dict[str, Any]:
 # --- files ---------------------------------------------------------------------------------------------------
 
 
-@state_read(
-    "design_list_open_files",
-    "Files with a connected plugin; which is active and whether locked.",
-    NoArgs,
-)
+@state_read("design_list_open_files", "Files with a connected plugin; which is active and whether locked.")
 async def list_open_files(ctx: DaemonContext, args: NoArgs) -> ToolOutput:
     active = ctx.active_file_key
     return ok({"files": [_file_summary(f, active) for f in ctx.files()], "locked": ctx.locked})
@@ -220,11 +208,7 @@ class NavigateArgs(Args):
     lock: Annotated[bool, Meta(description="Keep targeting this file until it disconnects.")] = False
 
 
-@state_read(
-    "design_navigate",
-    "Target later commands at a connected file; never opens files.",
-    NavigateArgs,
-)
+@state_read("design_navigate", "Target later commands at a connected file; never opens files.")
 async def navigate(ctx: DaemonContext, args: NavigateArgs) -> ToolOutput:
     key = args.url
     state = ctx.navigate(key, args.lock)
@@ -323,7 +307,6 @@ def _read_console(
 @tool(
     "design_get_console_logs",
     "Newest plugin console entries of the active file (else the last connected), by level and since.",
-    args=ConsoleArgs,
 )
 async def get_console_logs(ctx: DaemonContext, args: ConsoleArgs) -> ToolOutput:
     key = _console_key(ctx, args.fileKey, args.allFiles)
@@ -337,11 +320,7 @@ class WatchArgs(Args):
     allFiles: AllFiles = False
 
 
-@tool(
-    "design_watch_console",
-    "What the console logs in the next `duration` seconds.",
-    args=WatchArgs,
-)
+@tool("design_watch_console", "What the console logs in the next `duration` seconds.")
 async def watch_console(ctx: DaemonContext, args: WatchArgs) -> ToolOutput:
     key = _console_key(ctx, args.fileKey, args.allFiles)
     started_ms = int(time.time() * 1000) - 1
@@ -357,13 +336,7 @@ class ClearArgs(Args):
     allFiles: Annotated[bool, Meta(description="Empty the whole buffer.")] = False
 
 
-@tool(
-    "design_clear_console",
-    "Empty the active file's console buffer.",
-    args=ClearArgs,
-    read_only=False,
-    idempotent=True,
-)
+@tool("design_clear_console", "Empty the active file's console buffer.", read_only=False, idempotent=True)
 async def clear_console(ctx: DaemonContext, args: ClearArgs) -> ToolOutput:
     key = _console_key(ctx, args.fileKey, args.allFiles)
     cleared = ctx.state.clear_console(key)
@@ -385,11 +358,7 @@ class ReloadArgs(TargetArgs):
     clearConsole: Annotated[bool, Meta(description="Empty its console entries first.")] = True
 
 
-@state_write(
-    "design_reload_plugin",
-    "Reload the plugin UI and wait for it to reconnect.",
-    ReloadArgs,
-)
+@state_write("design_reload_plugin", "Reload the plugin UI and wait for it to reconnect.")
 async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
     cleared = ctx.state.clear_console(key) if args.clearConsole else 0
@@ -402,11 +371,7 @@ async def reload_plugin(ctx: DaemonContext, args: ReloadArgs) -> ToolOutput:
     return ok(data)
 
 
-@state_write(
-    "design_reconnect",
-    "Round trip to the bridge; on failure reload the plugin UI and retry.",
-    TargetArgs,
-)
+@state_write("design_reconnect", "Round trip to the bridge; on failure reload the plugin UI and retry.")
 async def reconnect(ctx: DaemonContext, args: TargetArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
     probe = {"code": 'return "ok"', "timeout": 3000}
@@ -471,12 +436,7 @@ class ExecuteAcrossArgs(Args):
     timeout: Annotated[int, Meta(ge=100, le=EXECUTE_MAX_MS, description="Per-file milliseconds.")] = 10_000
 
 
-@state_write(
-    "design_execute_across_files",
-    "Run Plugin API JavaScript in several connected files.",
-    ExecuteAcrossArgs,
-    destructive=True,
-)
+@state_write("design_execute_across_files", "Run Plugin API JavaScript in several connected files.", destructive=True)
 async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> ToolOutput:
     connected = [f.file_key for f in ctx.files() if f.connected]
     if args.allFiles:
@@ -521,11 +481,7 @@ return out;
 """
 
 
-@state_read(
-    "design_get_selection",
-    "The selection pushed by the plugin (max 50 nodes).",
-    SelectionArgs,
-)
+@state_read("design_get_selection", "The selection pushed by the plugin (max 50 nodes).")
 async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
     selection = ctx.state.selection(key)
@@ -547,11 +503,7 @@ class ChangesArgs(TargetArgs):
     clear: Annotated[bool, Meta(description="Empty the feed after reading.")] = False
 
 
-@state_read(
-    "design_get_design_changes",
-    "Document and metadata changes the plugin reported (last 200 per file).",
-    ChangesArgs,
-)
+@state_read("design_get_design_changes", "Document and metadata changes the plugin reported (last 200 per file).")
 async def get_design_changes(ctx: DaemonContext, args: ChangesArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
     changes = ctx.state.changes(key, since=args.since, count=args.count)

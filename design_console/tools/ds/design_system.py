@@ -91,7 +91,6 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
 @plugin_read(
     "design_get_design_system_summary",
     "The open file's components by category, sets, variants, pages, collections, modes. Cached 5 min.",
-    SummaryArgs,
 )
 async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -> ToolOutput:
     """Counts and categories from the file's manifest."""
@@ -238,7 +237,6 @@ async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) ->
 @api_read(
     "design_get_design_system_kit",
     "Tokens, components and styles; format=full adds default variant specs and per-variant diffs.",
-    KitArgs,
 )
 async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:
     """Design system in one payload; each section gets a share of the budget."""

@@ -7,9 +7,7 @@ module gathers, caches (five minutes per file and data version) and sizes the an
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -20,6 +18,7 @@ from design_console.protocol import ToolOutput
 from design_console.tools.args import FileArgs
 from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
+from design_console.tools.file_cache import FileCache
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import LocalComponents
 from design_console.tools.plugin_replies import parse_reply
@@ -300,36 +299,8 @@ class CachedReport:
     built_at: float
 
 
-class ReportCache:
-    """Reports by file key, each kept ``ttl`` seconds and only while the file's data version is unchanged."""
-
-    def __init__(self, ttl: float = REPORT_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
-        self.ttl = ttl
-        self._clock = clock
-        self._entries: dict[str, tuple[float, CachedReport]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    def get(self, key: str, version: str) -> CachedReport | None:
-        """The file's report while it is fresh and was built at ``version``."""
-        entry = self._entries.get(key)
-        if entry is None or self._clock() - entry[0] >= self.ttl or entry[1].gathered.version != version:
-            return None
-        return entry[1]
-
-    def peek(self, key: str) -> CachedReport | None:
-        """The file's report while it is fresh, whatever version it was built at."""
-        entry = self._entries.get(key)
-        return entry[1] if entry is not None and self._clock() - entry[0] < self.ttl else None
-
-    def put(self, key: str, cached: CachedReport) -> None:
-        self._entries[key] = (self._clock(), cached)
-
-    def lock(self, key: str) -> asyncio.Lock:
-        """The lock that keeps two calls from building the same file's report at once."""
-        return self._locks.setdefault(key, asyncio.Lock())
-
-
-REPORTS = ReportCache()
+#: The reports of the files this process audited lately.
+REPORTS: FileCache[CachedReport] = FileCache(REPORT_TTL_SECONDS)
 
 
 async def _current_version(ctx: ApiContext, key: str, cached: CachedReport) -> str | None:
@@ -346,11 +317,10 @@ async def _current_version(ctx: ApiContext, key: str, cached: CachedReport) -> s
 async def load_report(ctx: ApiContext, key: str, force: bool) -> tuple[CachedReport, bool]:
     """The file's report and whether it came from the cache; ``force`` rebuilds it."""
     async with REPORTS.lock(key):
-        fresh = None if force else REPORTS.peek(key)
-        if fresh is not None:
-            version = await _current_version(ctx, key, fresh)
-            if version is not None and REPORTS.get(key, version) is not None:
-                return fresh, True
+        fresh = None if force else REPORTS.get(key)
+        # A fresh report still describes the file only while the file's data version is the one it was built at.
+        if fresh is not None and fresh.gathered.version == await _current_version(ctx, key, fresh):
+            return fresh, True
         gathered = await gather(ctx, key, force)
         cached = CachedReport(build_report(gathered.data), gathered, time.time())
         REPORTS.put(key, cached)
@@ -396,7 +366,7 @@ def shape_report(key: str, cached: CachedReport, from_cache: bool, fmt: str, cat
     return result
 
 
-@api_read("design_audit_design_system_report", "Six scores 0-100 with findings.", ReportArgs, toolset="audit")
+@api_read("design_audit_design_system_report", "Six scores 0-100 with findings.", toolset="audit")
 async def design_audit_design_system_report(ctx: ApiContext, args: ReportArgs) -> ToolOutput:
     """Score the file's design system; summary or findings by category."""
     key = file_key_for(ctx, args.fileUrl)

@@ -13,6 +13,7 @@ What goes into the files is computed by :mod:`design_console.engines.ds_package`
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import os
@@ -120,16 +121,17 @@ A = TypeVar("A", bound=Args)
 
 
 def _in_thread(
-    name: str, description: str, args: type[A], **options: Unpack[ToolOptions]
+    name: str, description: str, **options: Unpack[ToolOptions]
 ) -> Callable[[Callable[[TokensContext, A], Any]], Callable[[TokensContext, A], Any]]:
     """Declare a tool whose work is the decorated blocking function: it runs in a thread, off the tokens worker's
-    event loop, and the tool answers with what it returns."""
+    event loop, and the tool answers with what it returns. The tool takes the arguments the work is annotated with."""
 
     def declare(work: Callable[[TokensContext, A], Any]) -> Callable[[TokensContext, A], Any]:
-        async def handler(ctx: TokensContext, arguments: A) -> ToolOutput:
-            return ok(await asyncio.to_thread(work, ctx, arguments))
+        @functools.wraps(work)
+        async def handler(ctx: TokensContext, args: A) -> ToolOutput:
+            return ok(await asyncio.to_thread(work, ctx, args))
 
-        tokens_tool(name, description, args, **options)(handler)
+        tokens_tool(name, description, **options)(handler)
         return work
 
     return declare
@@ -284,7 +286,7 @@ def _used_in(components: list[analysis.Component]) -> list[list[str]]:
     return [sorted(c.used_in)[:USED_IN_LIMIT] for c in components]
 
 
-@tokens_tool("design_ds_analyze", "Analyse codebases: stack, vendor layers, components by use.", AnalyzeArgs)
+@tokens_tool("design_ds_analyze", "Analyse codebases: stack, vendor layers, components by use.")
 async def design_ds_analyze(ctx: TokensContext, args: AnalyzeArgs) -> ToolOutput:
     """Walk the targets, analyse, and keep the full inventory in ``<outDir>/.extraction/analysis.json``."""
     targets, out = await asyncio.to_thread(_places, ctx, args.targets, args.outDir)
@@ -326,7 +328,7 @@ def _analyzed(ctx: TokensContext, args: AnalyzeArgs, targets: list[Path], out: P
 # design_ds_extract_tokens ----------------------------------------------------------------------------------------
 
 
-@tokens_tool("design_ds_extract_tokens", "Mine CSS/SCSS/Tailwind tokens with provenance.", ExtractTokensArgs)
+@tokens_tool("design_ds_extract_tokens", "Mine CSS/SCSS/Tailwind tokens with provenance.")
 async def design_ds_extract_tokens(ctx: TokensContext, args: ExtractTokensArgs) -> ToolOutput:
     """Mine the targets (or those of the saved analysis), then write ``.extraction/tokens.json`` and the formats."""
     targets, out = await asyncio.to_thread(_token_places, ctx, args)
@@ -419,7 +421,7 @@ def _framework(out: Path, given: str | None) -> str:
 _PACKAGE_NAME = re.compile(r"^(@[a-z0-9][a-z0-9._-]*/)?[a-z0-9][a-z0-9._-]*$")
 
 
-@_in_thread("design_ds_scaffold", "Write a token package with MDX docs.", ScaffoldArgs)
+@_in_thread("design_ds_scaffold", "Write a token package with MDX docs.")
 def _scaffold(ctx: TokensContext, args: ScaffoldArgs) -> Any:
     """Write the package skeleton from the extracted tokens."""
     if args.packageName is not None and (len(args.packageName) > 214 or not _PACKAGE_NAME.match(args.packageName)):
@@ -479,7 +481,7 @@ def _find_config(folder: Path, stem: str) -> Path | None:
 _SANS = re.compile(r"(font-)?(sans|body|family-sans-serif|font-family-base|family-base)")
 
 
-@_in_thread("design_ds_setup_storybook", "Wire a fresh Storybook to the tokens.", OutDirArgs)
+@_in_thread("design_ds_setup_storybook", "Wire a fresh Storybook to the tokens.")
 def _setup_storybook(ctx: TokensContext, args: OutDirArgs) -> Any:
     """Import the token CSS and fonts in preview, and list the MDX docs in main's stories."""
     out = _out(ctx, args.outDir)
@@ -579,7 +581,7 @@ def _pick(components: list[dict[str, Any]], wanted: str) -> list[dict[str, Any]]
     return found
 
 
-@_in_thread("design_ds_extract_component", "Component porting manifest + CSF3 stub.", ComponentArgs)
+@_in_thread("design_ds_extract_component", "Component porting manifest + CSF3 stub.")
 def _extract_component(ctx: TokensContext, args: ComponentArgs) -> Any:
     """Write ``.extraction/components/<Name>.json`` and a story stub, and mark the component extracted."""
     out = _out(ctx, args.outDir)
@@ -641,7 +643,7 @@ def _check(name: str, problems: list[str], detail: str = "") -> dict[str, Any]:
     return entry
 
 
-@_in_thread("design_ds_verify", "Check the extracted package.", OutDirArgs, read_only=True)
+@_in_thread("design_ds_verify", "Check the extracted package.", read_only=True)
 def _verify(ctx: TokensContext, args: OutDirArgs) -> Any:
     """Every check, in a fixed order, with what failed."""
     out = _out(ctx, args.outDir)
@@ -734,7 +736,7 @@ def _set_status(
     return state
 
 
-@_in_thread("design_ds_status", "Read/update porting status.", StatusArgs)
+@_in_thread("design_ds_status", "Read/update porting status.")
 def _status(ctx: TokensContext, args: StatusArgs) -> Any:
     """The progress of every component (after applying ``update``)."""
     out = _out(ctx, args.outDir)

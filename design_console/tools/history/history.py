@@ -167,11 +167,7 @@ class GetFileVersionsArgs(FileArgs, kw_only=True):
     cursor: Cursor | None = None
 
 
-@api_read(
-    "design_get_file_versions",
-    "A file's saved versions, newest first (autosaves if include_autosaves).",
-    GetFileVersionsArgs,
-)
+@api_read("design_get_file_versions", "A file's saved versions, newest first (autosaves if include_autosaves).")
 async def get_file_versions(ctx: ApiContext, args: GetFileVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     digest = shaping.request_digest(key, args.include_autosaves)
@@ -206,11 +202,7 @@ class GetFileAtVersionArgs(FileArgs, kw_only=True):
     depth: Annotated[int, Meta(ge=1, le=10)] | None = None
 
 
-@api_read(
-    "design_get_file_at_version",
-    "A file, or node_ids, at a version (default: pages, top-level layers).",
-    GetFileAtVersionArgs,
-)
+@api_read("design_get_file_at_version", "A file, or node_ids, at a version (default: pages, top-level layers).")
 async def get_file_at_version(ctx: ApiContext, args: GetFileAtVersionArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     result: dict[str, Any] = {"fileKey": key, "version": args.version_id}
@@ -345,7 +337,6 @@ class DiffVersionsArgs(FileArgs, kw_only=True):
     "design_diff_versions",
     "Diff two versions: pages and top-level layers added/removed/moved/edited, catalog changes; component_ids: deep "
     "diffs.",
-    DiffVersionsArgs,
 )
 async def diff_versions(ctx: ApiContext, args: DiffVersionsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -363,11 +354,7 @@ class ChangesSinceArgs(FileArgs, kw_only=True):
     cursor: Cursor | None = None
 
 
-@api_read(
-    "design_get_changes_since_version",
-    "design_diff_versions from since_version to now.",
-    ChangesSinceArgs,
-)
+@api_read("design_get_changes_since_version", "design_diff_versions from since_version to now.")
 async def get_changes_since_version(ctx: ApiContext, args: ChangesSinceArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     diff = await _diff(ctx, key, args.since_version, "current", args.component_ids, args.mode)
@@ -398,7 +385,6 @@ async def _version_context(
 @api_read(
     "design_generate_changelog",
     "Markdown changelog of two versions: named versions between, changes by page, component, catalog.",
-    ChangelogArgs,
 )
 async def generate_changelog(ctx: ApiContext, args: ChangelogArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
@@ -453,7 +439,6 @@ class BlameNodeArgs(FileArgs, kw_only=True):
 @api_read(
     "design_blame_node",
     "Binary-search versions for the one that set a node's current state (or a component property's or child's).",
-    BlameNodeArgs,
 )
 async def blame_node(ctx: ApiContext, args: BlameNodeArgs) -> ToolOutput:
     node_id = args.node_id or args.target_child_node_id

@@ -21,11 +21,7 @@ class FileDataArgs(FilePagedArgs):
     enrich: bool = False
 
 
-@api_read(
-    "design_get_file_data",
-    "File structure via the design API: pages and nodes to `depth`.",
-    FileDataArgs,
-)
+@api_read("design_get_file_data", "File structure via the design API: pages and nodes to `depth`.")
 async def design_get_file_data(ctx: ApiContext, args: FileDataArgs) -> ToolOutput:
     """Shaped file tree, one budget-sized part at a time."""
     key = file_key_for(ctx, args.fileUrl)
@@ -48,11 +44,7 @@ class FileForPluginArgs(FilePagedArgs):
     nodeIds: list[NodeId] | None = None
 
 
-@api_read(
-    "design_get_file_for_plugin",
-    "File tree: ids, names, types, shared plugin data.",
-    FileForPluginArgs,
-)
+@api_read("design_get_file_for_plugin", "File tree: ids, names, types, shared plugin data.")
 async def design_get_file_for_plugin(ctx: ApiContext, args: FileForPluginArgs) -> ToolOutput:
     """Structure and plugin data of a file."""
     key = file_key_for(ctx, args.fileUrl)

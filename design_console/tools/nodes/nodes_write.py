@@ -90,7 +90,6 @@ class ImageFillArgs(Args):
 @tool(
     "design_set_image_fill",
     "Fill nodes with a PNG/JPEG/GIF: base64, data URL, https URL or path.",
-    args=ImageFillArgs,
     runs_in="media",
     toolset="write",
     read_only=False,

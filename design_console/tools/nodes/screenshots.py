@@ -159,7 +159,6 @@ class TakeScreenshotArgs(FileArgs, kw_only=True):
 @media_read(
     "design_take_screenshot",
     "Image of a node (default: current page) via the plugin, else the design API.",
-    TakeScreenshotArgs,
     open_world=True,
 )
 async def take_screenshot(ctx: MediaContext, args: TakeScreenshotArgs) -> ToolOutput:
@@ -210,7 +209,6 @@ class CaptureScreenshotArgs(Args, kw_only=True):
 @media_read(
     "design_capture_screenshot",
     "Plugin export of a node or the page as drawn now (long edge max 1568 px).",
-    CaptureScreenshotArgs,
     needs_bridge=True,
 )
 async def capture_screenshot(ctx: MediaContext, args: CaptureScreenshotArgs) -> ToolOutput:

@@ -79,11 +79,7 @@ class GetCommentsArgs(FileArgs, kw_only=True):
     cursor: Cursor | None = None
 
 
-@api_read(
-    "design_get_comments",
-    "A file's comment threads, newest first, with replies, authors, pinned node.",
-    GetCommentsArgs,
-)
+@api_read("design_get_comments", "A file's comment threads, newest first, with replies, authors, pinned node.")
 async def get_comments(ctx: ApiContext, args: GetCommentsArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     body = await ctx.api.request(
@@ -134,9 +130,7 @@ def comment_body(args: PostCommentArgs) -> dict[str, Any]:
 
 
 @api_write(
-    "design_post_comment",
-    "Comment on a node (node_id, offset x/y) or canvas point (x/y), or reply to a comment.",
-    PostCommentArgs,
+    "design_post_comment", "Comment on a node (node_id, offset x/y) or canvas point (x/y), or reply to a comment."
 )
 async def post_comment(ctx: ApiContext, args: PostCommentArgs) -> ToolOutput:
     body = comment_body(args)
@@ -153,13 +147,7 @@ class DeleteCommentArgs(FileArgs, kw_only=True):
     comment_id: CommentId
 
 
-@api_write(
-    "design_delete_comment",
-    "Delete a comment (only the token's own).",
-    DeleteCommentArgs,
-    destructive=True,
-    idempotent=True,
-)
+@api_write("design_delete_comment", "Delete a comment (only the token's own).", destructive=True, idempotent=True)
 async def delete_comment(ctx: ApiContext, args: DeleteCommentArgs) -> ToolOutput:
     key = file_key_for(ctx, args.fileUrl)
     await ctx.api.request("DELETE", f"/v1/files/{key}/comments/{args.comment_id}", cache="none")

@@ -55,7 +55,6 @@ def _style_node_id(style: dict[str, Any]) -> str:
 @api_read(
     "design_get_styles",
     "Colour, text, effect, grid styles; enrich: CSS; include_usage: node counts; include_exports: code.",
-    StylesArgs,
 )
 async def design_get_styles(ctx: ApiContext, args: StylesArgs) -> ToolOutput:
     """Styles with values, CSS, usage and code exports."""

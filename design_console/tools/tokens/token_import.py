@@ -477,7 +477,6 @@ def _report(changes: list[Change]) -> dict[str, Any]:
 @tokens_tool(
     "design_import_tokens",
     "Token files ({path, content?, collection?, mode?}) or payload into variables: diff, then one undo step.",
-    ImportTokensArgs,
     toolset="tokens",
     destructive=True,
     needs_bridge=True,

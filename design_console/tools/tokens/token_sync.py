@@ -138,7 +138,6 @@ def _inline(files: dict[str, str]) -> dict[str, Any]:
 @tokens_tool(
     "design_export_tokens",
     "Variables as token files in a code format, inline or to outputPath (merge keeps file-only tokens).",
-    ExportTokensArgs,
     toolset="tokens",
     needs_bridge=True,
     file_args=("outputPath", "configPath"),

@@ -153,9 +153,7 @@ class LibraryVariablesArgs(PagedArgs):
 
 
 @plugin_read(
-    "design_get_library_variables",
-    "Variables of the file's enabled libraries: name, key, type, collection, library.",
-    LibraryVariablesArgs,
+    "design_get_library_variables", "Variables of the file's enabled libraries: name, key, type, collection, library."
 )
 async def design_get_library_variables(ctx: ApiContext, args: LibraryVariablesArgs) -> ToolOutput:
     """Library variables listed by figma.teamLibrary in the plugin."""
@@ -219,7 +217,6 @@ class ImportLibraryVariableArgs(Args):
 @plugin_write(
     "design_import_library_variable",
     "Import a library variable by key (design_get_library_variables); returns its local id.",
-    ImportLibraryVariableArgs,
     idempotent=True,
 )
 async def design_import_library_variable(ctx: ApiContext, args: ImportLibraryVariableArgs) -> ToolOutput:

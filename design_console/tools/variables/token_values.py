@@ -42,9 +42,7 @@ def _is_spacing(var: dict[str, Any]) -> bool:
 
 
 @plugin_read(
-    "design_get_token_values",
-    "Variable values per mode (plugin): colors (hex), spacing or all; filter matches names.",
-    TokenValuesArgs,
+    "design_get_token_values", "Variable values per mode (plugin): colors (hex), spacing or all; filter matches names."
 )
 async def design_get_token_values(ctx: ApiContext, args: TokenValuesArgs) -> ToolOutput:
     """Token values from the manifest's variables."""

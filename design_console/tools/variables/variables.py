@@ -180,7 +180,6 @@ async def _annotate_variables(
     "design_get_variables",
     "Variables and collections (plugin, else design API); returnAsLinks: ids+names; enrich: values, CSS; include_*: "
     "usage, aliases, code.",
-    VariablesArgs,
 )
 async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutput:
     """Variables through the plugin, the design API, or a styles fallback."""

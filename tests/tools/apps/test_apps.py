@@ -116,7 +116,8 @@ async def test_each_view_is_one_self_contained_document(client: Client, view: An
     assert content.meta and content.meta["ui"]["csp"] == {"connectDomains": [], "resourceDomains": []}
     html = content.text
     assert html.startswith("<!doctype html>") and html.rstrip().endswith("</html>")
-    assert "const appBridge" in html and "/*APP-BRIDGE*/" not in html
+    assert "const appBridge" in html and "const runView" in html and "APP-" not in html
+    assert html.count('http-equiv="Content-Security-Policy"') == 1
     # Nothing is loaded from anywhere: no src/href attributes, no URLs.
     assert " src=" not in html and " href=" not in html and "http" not in html.replace("http-equiv", "")
 
