@@ -1,13 +1,16 @@
 """Every tool Remote Mode lists can succeed: for each state of a signed-in user, the listing the server returns over
 ``/mcp`` is taken as is and every tool in it is called with arguments that work (fakes/cases.py's REMOTE_CASES), on
-the fake design API and, for the browser's three, on a page this module serves to the server's own Chromium.
+the fake design API, for the browser's three on a page this module serves to the server's own Chromium, and for the
+plugin's tools on a fake plugin paired through the relay that answers like the real one.
 
-A tool listed without a case fails the test, so a new tool adds its case; a tool listed that cannot succeed is a
-bug in the tool or in its declared needs.
+A tool listed without a case fails the test, so a new tool adds its case (or, paired, its name in PAIRED_NOT_CALLED:
+the tools not called yet, visible and unable to grow silently); a tool listed that cannot succeed is a bug in the
+tool or in its declared needs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -18,7 +21,18 @@ from typing import Any
 import httpx2
 import pytest
 from fakes.api_server import ApiServer
-from fakes.cases import HIST, PAGE, REMOTE_CASES
+from fakes.cases import HIST, PAGE, PAIRED_NOT_CALLED, REMOTE_CASES
+from fakes.design_api import ENTERPRISE_KEY
+from fakes.fake_plugin import FakePlugin
+from fakes.plugin_payloads import (
+    analysis_reply,
+    component_reply,
+    deep_reply,
+    design_file,
+    library,
+    run_in_plugin,
+    variables_snapshot,
+)
 from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -105,17 +119,20 @@ async def _succeeds(client: Client, name: str, args: dict[str, Any]) -> None:
         assert first, f"{name} answered an empty text"
 
 
-async def _call_every_listed(client: Client, page: str) -> set[str]:
+async def _call_every_listed(client: Client, page: str, not_called: frozenset[str] = frozenset()) -> set[str]:
+    """Call every listed tool but those of ``not_called`` (each of which must be listed); returns the names called."""
     listed = [tool.name for tool in (await client.list_tools()).tools]
-    missing = sorted(set(listed) - set(REMOTE_CASES))
+    missing = sorted(set(listed) - set(REMOTE_CASES) - not_called)
     assert not missing, f"listed without a case in tests/fakes/cases.py REMOTE_CASES: {missing}"
-    for name in listed:
+    assert not_called <= set(listed), f"not listed, yet named as not called: {sorted(not_called - set(listed))}"
+    called = [name for name in listed if name not in not_called]
+    for name in called:
         args = _with_page(REMOTE_CASES[name], page)
         if name == "design_delete_comment":
             posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
             args = {**args, "comment_id": json.loads(posted.content[0].text)["posted"]["id"]}  # type: ignore[union-attr]
         await _succeeds(client, name, args)
-    return set(listed)
+    return set(called)
 
 
 async def test_every_tool_listed_to_an_unpaired_user_succeeds(
@@ -128,3 +145,59 @@ async def test_every_tool_listed_to_an_unpaired_user_succeeds(
     # The design API tools, status, diagnose and pairing; the browser's three when this machine has Chromium.
     assert len(called) == (30 if browser else 27)
     assert "design_pair_plugin" in called and "design_execute" not in called
+
+
+@pytest.fixture(scope="module")
+def paired(server: RemoteServer, platform: FakePlatform) -> Iterator[tuple[str, FakePlugin]]:
+    """A signed-in user whose plugin is paired through the relay, in the file the design API tools read; yields the
+    user's access token and the plugin, which answers with the real plugin's payloads."""
+    _, tokens = sign_in(server, platform, "9502")
+
+    async def pairing_code() -> str:
+        async with session(server, tokens["access_token"]) as client:
+            result = await client.call_tool("design_pair_plugin", {})
+            code: str = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
+            return code
+
+    plugin = FakePlugin.paired_in_thread(
+        server.url, asyncio.run(pairing_code()), file_key=ENTERPRISE_KEY, file_name="Design System"
+    )
+    lib = library()
+    plugin.handlers.update(
+        {
+            "GET_LOCAL_COMPONENTS": lambda _p, _params: design_file(),
+            "GET_VARIABLES_DATA": lambda _p, _params: variables_snapshot(),
+            "GET_COMPONENT": lambda _p, params: component_reply(params),
+            "DEEP_GET_COMPONENT": lambda _p, params: deep_reply(params),
+            "ANALYZE_COMPONENT_SET": lambda _p, params: analysis_reply(params),
+            "EXECUTE_CODE": lambda _p, params: run_in_plugin(params, lib),
+        }
+    )
+    try:
+        yield tokens["access_token"], plugin
+    finally:
+        plugin.stop()
+
+
+async def _until_listed(client: Client, name: str) -> None:
+    """Wait until the session lists ``name`` (the pairing reached the listing)."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while name not in {tool.name for tool in (await client.list_tools()).tools}:
+        assert asyncio.get_running_loop().time() < deadline, f"{name} was never listed"
+        await asyncio.sleep(0.05)
+
+
+async def test_every_tool_listed_to_a_paired_user_succeeds_or_is_named_as_not_called(
+    server: RemoteServer, paired: tuple[str, FakePlugin], page: str
+) -> None:
+    token, plugin = paired
+    async with session(server, token) as client:
+        await _until_listed(client, "design_execute")
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        called = await _call_every_listed(client, page, PAIRED_NOT_CALLED)
+    # The plugin's tools reached the plugin through the relay, each method its tools use.
+    reached = {command["method"] for command in plugin.commands}
+    assert plugin.relay is not None
+    assert reached >= {"EXECUTE_CODE", "GET_COMPONENT", "DEEP_GET_COMPONENT", "ANALYZE_COMPONENT_SET"}, reached
+    assert listed == called | PAIRED_NOT_CALLED
+    assert "design_execute" in called and "design_get_component_for_development_deep" in called
