@@ -21,7 +21,7 @@ from typing import Any
 import httpx2
 import pytest
 from fakes.api_server import ApiServer
-from fakes.cases import HIST, PAGE, PAIRED_NOT_CALLED, REMOTE_CASES
+from fakes.cases import HIST, PAGE, PAIRED_NOT_CALLED, PAIRED_REAL_PLUGIN_TOOLS, REMOTE_CASES
 from fakes.design_api import ENTERPRISE_KEY
 from fakes.fake_plugin import FakePlugin
 from fakes.plugin_payloads import (
@@ -33,6 +33,7 @@ from fakes.plugin_payloads import (
     run_in_plugin,
     variables_snapshot,
 )
+from fakes.real_plugin import RealPlugin, synced_copy
 from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -120,7 +121,8 @@ async def _succeeds(client: Client, name: str, args: dict[str, Any]) -> None:
 
 
 async def _call_every_listed(client: Client, page: str, not_called: frozenset[str] = frozenset()) -> set[str]:
-    """Call every listed tool but those of ``not_called`` (each of which must be listed); returns the names called."""
+    """Call every listed tool but those of ``not_called`` (each of which must be listed, and is called elsewhere or
+    named as not called); returns the names called."""
     listed = [tool.name for tool in (await client.list_tools()).tools]
     missing = sorted(set(listed) - set(REMOTE_CASES) - not_called)
     assert not missing, f"listed without a case in tests/fakes/cases.py REMOTE_CASES: {missing}"
@@ -194,10 +196,92 @@ async def test_every_tool_listed_to_a_paired_user_succeeds_or_is_named_as_not_ca
     async with session(server, token) as client:
         await _until_listed(client, "design_execute")
         listed = {tool.name for tool in (await client.list_tools()).tools}
-        called = await _call_every_listed(client, page, PAIRED_NOT_CALLED)
+        called = await _call_every_listed(client, page, PAIRED_NOT_CALLED | PAIRED_REAL_PLUGIN_TOOLS)
     # The plugin's tools reached the plugin through the relay, each method its tools use.
     reached = {command["method"] for command in plugin.commands}
     assert plugin.relay is not None
     assert reached >= {"EXECUTE_CODE", "GET_COMPONENT", "DEEP_GET_COMPONENT", "ANALYZE_COMPONENT_SET"}, reached
-    assert listed == called | PAIRED_NOT_CALLED
+    assert listed == called | PAIRED_REAL_PLUGIN_TOOLS | PAIRED_NOT_CALLED
     assert "design_execute" in called and "design_get_component_for_development_deep" in called
+
+
+@pytest.fixture(scope="module")
+def real_paired(
+    server: RemoteServer, platform: FakePlatform, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """Another signed-in user, whose shipped plugin (ui.html in jsdom, code.js on the stand-in editor) is paired
+    through its Cloud section; yields the user's access token."""
+    _, tokens = sign_in(server, platform, "9503")
+
+    async def pairing_code() -> str:
+        async with session(server, tokens["access_token"]) as client:
+            result = await client.call_tool("design_pair_plugin", {})
+            code: str = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
+            return code
+
+    html, ports = synced_copy(tmp_path_factory.mktemp("plugin"), server.url.replace("http://", "ws://", 1))
+    plugin = RealPlugin.open(html, ports, "figma", "realFile", "Real File")
+    try:
+        plugin.wait_window(lambda w: w["cloud"]["state"] == "idle", "open")
+        plugin.pair(asyncio.run(pairing_code()))
+        plugin.wait_window(lambda w: w["cloud"]["state"] == "paired", "pair")
+        yield tokens["access_token"]
+    finally:
+        plugin.stop()
+
+
+async def test_the_node_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
+    server: RemoteServer, real_paired: str
+) -> None:
+    async with session(server, real_paired) as client:
+        await _until_listed(client, "design_execute")
+        listed = {tool.name for tool in (await client.list_tools()).tools}
+        assert PAIRED_REAL_PLUGIN_TOOLS <= listed
+
+        async def call(name: str, args: dict[str, Any]) -> Any:
+            result = await client.call_tool(name, args)
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert not result.is_error, f"{name} is listed but failed: {text}"
+            called.add(name)
+            return json.loads(text)
+
+        async def read(node_id: str) -> Any:
+            code = (
+                f"const n = await figma.getNodeByIdAsync({json.dumps(node_id)}); if (!n) return null;"
+                " return { name: n.name, x: n.x, width: n.width, fill: n.fills[0] && n.fills[0].color,"
+                " strokeWeight: n.strokeWeight, characters: n.characters };"
+            )
+            return (await call("design_execute", {"code": code}))["result"]
+
+        called: set[str] = set()
+        page_id = (await call("design_execute", {"code": "return figma.currentPage.id;"}))["result"]
+        made = await call(
+            "design_create_child",
+            {"parentId": page_id, "nodeType": "RECTANGLE", "properties": {"name": "Card", "width": 100, "height": 50}},
+        )
+        card = made["node"]["id"] if "node" in made else made["created"]["id"]
+        await call("design_move_node", {"nodeId": card, "x": 200, "y": 300})
+        await call("design_resize_node", {"nodeId": card, "width": 40, "height": 30})
+        await call("design_set_fills", {"nodeId": card, "fills": [{"color": "#0000ff"}]})
+        await call("design_set_strokes", {"nodeId": card, "strokes": [{"color": "#ff0000"}], "strokeWeight": 3})
+        await call("design_rename_node", {"nodeId": card, "newName": "Card/Relayed"})
+        assert await read(card) == {
+            "name": "Card/Relayed",
+            "x": 200,
+            "width": 40,
+            "fill": {"r": 0, "g": 0, "b": 1},
+            "strokeWeight": 3,
+            "characters": None,
+        }
+        copy = await call("design_clone_node", {"nodeId": card})
+        copy_id = copy["node"]["id"] if "node" in copy else copy["clone"]["id"]
+        await call("design_delete_node", {"nodeId": copy_id})
+        assert await read(copy_id) is None
+        text = await call(
+            "design_create_child",
+            {"parentId": page_id, "nodeType": "TEXT", "properties": {"name": "Label", "text": "Hi"}},
+        )
+        label = text["node"]["id"] if "node" in text else text["created"]["id"]
+        await call("design_set_text", {"nodeId": label, "text": "Hello there"})
+        assert (await read(label))["characters"] == "Hello there"
+    assert called - {"design_execute"} == PAIRED_REAL_PLUGIN_TOOLS
