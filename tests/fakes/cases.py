@@ -260,21 +260,10 @@ REMOTE_CASES: dict[str, dict[str, Any]] = {
     "design_scan_code_accessibility": {"html": '<main><img src="a.png"><button></button></main>'},
 }
 
-#: The tools tests/remote/test_every_listed_tool.py calls on the real plugin paired through the relay: the node tools,
-#: each on a node an earlier one made.
-PAIRED_REAL_PLUGIN_TOOLS = frozenset(
-    {
-        "design_create_child",
-        "design_move_node",
-        "design_resize_node",
-        "design_set_fills",
-        "design_set_strokes",
-        "design_rename_node",
-        "design_clone_node",
-        "design_delete_node",
-        "design_set_text",
-    }
-)
+#: The tools tests/remote/test_every_listed_tool.py calls on the real plugin paired through the relay: the document's
+#: write tools, each on what an earlier call made.
+PAIRED_REAL_PLUGIN_TOOLS = WRITE_TOOLS
+
 
 #: The tools Remote Mode lists to a user with a paired plugin that tests/remote/test_every_listed_tool.py does not
 #: call yet: they change or read the document in ways only the real plugin answers (ids made by earlier calls, a

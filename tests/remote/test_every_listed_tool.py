@@ -11,9 +11,11 @@ tool or in its declared needs.
 from __future__ import annotations
 
 import asyncio
+import base64
+import io
 import json
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -21,7 +23,7 @@ from typing import Any
 import httpx2
 import pytest
 from fakes.api_server import ApiServer
-from fakes.cases import HIST, PAGE, PAIRED_NOT_CALLED, PAIRED_REAL_PLUGIN_TOOLS, REMOTE_CASES
+from fakes.cases import AUDITED_TOKENS, HIST, PAGE, PAIRED_NOT_CALLED, PAIRED_REAL_PLUGIN_TOOLS, REMOTE_CASES
 from fakes.design_api import ENTERPRISE_KEY
 from fakes.fake_plugin import FakePlugin
 from fakes.plugin_payloads import (
@@ -37,6 +39,7 @@ from fakes.real_plugin import RealPlugin, synced_copy
 from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from PIL import Image
 
 from design_console.config import load_config
 from design_console.remote.browser import BrowserPool
@@ -107,7 +110,8 @@ def _with_page(value: Any, page: str) -> Any:
     return value
 
 
-async def _succeeds(client: Client, name: str, args: dict[str, Any]) -> None:
+async def _succeeds(client: Client, name: str, args: dict[str, Any]) -> Any:
+    """Call ``name``, check it succeeded with a meaningful answer, and return the answer (decoded when JSON)."""
     result = await client.call_tool(name, args)
     texts = [block.text for block in result.content if block.type == "text"]
     assert not result.is_error, f"{name} is listed but failed: {texts}"
@@ -115,9 +119,11 @@ async def _succeeds(client: Client, name: str, args: dict[str, Any]) -> None:
     # A meaningful answer: a JSON object or array with something in it, or prose.
     first = texts[0].strip()
     if first.startswith(("{", "[")):
-        assert json.loads(first), f"{name} answered an empty {first}"
-    else:
-        assert first, f"{name} answered an empty text"
+        decoded = json.loads(first)
+        assert decoded, f"{name} answered an empty {first}"
+        return decoded
+    assert first, f"{name} answered an empty text"
+    return first
 
 
 async def _call_every_listed(client: Client, page: str, not_called: frozenset[str] = frozenset()) -> set[str]:
@@ -230,58 +236,157 @@ def real_paired(
         plugin.stop()
 
 
-async def test_the_node_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (4, 3), (10, 200, 10)).save(out, "PNG")
+    return out.getvalue()
+
+
+Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
+
+
+def _made_id(answer: dict[str, Any]) -> str:
+    made = answer.get("node") or answer.get("created") or answer.get("clone")
+    assert isinstance(made, dict), answer
+    return str(made["id"])
+
+
+async def _js(call: Call, code: str) -> Any:
+    return (await call("design_execute", {"code": code}))["result"]
+
+
+async def _node_tools(call: Call, page_id: str) -> None:
+    """Make a rectangle, move, resize, paint, rename, fill with an inline image, clone and delete it; make a text and
+    set it; the document is read back."""
+
+    async def read(node_id: str) -> Any:
+        return await _js(
+            call,
+            f"const n = await figma.getNodeByIdAsync({json.dumps(node_id)}); if (!n) return null;"
+            " return { name: n.name, x: n.x, width: n.width, fill: n.fills[0] && n.fills[0].type,"
+            " strokeWeight: n.strokeWeight, characters: n.characters };",
+        )
+
+    made = await call(
+        "design_create_child",
+        {"parentId": page_id, "nodeType": "RECTANGLE", "properties": {"name": "Card", "width": 100, "height": 50}},
+    )
+    card = _made_id(made)
+    await call("design_move_node", {"nodeId": card, "x": 200, "y": 300})
+    await call("design_resize_node", {"nodeId": card, "width": 40, "height": 30})
+    await call("design_set_fills", {"nodeId": card, "fills": [{"color": "#0000ff"}]})
+    await call("design_set_strokes", {"nodeId": card, "strokes": [{"color": "#ff0000"}], "strokeWeight": 3})
+    await call("design_rename_node", {"nodeId": card, "newName": "Card/Relayed"})
+    expected = {"name": "Card/Relayed", "x": 200, "width": 40, "fill": "SOLID", "strokeWeight": 3, "characters": None}
+    assert await read(card) == expected
+    await call("design_set_image_fill", {"nodeIds": [card], "imageData": base64.b64encode(_png()).decode()})
+    assert (await read(card))["fill"] == "IMAGE"
+    copy = _made_id(await call("design_clone_node", {"nodeId": card}))
+    await call("design_delete_node", {"nodeId": copy})
+    assert await read(copy) is None
+    text = await call(
+        "design_create_child", {"parentId": page_id, "nodeType": "TEXT", "properties": {"name": "Label", "text": "Hi"}}
+    )
+    label = _made_id(text)
+    await call("design_set_text", {"nodeId": label, "text": "Hello there"})
+    assert (await read(label))["characters"] == "Hello there"
+
+
+async def _component_tools(call: Call) -> None:
+    """A component's properties, description and instance; a component set from axes, arranged; a slot."""
+
+    async def component(name: str) -> str:
+        return str(await _js(call, f"const c = figma.createComponent(); c.name = {json.dumps(name)}; return c.id;"))
+
+    async def definitions(node_id: str) -> Any:
+        return await _js(call, f"return (await figma.getNodeByIdAsync('{node_id}')).componentPropertyDefinitions;")
+
+    button = await component("Button")
+    prop = {"nodeId": button, "propertyName": "Label", "type": "TEXT", "defaultValue": "OK"}
+    await call("design_add_component_property", prop)
+    key = next(name for name in await definitions(button) if name.startswith("Label"))
+    await call(
+        "design_edit_component_property", {"nodeId": button, "propertyName": key, "newValue": {"defaultValue": "Go"}}
+    )
+    await call("design_set_description", {"nodeId": button, "description": "Primary action"})
+    instance = (await call("design_instantiate_component", {"nodeId": button}))["instance"]["id"]
+    await call("design_set_instance_properties", {"nodeId": instance, "properties": {key: "Send"}})
+    await call("design_delete_component_property", {"nodeId": button, "propertyName": key})
+    assert key not in await definitions(button)
+
+    chip = await component("Chip")
+    axes = [{"name": "Size", "values": ["S", "M"]}]
+    made = await call(
+        "design_create_component_set", {"baseComponentId": chip, "variantProperties": axes, "name": "Chip"}
+    )
+    chips = made["componentSet"]["id"]
+    arranged = await call("design_arrange_component_set", {"componentSetId": chips, "options": {"gap": 10}})
+    assert arranged["variantCount"] == 2
+
+    panel = await component("Panel")
+    slot = (await call("design_create_slot", {"nodeId": panel, "name": "Body", "layoutMode": "VERTICAL"}))["slot"]
+    assert slot["id"] in json.dumps(await call("design_get_slots", {"nodeId": panel}))
+    frame = await _js(
+        call, f"const f = figma.createFrame(); (await figma.getNodeByIdAsync('{panel}')).appendChild(f); return f.id;"
+    )
+    await call("design_add_slot_property", {"nodeId": panel, "propertyName": "Content", "frameNodeId": frame})
+    placed = (await call("design_instantiate_component", {"nodeId": panel}))["instance"]["id"]
+    await call("design_append_to_slot", {"instanceId": placed, "slotName": "Body", "nodeType": "RECTANGLE"})
+    await call("design_reset_slot", {"instanceId": placed, "slotName": "Body"})
+
+
+async def _annotation_tools(call: Call, page_id: str) -> None:
+    await call("design_get_annotation_categories", {})
+    frame = _made_id(await call("design_create_child", {"parentId": page_id, "nodeType": "FRAME", "properties": {}}))
+    await call("design_set_annotations", {"nodeId": frame, "annotations": [{"label": "Use 16px padding"}]})
+    read = await call("design_get_annotations", {"nodeId": frame})
+    assert [note["label"] for note in read["annotations"]] == ["Use 16px padding"]
+
+
+async def _variable_tools(call: Call) -> None:
+    """A collection with modes, a variable made, updated, renamed and deleted, a batch made and updated, tokens set
+    up with aliases, and the collection deleted."""
+    made = await call("design_create_variable_collection", {"name": "Palette", "initialModeName": "Light"})
+    palette = made["collection"]["id"]
+    light = made["collection"]["modes"][0]["modeId"]
+    dark = (await call("design_add_mode", {"collectionId": palette, "modeName": "Dim"}))["modeId"]
+    await call("design_rename_mode", {"collectionId": palette, "modeId": dark, "newName": "Dark"})
+    values = {light: "#f00", dark: "#00f"}
+    colour = {"name": "color/brand", "collectionId": palette, "resolvedType": "COLOR", "valuesByMode": values}
+    variable = (await call("design_create_variable", colour))["variable"]["id"]
+    await call("design_update_variable", {"variableId": variable, "modeId": dark, "value": "#00ff00"})
+    await call("design_rename_variable", {"variableId": variable, "newName": "color/primary"})
+    await call("design_delete_variable", {"variableId": variable})
+    batch = [{"name": f"radius/{i}", "resolvedType": "FLOAT", "valuesByMode": {light: i}} for i in range(3)]
+    ids = list(
+        (await call("design_batch_create_variables", {"collectionId": palette, "variables": batch}))["created"].values()
+    )
+    updates = [{"variableId": vid, "modeId": light, "value": 20 + n} for n, vid in enumerate(ids)]
+    assert (await call("design_batch_update_variables", {"updates": updates}))["count"] == 3
+    await call("design_delete_variable_collection", {"collectionId": palette})
+    tokens = await call(
+        "design_setup_design_tokens", {"collectionName": "Tokens", "modes": ["Light", "Dark"], "tokens": AUDITED_TOKENS}
+    )
+    assert tokens["count"] == len(AUDITED_TOKENS)
+
+
+async def test_the_document_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
     server: RemoteServer, real_paired: str
 ) -> None:
+    called: set[str] = set()
     async with session(server, real_paired) as client:
         await _until_listed(client, "design_execute")
         listed = {tool.name for tool in (await client.list_tools()).tools}
         assert PAIRED_REAL_PLUGIN_TOOLS <= listed
 
         async def call(name: str, args: dict[str, Any]) -> Any:
-            result = await client.call_tool(name, args)
-            text = result.content[0].text  # type: ignore[union-attr]
-            assert not result.is_error, f"{name} is listed but failed: {text}"
+            answer = await _succeeds(client, name, args)
             called.add(name)
-            return json.loads(text)
+            return answer
 
-        async def read(node_id: str) -> Any:
-            code = (
-                f"const n = await figma.getNodeByIdAsync({json.dumps(node_id)}); if (!n) return null;"
-                " return { name: n.name, x: n.x, width: n.width, fill: n.fills[0] && n.fills[0].color,"
-                " strokeWeight: n.strokeWeight, characters: n.characters };"
-            )
-            return (await call("design_execute", {"code": code}))["result"]
-
-        called: set[str] = set()
-        page_id = (await call("design_execute", {"code": "return figma.currentPage.id;"}))["result"]
-        made = await call(
-            "design_create_child",
-            {"parentId": page_id, "nodeType": "RECTANGLE", "properties": {"name": "Card", "width": 100, "height": 50}},
-        )
-        card = made["node"]["id"] if "node" in made else made["created"]["id"]
-        await call("design_move_node", {"nodeId": card, "x": 200, "y": 300})
-        await call("design_resize_node", {"nodeId": card, "width": 40, "height": 30})
-        await call("design_set_fills", {"nodeId": card, "fills": [{"color": "#0000ff"}]})
-        await call("design_set_strokes", {"nodeId": card, "strokes": [{"color": "#ff0000"}], "strokeWeight": 3})
-        await call("design_rename_node", {"nodeId": card, "newName": "Card/Relayed"})
-        assert await read(card) == {
-            "name": "Card/Relayed",
-            "x": 200,
-            "width": 40,
-            "fill": {"r": 0, "g": 0, "b": 1},
-            "strokeWeight": 3,
-            "characters": None,
-        }
-        copy = await call("design_clone_node", {"nodeId": card})
-        copy_id = copy["node"]["id"] if "node" in copy else copy["clone"]["id"]
-        await call("design_delete_node", {"nodeId": copy_id})
-        assert await read(copy_id) is None
-        text = await call(
-            "design_create_child",
-            {"parentId": page_id, "nodeType": "TEXT", "properties": {"name": "Label", "text": "Hi"}},
-        )
-        label = text["node"]["id"] if "node" in text else text["created"]["id"]
-        await call("design_set_text", {"nodeId": label, "text": "Hello there"})
-        assert (await read(label))["characters"] == "Hello there"
+        page_id = await _js(call, "return figma.currentPage.id;")
+        await _node_tools(call, page_id)
+        await _component_tools(call)
+        await _annotation_tools(call, page_id)
+        await _variable_tools(call)
     assert called - {"design_execute"} == PAIRED_REAL_PLUGIN_TOOLS
