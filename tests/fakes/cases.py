@@ -261,21 +261,20 @@ REMOTE_CASES: dict[str, dict[str, Any]] = {
 }
 
 #: The tools tests/remote/test_every_listed_tool.py calls on the real plugin paired through the relay: the document's
-#: write tools, each on what an earlier call made.
-PAIRED_REAL_PLUGIN_TOOLS = WRITE_TOOLS
+#: write tools, each on what an earlier call made, and the tools that read the document the way only the real plugin
+#: answers (code, audits, tokens, the design-system report).
+PAIRED_REAL_PLUGIN_TOOLS = (
+    WRITE_TOOLS
+    | TOKEN_TOOLS
+    | REPORT_TOOLS
+    # Suggesting mappings reads the user's codebase: not listed remotely.
+    | (CODE_TOOLS - {"design_suggest_code_mappings"})
+    | {"design_lint_design", "design_audit_component_accessibility"}
+)
 
 
 #: The tools Remote Mode lists to a user with a paired plugin that tests/remote/test_every_listed_tool.py does not
 #: call yet: they change or read the document in ways only the real plugin answers (ids made by earlier calls, a
 #: FigJam or Slides editor), and their local modules run them through the real plugin. The test fails for a listed
 #: tool that is neither called nor named here, and for a name here that is no longer listed.
-PAIRED_NOT_CALLED = frozenset(
-    (WRITE_TOOLS - PAIRED_REAL_PLUGIN_TOOLS)
-    | BOARD_SLIDES_TOOLS
-    | TOKEN_TOOLS
-    # Suggesting mappings reads the user's codebase: not listed remotely.
-    | (CODE_TOOLS - {"design_suggest_code_mappings"})
-    | {"design_lint_design", "design_audit_component_accessibility"}
-    # Paired, the report reads the whole document through the plugin's pages: the real plugin's editor, not the fake.
-    | {"design_audit_design_system_report"}
-)
+PAIRED_NOT_CALLED = BOARD_SLIDES_TOOLS

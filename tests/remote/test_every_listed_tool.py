@@ -23,7 +23,15 @@ from typing import Any
 import httpx2
 import pytest
 from fakes.api_server import ApiServer
-from fakes.cases import AUDITED_TOKENS, HIST, PAGE, PAIRED_NOT_CALLED, PAIRED_REAL_PLUGIN_TOOLS, REMOTE_CASES
+from fakes.cases import (
+    AUDITED_DOCUMENT,
+    AUDITED_TOKENS,
+    HIST,
+    PAGE,
+    PAIRED_NOT_CALLED,
+    PAIRED_REAL_PLUGIN_TOOLS,
+    REMOTE_CASES,
+)
 from fakes.design_api import ENTERPRISE_KEY
 from fakes.fake_plugin import FakePlugin
 from fakes.plugin_payloads import (
@@ -46,6 +54,8 @@ from design_console.remote.browser import BrowserPool
 
 #: How long one call may take.
 CALL_SECONDS = 180.0
+#: The file the real plugin runs in.
+REAL_FILE = "realFile"
 #: What the page the browser tools open says and logs.
 PAGE_HTML = b"<!doctype html><title>Listed</title><p>hello</p><script>console.log('listed page')</script>"
 
@@ -226,7 +236,7 @@ def real_paired(
             return code
 
     html, ports = synced_copy(tmp_path_factory.mktemp("plugin"), server.url.replace("http://", "ws://", 1))
-    plugin = RealPlugin.open(html, ports, "figma", "realFile", "Real File")
+    plugin = RealPlugin.open(html, ports, "figma", REAL_FILE, "Real File")
     try:
         plugin.wait_window(lambda w: w["cloud"]["state"] == "idle", "open")
         plugin.pair(asyncio.run(pairing_code()))
@@ -370,6 +380,30 @@ async def _variable_tools(call: Call) -> None:
     assert tokens["count"] == len(AUDITED_TOKENS)
 
 
+async def _read_tools(call: Call) -> None:
+    """Code, audits, tokens and the design-system report, on a small audited document."""
+    made = await _js(call, AUDITED_DOCUMENT)
+    card, button = made["card"], made["button"]
+    assert "Card" in (await call("design_get_metadata", {"nodeId": card}))["xml"]
+    assert (await call("design_get_design_context", {"nodeId": card, "framework": "html"}))["code"]
+    await call("design_get_variable_defs", {"nodeId": card})
+    lint = await call("design_lint_design", {"nodeId": card, "rules": ["wcag"]})
+    assert any(finding["rule"] == "wcag-contrast" for finding in lint["findings"]), lint
+    await call("design_audit_component_accessibility", {"nodeId": button})
+    mapping = {"componentId": button, "source": "@/components/Button", "exportName": "Button"}
+    await call("design_set_code_mapping", mapping)
+    listed = await call("design_get_code_mappings", {})
+    assert [m["componentId"] for m in listed["mappings"]] == [button]
+    exported = await call("design_export_tokens", {"format": "dtcg"})
+    assert exported["tokens"] == len(AUDITED_TOKENS)
+    dtcg = {"Imported": {"space": {"s": {"$type": "number", "$value": 4}}}}
+    imported = await call("design_import_tokens", {"payload": json.dumps(dtcg)})
+    assert imported["applied"] is True, imported
+    # Named: remotely no file is active, even with a plugin paired (the paired plugin's file is not yet taken as it).
+    report = await call("design_audit_design_system_report", {"fileUrl": REAL_FILE, "forceRefresh": True})
+    assert report["source"] == "plugin", report
+
+
 async def test_the_document_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
     server: RemoteServer, real_paired: str
 ) -> None:
@@ -389,4 +423,5 @@ async def test_the_document_tools_listed_to_a_paired_user_succeed_on_the_real_pl
         await _component_tools(call)
         await _annotation_tools(call, page_id)
         await _variable_tools(call)
+        await _read_tools(call)
     assert called - {"design_execute"} == PAIRED_REAL_PLUGIN_TOOLS
