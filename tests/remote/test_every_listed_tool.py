@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import io
 import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -26,6 +28,7 @@ from fakes.api_server import ApiServer
 from fakes.cases import (
     AUDITED_DOCUMENT,
     AUDITED_TOKENS,
+    BOARD_SLIDES_TOOLS,
     HIST,
     PAGE,
     PAIRED_NOT_CALLED,
@@ -55,7 +58,7 @@ from design_console.remote.browser import BrowserPool
 #: How long one call may take.
 CALL_SECONDS = 180.0
 #: The file the real plugin runs in.
-REAL_FILE = "realFile"
+REAL_FILE = "figmaFile"
 #: What the page the browser tools open says and logs.
 PAGE_HTML = b"<!doctype html><title>Listed</title><p>hello</p><script>console.log('listed page')</script>"
 
@@ -221,13 +224,13 @@ async def test_every_tool_listed_to_a_paired_user_succeeds_or_is_named_as_not_ca
     assert "design_execute" in called and "design_get_component_for_development_deep" in called
 
 
-@pytest.fixture(scope="module")
-def real_paired(
-    server: RemoteServer, platform: FakePlatform, tmp_path_factory: pytest.TempPathFactory
+@contextmanager
+def _real_plugin(
+    server: RemoteServer, platform: FakePlatform, folder: Path, subject: str, editor: str
 ) -> Iterator[str]:
-    """Another signed-in user, whose shipped plugin (ui.html in jsdom, code.js on the stand-in editor) is paired
-    through its Cloud section; yields the user's access token."""
-    _, tokens = sign_in(server, platform, "9503")
+    """A signed-in user whose shipped plugin (ui.html in jsdom, code.js on the stand-in ``editor``) is paired through
+    its Cloud section, in file ``<editor>File``; yields the user's access token."""
+    _, tokens = sign_in(server, platform, subject)
 
     async def pairing_code() -> str:
         async with session(server, tokens["access_token"]) as client:
@@ -235,8 +238,8 @@ def real_paired(
             code: str = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
             return code
 
-    html, ports = synced_copy(tmp_path_factory.mktemp("plugin"), server.url.replace("http://", "ws://", 1))
-    plugin = RealPlugin.open(html, ports, "figma", REAL_FILE, "Real File")
+    html, ports = synced_copy(folder, server.url.replace("http://", "ws://", 1))
+    plugin = RealPlugin.open(html, ports, editor, f"{editor}File", f"{editor} file")
     try:
         plugin.wait_window(lambda w: w["cloud"]["state"] == "idle", "open")
         plugin.pair(asyncio.run(pairing_code()))
@@ -244,6 +247,21 @@ def real_paired(
         yield tokens["access_token"]
     finally:
         plugin.stop()
+
+
+@pytest.fixture(scope="module")
+def real_paired(
+    server: RemoteServer, platform: FakePlatform, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, str]]:
+    """Three more signed-in users, each with the shipped plugin paired in a design file, a FigJam board and a Slides
+    deck; yields each one's access token by editor."""
+    with contextlib.ExitStack() as stack:
+        yield {
+            editor: stack.enter_context(
+                _real_plugin(server, platform, tmp_path_factory.mktemp(editor), f"96{n:02d}", editor)
+            )
+            for n, editor in enumerate(("figma", "figjam", "slides"))
+        }
 
 
 def _png() -> bytes:
@@ -404,24 +422,82 @@ async def _read_tools(call: Call) -> None:
     assert report["source"] == "plugin", report
 
 
-async def test_the_document_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
-    server: RemoteServer, real_paired: str
-) -> None:
-    called: set[str] = set()
-    async with session(server, real_paired) as client:
+async def _board_tools(call: Call) -> None:
+    """Stickies, a connector, a shape, a section, a table and a code block on a board, arranged and read back."""
+    sticky = (await call("design_create_sticky", {"text": "Idea", "color": "BLUE"}))["node"]["id"]
+    pair = (await call("design_create_stickies", {"stickies": [{"text": "from"}, {"text": "to"}]}))["nodes"]
+    link = await call("design_create_connector", {"startNodeId": pair[0]["id"], "endNodeId": pair[1]["id"]})
+    shape = (await call("design_create_shape_with_text", {"text": "DB", "shapeType": "ENG_DATABASE"}))["node"]["id"]
+    await call("design_create_section", {"name": "Zone"})
+    await call("design_create_table", {"rows": 2, "columns": 2, "data": [["a", "b"], ["c", "d"]]})
+    await call("design_create_code_block", {"code": "print(1)", "language": "python"})
+    ids = [sticky, pair[0]["id"], pair[1]["id"], shape, link["node"]["id"]]
+    await call("design_auto_arrange", {"nodeIds": ids, "layout": "grid", "spacing": 30})
+    board = await call("design_get_board_contents", {"nodeTypes": ["STICKY", "SECTION", "CONNECTOR"]})
+    assert "Idea" in json.dumps(board)
+    edges = (await call("design_get_connections", {}))["edges"]
+    assert any(edge["id"] == link["node"]["id"] for edge in edges), edges
+
+
+async def _slides_tools(call: Call) -> None:
+    """Slides made, duplicated, deleted, written on, reordered, given transitions, focused, skipped and read back."""
+    first = (await call("design_create_slide", {}))["slide"]["id"]
+    second = (await call("design_create_slide", {}))["slide"]["id"]
+    copy = (await call("design_duplicate_slide", {"slideId": second}))["slide"]["id"]
+    await call("design_delete_slide", {"slideId": copy})
+    await call("design_add_text_to_slide", {"slideId": first, "text": "Our plan", "fontSize": 60})
+    await call(
+        "design_add_shape_to_slide",
+        {"slideId": first, "shapeType": "ELLIPSE", "x": 1, "y": 2, "width": 30, "height": 40},
+    )
+    await call("design_set_slide_background", {"slideId": first, "color": "#0000ff"})
+    assert [entry["id"] for entry in (await call("design_list_slides", {}))["slides"]][-2:] == [first, second]
+    assert (await call("design_get_slide_content", {"slideId": first}))["title"] == "Our plan"
+    flat = [slide for row in (await call("design_get_slide_grid", {}))["grid"] for slide in row]
+    assert (await call("design_reorder_slides", {"grid": [list(reversed(flat))]}))["grid"] == [list(reversed(flat))]
+    await call("design_set_slide_transition", {"slideId": first, "style": "PUSH_FROM_LEFT", "duration": 0.8})
+    assert (await call("design_get_slide_transition", {"slideId": first}))["transition"]["style"] == "PUSH_FROM_LEFT"
+    await call("design_focus_slide", {"slideId": second})
+    assert (await call("design_get_focused_slide", {}))["slide"]["id"] == second
+    assert (await call("design_skip_slide", {"slideId": second, "skip": True}))["isSkipped"] is True
+    await call("design_set_slides_view_mode", {"mode": "single-slide"})
+    await call("design_get_text_styles", {})
+
+
+@asynccontextmanager
+async def _calls(server: RemoteServer, token: str, called: set[str]) -> AsyncIterator[Call]:
+    """A paired user's session, as a function that calls a tool, checks it succeeded and notes its name."""
+    async with session(server, token) as client:
         await _until_listed(client, "design_execute")
-        listed = {tool.name for tool in (await client.list_tools()).tools}
-        assert PAIRED_REAL_PLUGIN_TOOLS <= listed
 
         async def call(name: str, args: dict[str, Any]) -> Any:
             answer = await _succeeds(client, name, args)
             called.add(name)
             return answer
 
+        yield call
+
+
+async def test_the_board_and_slides_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
+    server: RemoteServer, real_paired: dict[str, str]
+) -> None:
+    called: set[str] = set()
+    async with _calls(server, real_paired["figjam"], called) as call:
+        await _board_tools(call)
+    async with _calls(server, real_paired["slides"], called) as call:
+        await _slides_tools(call)
+    assert called == BOARD_SLIDES_TOOLS
+
+
+async def test_the_document_tools_listed_to_a_paired_user_succeed_on_the_real_plugin(
+    server: RemoteServer, real_paired: dict[str, str]
+) -> None:
+    called: set[str] = set()
+    async with _calls(server, real_paired["figma"], called) as call:
         page_id = await _js(call, "return figma.currentPage.id;")
         await _node_tools(call, page_id)
         await _component_tools(call)
         await _annotation_tools(call, page_id)
         await _variable_tools(call)
         await _read_tools(call)
-    assert called - {"design_execute"} == PAIRED_REAL_PLUGIN_TOOLS
+    assert called - {"design_execute"} == PAIRED_REAL_PLUGIN_TOOLS - BOARD_SLIDES_TOOLS
