@@ -168,20 +168,26 @@ async def test_every_tool_listed_to_an_unpaired_user_succeeds(
     assert "design_pair_plugin" in called and "design_execute" not in called
 
 
+def _pairing_code(server: RemoteServer, token: str) -> str:
+    """A pairing code for the user of ``token``, asked for over ``/mcp`` as an AI client does (outside any loop)."""
+
+    async def ask() -> str:
+        async with session(server, token) as client:
+            result = await client.call_tool("design_pair_plugin", {})
+            code: str = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
+            return code
+
+    return asyncio.run(ask())
+
+
 @pytest.fixture(scope="module")
 def paired(server: RemoteServer, platform: FakePlatform) -> Iterator[tuple[str, FakePlugin]]:
     """A signed-in user whose plugin is paired through the relay, in the file the design API tools read; yields the
     user's access token and the plugin, which answers with the real plugin's payloads."""
     _, tokens = sign_in(server, platform, "9502")
 
-    async def pairing_code() -> str:
-        async with session(server, tokens["access_token"]) as client:
-            result = await client.call_tool("design_pair_plugin", {})
-            code: str = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
-            return code
-
     plugin = FakePlugin.paired_in_thread(
-        server.url, asyncio.run(pairing_code()), file_key=ENTERPRISE_KEY, file_name="Design System"
+        server.url, _pairing_code(server, tokens["access_token"]), file_key=ENTERPRISE_KEY, file_name="Design System"
     )
     lib = library()
     plugin.handlers.update(
@@ -232,17 +238,11 @@ def _real_plugin(
     its Cloud section, in file ``<editor>File``; yields the user's access token."""
     _, tokens = sign_in(server, platform, subject)
 
-    async def pairing_code() -> str:
-        async with session(server, tokens["access_token"]) as client:
-            result = await client.call_tool("design_pair_plugin", {})
-            code: str = json.loads(result.content[0].text)["code"]  # type: ignore[union-attr]
-            return code
-
     html, ports = synced_copy(folder, server.url.replace("http://", "ws://", 1))
     plugin = RealPlugin.open(html, ports, editor, f"{editor}File", f"{editor} file")
     try:
         plugin.wait_window(lambda w: w["cloud"]["state"] == "idle", "open")
-        plugin.pair(asyncio.run(pairing_code()))
+        plugin.pair(_pairing_code(server, tokens["access_token"]))
         plugin.wait_window(lambda w: w["cloud"]["state"] == "paired", "pair")
         yield tokens["access_token"]
     finally:
