@@ -29,6 +29,9 @@ from websockets.protocol import State as ConnectionState
 
 from design_console import PLUGIN_VERSION
 from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof
+from design_console.remote.relay import RELAY_PORT
+
+from .relay_client import ws_url
 
 Handler = Callable[["FakePlugin", dict[str, Any]], Any]
 
@@ -104,8 +107,13 @@ class FakePlugin:
         plugin_version: str | None = PLUGIN_VERSION,
         editor_type: str = "figma",
         host: str = "127.0.0.1",
+        url: str | None = None,
     ) -> None:
         self.port = port
+        #: Where the socket goes when it is not designd's bridge port on ``host`` (a relay's ``/ws/pair?code=…``).
+        self.url = url
+        #: The relay this plugin was paired to, from the PAIRED frame; None on designd's bridge port.
+        self.relay: str | None = None
         self.token = token
         self.hello = hello
         #: The port bound into the proof; another than ``port`` plays a proof relayed from a server on that port.
@@ -168,6 +176,12 @@ class FakePlugin:
             raise
         return plugin
 
+    @classmethod
+    def paired_in_thread(cls, http_url: str, code: str, **options: Any) -> FakePlugin:
+        """Like :meth:`start_in_thread`, but redeeming a pairing code at the relay of the Remote Mode server at
+        ``http_url``: the pairing's credential is then the secret of the proofs."""
+        return cls.start_in_thread(RELAY_PORT, url=f"{ws_url(http_url)}?code={code}", **options)
+
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = WAIT_SECONDS) -> Any:
         """Run a coroutine of this plugin on its thread's loop and return its result (thread mode only)."""
         if self._loop is None:
@@ -192,7 +206,7 @@ class FakePlugin:
         if self._changed is None:
             self._changed = asyncio.Condition()
         ws = await ws_connect(
-            f"ws://{self.host}:{self.port}/",
+            self.url or f"ws://{self.host}:{self.port}/",
             origin=self.origin,  # type: ignore[arg-type]
             max_size=None,
             compression=None,
@@ -202,6 +216,10 @@ class FakePlugin:
         self.connections += 1
         self.close_code = self.close_reason = None
         first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_SECONDS))
+        if first.get("type") == "PAIRED":
+            # A redeemed pairing code: the relay hands over the credential, then speaks designd's protocol.
+            self.token, self.relay = first["data"]["credential"], first["data"]["relay"]
+            first = json.loads(await asyncio.wait_for(ws.recv(), WAIT_SECONDS))
         if first.get("type") != "SERVER_HELLO":
             raise AssertionError(f"expected SERVER_HELLO first, got {first!r}")
         self.server_hello = first["data"]

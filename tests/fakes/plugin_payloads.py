@@ -414,3 +414,17 @@ def analysis_reply(params: dict[str, Any]) -> dict[str, Any]:
             "wrong_node_type",
         )
     return analysis()
+
+
+def component_reply(params: dict[str, Any]) -> dict[str, Any]:
+    """GET_COMPONENT of a component or component set of :func:`design_file` (describeComponent, without the page
+    GET_LOCAL_COMPONENTS adds)."""
+    listed = design_file()
+    for found in listed["components"] + listed["componentSets"]:
+        if found["id"] == params.get("nodeId"):
+            return {"success": True, "component": {k: v for k, v in found.items() if k != "page"}}
+    raise FakePluginError(
+        f"Node {params.get('nodeId')} was not found in this file (Design System). Node ids are specific to a file and "
+        "session and go stale: look the node up again.",
+        "not_found",
+    )

@@ -16,7 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from helpers import free_port_range
 from procs import DaemonProcess, TestEnv, kill_all, make_env, processes_of
+
+from design_console.daemon.plugin_sync import render_plugin_file
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tests" / "plugin" / "harness" / "run-plugin.mjs"
@@ -98,6 +101,18 @@ class RealPlugin:
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def synced_copy(folder: Path, relay_url: str) -> tuple[Path, range]:
+    """The plugin as designd syncs it for a user whose DESIGN_RELAY_URL is ``relay_url``; its local ports are free
+    ones nothing listens on, so only the Cloud section connects."""
+    first = free_port_range(10)
+    ports = range(first, first + 10)
+    for name in ("ui.html", "manifest.json"):
+        text = (ROOT / "plugin" / name).read_text(encoding="utf-8")
+        rendered = render_plugin_file(name, text, token="local-token-" + "0" * 32, relay_url=relay_url, ports=ports)
+        (folder / name).write_text(rendered, encoding="utf-8")
+    return folder / "ui.html", ports
 
 
 @contextmanager

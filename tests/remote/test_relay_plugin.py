@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import redis
 from fakes.api_server import ApiServer
-from fakes.real_plugin import ROOT, RealPlugin
+from fakes.real_plugin import RealPlugin, synced_copy
 from fakes.remote import (
     FakePlatform,
     RemoteServer,
@@ -31,7 +31,6 @@ from helpers import free_port_range
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from design_console.daemon.plugin_sync import render_plugin_file
 from design_console.remote.relay import CODE_SECONDS
 from design_console.remote.store import RedisStore
 
@@ -62,18 +61,6 @@ def proxy(server: RemoteServer) -> Iterator[TcpProxy]:
     """The network between the plugin and the relay."""
     with tcp_proxy(int(server.env["DESIGN_REMOTE_PORT"])) as running:
         yield running
-
-
-def synced_copy(folder: Path, relay_url: str) -> tuple[Path, range]:
-    """The plugin as designd syncs it for a user whose DESIGN_RELAY_URL is ``relay_url``; its local ports are free
-    ones nothing listens on, so only the Cloud section connects."""
-    first = free_port_range(10)
-    ports = range(first, first + 10)
-    for name in ("ui.html", "manifest.json"):
-        text = (ROOT / "plugin" / name).read_text(encoding="utf-8")
-        rendered = render_plugin_file(name, text, token="local-token-" + "0" * 32, relay_url=relay_url, ports=ports)
-        (folder / name).write_text(rendered, encoding="utf-8")
-    return folder / "ui.html", ports
 
 
 @asynccontextmanager
