@@ -109,15 +109,12 @@ class Shim:
         self.stdout = sys.stdout.fileno()
         self.pending = bytearray()  # the start of a line whose end has not arrived yet
         self.direct = stdin_pollable(self.stdin)
-        self.lines_in: socket.socket | None = None
-        self.feed: socket.socket | None = None
-        if self.direct:
-            self.lines_fd = self.stdin
-        else:
-            # The stdin thread writes what it reads into one end; the main loop polls the other, a socket anywhere.
-            self.lines_in, self.feed = socket.socketpair()
-            self.lines_in.setblocking(False)
-            self.lines_fd = self.lines_in.fileno()
+        # The threads write into one end, the main loop polls the other (a socket on every system): what the stdin
+        # thread reads where stdin is not polled, and in any case the end of the client that a thread noticed.
+        self.lines_in, self.feed = socket.socketpair()
+        self.lines_in.setblocking(False)
+        self.inbox_fd = self.lines_in.fileno()
+        self.lines_fd = self.stdin if self.direct else self.inbox_fd
         self.link: DaemonLink | None = None
         self.poller = zmq.Poller()
         self.inflight: dict[str, int | str | None] = {}
@@ -135,7 +132,6 @@ class Shim:
 
     def _read_stdin(self) -> None:
         """Feed stdin to the main loop (where it cannot poll stdin); at its end (or a read error), end the shim."""
-        assert self.feed is not None
         try:
             while chunk := os.read(self.stdin, READ_SIZE):
                 self.feed.sendall(chunk)
@@ -173,9 +169,8 @@ class Shim:
         """Tell the main loop the client is gone (the end of the fed stream), and end the process if it lingers."""
         if not self._ending.acquire(blocking=False):
             return
-        if self.feed is not None:
-            with contextlib.suppress(OSError):
-                self.feed.shutdown(socket.SHUT_WR)
+        with contextlib.suppress(OSError):
+            self.feed.shutdown(socket.SHUT_WR)
         _exit_soon()
 
     # --- the main loop ---------------------------------------------------------------------------------------
@@ -221,6 +216,8 @@ class Shim:
         for sock in (self.link.sock, self.link.monitor):
             self.poller.register(sock, zmq.POLLIN)
         self.poller.register(self.lines_fd, zmq.POLLIN)
+        if self.direct:
+            self.poller.register(self.inbox_fd, zmq.POLLIN)
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
@@ -231,6 +228,8 @@ class Shim:
         try:
             if self.lines_fd in ready:  # zmq.Poller names a plain descriptor by its number
                 self._from_client(polled=True)
+            if self.direct and self.inbox_fd in ready:  # a thread saw the client go (its parent died, stdin hung up)
+                self.done = True
             if (self.link.sock in ready or self.link.monitor in ready) and not self.done:
                 self._from_daemon()
             now = time.monotonic()
@@ -249,7 +248,7 @@ class Shim:
 
         ``polled``: the main poller just found stdin readable, so a read cannot block.
         """
-        if self.lines_in is not None:
+        if not self.direct:
             try:
                 return self.lines_in.recv(READ_SIZE)
             except BlockingIOError:
