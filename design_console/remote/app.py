@@ -50,6 +50,7 @@ from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.remote.browser import BrowserPool
+from design_console.remote.flights import Flights
 from design_console.remote.lean import LeanMcp, Listings, TokenCache
 from design_console.remote.lean_sse import LeanSse
 from design_console.remote.limits import PerAddressLimit
@@ -264,6 +265,7 @@ class RemoteService:
         #: store; a plugin command needs no design API, but its context is built with the client.
         self._apis: OrderedDict[str, tuple[str, DesignApi, float]] = OrderedDict()
         self._trust = min(float(config.cache_seconds), UPSTREAM_TRUST_SECONDS)
+        self._token_reads: Flights[str] = Flights()
         #: Upstream requests of the design API clients already closed (the counter never goes back).
         self._retired_upstream = 0
         self._closing: set[asyncio.Task[None]] = set()
@@ -371,7 +373,8 @@ class RemoteService:
         if known is not None and known[2] > time.monotonic():
             self._apis.move_to_end(subject)
             return known[1]
-        return self._client(subject, await self.oauth.upstream_token(subject))
+        oauth = self.oauth
+        return self._client(subject, await self._token_reads.run(subject, lambda: oauth.upstream_token(subject)))
 
     async def run_tool(
         self,

@@ -20,6 +20,7 @@ from typing import Any
 
 import mcp_types as types
 
+from design_console.remote.flights import Flights
 from design_console.remote.store import Store, Subscription
 from design_console.tools.base import Need, ToolSpec
 from design_console.tools.wire.mcp import tool_definitions
@@ -90,6 +91,7 @@ class UserStates:
         self._max_age = max_age
         self._size = size
         self._known: OrderedDict[str, tuple[bool, float]] = OrderedDict()
+        self._reads: Flights[bool] = Flights()
         #: Counts forgets: a store read that a forget overtook is not kept (it may predate the change).
         self._forgets = 0
 
@@ -104,6 +106,9 @@ class UserStates:
         if known is not None and known[1] > now:
             self._known.move_to_end(subject)
             return known[0]
+        return await self._reads.run(subject, lambda: self._read(subject, now))
+
+    async def _read(self, subject: str, now: float) -> bool:
         forgets = self._forgets
         paired = await self._paired(subject)
         if forgets == self._forgets and self._max_age > 0:
@@ -117,6 +122,7 @@ class UserStates:
         """``subject``'s pairing changed: the next question goes to the store."""
         self._forgets += 1
         self._known.pop(subject, None)
+        self._reads.forget(subject)
 
 
 class UserListings:
