@@ -36,6 +36,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from design_console.protocol import ToolOutput
+from design_console.remote.flights import Flights
 from design_console.remote.store import Store
 from design_console.tools.base import ToolSpec
 from design_console.tools.wire.frames import (
@@ -90,7 +91,7 @@ class TokenCache:
         self._ttl = ttl
         self._size = size
         self._held: OrderedDict[str, tuple[float, AccessToken]] = OrderedDict()
-        self._asking: dict[str, asyncio.Future[AccessToken | None]] = {}
+        self._asking: Flights[AccessToken | None] = Flights()
 
     async def verify_token(self, token: str) -> AccessToken | None:
         """The token's grant, from memory when checked less than ``ttl`` seconds ago; None for an invalid one."""
@@ -99,19 +100,7 @@ class TokenCache:
         if held is not None and held[0] > now and (held[1].expires_at is None or held[1].expires_at > time.time()):
             return held[1]
         # The requests that find the token stale at once share one look-up: a burst costs the store one read.
-        asking = self._asking.get(token)
-        if asking is not None:
-            return await asyncio.shield(asking)
-        asking = self._asking[token] = asyncio.get_running_loop().create_future()
-        try:
-            found = await self._verifier.verify_token(token)
-        except BaseException as exc:
-            asking.set_exception(exc)
-            asking.exception()  # a waiter re-raises it; none need be there
-            raise
-        finally:
-            del self._asking[token]
-        asking.set_result(found)
+        found = await self._asking.run(token, lambda: self._verifier.verify_token(token))
         if found is None:
             self._held.pop(token, None)
             return None
@@ -251,7 +240,7 @@ class LeanMcp:
         self._json = json_response
         self._capabilities = capabilities
         self._held: OrderedDict[str, _Held] = OrderedDict()
-        self._asking: dict[str, asyncio.Future[_Held | None]] = {}
+        self._asking: Flights[_Held | None] = Flights()
 
     @property
     def active_sessions(self) -> int:
@@ -338,12 +327,7 @@ class LeanMcp:
         unknown session, as the SDK does)."""
         held = self._held.get(session_id)
         if held is None or time.monotonic() - held.checked > self._cache_seconds:
-            asking = self._asking.get(session_id)
-            if asking is None:
-                asking = asyncio.ensure_future(self._look_up(session_id))
-                self._asking[session_id] = asking
-                asking.add_done_callback(lambda _: self._asking.pop(session_id, None))
-            held = await asyncio.shield(asking)
+            held = await self._asking.run(session_id, lambda: self._look_up(session_id))
             if held is None:
                 return None
         self._held.move_to_end(session_id)
