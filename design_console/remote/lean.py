@@ -28,7 +28,6 @@ from collections.abc import Awaitable, Callable, Coroutine, Hashable, Iterable
 from typing import Any, Protocol
 
 import msgspec
-from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.streamable_http import REQUEST_CANCELLED, check_accept_headers
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
@@ -37,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from design_console.protocol import ToolOutput
 from design_console.remote.flights import Flights
+from design_console.remote.lean_io import call_params, caller, discard_reply, read_body, replay_body, sse_event
 from design_console.remote.store import Store
 from design_console.tools.base import ToolSpec
 from design_console.tools.wire.frames import (
@@ -175,47 +175,6 @@ ToolRunner = Callable[
 ]
 
 
-def _owner(scope: Scope) -> tuple[str, str]:
-    """The signed-in user and client a request comes from (empty without OAuth)."""
-    user = scope.get("user")
-    if isinstance(user, AuthenticatedUser):
-        return user.access_token.subject or "", user.access_token.client_id
-    return "", ""
-
-
-def _replay(body: bytes, then: Receive | None = None) -> Receive:
-    """A request's ``receive`` once its body was read: the body again, then ``then`` (the client's own, to see it
-    disconnect), or for a request made up here a wait that ends only with the reply."""
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if sent:
-            if then is not None:
-                return await then()
-            await asyncio.Event().wait()
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return receive
-
-
-async def _read_body(receive: Receive) -> bytes:
-    body = b""
-    more = True
-    while more:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        body += message.get("body", b"")
-        more = message.get("more_body", False)
-    return body
-
-
-async def _discard(message: Message) -> None:
-    return None
-
-
 class LeanMcp:
     """``/mcp`` as an ASGI app: the hot path here, anything else to ``sdk`` (the SDK's Streamable HTTP app)."""
 
@@ -267,17 +226,17 @@ class LeanMcp:
         if refusal is not None or not (has_json and (has_sse or self._json)):
             await self.sdk(scope, receive, send)  # the SDK says what is wrong, in its words
             return
-        body = await _read_body(receive)
+        body = await read_body(receive)
         try:
             message = incoming.decode(body)
         except (msgspec.DecodeError, msgspec.ValidationError):
-            await self.sdk(scope, _replay(body, receive), send)
+            await self.sdk(scope, replay_body(body, receive), send)
             return
         if session_id is None:
             if message.method == "initialize" and message.id is not None:
                 await self._open(scope, send, message, body)
             else:
-                await self.sdk(scope, _replay(body, receive), send)
+                await self.sdk(scope, replay_body(body, receive), send)
             return
         held = await self._session(session_id, scope)
         if held is None:
@@ -295,19 +254,19 @@ class LeanMcp:
             await self._reply(send, session, result_frame(request_id, listing))
         elif request_id is not None and method == "ping":
             await self._reply(send, session, result_frame(request_id, b"{}"))
-        elif request_id is not None and method == "tools/call" and (params := _call_params(message)) is not None:
+        elif request_id is not None and method == "tools/call" and (params := call_params(message)) is not None:
             await self._call(scope, send, session, held, request_id, params)
         elif method == "notifications/initialized" and request_id is None and held.sdk_id is None:
             await self._answer(send, 202, _JSON_HEADERS + session, b"")
         elif method == "notifications/cancelled" and self._cancel(held, message.params):
             await self._answer(send, 202, _JSON_HEADERS + session, b"")
         else:
-            await self._to_sdk(scope, _replay(body, receive), send, session_id, held)
+            await self._to_sdk(scope, replay_body(body, receive), send, session_id, held)
 
     # Sessions -------------------------------------------------------------------------------------------------------
 
     async def _open(self, scope: Scope, send: Send, message: Incoming, body: bytes) -> None:
-        subject, client_id = _owner(scope)
+        subject, client_id = caller(scope)
         version = negotiated_version(message.params.get("protocolVersion"))
         record = SessionRecord(subject=subject, client_id=client_id, version=version, opening=body)
         session_id = secrets.token_hex(16)
@@ -331,7 +290,7 @@ class LeanMcp:
             if held is None:
                 return None
         self._held.move_to_end(session_id)
-        if (held.record.subject, held.record.client_id) != _owner(scope):
+        if (held.record.subject, held.record.client_id) != caller(scope):
             return None
         return held
 
@@ -390,7 +349,7 @@ class LeanMcp:
             await send(
                 {
                     "type": "http.response.body",
-                    "body": _event(progress_frame(token, value, total, note)),
+                    "body": sse_event(progress_frame(token, value, total, note)),
                     "more_body": True,
                 }
             )
@@ -416,7 +375,7 @@ class LeanMcp:
             # No progress went out first: the whole answer in one body of known length, as for the other messages.
             await self._reply(send, session, frame)
             return
-        await send({"type": "http.response.body", "body": _event(frame), "more_body": False})
+        await send({"type": "http.response.body", "body": sse_event(frame), "more_body": False})
 
     @staticmethod
     def _cancel(held: _Held, params: dict[str, Any]) -> bool:
@@ -429,7 +388,7 @@ class LeanMcp:
         if self._json:
             await self._answer(send, 200, _JSON_HEADERS + session, frame)
         else:
-            await self._answer(send, 200, _SSE_HEADERS + session, _event(frame))
+            await self._answer(send, 200, _SSE_HEADERS + session, sse_event(frame))
 
     @staticmethod
     async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
@@ -479,25 +438,18 @@ class LeanMcp:
 
             post = {"content-type": b"application/json", "accept": b"application/json, text/event-stream"}
             opening = _with_headers({**scope, "method": "POST"}, {**post, SESSION_HEADER: None, VERSION_HEADER: None})
-            await self.sdk(opening, _replay(held.record.opening), capture)
+            await self.sdk(opening, replay_body(held.record.opening), capture)
             if not opened:
                 return None
             version = held.record.version.encode()
             initialized = _with_headers(opening, {SESSION_HEADER: opened[0].encode(), VERSION_HEADER: version})
-            await self.sdk(initialized, _replay(b'{"jsonrpc":"2.0","method":"notifications/initialized"}'), _discard)
+            notified = b'{"jsonrpc":"2.0","method":"notifications/initialized"}'
+            await self.sdk(initialized, replay_body(notified), discard_reply)
             # A listing through the SDK session makes the server remember it as one of the user's sessions, so a
             # change of the user's tools reaches the client on that session's stream.
-            await self.sdk(initialized, _replay(b'{"jsonrpc":"2.0","id":0,"method":"tools/list"}'), _discard)
+            await self.sdk(initialized, replay_body(b'{"jsonrpc":"2.0","id":0,"method":"tools/list"}'), discard_reply)
             held.sdk_id = opened[0]
             return held.sdk_id
-
-
-def _call_params(message: Incoming) -> CallParams | None:
-    """The params of a ``tools/call``; None when malformed (the SDK answers those with its error)."""
-    try:
-        return msgspec.convert(message.params, CallParams)
-    except msgspec.ValidationError:
-        return None
 
 
 def _with_headers(scope: Scope, changes: dict[str, bytes | None]) -> Scope:
@@ -506,10 +458,6 @@ def _with_headers(scope: Scope, changes: dict[str, bytes | None]) -> Scope:
     headers = [(k, v) for k, v in scope["headers"] if k not in names]
     headers += [(name.encode(), value) for name, value in changes.items() if value is not None]
     return {**scope, "headers": headers}
-
-
-def _event(frame: bytes) -> bytes:
-    return b"event: message\r\ndata: " + frame + b"\r\n\r\n"
 
 
 def _not_found() -> bytes:

@@ -38,16 +38,8 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from design_console.protocol import ToolOutput
-from design_console.remote.lean import (
-    Listings,
-    ToolRunner,
-    _call_params,
-    _discard,
-    _event,
-    _owner,
-    _read_body,
-    _replay,
-)
+from design_console.remote.lean import Listings, ToolRunner
+from design_console.remote.lean_io import call_params, caller, discard_reply, read_body, replay_body, sse_event
 from design_console.remote.listing import ListChanges
 from design_console.tools.wire.frames import (
     CAPABILITIES,
@@ -79,7 +71,7 @@ class _Stream:
         self.owner: AuthorizationContext | None = (
             authorization_context(user) if isinstance(user, AuthenticatedUser) else None
         )
-        self.subject = _owner({"user": user})[0]
+        self.subject = caller({"user": user})[0]
         self.frames: asyncio.Queue[bytes] = asyncio.Queue(STREAM_BACKLOG)
         #: The ``initialize`` the lean path answered (the SDK session behind the stream is sent it first).
         self.opening: bytes | None = None
@@ -92,7 +84,7 @@ class _Stream:
         self.ended = asyncio.Event()
 
     async def put(self, frame: bytes) -> None:
-        await self.frames.put(_event(frame))
+        await self.frames.put(sse_event(frame))
 
     async def send_tool_list_changed(self) -> None:
         """Tell the client its tools changed (:class:`ListChanges` calls this when the user's pairing does)."""
@@ -214,7 +206,7 @@ class LeanSse:
         if held is None or held.owner != (authorization_context(user) if isinstance(user, AuthenticatedUser) else None):
             await Response("Could not find session", status_code=404)(scope, receive, send)
             return
-        body = await _read_body(receive)
+        body = await read_body(receive)
         try:
             message = incoming.decode(body)
         except (msgspec.DecodeError, msgspec.ValidationError):
@@ -237,7 +229,7 @@ class LeanSse:
         elif request_id is not None and method == "ping":
             await _accepted(send)
             await held.put(result_frame(request_id, b"{}"))
-        elif request_id is not None and method == "tools/call" and (params := _call_params(message)) is not None:
+        elif request_id is not None and method == "tools/call" and (params := call_params(message)) is not None:
             # The request's log line is written when the 202 goes: it names the tool now.
             scope.setdefault("state", {})["tool"] = params.name
             await _accepted(send)
@@ -276,9 +268,9 @@ class LeanSse:
         """Hand a message to the SDK session behind ``held`` (opened for it if need be)."""
         sdk_id = await self._attach(scope, held)
         if sdk_id is None:
-            await Response("Could not find session", status_code=404)(scope, _replay(b""), send)
+            await Response("Could not find session", status_code=404)(scope, replay_body(b""), send)
             return
-        await self.sdk_messages(_for_sdk(scope, held, sdk_id), _replay(body), send)
+        await self.sdk_messages(_for_sdk(scope, held, sdk_id), replay_body(body), send)
 
     async def _attach(self, scope: Scope, held: _Stream) -> str | None:
         async with held.attaching:
@@ -294,10 +286,10 @@ class LeanSse:
                 return None
             if held.opening is not None:
                 held.swallow = asyncio.get_running_loop().create_future()
-                await self.sdk_messages(_for_sdk(scope, held, sdk_id), _replay(held.opening), _discard)
+                await self.sdk_messages(_for_sdk(scope, held, sdk_id), replay_body(held.opening), discard_reply)
                 async with asyncio.timeout(ATTACH_SECONDS):
                     await held.swallow
-                await self.sdk_messages(_for_sdk(scope, held, sdk_id), _replay(_INITIALIZED), _discard)
+                await self.sdk_messages(_for_sdk(scope, held, sdk_id), replay_body(_INITIALIZED), discard_reply)
             held.sdk_id = sdk_id
             return sdk_id
 
