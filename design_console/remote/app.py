@@ -313,6 +313,7 @@ class RemoteService:
             self.run_tool,
             security,
             self.changes,
+            self.store,
             max_body=config.max_body,
             capabilities=advertised(self.server),
         )
@@ -447,6 +448,7 @@ class RemoteService:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         purger = asyncio.create_task(self._purge_periodically())
         await self.relays.start()
+        await self.lean_sse.start()
         await self.changes.start()
         await self.browser.start()
         try:
@@ -455,6 +457,7 @@ class RemoteService:
         finally:
             await self.browser.stop()
             await self.relays.close()
+            await self.lean_sse.close()
             await self.changes.close()
             purger.cancel()
             await asyncio.gather(purger, return_exceptions=True)

@@ -28,9 +28,7 @@ from design_console.remote.app import build_app
 from design_console.remote.listing import ListChanges
 from design_console.remote.store import SqliteStore
 from design_console.tools.wire.frames import HANDSHAKE_VERSIONS
-
-WAIT = 20.0
-Answer = tuple[int, str, list[Any]]
+from remote.sse_client import SseSession, initialize
 
 
 @pytest.fixture(scope="module")
@@ -43,74 +41,11 @@ def pair(fake_api_server: ApiServer, tmp_path_factory: pytest.TempPathFactory) -
         yield lean, sdk
 
 
-class SseSession:
-    """A client of the HTTP+SSE transport by hand: the stream, and POSTs whose answers are read off it."""
-
-    def __init__(self, server: RemoteServer, token: str | None = None) -> None:
-        auth = {"Authorization": f"Bearer {token}"} if token else {}
-        self.http = httpx.AsyncClient(base_url=server.url, headers=auth, timeout=30)
-        self.endpoint = ""
-        self.headers: dict[str, str] = {}
-
-    async def __aenter__(self) -> SseSession:
-        self._stream = self.http.stream("GET", "/sse")
-        response = await self._stream.__aenter__()
-        assert response.status_code == 200, await response.aread()
-        self.headers = {k: response.headers.get(k, "") for k in ("content-type", "cache-control", "x-accel-buffering")}
-        self._lines = response.aiter_lines()
-        kind, self.endpoint = await self.event()
-        assert kind == "endpoint"
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self._stream.__aexit__(None, None, None)
-        await self.http.aclose()
-
-    async def event(self) -> tuple[str, str]:
-        """The next event on the stream (keep-alive comments skipped)."""
-        kind, data = "", ""
-        async with asyncio.timeout(WAIT):
-            async for line in self._lines:
-                if line.startswith("event: "):
-                    kind = line[len("event: ") :]
-                elif line.startswith("data: "):
-                    data = line[len("data: ") :]
-                elif not line and kind:
-                    return kind, data
-        raise AssertionError("the stream ended")
-
-    async def frame(self) -> Any:
-        kind, data = await self.event()
-        assert kind == "message", kind
-        return json.loads(data)
-
-    async def post(self, message: dict[str, Any] | bytes, endpoint: str | None = None) -> httpx.Response:
-        body = message if isinstance(message, bytes) else json.dumps(message).encode()
-        headers = {"content-type": "application/json"}
-        return await self.http.post(endpoint or self.endpoint, content=body, headers=headers)
-
-    async def ask(self, message: dict[str, Any] | bytes) -> Answer:
-        """POST ``message``; for a request, the frames on the stream up to and including its answer."""
-        response = await self.post(message)
-        frames: list[Any] = []
-        request_id = message.get("id") if isinstance(message, dict) else None
-        if response.status_code == 202 and request_id is not None:
-            while not frames or frames[-1].get("id") != request_id or "method" in frames[-1]:
-                frames.append(await self.frame())
-        return response.status_code, response.text, frames
-
-
-def _initialize(version: str, request_id: int = 0) -> dict[str, Any]:
-    client = {"name": "pin", "version": "1"}
-    params = {"protocolVersion": version, "capabilities": {}, "clientInfo": client}
-    return {"jsonrpc": "2.0", "id": request_id, "method": "initialize", "params": params}
-
-
 async def _conversation(server: RemoteServer, version: str) -> list[Any]:
     call = "tools/call"
     versions = {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}}
     messages: list[dict[str, Any] | bytes] = [
-        _initialize(version),
+        initialize(version),
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
         {"jsonrpc": "2.0", "id": "two", "method": "ping"},
@@ -158,7 +93,7 @@ async def test_the_lean_sse_path_answers_as_the_sdk_does(pair: tuple[RemoteServe
 async def test_a_closed_stream_frees_its_session(pair: tuple[RemoteServer, RemoteServer]) -> None:
     lean, _ = pair
     async with SseSession(lean) as session:
-        await session.ask(_initialize(HANDSHAKE_VERSIONS[-1]))
+        await session.ask(initialize(HANDSHAKE_VERSIONS[-1]))
         endpoint = session.endpoint
     ping = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"})
     headers = {"content-type": "application/json"}
@@ -198,7 +133,7 @@ async def test_pairing_changes_and_progress_reach_the_stream_and_no_other_user_p
         _, alice = sign_in(server, platform, "9401")
         _, bob = sign_in(server, platform, "9402")
         async with SseSession(server, alice["access_token"]) as session:
-            await session.ask(_initialize(HANDSHAKE_VERSIONS[-1]))
+            await session.ask(initialize(HANDSHAKE_VERSIONS[-1]))
             async with SseSession(server, bob["access_token"]) as other:
                 refused = await other.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, session.endpoint)
                 assert (refused.status_code, refused.text) == (404, "Could not find session")
@@ -242,7 +177,7 @@ async def test_a_call_is_cancelled_on_the_stream(
     with running_remote(env) as server:
         _, alice = sign_in(server, platform, "9501")
         async with SseSession(server, alice["access_token"]) as session:
-            await session.ask(_initialize(HANDSHAKE_VERSIONS[-1]))
+            await session.ask(initialize(HANDSHAKE_VERSIONS[-1]))
             call = {"name": "design_pair_plugin", "arguments": {}}
             _, _, frames = await session.ask({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
             code = json.loads(frames[-1]["result"]["content"][0]["text"])["code"]

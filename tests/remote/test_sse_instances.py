@@ -1,0 +1,116 @@
+"""/sse behind a load balancer without sticky routing: two instances share one Redis, the stream is open on one and
+the POSTs reach the other, which forwards them to the instance holding the stream; the answers arrive on that stream.
+A session no instance holds is refused clearly, and a session's owner entry goes when its stream closes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fakes.api_server import ApiServer
+from fakes.design_api import ENTERPRISE_KEY
+from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
+
+from design_console.remote.lean_sse import SESSION_KIND
+from design_console.remote.store import RedisStore
+from design_console.tools.wire.frames import HANDSHAKE_VERSIONS
+from remote.sse_client import SseSession, initialize
+
+
+@pytest.fixture
+def instances(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> Iterator[tuple[RemoteServer, RemoteServer]]:
+    """Two instances behind one Redis, with the same public address (as behind one load balancer)."""
+    shared = oauth_env(platform)
+    first_env = remote_env(tmp_path / "a", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
+    second_env = remote_env(tmp_path / "b", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
+    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+    with running_remote(first_env) as first, running_remote(second_env) as second:
+        yield first, second
+
+
+async def _owner_entry(redis_url: str, endpoint: str) -> bytes | None:
+    store = RedisStore(redis_url)
+    try:
+        return await store.get(SESSION_KIND, endpoint.rsplit("=", 1)[1])
+    finally:
+        await store.close()
+
+
+async def test_posts_to_another_instance_are_answered_on_the_stream(
+    instances: tuple[RemoteServer, RemoteServer], platform: FakePlatform, redis_url: str
+) -> None:
+    first, second = instances
+    _, alice = sign_in(first, platform, "8801")
+    _, bob = sign_in(second, platform, "8802")
+    async with SseSession(first, alice["access_token"]) as session:
+        elsewhere = f"{second.url}{session.endpoint}"
+        assert await _owner_entry(redis_url, session.endpoint) is not None
+
+        async def ask(message: dict[str, Any]) -> Any:
+            """POST ``message`` to the second instance; the answer read off the first one's stream."""
+            posted = await session.post(message, elsewhere)
+            assert (posted.status_code, posted.text) == (202, "Accepted")
+            if "id" not in message:
+                return None
+            while (frame := await session.frame()).get("id") != message["id"] or "method" in frame:
+                pass
+            return frame
+
+        opened = await ask(initialize(HANDSHAKE_VERSIONS[-1], 1))
+        assert opened["id"] == 1 and opened["result"]["protocolVersion"] == HANDSHAKE_VERSIONS[-1]
+        await ask({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        listed = await ask({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        assert "design_get_file_versions" in {tool["name"] for tool in listed["result"]["tools"]}
+        call = {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}}
+        called = await ask({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": call})
+        assert called["id"] == 3 and called["result"].get("isError") is not True
+        assert json.loads(called["result"]["content"][0]["text"])
+        # A message the lean path leaves to the SDK session behind the stream (which lists no resources): its answer.
+        resources = await ask({"jsonrpc": "2.0", "id": 4, "method": "resources/list"})
+        assert resources["id"] == 4 and resources["error"]["message"] == "Method not found"
+        # The SDK's own refusal of a malformed body comes back from the instance holding the stream.
+        malformed = await session.post(b"{not json", elsewhere)
+        assert (malformed.status_code, malformed.text) == (400, "Could not parse message")
+
+        async with SseSession(second, bob["access_token"]) as other:
+            stolen = await other.post({"jsonrpc": "2.0", "id": 5, "method": "ping"}, elsewhere)
+            assert (stolen.status_code, stolen.text) == (404, "Could not find session")
+        unknown = await session.post(
+            {"jsonrpc": "2.0", "id": 6, "method": "ping"}, f"{second.url}/messages/?session_id={uuid.uuid4().hex}"
+        )
+        assert (unknown.status_code, unknown.text) == (404, "Could not find session")
+        assert (await ask({"jsonrpc": "2.0", "id": 7, "method": "ping"}))["id"] == 7
+    # The stream closed: its owner entry goes, and the other instance no longer finds the session.
+    for _ in range(200):
+        if await _owner_entry(redis_url, session.endpoint) is None:
+            break
+        await asyncio.sleep(0.05)
+    assert await _owner_entry(redis_url, session.endpoint) is None
+    async with SseSession(second, alice["access_token"]) as other:
+        after = await other.post({"jsonrpc": "2.0", "id": 8, "method": "ping"}, elsewhere)
+    assert (after.status_code, after.text) == (404, "Could not find session")
+
+
+async def test_a_session_whose_instance_died_is_refused_clearly(
+    instances: tuple[RemoteServer, RemoteServer], platform: FakePlatform, redis_url: str
+) -> None:
+    first, second = instances
+    _, alice = sign_in(first, platform, "8803")
+    async with SseSession(first, alice["access_token"]) as session:
+        elsewhere = f"{second.url}{session.endpoint}"
+        # Killed: no orderly shutdown deletes the owner entry, which would otherwise wait for its lease to run out.
+        first.proc.kill()
+        first.proc.wait(10)
+        assert await _owner_entry(redis_url, session.endpoint) is not None
+        gone = await session.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, elsewhere)
+        assert gone.status_code == 410
+        error = gone.json()["error"]
+        assert error["code"] == -32600 and "Open /sse again" in error["message"]
+        assert await _owner_entry(redis_url, session.endpoint) is None
