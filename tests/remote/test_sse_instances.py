@@ -1,25 +1,37 @@
 """/sse behind a load balancer without sticky routing: two instances share one Redis, the stream is open on one and
 the POSTs reach the other, which forwards them to the instance holding the stream; the answers arrive on that stream.
-A session no instance holds is refused clearly, and a session's owner entry goes when its stream closes."""
+A session no instance holds is refused clearly; a session's owner entry lives while its stream is open, goes when it
+closes and lapses when its instance stops; a POST to the instance holding the stream reads nothing from the store."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fakes.api_server import ApiServer
-from fakes.design_api import ENTERPRISE_KEY
+from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.types import Message, Receive, Scope, Send
 
-from design_console.remote.lean_sse import SESSION_KIND
-from design_console.remote.store import RedisStore
+from design_console.remote.lean import Listings
+from design_console.remote.lean_sse import SESSION_KIND, LeanSse
+from design_console.remote.listing import ListChanges
+from design_console.remote.store import RedisStore, SqliteStore
 from design_console.tools.wire.frames import HANDSHAKE_VERSIONS
 from remote.sse_client import SseSession, initialize
+
+METRICS_TOKEN = "metrics-token-0123456789"
+#: The owner entries' lease in the in-process test: short, so that renewals and a lapse happen within a second.
+LEASE = 0.3
 
 
 @pytest.fixture
@@ -114,3 +126,106 @@ async def test_a_session_whose_instance_died_is_refused_clearly(
         error = gone.json()["error"]
         assert error["code"] == -32600 and "Open /sse again" in error["message"]
         assert await _owner_entry(redis_url, session.endpoint) is None
+
+
+def _store_reads(server: RemoteServer) -> int:
+    scraped = httpx.get(f"{server.url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    found = re.search(r'^design_remote_store_operations_total\{operation="get"\} (\d+)$', scraped.text, re.M)
+    return int(found.group(1)) if found else 0
+
+
+async def test_a_post_to_the_instance_holding_the_stream_reads_nothing_from_the_store(
+    fake_api_server: ApiServer, tmp_path: Path
+) -> None:
+    env = remote_env(
+        tmp_path,
+        fake_api_server.url,
+        DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN,
+        DESIGN_REMOTE_METRICS_TOKEN=METRICS_TOKEN,
+        DESIGN_REMOTE_CACHE_SECONDS="300",
+    )
+    with running_remote(env) as server:
+        async with SseSession(server) as session:
+            await session.ask(initialize(HANDSHAKE_VERSIONS[-1]))
+            await session.ask({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            before = _store_reads(server)
+            for number in range(2, 12):
+                status, _, frames = await session.ask({"jsonrpc": "2.0", "id": number, "method": "tools/list"})
+                assert status == 202 and frames[-1]["result"]["tools"]
+                status, _, frames = await session.ask({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"})
+                assert status == 202 and frames[-1]["result"] == {}
+            assert _store_reads(server) == before
+
+
+class _Listing:
+    async def key(self, subject: str) -> str:
+        return ""
+
+    def tools(self, key: object) -> list[object]:
+        return []
+
+
+async def test_an_open_stream_keeps_its_owner_entry_and_a_stopped_instance_loses_it(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "store.sqlite3")
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+
+    async def unused(scope: Scope, receive: Receive, send: Send) -> None:
+        raise AssertionError("no message goes to the SDK here")
+
+    async def no_tool(*args: object) -> None:
+        raise AssertionError("no tool runs here")
+
+    lean = LeanSse(
+        "/messages/",
+        unused,
+        unused,
+        Listings(_Listing()),
+        no_tool,
+        security,
+        ListChanges(store),
+        store,
+        max_body=1024,
+        lease=LEASE,
+    )
+    events: asyncio.Queue[bytes] = asyncio.Queue()
+    left = asyncio.Event()
+
+    async def receive() -> Message:
+        await left.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        if message["type"] == "http.response.body" and message.get("body"):
+            events.put_nowait(message["body"])
+
+    async def first_entry() -> str:
+        endpoint = (await asyncio.wait_for(events.get(), 10)).decode()
+        return re.search(r"session_id=([0-9a-f]{32})", endpoint).group(1)  # type: ignore[union-attr]
+
+    scope = {"type": "http", "method": "GET", "path": "/sse", "headers": [], "query_string": b""}
+    await lean.start()
+    stream = asyncio.create_task(lean.stream(scope, receive, send))
+    try:
+        session = await first_entry()
+        # Several leases pass: the entry lives on, renewed, while the stream is open.
+        await asyncio.sleep(LEASE * 4)
+        assert await store.get(SESSION_KIND, session) is not None
+        # Closed: the entry goes with the stream.
+        left.set()
+        await asyncio.wait_for(stream, 10)
+        assert await store.get(SESSION_KIND, session) is None
+
+        # An instance that stops renewing (as one that died) loses its sessions once their lease runs out.
+        left.clear()
+        stream = asyncio.create_task(lean.stream(scope, receive, send))
+        session = await first_entry()
+        await lean.close()
+        deadline = time.monotonic() + LEASE * 10
+        while await store.get(SESSION_KIND, session) is not None:
+            assert time.monotonic() < deadline, "the entry outlived its lease"
+            await asyncio.sleep(LEASE / 4)
+    finally:
+        left.set()
+        await asyncio.gather(stream, return_exceptions=True)
+        await lean.close()
+        await store.close()
