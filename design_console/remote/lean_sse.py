@@ -381,9 +381,8 @@ class LeanSse:
         waiting = self._waiting[mid] = asyncio.get_running_loop().create_future()
         try:
             if not await self.store.publish(_channel(owner), msgspec.json.encode(post)):
-                # Nobody listens there: the instance died before its entry lapsed.
-                if await self.store.get(SESSION_KIND, session_id.hex) == raw:
-                    await self.store.delete(SESSION_KIND, session_id.hex)
+                # Nobody listens there: the instance stopped before its entry lapsed (the entry is left to lapse: on a
+                # SQLite store shared by instances, whose pub/sub stays in each process, its owner may well live).
                 await _gone()(scope, replay_body(b""), send)
                 return
             async with asyncio.timeout(FORWARD_SECONDS):

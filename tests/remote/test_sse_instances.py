@@ -125,7 +125,6 @@ async def test_a_session_whose_instance_died_is_refused_clearly(
         assert gone.status_code == 410
         error = gone.json()["error"]
         assert error["code"] == -32600 and "Open /sse again" in error["message"]
-        assert await _owner_entry(redis_url, session.endpoint) is None
 
 
 def _store_reads(server: RemoteServer) -> int:
