@@ -52,6 +52,7 @@ from design_console.protocol import ToolOutput
 from design_console.remote.browser import BrowserPool
 from design_console.remote.flights import Flights
 from design_console.remote.lean import LeanMcp, Listings, TokenCache
+from design_console.remote.lean_io import read_body, replay_body
 from design_console.remote.lean_sse import LeanSse
 from design_console.remote.limits import PerAddressLimit
 from design_console.remote.listing import ListChanges, UserListings
@@ -150,15 +151,15 @@ class TokenResourceCheck:
         self.resource = resource
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body = await _read_body(receive)
-        request = Request(scope, _replay(body))
+        body = await read_body(receive)
+        request = Request(scope, replay_body(body))
         form = await request.form()
         resource = str(form.get("resource") or "")
         if resource and resource.rstrip("/") != self.resource:
             error = {"error": "invalid_target", "error_description": f"tokens are issued only for {self.resource}"}
             await JSONResponse(error, status_code=400, headers={"Cache-Control": "no-store"})(scope, receive, send)
             return
-        await self.app(scope, _replay(body), send)
+        await self.app(scope, replay_body(body, receive), send)
 
 
 class ForgetsTokens:
@@ -184,8 +185,8 @@ class AuthorizeRequestLimits:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        body = await _read_body(receive)
-        request = Request(scope, _replay(body))
+        body = await read_body(receive)
+        request = Request(scope, replay_body(body))
         params = await request.form() if request.method == "POST" else request.query_params
         for name, limit in (("state", MAX_STATE_CHARS), ("code_challenge", MAX_CHALLENGE_CHARS)):
             value = params.get(name)
@@ -193,30 +194,7 @@ class AuthorizeRequestLimits:
                 error = {"error": "invalid_request", "error_description": f"{name} is longer than {limit} characters"}
                 await JSONResponse(error, status_code=400)(scope, receive, send)
                 return
-        await self.app(scope, _replay(body), send)
-
-
-async def _read_body(receive: Receive) -> bytes:
-    body = b""
-    more = True
-    while more:
-        message = await receive()
-        body += message.get("body", b"")
-        more = message.get("more_body", False)
-    return body
-
-
-def _replay(body: bytes) -> Receive:
-    sent = False
-
-    async def receive() -> Any:
-        nonlocal sent
-        if sent:
-            return {"type": "http.disconnect"}
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return receive
+        await self.app(scope, replay_body(body, receive), send)
 
 
 class _Endpoint:
