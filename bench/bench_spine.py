@@ -55,7 +55,9 @@ def describe_install(shim: Path) -> str:
     """Which install of design_console ``shim`` runs: this checkout's editable one, or a package installed elsewhere."""
     interpreter = shim.read_text(errors="replace").splitlines()[0].removeprefix("#!").strip()
     probe = "import design_console, sys; print(design_console.__file__)"
-    found = Path(subprocess.run([interpreter, "-c", probe], capture_output=True, text=True, check=True).stdout.strip())
+    # -P: the bench's working directory (often this checkout) must not stand in for what the shim imports.
+    probe_run = subprocess.run([interpreter, "-P", "-c", probe], capture_output=True, text=True, check=True)
+    found = Path(probe_run.stdout.strip())
     if found.is_relative_to(ROOT):
         return f"{shim}: editable install of this checkout (its import finder runs at each start; a wheel has none)"
     return f"{shim}: installed package at {found.parent}"
