@@ -4,6 +4,14 @@ Run: ``.venv/bin/python bench/bench_spine.py`` (add ``--under-load`` to also mea
 worker shapes a 50 MB file served by the fake design API). Prints one line per figure with its budget beside it, for
 each control transport (``DESIGN_IPC=ipc`` and ``=tcp``; ``--transports`` picks). Starts its own designd in a
 throwaway HOME for each and stops everything it started.
+
+The shim start figure depends on how the shim is installed: this checkout's development install loads setuptools'
+editable-import finder at every start, which an installed wheel does not. The output names the install measured;
+``--shim PATH`` measures another ``design-console-mcp``, for example one from a wheel::
+
+    .venv/bin/python -m pip wheel --no-deps . -w /tmp/dcm-wheel
+    python3 -m venv /tmp/dcm-venv && /tmp/dcm-venv/bin/pip install /tmp/dcm-wheel/design_console_mcp-*.whl
+    .venv/bin/python bench/bench_spine.py --shim /tmp/dcm-venv/bin/design-console-mcp
 """
 
 from __future__ import annotations
@@ -39,14 +47,28 @@ INIT = {
 }
 
 
+#: The shim measured: this venv's unless ``--shim`` names another.
+SHIM = BIN / "design-console-mcp"
+
+
+def describe_install(shim: Path) -> str:
+    """Which install of design_console ``shim`` runs: this checkout's editable one, or a package installed elsewhere."""
+    interpreter = shim.read_text(errors="replace").splitlines()[0].removeprefix("#!").strip()
+    probe = "import design_console, sys; print(design_console.__file__)"
+    # -P: the bench's working directory (often this checkout) must not stand in for what the shim imports.
+    probe_run = subprocess.run([interpreter, "-P", "-c", probe], capture_output=True, text=True, check=True)
+    found = Path(probe_run.stdout.strip())
+    if found.is_relative_to(ROOT):
+        return f"{shim}: editable install of this checkout (its import finder runs at each start; a wheel has none)"
+    return f"{shim}: installed package at {found.parent}"
+
+
 class RawSession:
     """A shim driven with raw JSON-RPC lines, so the figures hold no client library overhead."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], shim: Path = SHIM) -> None:
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen(
-            [str(BIN / "design-console-mcp")], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-        )
+        self.proc = subprocess.Popen([str(shim)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.next_id = 1
 
     def send(self, message: dict[str, Any]) -> None:
@@ -84,18 +106,25 @@ def row(name: str, value: str, budget: str) -> None:
     print(f"{name:<58} {value:>18}   budget {budget}")
 
 
-def bench_start_and_memory(env: dict[str, str], runs: int) -> None:
-    times, rss = [], []
+def bench_start_and_memory(env: dict[str, str], runs: int, shim: Path) -> None:
+    times, cpu, rss = [], [], []
     for _ in range(runs):
-        session = RawSession(env)
+        session = RawSession(env, shim)
         session.open()
         listed = session.request("tools/list")
         times.append((time.perf_counter() - session.started) * 1000)
         assert listed["result"]["tools"]
         rss.append(psutil.Process(session.proc.pid).memory_info().rss / 2**20)
-        session.close()
+        assert session.proc.stdin is not None
+        session.proc.stdin.close()
+        # The shim's own CPU time (to its exit, which follows at once): unlike the wall time, other processes'
+        # load on the machine barely moves it.
+        _, status, usage = os.wait4(session.proc.pid, 0)
+        session.proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu.append((usage.ru_utime + usage.ru_stime) * 1000)
     row("shim start to tools/list answered (daemon running), p50", f"{statistics.median(times):.1f} ms", "≤ 100 ms")
     row("  … min / max", f"{min(times):.1f} / {max(times):.1f} ms", "")
+    row("  … the shim's own CPU time (start to exit), p50", f"{statistics.median(cpu):.1f} ms", "")
     row("shim resident memory (RSS), median", f"{statistics.median(rss):.1f} MB", "≤ 25 MB")
 
 
@@ -207,8 +236,10 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--under-load", action="store_true")
     parser.add_argument("--transports", default="ipc,tcp", help="the DESIGN_IPC values to measure, comma-separated")
+    parser.add_argument("--shim", type=Path, default=SHIM, help="the design-console-mcp whose start is measured")
     opts = parser.parse_args()
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
+    print(f"shim measured: {describe_install(opts.shim)}")
     bench_tool_list()
     for transport in opts.transports.split(","):
         print(f"DESIGN_IPC={transport}")
@@ -218,7 +249,7 @@ def main() -> None:
         try:
             for n in range(1000):
                 plugin.run(plugin.console("log", f"entry {n}"))
-            bench_start_and_memory(env.env, opts.runs)
+            bench_start_and_memory(env.env, opts.runs, opts.shim)
             bench_round_trips(env.env, opts.calls)
             bench_daemon_memory(env.env, daemon, daemon.port, env.token)
         finally:

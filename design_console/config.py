@@ -6,12 +6,8 @@ exception is ``NOTIFY_SOCKET``, systemd's readiness address, which only ``daemon
 
 from __future__ import annotations
 
-import base64
-import binascii
-import ipaddress
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
@@ -186,6 +182,16 @@ def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str,
     return raw
 
 
+def _temp_dir(env: Mapping[str, str]) -> Path:
+    if env.get("TMPDIR"):
+        return Path(env["TMPDIR"])
+    # Imported only here: tempfile loads shutil and the compression modules, which the shim's start-up does not need
+    # where TMPDIR is set (macOS sets it for every app).
+    import tempfile
+
+    return Path(tempfile.gettempdir())
+
+
 def _runtime_dir(env: Mapping[str, str], home: Path) -> Path:
     if env.get("DESIGN_RUNTIME_DIR"):
         return Path(env["DESIGN_RUNTIME_DIR"])
@@ -309,7 +315,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         relay_url=_relay_url(env),
         home=home,
         runtime_dir=_runtime_dir(env, home),
-        temp_dir=Path(env.get("TMPDIR") or tempfile.gettempdir()),
+        temp_dir=_temp_dir(env),
         plugin_source=Path(env["DESIGN_PLUGIN_SOURCE"]) if env.get("DESIGN_PLUGIN_SOURCE") else None,
         browser_path=Path(env["DESIGN_BROWSER"].strip()).expanduser()
         if env.get("DESIGN_BROWSER", "").strip()
@@ -429,6 +435,10 @@ def _http_url(env: Mapping[str, str], name: str, default: str) -> str:
 
 
 def _token_keys(env: Mapping[str, str]) -> tuple[bytes, ...]:
+    # Remote Mode's settings import what only they use, so the local processes' start-up does not pay for it.
+    import base64
+    import binascii
+
     keys = []
     for number, raw in enumerate(t.strip() for t in env.get("DESIGN_TOKEN_KEYS", "").split(",") if t.strip()):
         try:
@@ -446,6 +456,8 @@ def _token_keys(env: Mapping[str, str]) -> tuple[bytes, ...]:
 
 
 def _forwarded_allow_ips(env: Mapping[str, str]) -> str:
+    import ipaddress
+
     raw = env.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1"
     for entry in (e.strip() for e in raw.split(",")):
         if entry == "*" or entry.startswith("unix:"):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ REPLACE_PAUSE = 0.01
 
 
 if sys.platform == "win32":
+    import subprocess
 
     def advert_folder(temp_dir: Path, user_home: Path) -> Path:
         """This user's port-advert folder, which every installation of the user reads: in the profile, since the

@@ -4,8 +4,6 @@ how programs and command lines are written."""
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +28,10 @@ def parent_pid() -> int:
 
 def command_line(words: Sequence[str], windows: bool = WINDOWS) -> str:
     """``words`` as one line for this OS's shell (cmd/PowerShell quoting on Windows, POSIX quoting elsewhere)."""
+    # Imported here: the shim loads this module on its way to its first answer, and never quotes a command line.
+    import shlex
+    import subprocess
+
     return subprocess.list2cmdline(words) if windows else shlex.join(words)
 
 
