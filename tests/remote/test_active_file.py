@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PRO_KEY
 from fakes.relay_client import handshake, ws_url
@@ -22,12 +23,16 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from websockets.asyncio.client import ClientConnection, connect
 
+from design_console.config import load_config
+from design_console.errors import DesignError, ErrorCode
 from design_console.remote.relay import BROADCAST, Relays
-from design_console.remote.store import RedisStore, Store
+from design_console.remote.store import RedisStore, SqliteStore, Store
+from design_console.remote.tools import RemoteCallContext
 
 from .test_catalog import two_instances
 from .test_relay_routing import attach, config
 
+CONFIG = load_config({"HOME": "/nonexistent"})
 WAIT_SECONDS = 15.0
 
 
@@ -181,3 +186,30 @@ async def test_a_file_told_on_one_instance_is_read_on_another_from_memory_until_
             await relays.close()
         for store in stores:
             await store.close()
+
+
+async def test_a_plugin_command_on_the_paired_file_the_call_started_with_is_not_held_to_it(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "store.sqlite3")
+    relays = Relays(config(), store)
+    await relays.start()
+    try:
+        await store.put("relay-binding", "erin", b"relay-g")
+        plugin = attach(relays, "relay-g")
+        assert plugin.session is not None
+
+        async def progress(done: float, total: float | None, message: str) -> None:
+            """No progress is looked at."""
+
+        ctx = RemoteCallContext(CONFIG, None, progress, relays, "erin")  # type: ignore[arg-type]
+        ctx.active_file_key = "fileOne"
+        # The plugin moved to another file after the call read its file: the call still reaches it, as one that
+        # named no file would; a file the call named itself is still checked.
+        relays._on_message(plugin.session, file_info("fileTwo", "Two"))
+        ran = await ctx.bridge("EXECUTE_CODE", {"code": "return 1"}, file_key="fileOne")
+        assert ran["ran"] == "return 1"
+        with pytest.raises(DesignError) as caught:
+            await ctx.bridge("EXECUTE_CODE", {"code": "return 2"}, file_key="fileThree")
+        assert caught.value.code is ErrorCode.UNKNOWN_FILE and "fileTwo" in caught.value.message
+    finally:
+        await relays.close()
+        await store.close()
