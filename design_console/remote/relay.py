@@ -13,8 +13,8 @@ a session on another instance, over the store's pub/sub to the owner, which runs
 sends back its progress and the plugin's reply frame. Nothing of the design is kept in the store: replies live in
 memory for the length of a call, events are not kept. The one thing kept is which file the plugin runs in (its key and
 name, as FILE_INFO says), next to the owner entry and for as long: it is the file a tool works on when the AI names
-none, on every instance. Each instance remembers a user's relay and a relay's owner for a
-few seconds, so a call costs no store round trip; a new pairing is announced to every instance at once.
+none, on every instance. Each instance remembers a user's relay and a relay's owner for a few seconds, so a call costs
+no store round trip; a new pairing is announced to every instance at once.
 
 A pairing ends for the user's sessions when its plugin leaves: by a close, by a missed ping (uvicorn pings every plugin
 socket, main.py), or when its instance dies and its owner entry lapses (an instance that saw the plugin connect
@@ -708,7 +708,10 @@ class Relays:
             if session.closed or self._sessions.get(session.relay) is not session:
                 return
             try:
-                await self.store.put("relay-file", session.relay, self._file_entry(session), self._lease)
+                if session.file_key:
+                    await self.store.put("relay-file", session.relay, self._file_entry(session), self._lease)
+                else:
+                    await self.store.delete("relay-file", session.relay)
                 await self.store.publish(BROADCAST, _encoder.encode(_Forward("file", session.relay, self.instance)))
             except Exception:
                 log.exception("relay %s: recording the plugin's file failed", session.relay[:8])

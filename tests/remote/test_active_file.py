@@ -177,6 +177,11 @@ async def test_a_file_told_on_one_instance_is_read_on_another_from_memory_until_
         # The plugin names another file: the owner records it and every instance forgets what it remembered.
         owner._on_message(plugin.session, file_info("fileTwo", "Two"))
         await eventually(lambda: reader.active_file("dana"), lambda key: key == "fileTwo", "the new file")
+        # A FILE_INFO that names no file leaves none.
+        owner._on_message(plugin.session, json.dumps({"type": "FILE_INFO", "data": {}}))
+        await eventually(lambda: reader.active_file("dana"), lambda key: key is None, "no file")
+        owner._on_message(plugin.session, file_info("fileThree", "Three"))
+        await eventually(lambda: reader.active_file("dana"), lambda key: key == "fileThree", "the third file")
         # Its plugin let go of the relay: the file is forgotten with it.
         await stores[0].delete("relay-file", "relay-f")
         await stores[0].publish(BROADCAST, json.dumps({"op": "released", "cid": "relay-f"}).encode())
