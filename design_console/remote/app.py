@@ -367,7 +367,14 @@ class RemoteService:
         async def context() -> RemoteCallContext:
             api = await self.api_for(request)
             return RemoteCallContext(
-                self.config.base, api, progress, self.relays, self.subject_of(request), self.browser, self.scans
+                self.config.base,
+                api,
+                progress,
+                self.relays,
+                self.subject_of(request),
+                self.browser,
+                self.scans,
+                self.states,
             )
 
         request.scope.setdefault("state", {})["tool"] = name

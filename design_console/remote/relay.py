@@ -11,8 +11,10 @@ The instance that holds a plugin's socket owns its relay (an entry in the store 
 the one plugin-command client (:mod:`design_console.clients.plugin_link`): to the socket itself on the owner, or, from
 a session on another instance, over the store's pub/sub to the owner, which runs the command with the same client and
 sends back its progress and the plugin's reply frame. Nothing of the design is kept in the store: replies live in
-memory for the length of a call, events are not kept. Each instance remembers a user's relay and a relay's owner for a
-few seconds, so a call costs no store round trip; a new pairing is announced to every instance at once.
+memory for the length of a call, events are not kept. The one thing kept is which file the plugin runs in (its key and
+name, as FILE_INFO says), next to the owner entry and for as long: it is the file a tool works on when the AI names
+none, on every instance. Each instance remembers a user's relay and a relay's owner for a few seconds, so a call costs
+no store round trip; a new pairing is announced to every instance at once.
 
 A pairing ends for the user's sessions when its plugin leaves: by a close, by a missed ping (uvicorn pings every plugin
 socket, main.py), or when its instance dies and its owner entry lapses (an instance that saw the plugin connect
@@ -60,6 +62,7 @@ from design_console.config import RemoteConfig
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof, command_timeout
 from design_console.remote.crypto import TokenCipher, new_secret
+from design_console.remote.flights import Flights
 from design_console.remote.limits import client_key
 from design_console.remote.store import Store, Subscription
 
@@ -120,12 +123,22 @@ class _Relay(msgspec.Struct):
     paired_at: float = 0.0
 
 
+class _File(msgspec.Struct):
+    """The file a relay's plugin runs in, as its FILE_INFO said."""
+
+    key: str
+    name: str = ""
+
+
 class Pairing(msgspec.Struct):
-    """A user's pairing as the store knows it: its relay, since when, and whether its plugin is connected now."""
+    """A user's pairing as the store knows it: its relay, since when, whether its plugin is connected now, and the
+    file that plugin runs in (empty until it said)."""
 
     relay: str
     paired_at: float
     connected: bool
+    file_key: str = ""
+    file_name: str = ""
 
 
 class _Forward(msgspec.Struct, omit_defaults=True):
@@ -133,7 +146,7 @@ class _Forward(msgspec.Struct, omit_defaults=True):
     ``relay`` (``frame`` is the command frame), its cancel, its progress, or its reply (``frame`` is the plugin's reply
     frame, or ``error`` says why there is none; ``moved`` says this instance no longer holds the relay). On the
     broadcast channel: ``rebind`` (user ``cid`` paired anew), ``owned`` and ``released`` (instance ``origin`` took or
-    let go of relay ``cid``'s plugin socket)."""
+    let go of relay ``cid``'s plugin socket), ``file`` (relay ``cid``'s plugin told the file it runs in)."""
 
     op: str
     cid: str
@@ -152,6 +165,7 @@ _forward_decoder = msgspec.json.Decoder(_Forward)
 _command_decoder = msgspec.json.Decoder(Command)
 _frame_decoder = msgspec.json.Decoder(Frame)
 _progress_decoder = msgspec.json.Decoder(ProgressData)
+_file_decoder = msgspec.json.Decoder(_File)
 
 
 def _reply_frame(cid: str, frame: Frame) -> bytes:
@@ -214,6 +228,8 @@ class _Session:
     file_key: str = ""
     file_name: str = ""
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: Keeps the store's record of the file in the order the plugin named files.
+    file_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     closed: bool = False
 
     @property
@@ -305,6 +321,11 @@ class Relays:
         #: What this instance remembers of the store: a user's relay, a relay's owner, each with when to ask again.
         self._bindings: dict[str, tuple[str, float]] = {}
         self._owners: dict[str, tuple[str, float]] = {}
+        #: The file each relay's plugin runs in, likewise, one store read at a time per relay; forgotten when any
+        #: instance says it changed. A read that a forget overtook is not kept (``_file_forgets`` counts them).
+        self._files: dict[str, tuple[str, float]] = {}
+        self._file_reads: Flights[str | None] = Flights()
+        self._file_forgets = 0
         #: The relays whose plugin connected to another instance, by that instance: the pairings this one announces as
         #: ended should their owner die without a word (its owner entry lapses).
         self._watched: dict[str, str] = {}
@@ -398,6 +419,8 @@ class Relays:
                         await self._retire(session)
                         continue
                     await self.store.put("relay-owner", relay, self.instance.encode(), self._lease)
+                    if session.file_key:
+                        await self.store.put("relay-file", relay, self._file_entry(session), self._lease)
                 except Exception:
                     log.exception("renewing the owner entry of a relay failed")
             try:
@@ -616,6 +639,9 @@ class Relays:
             if self._sessions.get(relay) is session:
                 del self._sessions[relay]
                 if await self.store.get("relay-owner", relay) == self.instance.encode():
+                    # Under the file lock: a record of the file under way cannot outlive the plugin.
+                    async with session.file_lock:
+                        await self.store.delete("relay-file", relay)
                     await self.store.delete("relay-owner", relay)
                     await self.store.publish(BROADCAST, _encoder.encode(_Forward("released", relay, self.instance)))
                     await self._changed(relay)
@@ -627,13 +653,68 @@ class Relays:
             await self.on_change(msgspec.json.decode(raw, type=_Relay).subject)
 
     async def pairing(self, subject: str) -> Pairing | None:
-        """The pairing of ``subject`` (None: none, or it expired)."""
+        """The pairing of ``subject`` (None: none, or it expired), read from the store."""
         relay = await self.store.get("relay-binding", subject)
         raw = await self.store.get("relay", relay.decode()) if relay is not None else None
         if relay is None or raw is None:
             return None
         owner = await self.store.get("relay-owner", relay.decode())
-        return Pairing(relay.decode(), msgspec.json.decode(raw, type=_Relay).paired_at, owner is not None)
+        pairing = Pairing(relay.decode(), msgspec.json.decode(raw, type=_Relay).paired_at, owner is not None)
+        if owner is not None:
+            plugin_file = await self.store.get("relay-file", relay.decode())
+            if plugin_file is not None:
+                with contextlib.suppress(msgspec.DecodeError):
+                    told = _file_decoder.decode(plugin_file)
+                    pairing.file_key, pairing.file_name = told.key, told.name
+        return pairing
+
+    async def active_file(self, subject: str) -> str | None:
+        """The key of the file ``subject``'s paired plugin runs in, while it is connected: the file a tool works on
+        when the call names none. From memory while no instance says it changed (at most ROUTE_SECONDS old)."""
+        relay = await self._relay_of(subject)
+        if relay is None:
+            return None
+        now = time.monotonic()
+        known = self._files.get(relay)
+        if known is not None and known[1] > now:
+            return known[0]
+        return await self._file_reads.run(relay, lambda: self._read_file(relay, now))
+
+    async def _read_file(self, relay: str, now: float) -> str | None:
+        forgets = self._file_forgets
+        raw = await self.store.get("relay-file", relay)
+        key: str | None = None
+        if raw is not None:
+            with contextlib.suppress(msgspec.DecodeError):
+                key = _file_decoder.decode(raw).key or None
+        if key is None:
+            self._files.pop(relay, None)
+        elif forgets == self._file_forgets:
+            self._files[relay] = (key, now + ROUTE_SECONDS)
+        return key
+
+    def _forget_file(self, relay: str) -> None:
+        self._file_forgets += 1
+        self._files.pop(relay, None)
+        self._file_reads.forget(relay)
+
+    @staticmethod
+    def _file_entry(session: _Session) -> bytes:
+        return _encoder.encode(_File(session.file_key, session.file_name))
+
+    async def _record_file(self, session: _Session) -> None:
+        """Keep the file ``session``'s plugin named where every instance reads it, and tell them to read it again."""
+        async with session.file_lock:
+            if session.closed or self._sessions.get(session.relay) is not session:
+                return
+            try:
+                if session.file_key:
+                    await self.store.put("relay-file", session.relay, self._file_entry(session), self._lease)
+                else:
+                    await self.store.delete("relay-file", session.relay)
+                await self.store.publish(BROADCAST, _encoder.encode(_Forward("file", session.relay, self.instance)))
+            except Exception:
+                log.exception("relay %s: recording the plugin's file failed", session.relay[:8])
 
     def _drop(self, session: _Session, why: str) -> None:
         session.closed = True
@@ -650,8 +731,10 @@ class Relays:
         elif frame.type == "FILE_INFO":
             with contextlib.suppress(msgspec.DecodeError):
                 info = msgspec.json.decode(bytes(frame.data) or b"{}", type=dict[str, Any])
-                session.file_key = str(info.get("fileKey") or "")
-                session.file_name = str(info.get("fileName") or "")
+                told = (str(info.get("fileKey") or ""), str(info.get("fileName") or ""))
+                if told != (session.file_key, session.file_name):
+                    session.file_key, session.file_name = told
+                    self._spawn(self._record_file(session))
         elif frame.type == "PROGRESS":
             with contextlib.suppress(msgspec.DecodeError):
                 progress = _progress_decoder.decode(bytes(frame.data) or b"{}")
@@ -736,9 +819,13 @@ class Relays:
             forward = _forward_decoder.decode(message)
             if forward.op == "rebind":
                 self._bindings.pop(forward.cid, None)
+            elif forward.op == "file":
+                self._forget_file(forward.cid)
             elif forward.op == "owned" and forward.origin != self.instance:
+                self._forget_file(forward.cid)
                 self._watched[forward.cid] = forward.origin
             elif forward.op in ("owned", "released"):
+                self._forget_file(forward.cid)
                 self._watched.pop(forward.cid, None)
 
     def _on_forward(self, message: bytes) -> None:

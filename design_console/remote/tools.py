@@ -5,8 +5,10 @@ hosted server can have: tools that need files on the user's machine or what desi
 (console, selection, changes, connected files) are not. Design API tools run here with the calling user's design API
 client. Tools that send commands to the Desktop Bridge plugin run the same handler as in Local Mode, with a context
 whose ``bridge`` goes to the plugin the user paired through the relay (``design_pair_plugin``, listed only here); they
-are listed to a user while that plugin is connected (:mod:`remote.listing`). ``design_get_status`` and
-``design_diagnose`` answer with what this server knows: the sign-in, the pairing, the browser.
+are listed to a user while that plugin is connected (:mod:`remote.listing`). As in Local Mode, a tool whose call names
+no file works on the file the plugin runs in: here the file of the user's connected paired plugin, whichever instance
+holds it. ``design_get_status`` and ``design_diagnose`` answer with what this server knows: the sign-in, the pairing
+(with that file), the browser.
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ async def _pairing_report(ctx: RemoteCallContext, pairing: Pairing | None) -> tu
     if not pairing.connected:
         cause = "The paired plugin is not connected: the user opens the Desktop Bridge plugin in the design file "
         return report, [cause + "(it reconnects by itself); the plugin tools are listed again once it is back."]
+    # What a call that names no file works on, as every instance reads it.
+    report["activeFile"] = {"fileKey": pairing.file_key, "fileName": pairing.file_name} if pairing.file_key else None
     started = time.perf_counter()
     try:
         reply = await ctx.bridge(Method.GET_FILE_INFO)
@@ -211,6 +215,10 @@ REMOTE_HANDLERS: dict[str, Callable[[Any, Any], Awaitable[ToolOutput]]] = {
     "design_get_status": _remote_status,
     "design_diagnose": _remote_diagnose,
 }
+
+
+#: The tools that never work on a design file, so that their calls do not look up the paired plugin's.
+_FILELESS = frozenset({*REMOTE_HANDLERS, *BROWSER_TOOLS, PAIR_PLUGIN.name})
 
 
 def remote_catalog(config: Config) -> dict[str, ToolSpec]:
@@ -253,6 +261,7 @@ class RemoteCallContext:
     It implements :class:`tools.context.ApiContext` and :class:`tools.context.MediaContext`.
     """
 
+    #: The file of the caller's connected paired plugin, read when the call starts (see :meth:`paired_file`).
     active_file_key: str | None = None
     #: The arguments of the running tool that may name a file (what a refusal to reach one names).
     file_args: tuple[str, ...] = ()
@@ -266,6 +275,7 @@ class RemoteCallContext:
         subject: str = "",
         browser: BrowserPool | None = None,
         scans: Admission | None = None,
+        states: UserStates | None = None,
     ):
         self.config = config
         self.api = api
@@ -274,6 +284,7 @@ class RemoteCallContext:
         self.subject = subject
         self._browser = browser
         self._scans = scans
+        self._states = states
 
     def _relay(self) -> Relays:
         if self._relays is None:
@@ -287,6 +298,15 @@ class RemoteCallContext:
     async def pairing(self) -> Pairing | None:
         """The calling user's pairing, if any."""
         return await self._relays.pairing(self.subject) if self._relays is not None else None
+
+    async def paired_file(self) -> str | None:
+        """The key of the file the caller's paired plugin runs in while it is connected, else None. Whether it is
+        connected comes from ``states`` (memory) when given, so a user without a pairing costs no store read."""
+        if self._relays is None or not self.subject:
+            return None
+        if self._states is not None and not await self._states.paired(self.subject):
+            return None
+        return await self._relays.active_file(self.subject)
 
     def browser_status(self) -> dict[str, Any]:
         """The headless browser as a status report shows it."""
@@ -307,8 +327,11 @@ class RemoteCallContext:
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
     ) -> dict[str, Any]:
+        # The paired file the call started with goes unchecked, as the empty key did: a plugin that moved to another
+        # file since runs the command where it now is, as a call that named no file always did.
+        target = "" if file_key == self.active_file_key else file_key
         return await self._relay().command(
-            self.subject, method, params, file_key=file_key, timeout=timeout, progress=self._progress
+            self.subject, method, params, file_key=target, timeout=timeout, progress=self._progress
         )
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
@@ -368,6 +391,8 @@ async def run_tool(
         try:
             ctx = await context()
             ctx.file_args = spec.file_args
+            if spec.name not in _FILELESS:
+                ctx.active_file_key = await ctx.paired_file()
             return await spec.handler(ctx, args)
         except DesignError as err:
             raise scope_error(err) from err
@@ -448,7 +473,7 @@ def build_server(
 
         async def context() -> RemoteCallContext:
             api = await api_for(ctx.request)
-            return RemoteCallContext(config, api, progress, relays, subject_of(ctx), browser, scans)
+            return RemoteCallContext(config, api, progress, relays, subject_of(ctx), browser, scans, states)
 
         return await call_tool(tools, params.name, params.arguments, context)
 
