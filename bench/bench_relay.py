@@ -17,7 +17,9 @@ Each path is driven by two AI clients: the MCP SDK's ``Client`` (over stdio, and
 client that writes each JSON-RPC request and reads its answer with nothing in between (a line on the stdio server's
 pipes; a prepared HTTP/1.1 POST on one kept-alive connection, its answer read by its Content-Length). The SDK's
 Streamable HTTP client costs several times the CPU of its stdio client per call, which the first rows charge to the
-relay; the lean rows show what the serving side adds.
+relay; the lean rows show what the serving side adds. The SDK's client also opens a TCP connection for every call
+(it leaves each event-stream answer before its end): a lean row with a connection per call shows what that costs the
+serving side.
 """
 
 from __future__ import annotations
@@ -180,21 +182,21 @@ async def local_round_trips(calls: int, labels: tuple[str, str]) -> list[tuple[s
 def side_by_side(rows: list[tuple[str, list[float]]]) -> None:
     """The round trips in one table, a block per AI client; each relay row also says how much it adds to the local
     bridge's p50 with the same client."""
-    print(f"{'design_execute round trip':<58} {'p50':>8} {'p99':>8} {'p50 vs local':>13}")
+    print(f"{'design_execute round trip':<68} {'p50':>8} {'p99':>8} {'p50 vs local':>13}")
     local = 0.0
     for label, latencies in rows:
         p50, p99 = _p50_p99(latencies)
         if label.startswith("local"):
             local = p50
         extra = "" if label.startswith("local") else f"{p50 - local:+10.1f} ms"
-        print(f"{label:<58} {p50:5.1f} ms {p99:5.1f} ms {extra:>13}")
+        print(f"{label:<68} {p50:5.1f} ms {p99:5.1f} ms {extra:>13}")
 
 
 def cpu_table() -> None:
     """The CPU time per call of each process of the round trips, by row."""
-    print(f"{'CPU time per call':<58} {'AI client':>10} {'serving':>10} {'plugin':>10}")
+    print(f"{'CPU time per call':<68} {'AI client':>10} {'serving':>10} {'plugin':>10}")
     for label, (client_ms, serving_ms, plugin_ms) in CPU.items():
-        print(f"{label:<58} {client_ms:7.2f} ms {serving_ms:7.2f} ms {plugin_ms:7.2f} ms")
+        print(f"{label:<68} {client_ms:7.2f} ms {serving_ms:7.2f} ms {plugin_ms:7.2f} ms")
 
 
 async def _pair_code(server: RemoteServer, token: str) -> str:
@@ -225,10 +227,18 @@ def _answer(response: httpx2.Response) -> dict[str, Any]:
 
 
 async def lean_round_trips(
-    server: RemoteServer, token: str, calls: int, label: str, instances: tuple[RemoteServer, ...]
+    server: RemoteServer,
+    token: str,
+    calls: int,
+    label: str,
+    instances: tuple[RemoteServer, ...],
+    *,
+    fresh: bool = False,
 ) -> list[float]:
     """``design_execute`` over ``/mcp`` of ``server`` by a client that writes each POST on one kept-alive connection
-    and reads its answer, with no HTTP library on the way of a call (the session is opened with one)."""
+    and reads its answer, with no HTTP library on the way of a call (the session is opened with one). ``fresh``: a
+    new connection for each call, as the SDK's client has (it closes an event-stream answer as soon as it holds the
+    result, before the end of the body, so its HTTP library drops the connection)."""
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
     async with httpx2.AsyncClient(base_url=server.url, headers=headers, timeout=60) as http:
         opened = await http.post("/mcp", json=INITIALIZE)
@@ -246,6 +256,10 @@ async def lean_round_trips(
     reader, writer = await asyncio.open_connection(url.host, url.port)
 
     async def call() -> None:
+        nonlocal reader, writer
+        if fresh:
+            writer.close()
+            reader, writer = await asyncio.open_connection(url.host, url.port)
         writer.write(post)
         head = await reader.readuntil(b"\r\n\r\n")
         status, *lines = head.decode("latin-1").split("\r\n")
@@ -328,6 +342,10 @@ async def main(calls: int, race_count: int) -> None:
                 sdk_rows.append((other, await round_trips(second, token, calls, other, (first, second))))
                 lean_same, lean_other = f"{same}, lean client", f"{other}, lean client"
                 lean_rows.append((lean_same, await lean_round_trips(first, token, calls, lean_same, (first,))))
+                fresh_same = f"{same}, lean client, a connection per call"
+                lean_rows.append(
+                    (fresh_same, await lean_round_trips(first, token, calls, fresh_same, (first,), fresh=True))
+                )
                 lean_rows.append(
                     (lean_other, await lean_round_trips(second, token, calls, lean_other, (first, second)))
                 )

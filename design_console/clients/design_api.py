@@ -135,6 +135,8 @@ class DesignApi:
         self._upstream = 0
         self._rate_limited = 0
         self._version_checks = 0
+        #: The version checks in flight, by file: requests that find a file's version stale at once share one.
+        self._checking: dict[str, asyncio.Future[str | None]] = {}
 
     # Public interface ---------------------------------------------------------------------------------------------
 
@@ -170,6 +172,15 @@ class DesignApi:
         known = self._cache.known_version(file_key)
         if known is not None:
             return known
+        # Without sharing, a busy client sent one metadata request per read in flight each time the version aged
+        # out, and every one of those reads waited for its own.
+        checking = self._checking.get(file_key)
+        if checking is None:
+            checking = self._checking[file_key] = asyncio.ensure_future(self._check_version(file_key))
+            checking.add_done_callback(lambda _: self._checking.pop(file_key, None))
+        return await asyncio.shield(checking)
+
+    async def _check_version(self, file_key: str) -> str | None:
         self._version_checks += 1
         body = await self._send("GET", f"/v1/files/{file_key}/meta", {}, None)
         try:

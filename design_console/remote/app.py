@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import hashlib
 import hmac
 import logging
@@ -206,6 +207,14 @@ class _Endpoint:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = await self.handler(Request(scope, receive, send))
         await response(scope, receive, send)
+
+
+def freeze_startup_heap() -> None:
+    """Put every object alive once the service has started (modules, the catalog, the SDK's models) out of the
+    collector's reach: they live as long as the process, and a full collection walking them stalled every request
+    for 150-350 ms every few seconds under load (the p99 of a cached read, the pairing race's wall time)."""
+    gc.collect()
+    gc.freeze()
 
 
 def transport_security(config: RemoteConfig) -> TransportSecuritySettings:
@@ -438,6 +447,7 @@ class RemoteService:
         await self.browser.start()
         try:
             async with self.sessions.run(), self._metrics_listener():
+                freeze_startup_heap()
                 yield
         finally:
             await self.browser.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,15 @@ async def test_a_new_version_of_the_file_is_fetched_again(api: DesignApi, fake_a
     body = await api.request("GET", path, params={"depth": 1})
     assert body["version"] == await _meta_version(api)
     assert sum(1 for r in fake_api.requests() if r["path"] == path) == 2
+
+
+async def test_reads_in_flight_share_one_version_check(api: DesignApi, fake_api: ApiServer) -> None:
+    path = f"/v1/files/{ENTERPRISE_KEY}/versions"
+    first = await api.request("GET", path)  # a cached answer that carries no version of the file
+    answers = await asyncio.gather(*(api.request("GET", path) for _ in range(20)))
+    assert answers == [first] * 20
+    assert sum(1 for r in fake_api.requests() if r["path"].endswith("/meta")) == 1
+    assert sum(1 for r in fake_api.requests() if r["path"] == path) == 1
 
 
 async def _meta_version(api: DesignApi) -> str:

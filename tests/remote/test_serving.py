@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import socket
 import time
@@ -20,6 +21,9 @@ from fakes.remote import RemoteServer, remote_env, running_remote
 from mcp import Client
 from websockets.asyncio.client import connect as ws_connect
 from websockets.sync.client import connect
+
+from design_console.config import load_remote_config
+from design_console.remote.app import build_app
 
 #: The descriptor limit the server runs under in the slow-client test.
 OPEN_FILES = 160
@@ -141,3 +145,16 @@ async def test_a_websocket_outlives_the_request_deadlines(fake_api_server: ApiSe
             await handshake(ws, paired["data"]["credential"])
             await asyncio.sleep(2.5)
             await asyncio.wait_for(await ws.ping(), 5)
+
+
+async def test_what_lives_from_startup_is_out_of_the_collectors_reach(tmp_path: Path) -> None:
+    # A full collection walked every object of the catalog, the modules and the SDK's models, stalling all requests
+    # for 150-350 ms every few seconds under load.
+    app = build_app(load_remote_config({"HOME": str(tmp_path), "DESIGN_REMOTE_BASE_URL": "https://mcp.example.com"}))
+    service = app.state.service
+    try:
+        async with app.router.lifespan_context(app):
+            assert all(each is not service.listings for each in gc.get_objects(generation=2))
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
