@@ -174,7 +174,8 @@ class _File:
         # Left set if the deadline interrupts the write: :meth:`unsent` then knows which socket stopped reading.
         sock = self.writing = self.socket
         try:
-            await sock.ws.send(frame.decode())
+            # The encoded JSON as it is, sent as text: no decoding to str for websockets to encode again.
+            await sock.ws.send(frame, text=True)
         except ConnectionClosed:
             self.writing = None
             raise disconnected_error(self.label, method) from None
@@ -185,7 +186,7 @@ class _File:
         if self.socket is None:
             return False
         try:
-            await self.socket.ws.send(frame.decode())
+            await self.socket.ws.send(frame, text=True)
         except ConnectionClosed:
             return False
         return True

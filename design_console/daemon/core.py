@@ -374,8 +374,12 @@ class Daemon:
         if isinstance(frame, Rpc) and peer.kind == PEER_SHIM:
             session = self.sessions.get(peer.identity)
             if session is not None:
-                with session_token(peer.access_token):
+                # session_token() without its generator: this runs for every message of every AI app.
+                reset = SESSION_TOKEN.set(peer.access_token)
+                try:
                     await session.feed(frame.data)
+                finally:
+                    SESSION_TOKEN.reset(reset)
         elif isinstance(frame, Bye):
             await self.control.drop(peer.identity, frame.reason or "bye")
         elif peer.kind.startswith(WORKER_PREFIX):

@@ -32,6 +32,16 @@ DEAF_AFTER = 10.0
 SEND_TIMEOUT = 5.0
 #: How long closing waits for frames already queued (a Bye) to reach designd.
 CLOSE_LINGER_MS = 200
+#: pyzmq's enums as plain ints: an enum member in a call or a test builds a new enum object each time.
+_EVENTS = int(zmq.EVENTS)
+_POLLIN = int(zmq.POLLIN)
+_NOBLOCK = int(zmq.NOBLOCK)
+
+
+def _readable(sock: zmq.Socket[bytes]) -> bool:
+    """Whether a message waits on ``sock``."""
+    events = sock.getsockopt(_EVENTS)
+    return isinstance(events, int) and bool(events & _POLLIN)
 
 
 def _cwd() -> str:
@@ -109,7 +119,7 @@ class DaemonLink:
         assert self.sock is not None
         payload = encode(frame)
         try:
-            self.sock.send(payload, zmq.NOBLOCK)
+            self.sock.send(payload, _NOBLOCK)
         except zmq.Again:
             if not self.sock.poll(int(SEND_TIMEOUT * 1000), zmq.POLLOUT):
                 raise _lost("takes nothing") from None
@@ -123,9 +133,10 @@ class DaemonLink:
         assert self.sock is not None and self.monitor is not None
         payloads = list(self._ready)
         self._ready.clear()
-        while True:
+        # Asked before each receive rather than receiving until Again, an exception pyzmq builds in Python.
+        while _readable(self.sock):
             try:
-                payloads.append(self.sock.recv(zmq.NOBLOCK))
+                payloads.append(self.sock.recv(_NOBLOCK))
             except zmq.Again:
                 break
         if not payloads and self.monitor.poll(0):

@@ -48,12 +48,17 @@ SEND_RETRY = 0.005
 SEND_STALL_LIMIT = 10.0
 #: How long reading rests after a receive failed (out of descriptors or memory), so the failure does not spin.
 FAILURE_REST = 0.05
+#: pyzmq's option and flag enums as plain ints: every call and test with an enum member builds a new enum object,
+#: which on a call's way through costs more than the system call it names.
+_EVENTS = int(zmq.EVENTS)
+_POLLIN = int(zmq.POLLIN)
+_NOBLOCK = int(zmq.NOBLOCK)
 
 
 def _readable(sock: zmq.Socket[bytes]) -> bool:
     """Whether a message waits on ``sock`` (reading ``EVENTS`` also re-arms its edge-triggered descriptor)."""
-    events = sock.getsockopt(zmq.EVENTS)
-    return isinstance(events, int) and bool(events & zmq.POLLIN)
+    events = sock.getsockopt(_EVENTS)
+    return isinstance(events, int) and bool(events & _POLLIN)
 
 
 class Gone(NamedTuple):
@@ -143,12 +148,15 @@ class SocketThread:
             self._thread.start()
             return
         self._on_loop = True
-        watch_readable(loop, self._monitor.FD, self._turn)
+        watch_readable(loop, self._monitor.FD, self._monitor_turn)
         for sock, handler in self._helpers.items():
             turn = self._helper_turn(sock, handler)
             watch_readable(loop, sock.FD, turn)
             loop.call_soon(turn)
-        # Edge-triggered: what arrived before the descriptor was watched raised no signal the loop will see.
+        # Edge-triggered: what arrived before the descriptors were watched raised no signal the loop will see. And a
+        # new socket's first messages raise none at all until it has once been found empty, which for the monitor
+        # only a read of its own does (:meth:`_monitor_turn`).
+        self._events()
         self._turn_soon()
 
     # --- the loop's side ------------------------------------------------------------------------------------------
@@ -158,7 +166,7 @@ class SocketThread:
         self._out.append(parts)
         if self._on_loop:
             self._flush()
-            self._after_io()
+            self._after_io(sent=True)
         else:
             self._wake()
 
@@ -211,28 +219,43 @@ class SocketThread:
             self._turn_due = True
             self._loop.call_soon(self._turn)
 
+    def _monitor_turn(self) -> None:
+        """The monitor's descriptor stirred: its events first, then the messages that came before them."""
+        if not self._closing:
+            self._events()
+            self._turn()
+
     def _turn(self) -> None:
-        """One turn of the loop's side: the monitor's events, a batch of messages, then what waits to go out."""
+        """One turn of the loop's side: a batch of messages, the ends of connections the monitor told, then what
+        waits to go out.
+
+        The monitor is read only when its own descriptor stirs (:meth:`_monitor_turn`): nothing but that read
+        clears its signal, so no event is missed, and a turn for a message does not pay for a look at it.
+        """
         self._turn_due = False
         if self._closing:
             return
-        self._events()
+        drained = False
         if not self._resting and not self._paused:
-            self._read()
+            drained = self._read()
         while self._leaving:
             self._deliver(self._leaving.pop(0))
         if len(self._inbox) >= INBOX_LIMIT:
             self._paused = True  # back-pressure: peers' frames wait in ZeroMQ until receive() takes some
         elif self._paused and len(self._inbox) < INBOX_LIMIT // 2:
             self._paused = False
-        self._flush()
-        self._after_io()
+        sent = self._flush()
+        self._after_io(sent=sent or not drained)
 
-    def _after_io(self) -> None:
-        """Come back for what the last receive or send left: more messages, or backlogs to retry."""
+    def _after_io(self, *, sent: bool) -> None:
+        """Come back for what the last receive or send left: more messages, or backlogs to retry.
+
+        ``sent``: a send ran (or reading stopped before the socket said it was empty). A send may have taken the
+        signal of a message that arrived meanwhile, so only then is the socket asked again.
+        """
         if self._closing:
             return
-        if not self._paused and not self._resting and _readable(self.sock):
+        if sent and not self._paused and not self._resting and _readable(self.sock):
             self._turn_soon()
         if self._backlogs and self._retry is None and self._loop is not None:
             self._retry = self._loop.call_later(SEND_RETRY, self._retry_backlogs)
@@ -337,24 +360,32 @@ class SocketThread:
                 break
         self._woken = False
 
-    def _read(self) -> None:
+    def _read(self) -> bool:
+        """Take a batch of messages; True when the socket said it has no more (which also re-arms its descriptor).
+
+        ``EVENTS`` is asked before each receive rather than receiving until ``Again``: pyzmq builds that exception
+        in Python, which costs more than the question.
+        """
         for _ in range(READ_BATCH):
             if len(self._inbox) >= INBOX_LIMIT:
-                return
+                return False
             try:
+                if not _readable(self.sock):
+                    return True
                 if not self.routed:
-                    self._deliver(self.sock.recv_multipart(zmq.NOBLOCK))
+                    self._deliver(self.sock.recv_multipart(_NOBLOCK))
                     continue
-                frames = self.sock.recv_multipart(zmq.NOBLOCK, copy=False)
+                frames = self.sock.recv_multipart(_NOBLOCK, copy=False)
             except zmq.Again:
-                return
+                return True
             except zmq.ZMQError as exc:
                 self._read_failed(exc)
-                return
+                return False
             parts = [frame.bytes for frame in frames]
             if parts[0] not in self._fd_of:
                 self._track(parts[0], frames[-1])
             self._deliver(parts)
+        return False
 
     def _track(self, peer: bytes, frame: zmq.Frame) -> None:
         """Note which connection a new peer speaks through, so its end is known as that peer's.
@@ -384,7 +415,10 @@ class SocketThread:
                     self._fd_of.pop(peer, None)
                     self._leaving.append(Gone(peer, "disconnected"))
 
-    def _flush(self) -> None:
+    def _flush(self) -> bool:
+        """Send what waits, backlogs first; True when any send was tried."""
+        if not self._out and not self._backlogs:
+            return False
         now = time.monotonic()
         for peer, backlog in list(self._backlogs.items()):
             while backlog.frames and self._send_now(peer, backlog.frames[0]):
@@ -404,12 +438,13 @@ class SocketThread:
                 waiting.frames.append(parts)  # behind the frames already waiting: replies keep their order
             elif not self._send_now(peer, parts):
                 self._backlogs[peer] = _Backlog(now, deque([parts]))
+        return True
 
     def _send_now(self, peer: bytes, parts: list[bytes]) -> bool:
         """Send without blocking; False when the peer's queue is full. A peer that is gone is reported and its
         frames dropped."""
         try:
-            self.sock.send_multipart(parts, zmq.NOBLOCK)
+            self.sock.send_multipart(parts, _NOBLOCK)
         except zmq.Again:
             return False
         except zmq.ZMQError as exc:

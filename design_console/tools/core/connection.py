@@ -262,7 +262,13 @@ class ConsoleArgs(Args):
 
 
 def _console_result(ctx: DaemonContext, key: str | None, entries: Sequence[Timestamped]) -> ToolOutput:
-    kept, omitted = fit_encoded(entries)
+    # Encoded in one go while the whole list fits the budget (the common read): entry by entry only when it does not.
+    whole = _encode(entries)
+    if len(whole) - 1 <= RESULT_CHARS:
+        logs, count, omitted = whole, len(entries), 0
+    else:
+        kept, omitted = fit_encoded(entries)
+        logs, count = b"[" + b",".join(kept) + b"]", len(kept)
     data: dict[str, Any] = {}
     if key is None:
         data["allFiles"] = True
@@ -281,13 +287,13 @@ def _console_result(ctx: DaemonContext, key: str | None, entries: Sequence[Times
                 f"{' at ' + _iso(left) if left is not None else ''}."
                 + (f" Other files with entries: {', '.join(others)} (fileKey or allFiles:true)." if others else "")
             )
-    data["logs"] = msgspec.Raw(b"[" + b",".join(kept) + b"]")
-    data["count"] = len(kept)
+    data["logs"] = msgspec.Raw(logs)
+    data["count"] = count
     data["buffered"] = ctx.state.console_size(key)
     if omitted:
         data["omitted"] = omitted
         data["hint"] = "Older entries were left out to fit the result; pass since or a smaller count to page."
-    if kept:
+    if count:
         data["newestTimestamp"] = entries[-1].timestamp
     return ok(data)
 
