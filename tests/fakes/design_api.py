@@ -111,12 +111,18 @@ def response_pointer(ref_or_name: str) -> str:
     return f"/components/responses/{name}/content/application~1json/schema"
 
 
-def check_response(ref_or_name: str, body: Any) -> None:
-    """Raise when ``body`` does not match the named response of the spec."""
-    errors = sorted(response_validator(response_pointer(ref_or_name)).iter_errors(body), key=lambda e: e.path)
+def check_response(ref_or_name: str, body: Any, pointer: str = "") -> None:
+    """Raise when ``body`` does not match the named response of the spec (or, given ``pointer``, the schema at that
+    pointer within the response's schema)."""
+    validator = response_validator(response_pointer(ref_or_name) + pointer)
+    errors = sorted(validator.iter_errors(body), key=lambda e: e.path)
     if errors:
         first = errors[0]
-        raise AssertionError(f"{ref_or_name} invalid at {list(first.absolute_path)}: {first.message[:300]}")
+        raise AssertionError(f"{ref_or_name}{pointer} invalid at {list(first.absolute_path)}: {first.message[:300]}")
+
+
+#: Within GetFileNodesResponse's schema: the schema of one entry of ``nodes``.
+NODE_ENTRY = "/properties/nodes/additionalProperties"
 
 
 @dataclass
@@ -750,21 +756,34 @@ class FakeDesignApi:
         return False
 
     def json(
-        self, op: _Operation, status: int, body: Any, headers: dict[str, str] | None = None, *, checked: Any = None
+        self,
+        op: _Operation,
+        status: int,
+        body: Any,
+        headers: dict[str, str] | None = None,
+        *,
+        checked: Any = None,
+        parts: tuple[str, list[Any]] = ("", []),
     ) -> Response:
         """Serve ``body`` after checking it (or ``checked``, the part of it the spec's schema covers) against the
-        spec's response schema."""
+        spec's response schema, and each of ``parts``' bodies against the schema at its pointer within that one.
+        Each body is checked the first time it is served: a walk through many versions of a file serves the same
+        node entries again and again."""
         ref = op.response_ref(status)
         data = msgspec.json.encode(body) if not isinstance(body, bytes) else body
-        check = data if checked is None else msgspec.json.encode(checked)
-        digest = hashlib.sha256(check).digest()
-        if len(check) <= VALIDATE_MAX_BYTES and (ref, digest) not in self.valid:
+        pointer, bodies = parts
+        checks = [("", data if checked is None else msgspec.json.encode(checked))]
+        checks += [(pointer, msgspec.json.encode(part)) for part in bodies]
+        for where, check in checks:
+            digest = hashlib.sha256(check).digest()
+            if len(check) > VALIDATE_MAX_BYTES or (ref + where, digest) in self.valid:
+                continue
             try:
-                check_response(ref, msgspec.json.decode(check))
+                check_response(ref, msgspec.json.decode(check), where)
             except AssertionError as exc:
                 # A fixture that breaks the spec fails the test that read it, loudly.
                 return Response(f"fixture does not match the spec: {exc}".encode(), 599)
-            self.valid.add((ref, digest))
+            self.valid.add((ref + where, digest))
         return Response(data, status, headers=headers, media_type="application/json")
 
     def error(self, op: _Operation, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -873,9 +892,9 @@ class FakeDesignApi:
                 "styles": content["styles"],
             }
         head = {k: content[k] for k in ("name", "role", "lastModified", "editorType", "thumbnailUrl")}
-        checked = {**head, "version": str(fake.version), "nodes": nodes}
+        checked = {**head, "version": str(fake.version), "nodes": {}}
         served = {**checked, "nodes": {node_id: nodes.get(node_id) for node_id in wanted}}
-        return self.json(op, 200, served, checked=checked)
+        return self.json(op, 200, served, checked=checked, parts=(NODE_ENTRY, list(nodes.values())))
 
     def version_page(self, op: _Operation, fake: FakeFile, query: dict[str, Any]) -> Response:
         size = int(query.get("page_size", 30))

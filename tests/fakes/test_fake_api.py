@@ -40,6 +40,19 @@ def test_unknown_node_ids_map_to_null_and_known_ones_are_valid(fake: tuple[str, 
     check_response("GetFileNodesResponse", body)
 
 
+def test_a_node_that_breaks_the_spec_fails_the_read_loudly(fake: tuple[str, Any]) -> None:
+    url, api = fake
+    content = api.files[ENTERPRISE_KEY].content()
+    component = next(iter(content["components"].values()))
+    component["key"], key = 7, component["key"]
+    answer = get(url, f"/v1/files/{ENTERPRISE_KEY}/nodes", ids="1:2")
+    assert answer.status_code == 599 and "GetFileNodesResponse/properties/nodes" in answer.text
+    component["key"] = key
+    content["lastModified"] = 7
+    answer = get(url, f"/v1/files/{ENTERPRISE_KEY}/nodes", ids="9:9")
+    assert answer.status_code == 599 and "GetFileNodesResponse invalid at ['lastModified']" in answer.text
+
+
 def test_renders_are_real_files_of_the_format_asked(fake: tuple[str, Any]) -> None:
     url, _ = fake
     expected = {"png": b"\x89PNG", "jpg": b"\xff\xd8\xff", "svg": b"<svg", "pdf": b"%PDF-"}
