@@ -70,8 +70,12 @@ def listed_tools(tools: Mapping[str, ToolSpec], state: UserState) -> list[ToolSp
 
 
 def listings(tools: Mapping[str, ToolSpec]) -> dict[UserState, types.ListToolsResult]:
-    """The ``tools/list`` answer for every user state, built once per catalog."""
-    return {state: types.ListToolsResult(tools=tool_definitions(listed_tools(tools, state))) for state in STATES}
+    """The ``tools/list`` answer for every user state, built once per catalog: each tool's definition is made once
+    and shared by the listings of every state it is listed in (making them per state took most of a start)."""
+    made = dict(zip(tools, tool_definitions(tools.values()), strict=True))
+    return {
+        state: types.ListToolsResult(tools=[made[spec.name] for spec in listed_tools(tools, state)]) for state in STATES
+    }
 
 
 class UserStates:
