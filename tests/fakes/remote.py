@@ -175,6 +175,27 @@ def oauth_env(platform: FakePlatform, keys: str | None = None) -> dict[str, str]
 def running_remote(env: dict[str, str], *, open_files: int | None = None) -> Iterator[RemoteServer]:
     """Start the installed console script with ``env`` (and at most ``open_files`` descriptors, soft and hard limit
     alike, when given); stop it (by its pid) when the block ends."""
+    with running_remotes(env, open_files=open_files) as (server,):
+        yield server
+
+
+@contextmanager
+def running_remotes(*envs: dict[str, str], open_files: int | None = None) -> Iterator[tuple[RemoteServer, ...]]:
+    """:func:`running_remote` for several instances at once: all are started before any is waited for, since an
+    instance's start is mostly its own imports and the machine has a core for each of two."""
+    servers: list[RemoteServer] = []
+    try:
+        for env in envs:
+            servers.append(_start_remote(env, open_files))
+        for server in servers:
+            _wait_healthy(server)
+        yield tuple(servers)
+    finally:
+        for server in servers:
+            _stop_remote(server.proc)
+
+
+def _start_remote(env: dict[str, str], open_files: int | None) -> RemoteServer:
     home = Path(env["HOME"])
     home.mkdir(parents=True, exist_ok=True, mode=0o700)
     log = home / f"remote-{env['DESIGN_REMOTE_PORT']}.log"
@@ -187,29 +208,32 @@ def running_remote(env: dict[str, str], *, open_files: int | None = None) -> Ite
             stderr=sink,
             preexec_fn=None if open_files is None else lambda: _limit_open_files(open_files),
         )
-    server = RemoteServer(url=f"http://127.0.0.1:{env['DESIGN_REMOTE_PORT']}", env=env, proc=proc, log=log)
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"design-console-remote exited: {server.stderr()}")
-            try:
-                if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("design-console-remote did not answer /health")
-            time.sleep(0.05)
-        yield server
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+    return RemoteServer(url=f"http://127.0.0.1:{env['DESIGN_REMOTE_PORT']}", env=env, proc=proc, log=log)
+
+
+def _wait_healthy(server: RemoteServer) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if server.proc.poll() is not None:
+            raise RuntimeError(f"design-console-remote exited: {server.stderr()}")
+        try:
+            if httpx.get(f"{server.url}/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("design-console-remote did not answer /health")
+        time.sleep(0.05)
+
+
+def _stop_remote(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 def clear_of_minute_end(margin: float = 20.0) -> None:

@@ -21,7 +21,16 @@ import redis
 from fakes.api_server import ApiServer
 from fakes.design_api import PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
-from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
+from fakes.remote import (
+    FakePlatform,
+    RemoteServer,
+    bearer,
+    oauth_env,
+    remote_env,
+    running_remote,
+    running_remotes,
+    sign_in,
+)
 from fakes.tcp_proxy import tcp_proxy
 from helpers import free_port_range
 from mcp import Client
@@ -140,7 +149,7 @@ def two_instances(
     first_env = remote_env(tmp_path / "a", api_url, **{**shared, **(first or {})})
     second_env = remote_env(tmp_path / "b", api_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         yield first, second
 
 

@@ -16,7 +16,16 @@ import pytest
 import redis
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
-from fakes.remote import FakePlatform, RemoteServer, mcp_status, oauth_env, remote_env, running_remote, sign_in
+from fakes.remote import (
+    FakePlatform,
+    RemoteServer,
+    mcp_status,
+    oauth_env,
+    remote_env,
+    running_remote,
+    running_remotes,
+    sign_in,
+)
 from mcp.server.auth.provider import AccessToken
 
 from design_console.remote.lean import TokenCache
@@ -31,7 +40,7 @@ def pair(fake_api_server: ApiServer, tmp_path_factory: pytest.TempPathFactory) -
     root = tmp_path_factory.mktemp("lean")
     lean_env = remote_env(root / "lean", fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN)
     sdk_env = remote_env(root / "sdk", fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, DESIGN_REMOTE_LEAN="0")
-    with running_remote(lean_env) as lean, running_remote(sdk_env) as sdk:
+    with running_remotes(lean_env, sdk_env) as (lean, sdk):
         yield lean, sdk
 
 
@@ -136,7 +145,7 @@ def test_a_session_opened_on_one_instance_is_served_by_another(
     first_env = remote_env(tmp_path / "a", fake_api_server.url, **shared)
     second_env = remote_env(tmp_path / "b", fake_api_server.url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         session = _Session(first, HANDSHAKE_VERSIONS[-1])
         session.open()
         listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}

@@ -18,7 +18,7 @@ import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
-from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
+from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, running_remotes, sign_in
 from mcp.server.streamable_http import REQUEST_CANCELLED
 from starlette.types import Message
 from websockets.asyncio.client import ClientConnection, connect
@@ -37,7 +37,7 @@ def pair(fake_api_server: ApiServer, tmp_path_factory: pytest.TempPathFactory) -
     root = tmp_path_factory.mktemp("lean-sse")
     lean_env = remote_env(root / "lean", fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN)
     sdk_env = remote_env(root / "sdk", fake_api_server.url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, DESIGN_REMOTE_LEAN="0")
-    with running_remote(lean_env) as lean, running_remote(sdk_env) as sdk:
+    with running_remotes(lean_env, sdk_env) as (lean, sdk):
         yield lean, sdk
 
 

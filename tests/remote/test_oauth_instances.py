@@ -20,6 +20,7 @@ from fakes.remote import (
     oauth_env,
     remote_env,
     running_remote,
+    running_remotes,
     sign_in,
 )
 from mcp import Client
@@ -85,7 +86,7 @@ async def test_two_instances_behind_one_redis(
     # Behind one load balancer both instances have the same public address.
     second_env = remote_env(tmp_path / "b", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         alice_client, alice = sign_in(first, platform, "7001")
         _, bob = sign_in(second, platform, "7002")
         # A token issued by one instance works on the other.
@@ -121,7 +122,7 @@ async def test_one_refresh_across_instances(
     first_env = remote_env(tmp_path / "a", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
     second_env = remote_env(tmp_path / "b", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         platform.expires_in = 5
         _, tokens = sign_in(first, platform, "7101")
         platform.expires_in = 3600

@@ -20,7 +20,16 @@ import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
-from fakes.remote import FakePlatform, RemoteServer, bearer, oauth_env, remote_env, running_remote, sign_in
+from fakes.remote import (
+    FakePlatform,
+    RemoteServer,
+    bearer,
+    oauth_env,
+    remote_env,
+    running_remote,
+    running_remotes,
+    sign_in,
+)
 from fakes.tcp_proxy import tcp_proxy
 from helpers import free_port_range
 from mcp import Client
@@ -274,7 +283,7 @@ async def test_sigterm_finishes_or_hands_over_relayed_calls_and_answers_the_rest
     second_env = remote_env(tmp_path / "b", fake_api_server.url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
     ports = (int(first_env["DESIGN_REMOTE_PORT"]), int(second_env["DESIGN_REMOTE_PORT"]))
-    with running_remote(first_env) as first, running_remote(second_env) as second, tcp_proxy(*ports) as balancer:
+    with running_remotes(first_env, second_env) as (first, second), tcp_proxy(*ports) as balancer:
         _, erin = sign_in(second, platform, "9102")
         token = erin["access_token"]
         plugin = MovingPlugin(f"http://127.0.0.1:{balancer.port}")

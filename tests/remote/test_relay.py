@@ -24,7 +24,7 @@ from fakes.remote import (
     clear_of_minute_end,
     oauth_env,
     remote_env,
-    running_remote,
+    running_remotes,
     sign_in,
 )
 from mcp import Client
@@ -47,7 +47,7 @@ def two_instances(
     first_env = remote_env(tmp_path / "a", api_url, **shared)
     second_env = remote_env(tmp_path / "b", api_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         yield first, second
 
 

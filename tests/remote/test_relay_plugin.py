@@ -24,6 +24,7 @@ from fakes.remote import (
     redis_server,
     remote_env,
     running_remote,
+    running_remotes,
     sign_in,
 )
 from fakes.tcp_proxy import TcpProxy, tcp_proxy
@@ -182,7 +183,7 @@ async def test_the_plugin_moves_to_another_instance_when_its_instance_dies(
     first_env = remote_env(tmp_path / "a", fake_api_server.url, **shared)
     second_env = remote_env(tmp_path / "b", fake_api_server.url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         ports = (int(first_env["DESIGN_REMOTE_PORT"]), int(second_env["DESIGN_REMOTE_PORT"]))
         # The load balancer sends the plugin to the first instance while it lives, then to the second.
         with tcp_proxy(*ports) as balancer:

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
-from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, sign_in
+from fakes.remote import FakePlatform, RemoteServer, oauth_env, remote_env, running_remote, running_remotes, sign_in
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import Message, Receive, Scope, Send
 
@@ -43,7 +43,7 @@ def instances(
     first_env = remote_env(tmp_path / "a", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
     second_env = remote_env(tmp_path / "b", fake_api_server.url, DESIGN_REMOTE_STORE=redis_url, **shared)
     second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remote(first_env) as first, running_remote(second_env) as second:
+    with running_remotes(first_env, second_env) as (first, second):
         yield first, second
 
 
