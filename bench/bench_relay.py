@@ -17,9 +17,9 @@ Each path is driven by two AI clients: the MCP SDK's ``Client`` (over stdio, and
 client that writes each JSON-RPC request and reads its answer with nothing in between (a line on the stdio server's
 pipes; a prepared HTTP/1.1 POST on one kept-alive connection, its answer read by its Content-Length). The SDK's
 Streamable HTTP client costs several times the CPU of its stdio client per call, which the first rows charge to the
-relay; the lean rows show what the serving side adds. The SDK's client also opens a TCP connection for every call
-(it leaves each event-stream answer before its end): a lean row with a connection per call shows what that costs the
-serving side.
+relay; the lean rows show what the serving side adds. A lean row with a connection per call shows what a client
+that cannot keep its connection costs the serving side (the SDK's client drops it after every event-stream answer,
+which it leaves before the end of the body; the lean path answers it in JSON instead).
 """
 
 from __future__ import annotations
@@ -237,8 +237,8 @@ async def lean_round_trips(
 ) -> list[float]:
     """``design_execute`` over ``/mcp`` of ``server`` by a client that writes each POST on one kept-alive connection
     and reads its answer, with no HTTP library on the way of a call (the session is opened with one). ``fresh``: a
-    new connection for each call, as the SDK's client has (it closes an event-stream answer as soon as it holds the
-    result, before the end of the body, so its HTTP library drops the connection)."""
+    new connection for each call, as the SDK's client has after an event-stream answer (it closes one as soon as it
+    holds the result, before the end of the body, so its HTTP library drops the connection)."""
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
     async with httpx2.AsyncClient(base_url=server.url, headers=headers, timeout=60) as http:
         opened = await http.post("/mcp", json=INITIALIZE)

@@ -10,7 +10,11 @@ front (``tools/wire/frames.py``), as the SDK would (a test pins each answer to t
   DESIGN_REMOTE_CACHE_SECONDS, which is how long a session ended on another instance lives on here;
 - the ``tools/list`` answer is encoded once per listing key (:class:`ListingSource`: what a user's listing depends
   on), not per request;
-- bearer tokens are checked through :class:`TokenCache` in front of the store.
+- bearer tokens are checked through :class:`TokenCache` in front of the store;
+- a request is answered with one JSON body (which the spec lets the server choose when the client accepts both
+  types), except a ``tools/call`` with a progress token, whose progress notes come first on an event stream. The
+  SDK's client reads a JSON answer whole and so keeps its connection; it leaves an event-stream answer before the
+  end of its body, and its HTTP library then drops the connection.
 
 Anything else (a modern-era request, ``resources/list``, the GET stream of server notifications, a malformed body)
 goes to the SDK. A session opened here gets an SDK session the first time it needs one: the SDK is sent the
@@ -333,6 +337,8 @@ class LeanMcp:
         params: CallParams,
     ) -> None:
         token = params.meta.progressToken if params.meta is not None else None
+        # Only the event-stream answer has a place for progress before the result.
+        streamed = token is not None and not self._json
         started = False
 
         async def start() -> None:
@@ -342,10 +348,10 @@ class LeanMcp:
                 await send({"type": "http.response.start", "status": 200, "headers": _SSE_HEADERS + session})
 
         async def progress(value: float, total: float | None, note: str) -> None:
-            # Only the event-stream answer has a place for progress before the result.
-            if token is None or self._json:
+            if not streamed:
                 return
             await start()
+            assert token is not None
             await send(
                 {
                     "type": "http.response.body",
@@ -372,8 +378,9 @@ class LeanMcp:
             held.calls.pop(request_id, None)
             task.cancel()
         if not started:
-            # No progress went out first: the whole answer in one body of known length, as for the other messages.
-            await self._reply(send, session, frame)
+            # No progress went out first: the whole answer in one body of known length (one event of the stream when
+            # the client asked for progress).
+            await self._reply(send, session, frame, event=streamed)
             return
         await send({"type": "http.response.body", "body": sse_event(frame), "more_body": False})
 
@@ -384,11 +391,13 @@ class LeanMcp:
 
     # Replies --------------------------------------------------------------------------------------------------------
 
-    async def _reply(self, send: Send, session: list[tuple[bytes, bytes]], frame: bytes) -> None:
-        if self._json:
-            await self._answer(send, 200, _JSON_HEADERS + session, frame)
-        else:
+    async def _reply(
+        self, send: Send, session: list[tuple[bytes, bytes]], frame: bytes, *, event: bool = False
+    ) -> None:
+        if event:
             await self._answer(send, 200, _SSE_HEADERS + session, sse_event(frame))
+        else:
+            await self._answer(send, 200, _JSON_HEADERS + session, frame)
 
     @staticmethod
     async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
 import pytest
 import redis
 from fakes.api_server import ApiServer
@@ -26,6 +27,8 @@ from fakes.remote import (
     running_remotes,
     sign_in,
 )
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.auth.provider import AccessToken
 
 from design_console.remote.lean import TokenCache
@@ -117,12 +120,25 @@ def _conversation(server: RemoteServer, version: str) -> list[tuple[int, str, li
     return answers
 
 
+#: The answers of :func:`_conversation` the lean path gives as one JSON body where the SDK streams events: every
+#: request it serves whose result nothing comes before (the call with a progress token, step 7, stays a stream).
+JSON_STEPS = {0, 2, 3, 4, 5, 6, 10}
+PROGRESS_STEP = 7
+
+
 @pytest.mark.parametrize("version", HANDSHAKE_VERSIONS)
 def test_the_lean_path_answers_as_the_sdk_does(pair: tuple[RemoteServer, RemoteServer], version: str) -> None:
     lean, sdk = pair
     ours, theirs = _conversation(lean, version), _conversation(sdk, version)
-    for step, (mine, reference) in enumerate(zip(ours, theirs, strict=True)):
-        assert json.dumps(mine, sort_keys=True) == json.dumps(reference, sort_keys=True), f"answer {step} differs"
+    for step, ((status, kind, frames), (sdk_status, sdk_kind, sdk_frames)) in enumerate(zip(ours, theirs, strict=True)):
+        assert json.dumps([status, frames], sort_keys=True) == json.dumps([sdk_status, sdk_frames], sort_keys=True), (
+            f"answer {step} differs"
+        )
+        if step in JSON_STEPS:
+            assert (kind, sdk_kind) == ("application/json", "text/event-stream"), f"answer {step}"
+        else:
+            assert kind == sdk_kind, f"answer {step}"
+    assert ours[PROGRESS_STEP][1] == "text/event-stream", "progress has a place before the result"
     assert ours[-1][0] == 404, "a deleted session is gone"
 
 
@@ -157,9 +173,7 @@ def test_a_session_opened_on_one_instance_is_served_by_another(
         assert session.send(listing)[0] == 404, "ended on one instance, ended on the other"
 
 
-def test_a_call_without_progress_is_answered_in_one_body_of_known_length(
-    pair: tuple[RemoteServer, RemoteServer],
-) -> None:
+def test_a_call_without_a_progress_token_is_answered_in_one_json_body(pair: tuple[RemoteServer, RemoteServer]) -> None:
     lean, _ = pair
     session = _Session(lean, HANDSHAKE_VERSIONS[-1])
     session.open()
@@ -171,11 +185,38 @@ def test_a_call_without_progress_is_answered_in_one_body_of_known_length(
         "params": {"name": "design_get_file_versions", "arguments": {"fileUrl": ENTERPRISE_KEY}},
     }
     response = httpx.post(f"{lean.url}/mcp", json=call, headers=headers, timeout=30)
-    assert response.headers["content-type"].startswith("text/event-stream")
+    assert response.headers["content-type"] == "application/json"
     # No chunked stream for an answer that is whole at once: one write of the body, its length in the head.
     assert "transfer-encoding" not in response.headers
     assert int(response.headers["content-length"]) == len(response.content)
-    assert [frame["id"] for frame in _frames(response)] == [1]
+    assert response.json()["id"] == 1 and response.headers["mcp-session-id"] == session.id
+
+
+async def test_an_sdk_client_makes_its_calls_on_the_connections_it_has(pair: tuple[RemoteServer, RemoteServer]) -> None:
+    # The SDK's client leaves an event-stream answer as soon as it holds the result, before the end of the body, so
+    # its HTTP library drops the connection; a JSON answer it reads whole, and the connection is kept.
+    lean, _ = pair
+    posts: list[bytes] = []
+
+    async def on_request(request: httpx2.Request) -> None:
+        async def trace(event: str, info: dict[str, Any]) -> None:
+            if event == "connection.connect_tcp.complete":
+                posts.append(request.content)
+
+        # Only POSTs: the GET stream of server notifications holds a connection of its own.
+        if request.method == "POST":
+            request.extensions["trace"] = trace
+
+    http = httpx2.AsyncClient(timeout=30, event_hooks={"request": [on_request]})
+    async with http, Client(streamable_http_client(f"{lean.url}/mcp", http_client=http), mode="legacy") as client:
+        # The client sends the notification that opens the session and its first request without waiting in between,
+        # so they may go on two connections.
+        assert (await client.list_tools()).tools
+        opened = len(posts)
+        for _ in range(5):
+            result = await client.call_tool("design_get_file_versions", {"fileUrl": ENTERPRISE_KEY})
+            assert not result.is_error, result.content[0].text  # type: ignore[union-attr]
+    assert opened <= 2 and posts[opened:] == [], posts
 
 
 async def test_a_platform_token_is_read_from_the_store_once_per_period(
