@@ -1,7 +1,7 @@
 """The floor Remote Mode is measured against: a bare Starlette app on the same uvicorn settings as
 ``design-console-remote`` that checks a bearer token and an MCP session and answers ``tools/list`` with the same body
-(the same catalog, as one event-stream event). Nothing can answer ``tools/list`` over HTTP on this machine much
-faster than this.
+(the same catalog, in one JSON body as the lean path answers it). Nothing can answer ``tools/list`` over HTTP on this
+machine much faster than this.
 
 Run: ``python bench/floor_app.py PORT TOKEN SESSION`` (``bench/bench_remote.py`` starts it).
 """
@@ -43,8 +43,8 @@ def floor_app(token: str, session: str) -> Starlette:
         message = decode(await request.body())
         if message.method != "tools/list" or message.id is None:
             return Response(status_code=400)
-        body = b"event: message\r\ndata: " + result_frame(message.id, listing) + b"\r\n\r\n"
-        return Response(body, headers={"mcp-session-id": session}, media_type="text/event-stream")
+        body = result_frame(message.id, listing)
+        return Response(body, headers={"mcp-session-id": session}, media_type="application/json")
 
     return Starlette(routes=[Route("/mcp", mcp, methods=["POST"])])
 
