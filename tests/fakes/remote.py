@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx
 import httpx2
 import pytest
+import redis
 import uvicorn
 from helpers import free_port_range
 from mcp import Client
@@ -234,6 +235,27 @@ def _stop_remote(proc: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+@contextmanager
+def two_instances(
+    tmp_path: Path,
+    api_url: str,
+    platform: FakePlatform,
+    redis_url: str,
+    first: dict[str, str] | None = None,
+    **extra: str,
+) -> Iterator[tuple[RemoteServer, RemoteServer]]:
+    """Two instances behind one public address and one Redis; ``first`` holds settings of the first alone, ``extra``
+    settings of both."""
+    with redis.Redis.from_url(redis_url) as plain:
+        plain.flushdb()
+    shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url, **extra}
+    first_env = remote_env(tmp_path / "a", api_url, **{**shared, **(first or {})})
+    second_env = remote_env(tmp_path / "b", api_url, **shared)
+    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
+    with running_remotes(first_env, second_env) as (first, second):
+        yield first, second
 
 
 def clear_of_minute_end(margin: float = 20.0) -> None:

@@ -17,7 +17,8 @@ import pytest
 from fakes.api_server import ApiServer
 from fakes.design_api import ENTERPRISE_KEY, PRO_KEY
 from fakes.relay_client import handshake, ws_url
-from fakes.remote import FakePlatform, RemoteServer, bearer, sign_in
+from fakes.relay_socket import attach, config
+from fakes.remote import FakePlatform, RemoteServer, bearer, sign_in, two_instances
 from helpers import wait_until
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -28,9 +29,6 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.remote.relay import BROADCAST, Relays
 from design_console.remote.store import RedisStore, SqliteStore, Store
 from design_console.remote.tools import RemoteCallContext
-
-from .test_catalog import two_instances
-from .test_relay_routing import attach, config
 
 CONFIG = load_config({"HOME": "/nonexistent"})
 WAIT_SECONDS = 15.0

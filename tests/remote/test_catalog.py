@@ -11,13 +11,12 @@ import inspect
 import io
 import json
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import redis
 from fakes.api_server import ApiServer
 from fakes.design_api import PERSONAL_TOKEN
 from fakes.relay_client import handshake, ws_url
@@ -28,8 +27,8 @@ from fakes.remote import (
     oauth_env,
     remote_env,
     running_remote,
-    running_remotes,
     sign_in,
+    two_instances,
 )
 from fakes.tcp_proxy import tcp_proxy
 from helpers import free_port_range
@@ -130,27 +129,6 @@ def test_each_user_state_lists_exactly_the_tools_it_can_run() -> None:
         listed = [tool.name for tool in answers[state].tools]
         assert listed == [spec.name for spec in listed_tools(remote, state)]
         assert all(remote[name].needs <= have for name in listed)
-
-
-@contextmanager
-def two_instances(
-    tmp_path: Path,
-    api_url: str,
-    platform: FakePlatform,
-    redis_url: str,
-    first: dict[str, str] | None = None,
-    **extra: str,
-) -> Iterator[tuple[RemoteServer, RemoteServer]]:
-    """Two instances behind one public address and one Redis; ``first`` holds settings of the first alone, ``extra``
-    settings of both."""
-    with redis.Redis.from_url(redis_url) as plain:
-        plain.flushdb()
-    shared = {**oauth_env(platform), "DESIGN_REMOTE_STORE": redis_url, **extra}
-    first_env = remote_env(tmp_path / "a", api_url, **{**shared, **(first or {})})
-    second_env = remote_env(tmp_path / "b", api_url, **shared)
-    second_env["DESIGN_REMOTE_BASE_URL"] = first_env["DESIGN_REMOTE_BASE_URL"]
-    with running_remotes(first_env, second_env) as (first, second):
-        yield first, second
 
 
 class Listener:

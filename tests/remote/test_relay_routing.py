@@ -8,13 +8,12 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from fakes.relay_socket import attach, config
 
-from design_console.config import load_remote_config
 from design_console.errors import DesignError, ErrorCode
-from design_console.remote.relay import BROADCAST, Relays, _Session
+from design_console.remote.relay import BROADCAST, Relays
 from design_console.remote.store import RedisStore, SqliteStore, Store
 
 
@@ -26,37 +25,6 @@ class CountingStore(SqliteStore):
     async def get(self, kind: str, key: str) -> bytes | None:
         self.reads += 1
         return await super().get(kind, key)
-
-
-class FakePluginSocket:
-    """Stands for a plugin's socket: answers each command at once, or (``silent``) keeps it and answers nothing."""
-
-    def __init__(self, relays: Relays) -> None:
-        self.relays = relays
-        self.session: _Session | None = None
-        self.silent = False
-        self.received: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    async def send_text(self, text: str) -> None:
-        frame = json.loads(text)
-        self.received.put_nowait(frame)
-        if not self.silent and self.session is not None:
-            answer = {"id": frame["id"], "result": {"success": True, "ran": frame["params"].get("code")}}
-            asyncio.get_running_loop().call_soon(self.relays._on_message, self.session, json.dumps(answer))
-
-    async def close(self, code: int = 1000, reason: str = "") -> None:
-        """Nothing to close."""
-
-
-def attach(relays: Relays, relay: str) -> FakePluginSocket:
-    socket = FakePluginSocket(relays)
-    socket.session = _Session(socket, relay, relays)  # type: ignore[arg-type]
-    relays._sessions[relay] = socket.session
-    return socket
-
-
-def config() -> Any:
-    return load_remote_config({"HOME": "/tmp/nowhere", "DESIGN_REMOTE_BASE_URL": "https://mcp.example.com"})
 
 
 @pytest.fixture
