@@ -20,7 +20,15 @@ from design_console.config import Config
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import PROTOCOL_VERSION, AnyFrame, Bye, Error, Frame, Hello, Welcome, decode, encode
 from design_console.runtime.platform.locks import FileLock
-from design_console.runtime.transport import LINK_ENDED, REFUSED, client_socket, find_endpoint, monitor_event
+from design_console.runtime.transport import (
+    LINK_ENDED,
+    NOBLOCK,
+    REFUSED,
+    client_socket,
+    find_endpoint,
+    monitor_event,
+    readable,
+)
 
 START_TIMEOUT = 30.0
 #: How often a caller that started designd looks for its socket: designd answers a fraction of a second after its
@@ -32,16 +40,6 @@ DEAF_AFTER = 10.0
 SEND_TIMEOUT = 5.0
 #: How long closing waits for frames already queued (a Bye) to reach designd.
 CLOSE_LINGER_MS = 200
-#: pyzmq's enums as plain ints: an enum member in a call or a test builds a new enum object each time.
-_EVENTS = int(zmq.EVENTS)
-_POLLIN = int(zmq.POLLIN)
-_NOBLOCK = int(zmq.NOBLOCK)
-
-
-def _readable(sock: zmq.Socket[bytes]) -> bool:
-    """Whether a message waits on ``sock``."""
-    events = sock.getsockopt(_EVENTS)
-    return isinstance(events, int) and bool(events & _POLLIN)
 
 
 def _cwd() -> str:
@@ -119,7 +117,7 @@ class DaemonLink:
         assert self.sock is not None
         payload = encode(frame)
         try:
-            self.sock.send(payload, _NOBLOCK)
+            self.sock.send(payload, NOBLOCK)
         except zmq.Again:
             if not self.sock.poll(int(SEND_TIMEOUT * 1000), zmq.POLLOUT):
                 raise _lost("takes nothing") from None
@@ -134,9 +132,9 @@ class DaemonLink:
         payloads = list(self._ready)
         self._ready.clear()
         # Asked before each receive rather than receiving until Again, an exception pyzmq builds in Python.
-        while _readable(self.sock):
+        while readable(self.sock):
             try:
-                payloads.append(self.sock.recv(_NOBLOCK))
+                payloads.append(self.sock.recv(NOBLOCK))
             except zmq.Again:
                 break
         if not payloads and self.monitor.poll(0):

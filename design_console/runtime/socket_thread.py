@@ -32,7 +32,7 @@ import zmq
 
 from design_console.runtime.logs import LogThrottle
 from design_console.runtime.platform.loops import watch_readable
-from design_console.runtime.transport import LINK_ENDED, REFUSED, monitor_event
+from design_console.runtime.transport import LINK_ENDED, NOBLOCK, REFUSED, monitor_event, readable
 
 log = logging.getLogger("design_console.socket")
 
@@ -48,17 +48,6 @@ SEND_RETRY = 0.005
 SEND_STALL_LIMIT = 10.0
 #: How long reading rests after a receive failed (out of descriptors or memory), so the failure does not spin.
 FAILURE_REST = 0.05
-#: pyzmq's option and flag enums as plain ints: every call and test with an enum member builds a new enum object,
-#: which on a call's way through costs more than the system call it names.
-_EVENTS = int(zmq.EVENTS)
-_POLLIN = int(zmq.POLLIN)
-_NOBLOCK = int(zmq.NOBLOCK)
-
-
-def _readable(sock: zmq.Socket[bytes]) -> bool:
-    """Whether a message waits on ``sock`` (reading ``EVENTS`` also re-arms its edge-triggered descriptor)."""
-    events = sock.getsockopt(_EVENTS)
-    return isinstance(events, int) and bool(events & _POLLIN)
 
 
 class Gone(NamedTuple):
@@ -255,7 +244,7 @@ class SocketThread:
         """
         if self._closing:
             return
-        if sent and not self._paused and not self._resting and _readable(self.sock):
+        if sent and not self._paused and not self._resting and readable(self.sock):
             self._turn_soon()
         if self._backlogs and self._retry is None and self._loop is not None:
             self._retry = self._loop.call_later(SEND_RETRY, self._retry_backlogs)
@@ -272,7 +261,7 @@ class SocketThread:
         def turn() -> None:
             handler()
             # The handler's own sends may have taken the signal of a request that arrived meanwhile.
-            if _readable(sock) and self._loop is not None:
+            if readable(sock) and self._loop is not None:
                 self._loop.call_soon(turn)
 
         return turn
@@ -370,12 +359,12 @@ class SocketThread:
             if len(self._inbox) >= INBOX_LIMIT:
                 return False
             try:
-                if not _readable(self.sock):
+                if not readable(self.sock):
                     return True
                 if not self.routed:
-                    self._deliver(self.sock.recv_multipart(_NOBLOCK))
+                    self._deliver(self.sock.recv_multipart(NOBLOCK))
                     continue
-                frames = self.sock.recv_multipart(_NOBLOCK, copy=False)
+                frames = self.sock.recv_multipart(NOBLOCK, copy=False)
             except zmq.Again:
                 return True
             except zmq.ZMQError as exc:
@@ -444,7 +433,7 @@ class SocketThread:
         """Send without blocking; False when the peer's queue is full. A peer that is gone is reported and its
         frames dropped."""
         try:
-            self.sock.send_multipart(parts, _NOBLOCK)
+            self.sock.send_multipart(parts, NOBLOCK)
         except zmq.Again:
             return False
         except zmq.ZMQError as exc:

@@ -37,6 +37,19 @@ REFUSED = zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_PROT
 LINK_ENDED = zmq.EVENT_CONNECT_RETRIED | zmq.EVENT_CLOSED | zmq.EVENT_DISCONNECTED | REFUSED
 
 
+#: pyzmq's option and flag enums as plain ints: every call and test with an enum member builds a new enum object,
+#: which on a call's way through costs more than the system call it names.
+EVENTS = int(zmq.EVENTS)
+POLLIN = int(zmq.POLLIN)
+NOBLOCK = int(zmq.NOBLOCK)
+
+
+def readable(sock: zmq.Socket[bytes]) -> bool:
+    """Whether a message waits on ``sock`` (reading ``EVENTS`` also re-arms its edge-triggered descriptor)."""
+    events = sock.getsockopt(EVENTS)
+    return isinstance(events, int) and bool(events & POLLIN)
+
+
 def monitor_event(sock: zmq.Socket[bytes]) -> tuple[int, int]:
     """The next event of a socket monitor (call when it is readable): its kind and value (for a connection's
     events, the connection's descriptor). Read here rather than with ``zmq.utils.monitor``, which loads asyncio."""
