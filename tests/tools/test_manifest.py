@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 from fakes.context import FakeContext, data
-from fakes.harness import Harness, bridge_harness
+from fakes.harness import Harness
 from fakes.plugin_payloads import FILE_KEY, design_file, variables_snapshot
 
 from design_console.errors import DesignError
@@ -23,12 +22,6 @@ def fresh() -> Iterator[None]:
     manifest.MANIFESTS.clear()
     yield
     manifest.MANIFESTS.clear()
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with bridge_harness(tmp_path) as opened:
-        yield opened
 
 
 @pytest.fixture

@@ -3,22 +3,11 @@ answering DEEP_GET_COMPONENT and ANALYZE_COMPONENT_SET as the Desktop Bridge plu
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 from fakes.context import data, error_text
-from fakes.harness import Harness, bridge_harness, size
+from fakes.harness import Harness, size
 from fakes.plugin_payloads import analysis, deep_reply
 
 from design_console.tools.base import CHARS_PER_TOKEN
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with bridge_harness(tmp_path) as h:
-        yield h
-
 
 # design_get_component_for_development_deep -------------------------------------------------------------------------
 

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fakes.context import data, error_text
-from fakes.harness import Harness, bridge_harness, size
+from fakes.harness import Harness, size
 from fakes.plugin_payloads import component_set, local_components, page
 
 from design_console.tools.base import CHARS_PER_TOKEN
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with bridge_harness(tmp_path) as h:
-        yield h
 
 
 async def test_component_details_by_name(harness: Harness) -> None:

@@ -4,14 +4,11 @@ Node."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fakes.context import data, error_text
 from fakes.fake_plugin import FakePlugin, FakePluginError
-from fakes.harness import Harness, bridge_harness, size
+from fakes.harness import Harness, size
 from fakes.plugin_payloads import (
     FILE_KEY,
     component,
@@ -20,13 +17,6 @@ from fakes.plugin_payloads import (
 )
 
 from design_console.tools.base import CHARS_PER_TOKEN, REGISTRY
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with bridge_harness(tmp_path) as opened:
-        yield opened
-
 
 # design_get_design_system_summary ----------------------------------------------------------------------------------
 

@@ -3,23 +3,14 @@ file, read and imported by scripts the plugin's own executeCode runs; over a rea
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fakes.context import data, error_text
 from fakes.fake_plugin import FakePlugin, FakePluginError
-from fakes.harness import Harness, bridge_harness
+from fakes.harness import Harness
 from fakes.plugin_payloads import library
 
 from design_console.tools.base import REGISTRY
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with bridge_harness(tmp_path) as opened:
-        yield opened
 
 
 async def test_library_variables_lists_and_filters(harness: Harness) -> None:

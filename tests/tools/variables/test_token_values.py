@@ -3,19 +3,10 @@ per mode, paged by a cursor; over a real Bridge with the fake plugin."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fakes.context import data, error_text
-from fakes.harness import Harness, bridge_harness
-
-
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    async with bridge_harness(tmp_path) as opened:
-        yield opened
+from fakes.harness import Harness
 
 
 async def test_token_values_colours_resolve_aliases_per_mode(harness: Harness) -> None:
