@@ -67,7 +67,8 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     relay_url: str = ""
     home: Path
     runtime_dir: Path
-    temp_dir: Path
+    #: TMPDIR when it is set; :attr:`temp_dir` is the folder in use either way.
+    tmpdir: Path | None = None
     #: DESIGN_PLUGIN_SOURCE: plugin files to copy instead of the build's own (plugin development).
     plugin_source: Path | None = None
     #: DESIGN_BROWSER: the Chromium-family browser design_scan_code_accessibility runs axe-core in (else found on PATH).
@@ -106,6 +107,19 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     def ports(self) -> range:
         """The bridge port range: DESIGN_WS_PORT and the nine after it."""
         return range(self.ws_port, self.ws_port + PORT_RANGE_SIZE)
+
+    @property
+    def temp_dir(self) -> Path:
+        """The folder for temporary files: TMPDIR, else the system's (where the port adverts' folder lives).
+
+        Asked of the system only here, when first needed: ``tempfile`` loads shutil and the compression modules,
+        which the shim never needs, and checks the folder by writing to it.
+        """
+        if self.tmpdir is not None:
+            return self.tmpdir
+        import tempfile
+
+        return Path(tempfile.gettempdir())
 
     @property
     def plugin_dir(self) -> Path:
@@ -180,16 +194,6 @@ def _choice(env: Mapping[str, str], name: str, default: str, allowed: tuple[str,
     if raw not in allowed:
         raise DesignError(ErrorCode.BAD_CONFIG, f"{name}={raw!r} is not one of {', '.join(allowed)}.")
     return raw
-
-
-def _temp_dir(env: Mapping[str, str]) -> Path:
-    if env.get("TMPDIR"):
-        return Path(env["TMPDIR"])
-    # Imported only here: tempfile loads shutil and the compression modules, which the shim's start-up does not need
-    # where TMPDIR is set (macOS sets it for every app).
-    import tempfile
-
-    return Path(tempfile.gettempdir())
 
 
 def _runtime_dir(env: Mapping[str, str], home: Path) -> Path:
@@ -315,7 +319,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         relay_url=_relay_url(env),
         home=home,
         runtime_dir=_runtime_dir(env, home),
-        temp_dir=_temp_dir(env),
+        tmpdir=Path(env["TMPDIR"]) if env.get("TMPDIR") else None,
         plugin_source=Path(env["DESIGN_PLUGIN_SOURCE"]) if env.get("DESIGN_PLUGIN_SOURCE") else None,
         browser_path=Path(env["DESIGN_BROWSER"].strip()).expanduser()
         if env.get("DESIGN_BROWSER", "").strip()
