@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import sys
 import threading
 import time
@@ -36,6 +35,8 @@ from design_console.runtime.platform.system import parent_pid
 from design_console.runtime.usage import STDIO_SERVER, answer_help_or_version
 
 if TYPE_CHECKING:
+    import socket
+
     import psutil  # loaded by the parent watcher only, after start-up
 
 TICK_MS = 100
@@ -100,6 +101,51 @@ def _parent_alive(parent: psutil.Process) -> bool:
         return False
 
 
+class Inbox:
+    """What the shim's threads hand its main loop: a descriptor the loop polls, and the end the threads write.
+
+    A polled stdin is read by the loop itself, so the threads only ever say that the client is gone: a pipe, whose
+    writing end they close, says so. A fed stdin (Windows, whose poll takes sockets only; a file or a terminal) is
+    read by a thread that writes it into a socket pair, the only kind of descriptor every system polls.
+    """
+
+    def __init__(self, *, fed: bool) -> None:
+        self._sock: socket.socket | None = None
+        self._feed: socket.socket | None = None
+        self._end_fd = -1
+        if fed:
+            import socket  # only here: a piped stdin, the usual case, starts without it
+
+            self._sock, self._feed = socket.socketpair()
+            self._sock.setblocking(False)
+            self.fd = self._sock.fileno()
+        else:
+            self.fd, self._end_fd = os.pipe()
+
+    def feed(self, chunk: bytes) -> None:
+        """Hand a chunk of stdin to the loop (a fed inbox only)."""
+        assert self._feed is not None
+        self._feed.sendall(chunk)
+
+    def read(self) -> bytes | None:
+        """What was fed since the last read, b"" once the threads ended it, None when nothing waits."""
+        assert self._sock is not None
+        try:
+            return self._sock.recv(READ_SIZE)
+        except BlockingIOError:
+            return None
+
+    def end(self) -> None:
+        """Tell the loop the client is gone: the inbox's descriptor reads as ended from now on."""
+        with contextlib.suppress(OSError):
+            if self._feed is not None:
+                import socket  # loaded already: a fed inbox is a socket pair
+
+                self._feed.shutdown(socket.SHUT_WR)
+            else:
+                os.close(self._end_fd)
+
+
 class Shim:
     """The pipe between one AI app and designd."""
 
@@ -109,11 +155,8 @@ class Shim:
         self.stdout = sys.stdout.fileno()
         self.pending = bytearray()  # the start of a line whose end has not arrived yet
         self.direct = stdin_pollable(self.stdin)
-        # The threads write into one end, the main loop polls the other (a socket on every system): what the stdin
-        # thread reads where stdin is not polled, and in any case the end of the client that a thread noticed.
-        self.lines_in, self.feed = socket.socketpair()
-        self.lines_in.setblocking(False)
-        self.inbox_fd = self.lines_in.fileno()
+        self.inbox = Inbox(fed=not self.direct)
+        self.inbox_fd = self.inbox.fd
         self.lines_fd = self.stdin if self.direct else self.inbox_fd
         self.link: DaemonLink | None = None
         self.poller = zmq.Poller()
@@ -134,7 +177,7 @@ class Shim:
         """Feed stdin to the main loop (where it cannot poll stdin); at its end (or a read error), end the shim."""
         try:
             while chunk := os.read(self.stdin, READ_SIZE):
-                self.feed.sendall(chunk)
+                self.inbox.feed(chunk)
         except OSError:
             pass
         self._end()
@@ -169,8 +212,7 @@ class Shim:
         """Tell the main loop the client is gone (the end of the fed stream), and end the process if it lingers."""
         if not self._ending.acquire(blocking=False):
             return
-        with contextlib.suppress(OSError):
-            self.feed.shutdown(socket.SHUT_WR)
+        self.inbox.end()
         _exit_soon()
 
     # --- the main loop ---------------------------------------------------------------------------------------
@@ -249,10 +291,7 @@ class Shim:
         ``polled``: the main poller just found stdin readable, so a read cannot block.
         """
         if not self.direct:
-            try:
-                return self.lines_in.recv(READ_SIZE)
-            except BlockingIOError:
-                return None
+            return self.inbox.read()
         if not polled and not readable(self.stdin):
             return None
         try:

@@ -21,7 +21,8 @@ NOT_AT_START = {
     "typing_extensions": "msgspec is loaded without it (design_console/shim/__init__.py)",
     "inspect": "typing_extensions' load, which the shim avoids",
     "subprocess": "only Windows' private-dir ACLs and designctl's command lines run programs",
-    "tempfile": "only file writes (designd) and a missing TMPDIR need it",
+    "tempfile": "only file writes (designd) and the port adverts' folder need it",
+    "socket": "a piped stdin is polled directly; only a fed one (Windows, a file, a terminal) needs a socket pair",
     "argparse": "only --help and --version",
 }
 
@@ -30,12 +31,14 @@ def _loaded_by_shim(probe_tail: str = "") -> dict[str, list[str]]:
     probe = (
         "import json, sys\n"
         "import design_console.shim.main\n"
+        "design_console.shim.main.Shim()\n"
         f"names = {sorted(NOT_AT_START)!r}\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in names)\n" + probe_tail + "\n"
         "print(json.dumps({'loaded': loaded, 'after': sorted(globals().get('after', []))}))\n"
     )
-    env = {**os.environ, "TMPDIR": "/tmp"}
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True, text=True, env=env)
+    # As an AI app starts it: stdin a pipe, and (on Linux, Windows) no TMPDIR.
+    env = {key: value for key, value in os.environ.items() if key != "TMPDIR"}
+    out = subprocess.run([sys.executable, "-c", probe], input="", capture_output=True, check=True, text=True, env=env)
     result: dict[str, list[str]] = json.loads(out.stdout)
     return result
 

@@ -57,7 +57,6 @@ if sys.platform == "win32":
 
 else:
     import resource
-    import socket
 
     def design_app_locations(user_home: Path) -> tuple[Path, ...]:
         """Where the design tool's desktop app, which runs the plugin, lives on macOS; none on Linux, where it has
@@ -69,6 +68,8 @@ else:
     def notify_datagram(address: str, data: bytes) -> bool:
         """Send ``data`` to the AF_UNIX datagram socket ``address`` (``@name``: the abstract namespace); False
         when it cannot be reached: as sd_notify(3), an undelivered notification is not the sender's failure."""
+        import socket  # here: the shim loads this module on its way to its first answer, and never notifies
+
         if address.startswith("@"):
             address = "\0" + address[1:]
         try:
