@@ -8,8 +8,6 @@ Each peer opens with :class:`Hello` and the daemon answers :class:`Welcome`; a p
 Bytes (images) travel as msgpack ``bin``; JSON-RPC messages from AI apps travel untouched inside :class:`Rpc`.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import msgspec
