@@ -1,4 +1,4 @@
-"""Small helpers shared by tests: free port ranges, waiting for a condition, raw HTTP requests."""
+"""Small helpers shared by tests: free port ranges, waiting for a condition, raw HTTP requests, compiling React."""
 
 from __future__ import annotations
 
@@ -6,10 +6,16 @@ import asyncio
 import http.client
 import random
 import socket
+import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 WAIT_SECONDS = 10.0
+#: The project's esbuild (an npm dev dependency): generated React code is compiled with it, as a user's bundler would.
+ESBUILD = Path(__file__).resolve().parents[1] / "node_modules" / ".bin" / "esbuild"
 
 
 def _loopbacks() -> list[tuple[socket.AddressFamily, str]]:
@@ -86,3 +92,21 @@ async def http_request_async(
 ) -> tuple[int, dict[str, str], bytes]:
     """:func:`http_request` off the event loop."""
     return await asyncio.to_thread(http_request, port, method, path, headers)
+
+
+def compile_react(code: str, source: Path) -> str:
+    """Write the React module ``code`` to ``source`` (``.tsx``), compile it with esbuild and return the JavaScript.
+
+    A compile error fails the test with esbuild's message; where esbuild is not installed the test is skipped.
+    """
+    if not ESBUILD.exists():
+        pytest.skip("esbuild is not installed in node_modules (npm install)")
+    source.write_text(code)
+    done = subprocess.run(
+        [str(ESBUILD), str(source), "--jsx=automatic", "--format=esm", "--log-level=error"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

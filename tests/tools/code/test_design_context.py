@@ -6,20 +6,18 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.chain import call, js, refused
+from helpers import compile_react
 from mcp import Client
 from PIL import Image
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
 
-ROOT = Path(__file__).resolve().parents[3]
-ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 
 #: Where each layer of BUILD lies inside the card (x, y, width, height).
 BOXES = {
@@ -105,18 +103,7 @@ async def test_react_tailwind_is_a_module_that_compiles(client: Client, made: di
     assert "export default function LoginCard()" in code
     assert "text-[color:var(--color-brand-primary)]" in code and "gap-x-[var(--space-2)]" in code
     assert "flex-1" in code and "absolute" in code and "dangerouslySetInnerHTML" in code
-    if not ESBUILD.exists():
-        pytest.skip("esbuild is not installed in node_modules")
-    source = tmp_path / "LoginCard.tsx"
-    source.write_text(code)
-    done = subprocess.run(
-        [str(ESBUILD), str(source), "--jsx=automatic", "--format=esm", "--log-level=error"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "jsx" in done.stdout
+    assert "jsx" in compile_react(code, tmp_path / "LoginCard.tsx")
 
 
 async def test_vue_is_a_single_file_component(client: Client, made: dict[str, str]) -> None:

@@ -10,22 +10,20 @@ either tool.
 from __future__ import annotations
 
 import io
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fakes.chain import call, js
 from fakes.pixels import pixel_agreement
+from helpers import compile_react
 from mcp import Client
 from PIL import Image
 from playwright.async_api import Browser, Page
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
-ROOT = Path(__file__).resolve().parents[3]
 PAGES = ["form.html", "pricing.html", "nav_hero.html", "table.html"]
-ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 WIDTH = 1280
 VIEWPORT_HEIGHT = 800
 #: The share of pixels that must agree between the page and the code written from its layers.
@@ -145,13 +143,4 @@ async def test_a_page_built_as_layers_and_written_back_as_html_looks_like_the_pa
     # What is left is the fields' text, and nothing the page does not show.
     assert sorted(t["text"] for t in unmatched) == sorted(page_texts["fields"])
 
-    react = await whole_code(client, made["rootId"], "react-tailwind")
-    source = tmp_path / "Page.tsx"
-    source.write_text(react)
-    done = subprocess.run(
-        [str(ESBUILD), str(source), "--jsx=automatic", "--format=esm", "--log-level=error"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
+    compile_react(await whole_code(client, made["rootId"], "react-tailwind"), tmp_path / "Page.tsx")
