@@ -318,18 +318,47 @@ def starts(side: Side, runs: int, *, cold: bool) -> list[float]:
     return times
 
 
-def one_chat(side: Side, calls: int) -> dict[str, Any]:
-    driver = Driver(side, mode="sessions", chats=1, calls=calls, execute=side.execute, console=side.console)
-    driver.read()
-    stop_plugin = side.connect_plugins(1)
-    driver.go()
-    figures = driver.read()
-    memory = rss_mib(side.processes(psutil.Process(driver.proc.pid)))
-    driver.go()
-    driver.read()
-    driver.finish()
-    stop_plugin()
-    return {"execute": figures["execute"], "console": figures["console"], "rss": memory}
+def one_chat(sides: list[Side], calls: int, rounds: int) -> dict[str, dict[str, Any]]:
+    """One chat per side, all open at once; ``calls`` execute and console calls per side, in ``rounds`` turns.
+
+    The sides take turns (the order flips every round), so a change in the machine's load during the run falls on
+    every side alike instead of on whichever ran second.
+    """
+    per_round = max(1, calls // rounds)
+    drivers: list[tuple[Side, Driver]] = []
+    stops = []
+    figures: dict[str, dict[str, Any]] = {}
+    try:
+        for side in sides:
+            driver = Driver(
+                side,
+                mode="sessions",
+                chats=1,
+                calls=per_round,
+                rounds=rounds,
+                execute=side.execute,
+                console=side.console,
+            )
+            drivers.append((side, driver))
+            driver.read()
+            stops.append(side.connect_plugins(1))
+            figures[side.name] = {"execute": [], "console": []}
+        for turn in range(rounds):
+            for side, driver in drivers if turn % 2 == 0 else drivers[::-1]:
+                driver.go()
+                taken = driver.read()
+                figures[side.name]["execute"] += taken["execute"]
+                figures[side.name]["console"] += taken["console"]
+        for side, driver in drivers:
+            figures[side.name]["rss"] = rss_mib(side.processes(psutil.Process(driver.proc.pid)))
+        for _, driver in drivers:
+            driver.go()
+            driver.read()
+            driver.finish()
+    finally:
+        for stop in stops:
+            stop()
+    return figures
 
 
 def many_chats(side: Side, chats: int, seconds: float) -> dict[str, Any]:
@@ -385,7 +414,7 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     opts = parser.parse_args()
-    runs, calls, seconds = (3, 200, 3.0) if opts.quick else (10, 2000, 10.0)
+    runs, calls, rounds, seconds = (3, 200, 2, 3.0) if opts.quick else (10, 2000, 10, 10.0)
     install_reference()
     sides = [reference(), ours(None)]
     if opts.before is not None:
@@ -397,14 +426,15 @@ def main() -> None:
             figures[side.name]["warm"] = starts(side, runs, cold=False)
         for side in sides:
             figures[side.name]["cold"] = starts(side, runs, cold=True)
+        for name, taken in one_chat(sides, calls, rounds).items():
+            figures[name]["one"] = taken
         for side in sides:
-            figures[side.name]["one"] = one_chat(side, calls)
             side.stop_daemon()
         for side in sides:
             figures[side.name]["eight"] = many_chats(side, 8, seconds)
             side.stop_daemon()
-        harness = one_chat(floor(), calls)["execute"]
-        plugin_hop = one_chat(floor(bridged=True), calls)["execute"]
+        floors = one_chat([floor(), floor(bridged=True)], calls, rounds)
+        harness, plugin_hop = (taken["execute"] for taken in floors.values())
     finally:
         for side in sides:
             for step in side.cleanup:

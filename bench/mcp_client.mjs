@@ -4,7 +4,7 @@
 //
 //   node bench/mcp_client.mjs <sdk-dir> <spec-json>
 //
-// spec: {command, args, env, mode: "start" | "sessions", runs, chats, calls, seconds, execute, console}
+// spec: {command, args, env, mode: "start" | "sessions", runs, chats, calls, rounds, seconds, execute, console}
 
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -50,16 +50,20 @@ if (spec.mode === "start") {
   const sessions = [];
   for (let n = 0; n < spec.chats; n++) sessions.push(await open());
   say({ step: "open", pids: sessions.map((s) => s.pid) });
-  await waitWord(); // the fake plugin is connected now
   if (spec.chats === 1) {
+    // In rounds, one per word of the driver, which gives other clients their turns in between.
     const { client } = sessions[0];
-    for (let n = 0; n < 50; n++) await call(client, spec.execute); // warm-up
-    const execute = [];
-    for (let n = 0; n < spec.calls; n++) execute.push(await call(client, spec.execute));
-    const consoleReads = [];
-    for (let n = 0; n < spec.calls; n++) consoleReads.push(await call(client, spec.console));
-    say({ step: "calls", execute, console: consoleReads });
+    for (let round = 0; round < (spec.rounds ?? 1); round++) {
+      await waitWord(); // the fake plugin is connected now, and it is this client's turn
+      if (round === 0) for (let n = 0; n < 50; n++) await call(client, spec.execute); // warm-up
+      const execute = [];
+      for (let n = 0; n < spec.calls; n++) execute.push(await call(client, spec.execute));
+      const consoleReads = [];
+      for (let n = 0; n < spec.calls; n++) consoleReads.push(await call(client, spec.console));
+      say({ step: "calls", execute, console: consoleReads });
+    }
   } else {
+    await waitWord(); // the fake plugin is connected now
     await Promise.all(sessions.map(async ({ client }) => { for (let n = 0; n < 20; n++) await call(client, spec.execute); }));
     let count = 0;
     const started = performance.now();
