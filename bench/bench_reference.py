@@ -52,6 +52,8 @@ REF_DIR = ROOT / "bench" / ".reference"
 SDK_DIR = REF_DIR / "node_modules" / "@modelcontextprotocol" / "sdk"
 CLIENT = ROOT / "bench" / "mcp_client.mjs"
 CONSOLE_ENTRIES = 1000
+#: The lines of /proc/<pid>/task/<tid>/status that count a thread's context switches.
+SWITCH_FIELDS = ("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")
 
 
 def install_reference() -> None:
@@ -298,6 +300,20 @@ def rss_mib(procs: list[psutil.Process]) -> float:
     return total / 2**20
 
 
+def switches(procs: list[psutil.Process]) -> int:
+    """Context switches so far of every thread of ``procs`` (Linux; 0 elsewhere): each is a thread that blocked
+    or was put aside, the wake-ups a call's hops cost beside its CPU time."""
+    total = 0
+    for proc in procs:
+        for status in Path(f"/proc/{proc.pid}/task").glob("*/status"):
+            try:
+                lines = status.read_text().splitlines()
+            except OSError:
+                continue
+            total += sum(int(line.split()[1]) for line in lines if line.startswith(SWITCH_FIELDS))
+    return total
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -343,12 +359,21 @@ def one_chat(sides: list[Side], calls: int, rounds: int) -> dict[str, dict[str, 
             driver.read()
             stops.append(side.connect_plugins(1))
             figures[side.name] = {"execute": [], "console": []}
+        for side, _ in drivers:
+            figures[side.name]["switches"] = 0
         for turn in range(rounds):
             for side, driver in drivers if turn % 2 == 0 else drivers[::-1]:
+                procs = side.processes(psutil.Process(driver.proc.pid))
+                before = switches(procs)
                 driver.go()
                 taken = driver.read()
+                if turn or rounds == 1:  # the first of several rounds also warms up
+                    figures[side.name]["switches"] += switches(procs) - before
                 figures[side.name]["execute"] += taken["execute"]
                 figures[side.name]["console"] += taken["console"]
+        counted = 2 * per_round * max(1, rounds - 1)
+        for side, _ in drivers:
+            figures[side.name]["switches"] /= counted
         for side, driver in drivers:
             figures[side.name]["rss"] = rss_mib(side.processes(psutil.Process(driver.proc.pid)))
         for _, driver in drivers:
@@ -396,6 +421,12 @@ def table(figures: dict[str, dict[str, Any]]) -> list[tuple[str, str, str, dict[
         ("8 chats calling execute at once", "call/s", "higher", each(lambda f: f["eight"]["rate"])),
         ("resident memory, 1 chat (all processes)", "MiB", "lower", each(lambda f: f["one"]["rss"])),
         ("resident memory, 8 chats (all processes)", "MiB", "lower", each(lambda f: f["eight"]["rss"])),
+        (
+            "context switches per call, one chat (server processes)",
+            "",
+            "lower",
+            each(lambda f: f["one"]["switches"]),
+        ),
     ]
 
 
