@@ -18,7 +18,6 @@ from PIL import Image
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.browser]
 
 
-
 #: Where each layer of BUILD lies inside the card (x, y, width, height).
 BOXES = {
     "title": (24, 20, 300, 32),
