@@ -17,6 +17,7 @@ editable-import finder at every start, which an installed wheel does not. The ou
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes.fake_plugin import FakePlugin  # noqa: E402
-from procs import BIN, DaemonProcess, kill_all, make_env, processes_of  # noqa: E402
+from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of  # noqa: E402
 
 from design_console.tools import catalog  # noqa: E402
 from design_console.tools.wire.mcp import tool_definitions  # noqa: E402
@@ -95,6 +97,23 @@ class RawSession:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait(5)
+
+
+@contextlib.contextmanager
+def daemon_with_plugin(env: TestEnv, file_key: str = "file0", file_name: str = "File 0") -> Iterator[DaemonProcess]:
+    """designd in ``env`` with a fake plugin connected whose console holds 1,000 entries; everything stops after,
+    and ``env`` is cleaned up."""
+    daemon = DaemonProcess(env).start()
+    plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key=file_key, file_name=file_name)
+    try:
+        for n in range(1000):
+            plugin.run(plugin.console("log", f"entry {n}"))
+        yield daemon
+    finally:
+        plugin.stop()
+        daemon.stop()
+        kill_all(processes_of(env))
+        env.cleanup()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -180,11 +199,7 @@ def bench_console_under_load(calls: int) -> None:
 
     with api_process(huge_mb=50) as url:
         env = make_env(DESIGN_API_URL=url, DESIGN_ACCESS_TOKEN=PERSONAL_TOKEN, LOG_LEVEL="warn")
-        daemon = DaemonProcess(env).start()
-        plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="fileA", file_name="A")
-        try:
-            for n in range(1000):
-                plugin.run(plugin.console("log", f"entry {n}"))
+        with daemon_with_plugin(env, file_key="fileA", file_name="A"):
             idle = RawSession(env.env)
             idle.open()
             heavy = RawSession(env.env)
@@ -223,11 +238,6 @@ def bench_console_under_load(calls: int) -> None:
             row("  … the 50 MB read itself (first part, download included)", f"{shaped.get('ms', 0):.0f} ms", "")
             idle.close()
             heavy.close()
-        finally:
-            plugin.stop()
-            daemon.stop()
-            kill_all(processes_of(env))
-            env.cleanup()
 
 
 def main() -> None:
@@ -244,19 +254,10 @@ def main() -> None:
     for transport in opts.transports.split(","):
         print(f"DESIGN_IPC={transport}")
         env = make_env(LOG_LEVEL="warn", DESIGN_IPC=transport)
-        daemon = DaemonProcess(env).start()
-        plugin = FakePlugin.start_in_thread(daemon.port, env.token, file_key="file0", file_name="File 0")
-        try:
-            for n in range(1000):
-                plugin.run(plugin.console("log", f"entry {n}"))
+        with daemon_with_plugin(env) as daemon:
             bench_start_and_memory(env.env, opts.runs, opts.shim)
             bench_round_trips(env.env, opts.calls)
             bench_daemon_memory(env.env, daemon, daemon.port, env.token)
-        finally:
-            plugin.stop()
-            daemon.stop()
-            kill_all(processes_of(env))
-            env.cleanup()
     if opts.under_load:
         bench_console_under_load(200)
 
