@@ -49,6 +49,9 @@ from design_console.runtime.transport import check_socket_path
 
 STOP_WAIT = 5.0
 SERVICE_LABEL = login.SERVICE_LABEL
+#: How designd's control socket is driven, as `designctl status` says it: by the loop where it watches descriptors,
+#: by a thread of its own on Windows' default loop.
+DRIVERS = {"loop": "the loop", "thread": "a thread"}
 
 
 def _print_json(data: Any) -> None:
@@ -150,7 +153,10 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
         f"{design_api['sessionsWithOwnToken']} session(s) use their own AI app's token"
     )
     control, refused = status["control"], status["controlStats"]["refusedPeers"]
-    print(f"control  {control['endpoint']}  refused {refused} peer(s) without this user's key")
+    print(
+        f"control  {control['endpoint']}  driven by {DRIVERS.get(control['drivenBy'], 'nothing yet')}  "
+        f"refused {refused} peer(s) without this user's key"
+    )
     for w in status["workers"]:
         alive = f"pid {w['pid']}  up {w['uptime']}s  " if w["pid"] is not None else ""
         print(f"worker   {w['kind']:<6} {w['state']:<12} {alive}restarts {w['restarts']}")

@@ -97,6 +97,11 @@ class ControlServer:
         """Connections refused before any frame: a peer without the user's key, or not ZeroMQ at all."""
         return self._thread.refused if self._thread is not None else 0
 
+    @property
+    def driver(self) -> str:
+        """What drives the socket: "loop" where the loop watches descriptors, "thread" on Windows' default loop."""
+        return self._thread.driver if self._thread is not None else ""
+
     def bind(self) -> None:
         """Bind the ROUTER socket where peers find it (over tcp: behind the ZAP handler, which is bound first)."""
         sock: zmq.Socket[bytes] = self._ctx.socket(zmq.ROUTER)

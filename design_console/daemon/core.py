@@ -295,7 +295,11 @@ class Daemon:
                 "handlerErrors": self.control.handler_errors,
                 "refusedPeers": self.control.refused,
             },
-            "control": {"transport": self.config.transport, "endpoint": self.control.endpoint},
+            "control": {
+                "transport": self.config.transport,
+                "endpoint": self.control.endpoint,
+                "drivenBy": self.control.driver,
+            },
             "designApi": {
                 # What designd uses for whom: a session whose AI app gave DESIGN_ACCESS_TOKEN uses its own; the others
                 # use designd's (the environment designd started with). Never a token itself.

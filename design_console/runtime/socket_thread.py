@@ -123,6 +123,11 @@ class SocketThread:
         self._retry: asyncio.TimerHandle | None = None
         self._resting = False
 
+    @property
+    def driver(self) -> str:
+        """Who drives the socket once started: "loop" (it watches descriptors) or "thread" (Windows' default loop)."""
+        return "loop" if self._on_loop else "thread"
+
     def watch(self, sock: zmq.Socket[bytes], handler: Callable[[], None]) -> None:
         """Have ``handler`` called whenever ``sock`` is readable, by whichever side drives the socket (call before
         :meth:`start`)."""

@@ -102,7 +102,7 @@ def test_the_loop_drives_the_socket_where_it_can_and_a_thread_where_it_cannot(lo
             link = SocketThread(ctx, router, routed=True, name="test")
             link.start()
             try:
-                assert link._on_loop == (loop == "selector")
+                assert link.driver == ("loop" if loop == "selector" else "thread")
                 assert link._thread.is_alive() == (loop != "selector")
                 peer.send(b"ping")
                 assert await asyncio.wait_for(link.receive(), 5) == [b"peer", b"ping"]
@@ -176,7 +176,7 @@ def test_a_message_whose_signal_a_send_took_is_still_received() -> None:
             link = SocketThread(ctx, router, routed=True, name="test")
             link.start()
             try:
-                assert link._on_loop
+                assert link.driver == "loop"
                 peer.send(b"first")
                 assert await asyncio.wait_for(link.receive(), 5) == [b"peer", b"first"]
                 peer.send(b"second")
