@@ -25,6 +25,9 @@ from design_console.runtime.transport import client_socket, find_endpoint
 
 BIN = Path(sys.executable).parent
 START_TIMEOUT = 30.0
+#: Put on PYTHONPATH when the run's DESIGN_TEST_LOOP is "windows": designd and its workers then run on a loop with
+#: the limits of Windows' default one (see its sitecustomize).
+WINDOWS_LOOP = Path(__file__).parent / "fakes" / "windows_loop"
 
 
 @dataclass
@@ -52,8 +55,12 @@ class TestEnv:
 def make_env(**extra: str) -> TestEnv:
     """A fresh installation. The root is short because ipc:// paths must stay under ~107 bytes.
 
-    DESIGN_IPC passes through from the test run's environment: the suite runs once on each transport.
+    DESIGN_IPC passes through from the test run's environment: the suite runs once on each transport. With
+    DESIGN_TEST_LOOP=windows, designd and its workers run on a loop like Windows' default one.
     """
+    loop = os.environ.get("DESIGN_TEST_LOOP", "")
+    if loop not in ("", "windows"):
+        raise ValueError(f"DESIGN_TEST_LOOP={loop!r}: leave it unset, or set it to 'windows'")
     root = Path(tempfile.mkdtemp(prefix="dc-", dir="/tmp"))
     port_start = free_port_range(10)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DESIGN_", "XDG_RUNTIME", "NOTIFY_SOCKET"))}
@@ -67,6 +74,8 @@ def make_env(**extra: str) -> TestEnv:
         LOG_LEVEL="debug",
         PYTHONUNBUFFERED="1",
     )
+    if loop:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(WINDOWS_LOOP), env.get("PYTHONPATH")]))
     env.update(extra)
     (root / "home").mkdir(mode=0o700)
     (root / "tmp").mkdir(mode=0o700)

@@ -329,6 +329,17 @@ def test_over_tcp_a_peer_without_the_users_key_gets_nothing_and_status_counts_it
     assert "refused" in text.stdout and endpoint in text.stdout
 
 
+def test_status_says_what_drives_the_control_socket(daemon: DaemonProcess) -> None:
+    """The loop where it can watch descriptors; a thread on a loop like Windows' (the run's DESIGN_TEST_LOOP)."""
+    windows = os.environ.get("DESIGN_TEST_LOOP") == "windows"
+    control = _status(daemon.env)["control"]
+    assert control["drivenBy"] == ("thread" if windows else "loop")  # type: ignore[index]
+    text = subprocess.run(
+        [str(BIN / "designctl"), "status"], env=daemon.env.env, capture_output=True, text=True, timeout=30
+    )
+    assert ("driven by a thread" if windows else "driven by the loop") in text.stdout
+
+
 # --- bridge auth on the real daemon ---------------------------------------------------------------------------
 
 
