@@ -3,7 +3,9 @@
 Run: ``.venv/bin/python bench/bench_spine.py`` (add ``--under-load`` to also measure console reads while the api
 worker shapes a 50 MB file served by the fake design API). Prints one line per figure with its budget beside it, for
 each control transport (``DESIGN_IPC=ipc`` and ``=tcp``; ``--transports`` picks). Starts its own designd in a
-throwaway HOME for each and stops everything it started.
+throwaway HOME for each and stops everything it started. ``--windows-loop`` runs designd and its workers on a loop
+with the limits of Windows' default one, so their sockets are driven by a thread as they are there (use it with
+``--transports tcp``, Windows' transport).
 
 The shim start figure depends on how the shim is installed: this checkout's development install loads setuptools'
 editable-import finder at every start, which an installed wheel does not. The output names the install measured;
@@ -247,9 +249,13 @@ def main() -> None:
     parser.add_argument("--under-load", action="store_true")
     parser.add_argument("--transports", default="ipc,tcp", help="the DESIGN_IPC values to measure, comma-separated")
     parser.add_argument("--shim", type=Path, default=SHIM, help="the design-console-mcp whose start is measured")
+    parser.add_argument("--windows-loop", action="store_true", help="designd on a loop like Windows' default one")
     opts = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
     print(f"shim measured: {describe_install(opts.shim)}")
+    if opts.windows_loop:
+        os.environ["DESIGN_TEST_LOOP"] = "windows"  # read by make_env
+        print("designd and its workers on a loop like Windows' default one: every socket driven by a thread")
     bench_tool_list()
     for transport in opts.transports.split(","):
         print(f"DESIGN_IPC={transport}")
