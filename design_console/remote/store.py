@@ -17,8 +17,9 @@ import sqlite3
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from design_console.errors import DesignError, ErrorCode
 
@@ -31,6 +32,10 @@ MessageHandler = Callable[[bytes], None]
 LOCK_POLL = 0.05
 #: SQLite's ``auto_vacuum`` mode that frees pages on request (``PRAGMA incremental_vacuum``).
 INCREMENTAL = 2
+#: Gives the pages freed by deletes back to the file system.
+RECLAIM = "PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);"
+
+_T = TypeVar("_T")
 
 
 class Store(Protocol):
@@ -134,7 +139,12 @@ async def store_lock(store: Store, name: str, *, ttl: float = 30.0, wait: float 
 
 
 class SqliteStore:
-    """The store in one SQLite file; calls run in a thread so the event loop never waits on the disk."""
+    """The store in one SQLite file; calls run in a thread so the event loop never waits on the disk.
+
+    One thread of its own runs every statement, in the order they were asked for, and at last the closing: a caller
+    cancelled while its statement runs stops waiting, but the statement runs to its end before the connection is
+    closed under it (closing it mid-statement crashes the process).
+    """
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -150,15 +160,15 @@ class SqliteStore:
             "CREATE TABLE IF NOT EXISTS entries (kind TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, "
             "expires REAL, PRIMARY KEY (kind, key))"
         )
-        self._lock = asyncio.Lock()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        self._closed = False
         self._handlers: dict[str, list[MessageHandler]] = {}
 
-    async def _run(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
-        def run() -> list[tuple[Any, ...]]:
-            return self._db.execute(sql, params).fetchall()
+    async def _in_thread(self, work: Callable[[], _T]) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work)
 
-        async with self._lock:
-            return await asyncio.to_thread(run)
+    async def _run(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        return await self._in_thread(lambda: self._db.execute(sql, params).fetchall())
 
     @staticmethod
     def _expiry(ttl: float | None) -> float | None:
@@ -233,13 +243,9 @@ class SqliteStore:
         return len(rows)
 
     async def _reclaim(self) -> None:
-        def run() -> None:
-            # As a script: run as one statement, the vacuum frees a single page per step; the freed pages leave the
-            # main file when the log is copied back into it.
-            self._db.executescript("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")
-
-        async with self._lock:
-            await asyncio.to_thread(run)
+        # As a script: run as one statement, the vacuum frees a single page per step; the freed pages leave the main
+        # file when the log is copied back into it.
+        await self._in_thread(lambda: self._db.executescript(RECLAIM))
 
     async def publish(self, channel: str, message: bytes) -> int:
         # One instance per SQLite file serves plugins, so its subscribers are all in this process: one instance.
@@ -250,8 +256,11 @@ class SqliteStore:
 
     async def close(self) -> None:
         self._handlers.clear()
-        async with self._lock:
-            self._db.close()
+        if not self._closed:
+            self._closed = True
+            # Behind every statement already asked for, those whose callers were cancelled included.
+            await self._in_thread(self._db.close)
+            self._thread.shutdown(wait=False)
 
 
 class RedisStore:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -132,6 +133,31 @@ async def test_sqlite_purge_drops_expired_rows(tmp_path: Path) -> None:
         assert (tmp_path / "s.sqlite3").stat().st_mode & 0o077 == 0
     finally:
         await store.close()
+
+
+async def test_sqlite_closes_only_after_a_statement_whose_caller_was_cancelled(tmp_path: Path) -> None:
+    """A request cancelled mid-statement (a shutdown, a client gone) leaves the statement running in its thread:
+    closing the connection under it crashes the process, so closing waits for it to end."""
+    store = SqliteStore(tmp_path / "s.sqlite3")
+    started = threading.Event()
+    naps: list[float] = []
+
+    def nap(seconds: float) -> int:
+        started.set()
+        time.sleep(seconds)
+        naps.append(seconds)
+        return 1
+
+    store._db.create_function("nap", 1, nap)
+    rows = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10) SELECT nap(?) FROM n"
+    statement = asyncio.create_task(store._run(rows, 0.02))
+    assert await asyncio.to_thread(started.wait, 5)
+    statement.cancel()
+    await store.close()
+    assert len(naps) == 10, f"the connection was closed after {len(naps)} of the statement's 10 rows"
+    await store.close()  # a second close (the app's shutdown and its test's own) is no error
+    with pytest.raises(asyncio.CancelledError):
+        await statement
 
 
 async def test_counters_count_atomically_and_restart_after_their_window(store: Store) -> None:
