@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -143,10 +144,12 @@ def cmd_status(config: Config, opts: argparse.Namespace) -> int:
         print(f"file   {mark} {f['fileName']} ({f['fileKey']})  page {f['currentPage']!r}  plugin {f['pluginVersion']}")
     if status["locked"]:
         print("         target locked to the active file")
-    print(f"plugin   bundled {status['bundledPluginVersion']}, import from {status['pluginDir']}/manifest.json")
+    manifest = Path(status["pluginDir"]) / "manifest.json"
+    print(f"plugin   bundled {status['bundledPluginVersion']}, import from {manifest}")
     if status.get("refusedPlugin"):
         print(f"refused  {status['refusedPlugin']}")
-    print(f"shims    {len(status['shims'])} AI app session(s): {', '.join(str(s['pid']) for s in status['shims'])}")
+    pids = ", ".join(str(s["pid"]) for s in status["shims"])
+    print(f"shims    {len(status['shims'])} AI app session(s)" + (f": {pids}" if pids else ""))
     design_api = status["designApi"]
     print(
         f"api      designd's token {'set' if design_api['designdToken'] else 'not set'}; "
@@ -252,8 +255,9 @@ def doctor_checks(config: Config, facts: PlatformFacts | None = None) -> list[tu
             checks.append(("fail", f"{label}: {err.message}", err.hint))
     token = config.token_file
     if token.exists():
-        mode = token.stat().st_mode & 0o777
-        if mode & 0o077:
+        info = token.stat()
+        if open_to_others(info):
+            mode = stat.S_IMODE(info.st_mode)
             checks.append(("fail", f"bridge token {token} has mode {mode:o}", f"chmod 600 {token}"))
         else:
             checks.append(("ok", f"bridge token present ({token})", ""))

@@ -108,6 +108,9 @@ async def test_status_json_and_text(daemon: DaemonProcess, plugin: FakePlugin) -
     assert re.search(r"^file\s+\* File A \(fileA\)\s+page 'Page 1'", out, re.M), out
     assert re.search(r"^worker\s+api\s+running\s+pid \d+\s+up [\d.]+s\s+restarts \d+$", out, re.M), out
     assert re.search(r"^worker\s+media\s+not started\s+restarts \d+$", out, re.M), out
+    assert f"import from {env.config.plugin_dir / 'manifest.json'}" in out
+    shims = len(status["shims"])
+    assert re.search(rf"^shims\s+{shims} AI app session\(s\)(: \d+(, \d+)*)?$", out, re.M), out
 
 
 def test_status_without_a_daemon(dc_env: TestEnv) -> None:

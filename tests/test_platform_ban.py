@@ -43,6 +43,15 @@ def _dotted(node: ast.expr) -> tuple[str, str] | None:
     return None
 
 
+def _masks_others(node: ast.BinOp) -> bool:
+    """``x.st_mode & 0o077`` and the like: a mask of group or other bits alone. A mask with the owner's bits too
+    (``& 0o777``) copies a mode, which means the same on every OS."""
+    sides = (node.left, node.right)
+    mode = any(isinstance(side, ast.Attribute) and side.attr == "st_mode" for side in sides)
+    masks = [side.value for side in sides if isinstance(side, ast.Constant) and isinstance(side.value, int)]
+    return mode and any(mask & 0o077 and not mask & 0o700 for mask in masks)
+
+
 def _violations(source: str, name: str) -> list[str]:
     """Each OS-specific use in ``source`` as ``name:line: what``."""
     tree = ast.parse(source, name)
@@ -69,6 +78,8 @@ def _violations(source: str, name: str) -> list[str]:
             signal = node.args[1]
             if isinstance(signal, ast.Constant) and signal.value == 0:
                 found = "probes a pid with os.kill(pid, 0)"
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd) and _masks_others(node):
+            found = "reads other users' mode bits (Windows has none: its ACLs guard our files)"
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             hits = [s for s in OS_STRINGS if s in node.value]
             found = f"names {', '.join(hits)}" if hits else None
@@ -107,8 +118,11 @@ def test_the_ban_sees_each_kind_of_os_specific_code() -> None:
         "loop.create_unix_server(cb, path)": "uses .create_unix_server",
         "if sys.platform == 'win32': pass": "uses sys.platform",
         "proc.uids()": "uses .uids",
+        "if path.stat().st_mode & 0o077: pass": "reads other users' mode bits",
+        "info.st_mode & 0o002": "reads other users' mode bits",
     }
     for code, expected in samples.items():
         found = _violations(code, "sample")
         assert found and expected in found[0], (code, found)
     assert _violations("os.kill(pid, signal.SIGTERM)\nos.getpid()\nsocket.AF_INET", "sample") == []
+    assert _violations("mode = path.stat().st_mode & 0o777", "sample") == []

@@ -19,6 +19,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.bundled import bundled_dir
 from design_console.runtime.dirs import ensure_private_dir
 from design_console.runtime.files import write_private
+from design_console.runtime.platform.private import open_to_others
 
 log = logging.getLogger("design_console.plugin_sync")
 
@@ -48,12 +49,13 @@ def plugin_source_dir(config: Config) -> Path:
 
 
 def load_or_create_token(config: Config) -> str:
-    """Read the per-user bridge token, creating it (0600) on first start and tightening a loose mode."""
+    """Read the per-user bridge token, creating it (0600) on first start and tightening a loose POSIX mode (on
+    Windows the private folder's ACL guards it)."""
     ensure_private_dir(config.home)
     path = config.token_file
     try:
         token = path.read_text().strip()
-        if path.stat().st_mode & 0o077:
+        if open_to_others(path.stat()):
             log.warning("bridge token %s was readable by others; mode reset to 0600", path)
             path.chmod(0o600)
         if len(token) >= 32:
