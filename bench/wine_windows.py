@@ -118,6 +118,30 @@ def daemons() -> list[int]:
     return [int(pid) for pid in found.split()]
 
 
+def refused_stranger(win: Windows, endpoint: str) -> int:
+    """Send designd a frame with a key pair of our own and the right server key; returns how many more peers
+    ``designctl status`` counts as refused."""
+    import zmq
+
+    def count() -> int:
+        status = json.loads(win.python("designctl.py", "status", "--json").stdout)
+        refused: int = status["controlStats"]["refusedPeers"]
+        return refused
+
+    before = count()
+    server_public = (win.home() / "control-server.key").read_text().split()[0]
+    ctx = zmq.Context()
+    sock = ctx.socket(zmq.DEALER)
+    sock.curve_publickey, sock.curve_secretkey = zmq.curve_keypair()
+    sock.curve_serverkey = server_public.encode()
+    sock.connect(endpoint)
+    sock.send(b"hello")
+    got = sock.poll(2000)
+    sock.close(0)
+    ctx.term()
+    return -1 if got else count() - before
+
+
 def shims() -> list[int]:
     """Linux pids of every stdio server Wine runs."""
     found = subprocess.run(["pgrep", "-f", SHIM_MARK], capture_output=True, text=True).stdout
@@ -150,6 +174,8 @@ def main() -> int:
     control = status["control"]
     check(control["endpoint"].startswith("tcp://127.0.0.1:"), "control link is tcp on loopback", control["endpoint"])
     check(control["drivenBy"] == "thread", "its socket is driven by a thread (Proactor loop)", control["drivenBy"])
+    refused = refused_stranger(win, control["endpoint"])
+    check(refused == 1, "a peer without the user's CURVE key is refused and counted", f"{refused} refused")
     doctor = win.python("designctl.py", "doctor").stdout
     failed = [line for line in doctor.splitlines() if line.startswith("[fail]")]
     check(
@@ -167,6 +193,9 @@ def main() -> int:
             if name == "exit on stdin EOF":
                 ok = ok and finding["ms"] < 1000
             check(ok, name, ", ".join(f"{k} {v}" for k, v in finding.items()))
+        workers = json.loads(win.python("designctl.py", "status", "--json").stdout)["workers"]
+        states = {w["kind"]: w["state"] for w in workers}
+        check(set(states.values()) == {"running"}, "every worker started and linked to designd", str(states))
     finally:
         plugin.stop()
 

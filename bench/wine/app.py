@@ -18,6 +18,14 @@ from typing import Any
 INIT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "wine-app", "version": "1"}}
 
 
+#: One call for each worker kind (api, media, tokens); each may fail in its worker, as long as it gets there.
+WORKER_CALLS = (
+    ("design_get_file_data", {"fileUrl": "NoSuchFile0000000000001"}),
+    ("design_take_screenshot", {}),
+    ("design_ds_status", {"outDir": "ds-out"}),
+)
+
+
 def report(**fields: Any) -> None:
     print(json.dumps(fields), flush=True)
 
@@ -89,6 +97,9 @@ def session(n: int) -> None:
     report(check="design_execute", ok=not execute["result"]["isError"], text=text_of(execute)[:200])
     logs = chat.call("design_get_console_logs", {"count": 3})
     report(check="design_get_console_logs", ok=not logs["result"]["isError"], text=text_of(logs)[:200])
+    for name, arguments in WORKER_CALLS:
+        reply = chat.call(name, arguments)
+        report(check=f"{name} reaches its worker", text=text_of(reply)[:160])
     for name, arguments in (("design_execute", {"code": "return 1"}), ("design_get_console_logs", {"count": 20})):
         times = []
         for _ in range(n):
