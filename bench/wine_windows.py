@@ -177,6 +177,8 @@ def main() -> int:
     refused = refused_stranger(win, control["endpoint"])
     check(refused == 1, "a peer without the user's CURVE key is refused and counted", f"{refused} refused")
     doctor = win.python("designctl.py", "doctor").stdout
+    empty = doctor.count("()")
+    check(not empty, "designctl doctor describes each private file's access", f"{empty} empty descriptions")
     failed = [line for line in doctor.splitlines() if line.startswith("[fail]")]
     check(
         not failed, "designctl doctor finds nothing failing", "; ".join(failed) or f"{doctor.count('[warn]')} warnings"

@@ -148,7 +148,7 @@ if sys.platform == "win32":
             check=False,
             creationflags=subprocess.CREATE_NO_WINDOW,
         )
-        return " ".join(done.stdout.split())
+        return " ".join(done.stdout.split()) or "icacls printed no access list"
 
     def private_fix(path: Path) -> str:
         return f'icacls "{path}" /inheritance:r /grant:r "%USERNAME%:(OI)(CI)F"'
