@@ -19,6 +19,7 @@ import getpass
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -212,6 +213,22 @@ def main() -> int:
         time.sleep(0.05)
     gone = (time.perf_counter() - began) * 1000
     check(opened["tools"] > 0 and not shims(), "a killed AI app's shim exits", f"{gone:.0f} ms after the kill")
+
+    app = subprocess.Popen([WINE, "python.exe", "app.py", "survive", "0"], cwd=win.py, env=win.env,
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    assert app.stdin is not None and app.stdout is not None
+    json.loads(app.stdout.readline())
+    killed = daemons()
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    app.stdin.write(b"go\n")
+    app.stdin.flush()
+    survived = json.loads(app.stdout.readline())
+    app.wait(60)
+    detail = (
+        f"designd {killed} killed; answered {survived['ms']} ms later, first call lost: {survived['first_call_lost']}"
+    )
+    check(survived["ok"] and daemons() not in ([], killed), survived["check"], detail)
 
     win.python("designctl.py", "stop")
     time.sleep(1)

@@ -4,7 +4,8 @@ Windows pipes, as Claude or Cursor do, and prints one JSON line per finding.
 ``app.py session N``: one chat; its first answers, N timed calls of each kind, and how fast the shim exits on the end
 of its stdin. ``app.py many K``: K chats started at once, each through ``initialize`` and ``tools/list``.
 ``app.py orphan 0``: one chat, then a wait for the caller to kill this app. ``app.py held-lock 0``: a chat that
-starts while a dying designd still holds the instance lock.
+starts while a dying designd still holds the instance lock. ``app.py survive 0``: a chat whose designd the caller
+kills.
 """
 
 from __future__ import annotations
@@ -172,6 +173,22 @@ def held_lock(_: int) -> None:
     chat.close()
 
 
+def survive(_: int) -> None:
+    """One chat that outlives its designd: after the caller kills designd (it writes a line to our stdin once it
+    has), the next calls must be answered by a new designd in the same session."""
+    chat = Chat()
+    chat.open()
+    report(check="survive", ready=True)
+    sys.stdin.readline()
+    began = time.perf_counter()
+    replies = [chat.call("design_get_status", {}) for _ in range(2)]
+    lost = "designd stopped" in text_of(replies[0]) or "error" in replies[0]
+    ok = "result" in replies[1] and not replies[1]["result"]["isError"]
+    report(check="the session carries on after designd is killed", ok=ok, first_call_lost=lost,
+           ms=round((time.perf_counter() - began) * 1000), text=text_of(replies[1])[:120])  # fmt: skip
+    chat.close()
+
+
 def orphan(_: int) -> None:
     """Open one chat and wait to be killed: the shim must notice its app is gone."""
     chat = Chat()
@@ -180,4 +197,5 @@ def orphan(_: int) -> None:
 
 
 if __name__ == "__main__":
-    {"session": session, "many": many, "orphan": orphan, "held-lock": held_lock}[sys.argv[1]](int(sys.argv[2]))
+    modes = {"session": session, "many": many, "orphan": orphan, "held-lock": held_lock, "survive": survive}
+    modes[sys.argv[1]](int(sys.argv[2]))
