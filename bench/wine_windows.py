@@ -91,15 +91,19 @@ class Windows:
         self.py = py
         self.env = dict(os.environ, WINEPREFIX=str(prefix), WINEDEBUG="-all")
 
-    def run(self, *argv: str, timeout: float = 300, quiet_stderr: bool = False) -> subprocess.CompletedProcess[str]:
+    def run(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [WINE, *argv], cwd=self.py, env=self.env, input="", text=True, capture_output=not quiet_stderr,
-            stdout=subprocess.PIPE if quiet_stderr else None, stderr=subprocess.DEVNULL if quiet_stderr else None,
-            timeout=timeout,
+            [WINE, *argv], cwd=self.py, env=self.env, input="", text=True, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, timeout=timeout,
         )  # fmt: skip
 
     def python(self, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-        return self.run("python.exe", *argv, timeout=timeout, quiet_stderr=True)
+        return self.run("python.exe", *argv, timeout=timeout)
+
+    def app(self, mode: str) -> subprocess.Popen[bytes]:
+        """``app.py MODE 0`` running, its stdin and stdout ours, for modes the caller steps through."""
+        return subprocess.Popen([WINE, "python.exe", "app.py", mode, "0"], cwd=self.py, env=self.env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
 
     def findings(self, *argv: str) -> list[dict[str, Any]]:
         done = self.python("app.py", *argv, timeout=600)
@@ -113,10 +117,14 @@ class Windows:
         return Path(self.env["WINEPREFIX"], "drive_c", "users", getpass.getuser(), ".design-console-mcp")
 
 
-def daemons() -> list[int]:
-    """Linux pids of every designd Wine runs."""
-    found = subprocess.run(["pgrep", "-f", DAEMON_MARK], capture_output=True, text=True).stdout
+def pids(pattern: str) -> list[int]:
+    """Linux pids of the processes whose command line matches ``pattern`` (Wine shows the Windows one)."""
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
     return [int(pid) for pid in found.split()]
+
+
+def daemons() -> list[int]:
+    return pids(DAEMON_MARK)
 
 
 def refused_stranger(win: Windows, endpoint: str) -> int:
@@ -143,12 +151,6 @@ def refused_stranger(win: Windows, endpoint: str) -> int:
     return -1 if got else count() - before
 
 
-def shims() -> list[int]:
-    """Linux pids of every stdio server Wine runs."""
-    found = subprocess.run(["pgrep", "-f", SHIM_MARK], capture_output=True, text=True).stdout
-    return [int(pid) for pid in found.split()]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "wine-windows")
@@ -164,7 +166,7 @@ def main() -> int:
         return 2
     args.dir.mkdir(parents=True, exist_ok=True)
     win = Windows(prepare(args.dir), args.dir / "prefix")
-    win.run("cmd", "/c", "exit", quiet_stderr=True)  # boots the prefix's services with /dev/null for stderr
+    win.run("cmd", "/c", "exit")  # boots the prefix's services with /dev/null for stderr
     version = win.python("-c", "import sys, design_console; print(sys.platform, sys.version.split()[0])").stdout
     check(version.startswith("win32 3.13"), "Windows' CPython runs the package", version.strip())
 
@@ -202,20 +204,18 @@ def main() -> int:
     finally:
         plugin.stop()
 
-    app = subprocess.Popen([WINE, "python.exe", "app.py", "orphan", "0"], cwd=win.py, env=win.env,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    app = win.app("orphan")
     assert app.stdout is not None
     opened = json.loads(app.stdout.readline())
     app.kill()
     app.wait()
     began = time.perf_counter()
-    while shims() and time.perf_counter() - began < 5:
+    while pids(SHIM_MARK) and time.perf_counter() - began < 5:
         time.sleep(0.05)
     gone = (time.perf_counter() - began) * 1000
-    check(opened["tools"] > 0 and not shims(), "a killed AI app's shim exits", f"{gone:.0f} ms after the kill")
+    check(opened["tools"] > 0 and not pids(SHIM_MARK), "a killed AI app's shim exits", f"{gone:.0f} ms after the kill")
 
-    app = subprocess.Popen([WINE, "python.exe", "app.py", "survive", "0"], cwd=win.py, env=win.env,
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    app = win.app("survive")
     assert app.stdin is not None and app.stdout is not None
     json.loads(app.stdout.readline())
     killed = daemons()
