@@ -5,7 +5,9 @@ worker shapes a 50 MB file served by the fake design API). Prints one line per f
 each control transport (``DESIGN_IPC=ipc`` and ``=tcp``; ``--transports`` picks). Starts its own designd in a
 throwaway HOME for each and stops everything it started. ``--windows-loop`` runs designd and its workers on a loop
 with the limits of Windows' default one, so their sockets are driven by a thread as they are there (use it with
-``--transports tcp``, Windows' transport).
+``--transports tcp``, Windows' transport). The round trips are measured again on a designd and shim started with
+``DESIGN_PIN_THREADS=0``, whose threads roam the CPUs (``--no-unpinned`` skips that), to show what keeping each
+process's threads on one CPU buys (``runtime/platform/cpu.py``).
 
 The shim start figure depends on how the shim is installed: this checkout's development install loads setuptools'
 editable-import finder at every start, which an installed wheel does not. The output names the install measured;
@@ -173,7 +175,7 @@ def bench_start_and_memory(env: dict[str, str], runs: int, shim: Path) -> None:
     row("shim resident memory (RSS), median", f"{statistics.median(rss):.1f} MB", "≤ 25 MB")
 
 
-def bench_round_trips(env: dict[str, str], calls: int) -> None:
+def bench_round_trips(env: dict[str, str], calls: int, label: str = "") -> None:
     session = RawSession(env)
     session.open()
     for name, args in (
@@ -187,7 +189,7 @@ def bench_round_trips(env: dict[str, str], calls: int) -> None:
             samples.append((time.perf_counter() - started) * 1000)
             assert not reply["result"].get("isError"), reply
         budget = "p50 ≤ 1 ms, p99 ≤ 5 ms" if "execute" in name else "p50 ≤ 2 ms"
-        row(name + ", p50 / p99", f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms", budget)
+        row(name + label + ", p50 / p99", f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms", budget)
     session.close()
 
 
@@ -274,6 +276,9 @@ def main() -> None:
     parser.add_argument("--transports", default="ipc,tcp", help="the DESIGN_IPC values to measure, comma-separated")
     parser.add_argument("--shim", type=Path, default=SHIM, help="the design-console-mcp whose start is measured")
     parser.add_argument("--windows-loop", action="store_true", help="designd on a loop like Windows' default one")
+    parser.add_argument(
+        "--no-unpinned", action="store_true", help="skip the round trips with DESIGN_PIN_THREADS=0 beside the default"
+    )
     opts = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
     print(f"shim measured: {describe_install(opts.shim)}")
@@ -288,6 +293,11 @@ def main() -> None:
             bench_start_and_memory(env.env, opts.runs, opts.shim)
             bench_round_trips(env.env, opts.calls)
             bench_daemon_memory(env.env, daemon, daemon.port, env.token)
+        if not opts.no_unpinned:
+            # What keeping each process's threads on one CPU (runtime/platform/cpu.py) buys: the same calls again.
+            env = make_env(LOG_LEVEL="warn", DESIGN_IPC=transport, DESIGN_PIN_THREADS="0")
+            with daemon_with_plugin(env):
+                bench_round_trips(env.env, opts.calls, " [DESIGN_PIN_THREADS=0]")
     if opts.under_load:
         bench_console_under_load(200)
 

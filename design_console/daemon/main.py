@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from design_console import __version__
 from design_console.config import Config, load_config
@@ -30,6 +31,7 @@ from design_console.runtime.adverts import Advert, AdvertFile, now_ms, process_s
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.launch import spawn_detached
 from design_console.runtime.logs import setup_logging
+from design_console.runtime.platform.cpu import pin_here, release_thread
 from design_console.runtime.platform.system import raise_open_file_limit
 from design_console.runtime.signals import stop_on_signals
 
@@ -62,6 +64,11 @@ async def _periodic(interval: float, action: object, name: str) -> None:
 
 async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     """Run the daemon until SIGTERM/SIGINT or ``designctl stop``; then shut down in order."""
+    if config.pin_threads and pin_here() is not None:
+        # The loop and ZeroMQ's I/O thread (started with the first socket, below) share one CPU, which the shims
+        # join; the pool's heavy work (images, sweeps) runs wherever designd could run before.
+        pool = ThreadPoolExecutor(thread_name_prefix="designd-pool", initializer=release_thread)
+        asyncio.get_running_loop().set_default_executor(pool)
     daemon = Daemon(config, token=token)
     stop_on_signals(daemon.stopping)
 

@@ -30,6 +30,7 @@ from design_console.config import load_config
 from design_console.errors import DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.runtime.control_client import DaemonLink, connect_or_start
+from design_console.runtime.platform.cpu import join
 from design_console.runtime.platform.stdio import hung_up, readable, stdin_pollable
 from design_console.runtime.platform.system import parent_pid
 from design_console.runtime.usage import STDIO_SERVER, answer_help_or_version
@@ -254,6 +255,8 @@ class Shim:
                     return
                 time.sleep(1.0)
         assert self.link.sock is not None and self.link.monitor is not None
+        if self.config.pin_threads and self.link.welcome is not None:
+            join(self.link.welcome.pid)  # every hand-off with designd stays on its CPU
         self.poller = zmq.Poller()
         for sock in (self.link.sock, self.link.monitor):
             self.poller.register(sock, zmq.POLLIN)
