@@ -7,7 +7,8 @@ throwaway HOME for each and stops everything it started. ``--windows-loop`` runs
 with the limits of Windows' default one, so their sockets are driven by a thread as they are there (use it with
 ``--transports tcp``, Windows' transport). The round trips are measured again on a designd and shim started with
 ``DESIGN_PIN_THREADS=0``, whose threads roam the CPUs (``--no-unpinned`` skips that), to show what keeping each
-process's threads on one CPU buys (``runtime/platform/cpu.py``).
+process's threads on one CPU buys (``runtime/platform/cpu.py``), and once more while a busy loop keeps designd's CPU
+busy: at once, and after designd moved to a quieter CPU and the shim followed.
 
 The shim start figure depends on how the shim is installed: this checkout's development install loads setuptools'
 editable-import finder at every start, which an installed wheel does not. The output names the install measured;
@@ -42,6 +43,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakes.fake_plugin import FakePlugin  # noqa: E402
 from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of  # noqa: E402
 
+from design_console.shim.main import PING_EVERY  # noqa: E402
 from design_console.tools import catalog  # noqa: E402
 from design_console.tools.wire.mcp import tool_definitions  # noqa: E402
 
@@ -193,6 +195,38 @@ def bench_round_trips(env: dict[str, str], calls: int, label: str = "") -> None:
     session.close()
 
 
+def bench_crowded(env: dict[str, str], daemon: DaemonProcess, calls: int) -> None:
+    """Round trips while a busy loop keeps designd's CPU busy: at once, and once designd moved away (Linux)."""
+    if sys.platform != "linux" or len(os.sched_getaffinity(daemon.pid)) != 1:
+        row("design_execute with designd's CPU kept busy", "not pinned here", "")
+        return
+    session = RawSession(env)
+    session.open()
+    crowded = os.sched_getaffinity(daemon.pid)
+    hog = subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"])
+    try:
+        os.sched_setaffinity(hog.pid, crowded)
+        for label in ("at once", "after designd moved"):
+            if label != "at once":
+                deadline = time.monotonic() + 15
+                while os.sched_getaffinity(daemon.pid) == crowded and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                time.sleep(PING_EVERY + 0.5)  # the shim follows at its next ping
+                if os.sched_getaffinity(daemon.pid) == crowded:
+                    label = "designd did not move"
+            samples = []
+            for _ in range(calls):
+                started = time.perf_counter()
+                session.request("tools/call", {"name": "design_execute", "arguments": {"code": "return 1"}})
+                samples.append((time.perf_counter() - started) * 1000)
+            value = f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms"
+            row(f"design_execute, a busy loop on designd's CPU, {label}, p50 / p99", value, "p99 ≤ 5 ms")
+    finally:
+        hog.kill()
+        hog.wait()
+        session.close()
+
+
 def bench_daemon_memory(env: dict[str, str], daemon: DaemonProcess, port: int, token: str) -> None:
     sessions = [RawSession(env) for _ in range(10)]
     for session in sessions:
@@ -293,6 +327,7 @@ def main() -> None:
             bench_start_and_memory(env.env, opts.runs, opts.shim)
             bench_round_trips(env.env, opts.calls)
             bench_daemon_memory(env.env, daemon, daemon.port, env.token)
+            bench_crowded(env.env, daemon, opts.calls)
         if not opts.no_unpinned:
             # What keeping each process's threads on one CPU (runtime/platform/cpu.py) buys: the same calls again.
             env = make_env(LOG_LEVEL="warn", DESIGN_IPC=transport, DESIGN_PIN_THREADS="0")

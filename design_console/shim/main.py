@@ -255,8 +255,7 @@ class Shim:
                     return
                 time.sleep(1.0)
         assert self.link.sock is not None and self.link.monitor is not None
-        if self.config.pin_threads and self.link.welcome is not None:
-            join(self.link.welcome.pid)  # every hand-off with designd stays on its CPU
+        self._follow()
         self.poller = zmq.Poller()
         for sock in (self.link.sock, self.link.monitor):
             self.poller.register(sock, zmq.POLLIN)
@@ -266,6 +265,12 @@ class Shim:
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
+
+    def _follow(self) -> None:
+        """Keep every thread on designd's CPU, so each hand-off with it stays there (designd may move, see
+        runtime/platform/cpu.py)."""
+        if self.config.pin_threads and self.link is not None and self.link.welcome is not None:
+            join(self.link.welcome.pid)
 
     def _tick(self) -> None:
         assert self.link is not None
@@ -281,6 +286,7 @@ class Shim:
             if now - self.last_ping > PING_EVERY:
                 self.link.send(Ping())
                 self.last_ping = now
+                self._follow()
         except DesignError:
             if not self.done:
                 self._lost()

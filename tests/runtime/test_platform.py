@@ -269,6 +269,25 @@ def _probe(code: str, arg: str) -> dict[str, Any]:
     return result
 
 
+@pytest.mark.parametrize(
+    ("busy", "ours", "expected"),
+    [
+        ({0: 1.0, 1: 0.1}, 0.05, 1),  # another program keeps CPU 0 busy, CPU 1 is nearly free
+        ({0: 1.0, 1: 0.1}, 0.9, None),  # the busy one is ourselves: many chats at once
+        ({0: 1.0, 1: 0.9}, 0.05, None),  # every CPU is busy: moving gains nothing
+        ({0: 0.4, 1: 0.0}, 0.0, None),  # others take less than half: staying costs little
+        ({0: 0.9, 1: 0.7, 2: 0.2, 3: 0.5}, 0.1, 2),  # the quietest one
+        ({0: 1.0}, 0.0, None),  # nowhere else to go
+    ],
+)
+def test_designd_moves_only_when_others_crowd_its_cpu_and_a_clearly_quieter_one_exists(
+    busy: dict[int, float], ours: float, expected: int | None
+) -> None:
+    from design_console.runtime.platform.cpu import quietest
+
+    assert quietest(busy, ours, 0, frozenset(busy)) == expected
+
+
 @PLACED
 def test_pinning_keeps_new_threads_on_the_cpu_and_gives_pool_threads_and_children_the_cpus_from_before() -> None:
     got = _probe(PLACEMENT_PROBE, "all")

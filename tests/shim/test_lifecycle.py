@@ -487,6 +487,34 @@ def test_designd_its_zeromq_thread_and_its_shims_share_one_cpu_and_nothing_else_
         _end_session(dc_env, proc)
 
 
+@PLACED
+def test_a_program_crowding_designds_cpu_moves_designd_and_its_shims_to_a_quieter_one(dc_env: TestEnv) -> None:
+    proc, designd = _session_starting_designd(dc_env)
+    hog = None
+    try:
+        crowded = next(cpus for tid, _, cpus in _thread_cpus(designd.pid) if tid == designd.pid)
+        assert len(crowded) == 1
+        hog = subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"])
+        os.sched_setaffinity(hog.pid, crowded)
+
+        def pinned_elsewhere(pid: int) -> bool:
+            placed = {tuple(cpus) for tid, name, cpus in _thread_cpus(pid) if tid == pid or name.startswith("ZMQbg/")}
+            return len(placed) == 1 and len(next(iter(placed))) == 1 and list(next(iter(placed))) != crowded
+
+        wait_for(lambda: pinned_elsewhere(designd.pid), 20, "designd to leave the crowded CPU")
+        moved = next(cpus for tid, _, cpus in _thread_cpus(designd.pid) if tid == designd.pid)
+        wait_for(
+            lambda: {tuple(cpus) for _, _, cpus in _thread_cpus(proc.pid)} == {tuple(moved)},
+            20,
+            "the shim to follow designd",
+        )
+    finally:
+        if hog is not None:
+            hog.kill()
+            hog.wait()
+        _end_session(dc_env, proc)
+
+
 @pytest.fixture
 def unpinned_env() -> Iterator[TestEnv]:
     yield from isolated(make_env(DESIGN_PIN_THREADS="0"))

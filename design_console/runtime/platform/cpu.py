@@ -12,6 +12,11 @@ What must not share that one CPU gets the CPUs the process had before: the progr
 CPUs of the thread that starts it, so :func:`spawning` lends them back around the start) and the threads of
 designd's pool (:func:`release_thread`), which run the heavy work off the loop. Workers are not pinned.
 
+A CPU pinned to stays a good one only while other programs leave it mostly free: one that keeps it busy (a build
+step, say) makes every wake-up of ours wait for its time slice, milliseconds at the tail. So designd looks every few
+seconds at how much of its CPU went to programs other than itself and its shims (:func:`settle`) and moves to the
+quietest CPU when that share is high; the shims follow at their next ping.
+
 Only Linux places threads this way. macOS has no call for it, and on Windows a new thread takes the process's CPUs
 rather than its creator's; there nothing is pinned.
 """
@@ -22,15 +27,30 @@ import contextlib
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 #: The CPUs this process had before it pinned its threads; None while nothing is pinned.
 _before: frozenset[int] | None = None
 #: The one CPU pinned to.
 _cpu: int | None = None
+#: The share of a CPU that programs other than ours may take before designd moves (:func:`settle`) ...
+CROWDED = 0.5
+#: ... to a CPU busy at least this much less than that share.
+QUIETER_BY = 0.25
 #: Per thread: how deep its starts are nested (the starts of one loop overlap) and the CPUs it had before them.
 _lending = threading.local()
 _lock = threading.Lock()
+
+
+def quietest(busy: dict[int, float], ours: float, current: int, allowed: frozenset[int]) -> int | None:
+    """The CPU to move to, or None to stay: ``busy`` is each CPU's busy share of the last interval, ``ours`` the
+    share of ``current`` that our own threads took."""
+    others = busy.get(current, 0.0) - ours
+    candidates = [cpu for cpu in sorted(allowed) if cpu != current and cpu in busy]
+    if others < CROWDED or not candidates:
+        return None
+    target = min(candidates, key=lambda cpu: busy[cpu])
+    return target if busy[target] <= others - QUIETER_BY else None
 
 
 if sys.platform == "linux":
@@ -68,7 +88,8 @@ if sys.platform == "linux":
         """Move every thread of this process to the one CPU process ``pid`` (designd) pinned itself to.
 
         Returns that CPU, or None when ``pid`` is not on one CPU (it did not pin itself, or it is gone) or this
-        process may not run there. A new designd, after a restart, may be on another CPU: join it again.
+        process may not run there. designd moves (:func:`settle`), and a new one after a restart may be elsewhere:
+        call it again now and then; it costs one system call while designd stays.
         """
         global _before, _cpu
         try:
@@ -78,12 +99,73 @@ if sys.platform == "linux":
             return None
         if len(target) != 1 or not target <= mine:
             return None
+        cpu = next(iter(target))
+        if cpu == _cpu:
+            return cpu
         with _lock:
             for task in os.listdir("/proc/self/task"):
                 with contextlib.suppress(OSError):  # a thread that ended meanwhile
                     os.sched_setaffinity(int(task), target)
-            _before, _cpu = mine, next(iter(target))
-            return _cpu
+            _before, _cpu = mine, cpu
+            return cpu
+
+    #: At the last look: each CPU's (busy, total) clock ticks since boot, and our threads' ticks by /proc path.
+    _last_look: tuple[dict[int, tuple[int, int]], dict[str, int]] | None = None
+
+    def _cpu_ticks() -> dict[int, tuple[int, int]]:
+        """Each CPU's busy and total clock ticks since boot (/proc/stat; idle and iowait are not busy)."""
+        found = {}
+        with open("/proc/stat", "rb") as stat:
+            for line in stat:
+                if line.startswith(b"cpu") and line[3:4].isdigit():
+                    name, *fields = line.split()
+                    values = [int(value) for value in fields[:8]]
+                    found[int(name[3:])] = (sum(values) - values[3] - values[4], sum(values))
+        return found
+
+    def _run_ticks(path: str) -> int | None:
+        """utime + stime of a process or thread (its /proc stat), None when it is gone."""
+        try:
+            with open(path, "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def _move(source: int, target: int) -> None:
+        """Move every thread of this process that runs on ``source`` only to ``target``."""
+        for task in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError):  # a thread that ended meanwhile
+                if os.sched_getaffinity(int(task)) == {source}:
+                    os.sched_setaffinity(int(task), {target})
+
+    def settle(partners: Iterable[int]) -> int | None:
+        """Move this process's pinned threads to a quieter CPU when programs other than ours crowd theirs.
+
+        ``partners``: the pids that joined this CPU (the shims), whose time counts as ours. Call it every few
+        seconds; the first call only takes the first look. Returns the CPU moved to, or None.
+        """
+        global _cpu, _last_look
+        if _before is None or _cpu is None:
+            return None
+        cpus = _cpu_ticks()
+        paths = [f"/proc/self/task/{task}/stat" for task in os.listdir("/proc/self/task")]
+        paths += [f"/proc/{pid}/stat" for pid in partners]
+        runs = {path: ticks for path in paths if (ticks := _run_ticks(path)) is not None}
+        last, _last_look = _last_look, (cpus, runs)
+        if last is None or _cpu not in cpus or _cpu not in last[0]:
+            return None
+        span = {cpu: total - last[0][cpu][1] for cpu, (_, total) in cpus.items() if cpu in last[0]}
+        busy = {cpu: (cpus[cpu][0] - last[0][cpu][0]) / span[cpu] for cpu in span if span[cpu] > 0}
+        # Pool threads run anywhere and are counted here too: that errs towards staying.
+        ours = sum(ticks - last[1][path] for path, ticks in runs.items() if path in last[1])
+        target = quietest(busy, ours / span[_cpu] if span.get(_cpu) else 0.0, _cpu, _before)
+        if target is None:
+            return None
+        with _lock:
+            _move(_cpu, target)
+            _cpu, _last_look = target, None
+        return target
 
     def release_thread() -> None:
         """Give the calling thread the CPUs the process had before pinning (a pool thread's initializer)."""
@@ -102,7 +184,9 @@ if sys.platform == "linux":
             return
         depth: int = getattr(_lending, "depth", 0)
         if depth == 0:
-            _lending.mask = os.sched_getaffinity(0)
+            # A pinned thread goes back to the pinned CPU as it is when the start ends: settle() may move it meanwhile.
+            mask = os.sched_getaffinity(0)
+            _lending.mask = None if mask == {_cpu} else mask
             os.sched_setaffinity(0, _before)
         _lending.depth = depth + 1
         try:
@@ -110,8 +194,9 @@ if sys.platform == "linux":
         finally:
             _lending.depth -= 1
             if _lending.depth == 0:
+                restore = _lending.mask if _lending.mask is not None or _cpu is None else {_cpu}
                 with contextlib.suppress(OSError):
-                    os.sched_setaffinity(0, _lending.mask)
+                    os.sched_setaffinity(0, restore)
 
 else:
 
@@ -121,6 +206,10 @@ else:
 
     def join(pid: int) -> int | None:
         """Nothing to join: see the module's docstring."""
+        return None
+
+    def settle(partners: Iterable[int]) -> int | None:
+        """Nothing was pinned."""
         return None
 
     def release_thread() -> None:
