@@ -8,7 +8,7 @@ with the limits of Windows' default one, so their sockets are driven by a thread
 ``--transports tcp``, Windows' transport). The round trips are measured again on a designd and shim started with
 ``DESIGN_PIN_THREADS=0``, whose threads roam the CPUs (``--no-unpinned`` skips that), to show what keeping each
 process's threads on one CPU buys (``runtime/platform/cpu.py``), and once more while a busy loop keeps designd's CPU
-busy: at once, and after designd moved to a quieter CPU and the shim followed.
+busy: in its first second, and after designd moved to a quieter CPU and the shim followed.
 
 The shim start figure depends on how the shim is installed: this checkout's development install loads setuptools'
 editable-import finder at every start, which an installed wheel does not. The output names the install measured;
@@ -196,18 +196,21 @@ def bench_round_trips(env: dict[str, str], calls: int, label: str = "") -> None:
 
 
 def bench_crowded(env: dict[str, str], daemon: DaemonProcess, calls: int) -> None:
-    """Round trips while a busy loop keeps designd's CPU busy: at once, and once designd moved away (Linux)."""
+    """Round trips while a busy loop keeps designd's CPU busy: in its first second, and once designd moved away and
+    the shim followed (Linux)."""
     if sys.platform != "linux" or len(os.sched_getaffinity(daemon.pid)) != 1:
         row("design_execute with designd's CPU kept busy", "not pinned here", "")
         return
     session = RawSession(env)
     session.open()
     crowded = os.sched_getaffinity(daemon.pid)
-    hog = subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"])
+    hog = subprocess.Popen(
+        ["/bin/sh", "-c", "while :; do :; done"], preexec_fn=lambda: os.sched_setaffinity(0, crowded)
+    )
     try:
-        os.sched_setaffinity(hog.pid, crowded)
-        for label in ("at once", "after designd moved"):
-            if label != "at once":
+        time.sleep(0.5)
+        for label in ("in its first second", "after designd moved"):
+            if label != "in its first second":
                 deadline = time.monotonic() + 15
                 while os.sched_getaffinity(daemon.pid) == crowded and time.monotonic() < deadline:
                     time.sleep(0.2)
