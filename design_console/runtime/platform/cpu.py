@@ -55,13 +55,20 @@ def quietest(busy: dict[int, float], ours: float, current: int, allowed: frozens
 
 if sys.platform == "linux":
 
-    def _cpu_now() -> int | None:
-        """The CPU the calling thread runs on (field 39 of its stat: the fields after the command name's ``)``)."""
+    def _stat_fields(path: str, *indexes: int) -> list[int] | None:
+        """Fields of a process's or thread's /proc stat, counted from the one after the command name's ``)``
+        (field 3 of proc(5) is index 0); None when it is gone."""
         try:
-            with open("/proc/thread-self/stat", "rb") as stat:
-                return int(stat.read().rsplit(b")", 1)[1].split()[36])
+            with open(path, "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            return [int(fields[index]) for index in indexes]
         except (OSError, IndexError, ValueError):
             return None
+
+    def _cpu_now() -> int | None:
+        """The CPU the calling thread runs on (field 39, "processor")."""
+        found = _stat_fields("/proc/thread-self/stat", 36)
+        return None if found is None else found[0]
 
     def pin_here() -> int | None:
         """Pin the calling thread, and every thread it starts from now on, to the CPU it runs on.
@@ -124,13 +131,9 @@ if sys.platform == "linux":
         return found
 
     def _run_ticks(path: str) -> int | None:
-        """utime + stime of a process or thread (its /proc stat), None when it is gone."""
-        try:
-            with open(path, "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-            return int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            return None
+        """utime + stime of a process or thread (fields 14 and 15), None when it is gone."""
+        found = _stat_fields(path, 11, 12)
+        return None if found is None else sum(found)
 
     def _move(source: int, target: int) -> None:
         """Move every thread of this process that runs on ``source`` only to ``target``."""
