@@ -7,8 +7,7 @@ at once (ours: ``tests/fakes/fake_plugin.py``; the reference: :class:`ReferenceP
 protocol as read from its shipped ``websocket-server.js``). Each side has 1,000 console entries buffered. Memory is
 the resident set (RSS) of every process of a side: the shims, designd and its workers for ours, the server processes
 for the reference. ``--before DIR`` also measures another checkout of ours (``git archive <rev> | tar -x -C DIR``),
-e.g. the build before a change, in the same run; ``--unpinned`` measures this checkout
-again with ``DESIGN_PIN_THREADS=0``. Ratios are "times better than the reference" (above 1: better).
+e.g. the build before a change, in the same run. Ratios are "times better than the reference" (above 1: better).
 Our sources are compiled to bytecode first, as an install does (an environment with PYTHONDONTWRITEBYTECODE would
 otherwise recompile them on every start).
 Starts everything in throwaway homes and stops all it started.
@@ -445,19 +444,12 @@ def main() -> None:
         "--before", type=Path, help="also measure this checkout of ours (e.g. the build before a change)"
     )
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
-    parser.add_argument(
-        "--unpinned", action="store_true", help="also measure ours with DESIGN_PIN_THREADS=0 (threads placed freely)"
-    )
     opts = parser.parse_args()
     runs, calls, rounds, seconds = (3, 200, 2, 3.0) if opts.quick else (10, 2000, 10, 10.0)
     install_reference()
     sides = [reference(), ours(None)]
     if opts.before is not None:
         sides.insert(1, ours(opts.before.resolve(), "ours before"))
-    if opts.unpinned:
-        unpinned = ours(None, "unpinned")
-        unpinned.env["DESIGN_PIN_THREADS"] = "0"  # the shims start designd, which takes it from them
-        sides.insert(1, unpinned)
     figures: dict[str, dict[str, Any]] = {side.name: {} for side in sides}
     try:
         # Each figure is taken for both sides back to back, so both see the same load on this machine.

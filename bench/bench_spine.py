@@ -5,10 +5,7 @@ worker shapes a 50 MB file served by the fake design API). Prints one line per f
 each control transport (``DESIGN_IPC=ipc`` and ``=tcp``; ``--transports`` picks). Starts its own designd in a
 throwaway HOME for each and stops everything it started. ``--windows-loop`` runs designd and its workers on a loop
 with the limits of Windows' default one, so their sockets are driven by a thread as they are there (use it with
-``--transports tcp``, Windows' transport). The round trips are measured again on a designd and shim started with
-``DESIGN_PIN_THREADS=0``, whose threads roam the CPUs (``--no-unpinned`` skips that), to show what keeping each
-process's threads on one CPU buys (``runtime/platform/cpu.py``), and once more while a busy loop keeps designd's CPU
-busy: in its first second, and after designd moved to a quieter CPU and the shim followed.
+``--transports tcp``, Windows' transport).
 
 The shim start figure depends on how the shim is installed: this checkout's development install loads setuptools'
 editable-import finder at every start, which an installed wheel does not. The output names the install measured;
@@ -43,7 +40,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 from fakes.fake_plugin import FakePlugin  # noqa: E402
 from procs import BIN, DaemonProcess, TestEnv, kill_all, make_env, processes_of  # noqa: E402
 
-from design_console.shim.main import PING_EVERY  # noqa: E402
 from design_console.tools import catalog  # noqa: E402
 from design_console.tools.wire.mcp import tool_definitions  # noqa: E402
 
@@ -177,7 +173,7 @@ def bench_start_and_memory(env: dict[str, str], runs: int, shim: Path) -> None:
     row("shim resident memory (RSS), median", f"{statistics.median(rss):.1f} MB", "≤ 25 MB")
 
 
-def bench_round_trips(env: dict[str, str], calls: int, label: str = "") -> None:
+def bench_round_trips(env: dict[str, str], calls: int) -> None:
     session = RawSession(env)
     session.open()
     for name, args in (
@@ -191,44 +187,8 @@ def bench_round_trips(env: dict[str, str], calls: int, label: str = "") -> None:
             samples.append((time.perf_counter() - started) * 1000)
             assert not reply["result"].get("isError"), reply
         budget = "p50 ≤ 1 ms, p99 ≤ 5 ms" if "execute" in name else "p50 ≤ 2 ms"
-        row(name + label + ", p50 / p99", f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms", budget)
+        row(name + ", p50 / p99", f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms", budget)
     session.close()
-
-
-def bench_crowded(env: dict[str, str], daemon: DaemonProcess, calls: int) -> None:
-    """Round trips while a busy loop keeps designd's CPU busy: in its first second, and once designd moved away and
-    the shim followed (Linux)."""
-    if sys.platform != "linux" or len(os.sched_getaffinity(daemon.pid)) != 1:
-        row("design_execute with designd's CPU kept busy", "not pinned here", "")
-        return
-    session = RawSession(env)
-    session.open()
-    crowded = os.sched_getaffinity(daemon.pid)
-    hog = subprocess.Popen(
-        ["/bin/sh", "-c", "while :; do :; done"], preexec_fn=lambda: os.sched_setaffinity(0, crowded)
-    )
-
-    def measure(label: str) -> None:
-        samples = []
-        for _ in range(calls):
-            started = time.perf_counter()
-            session.request("tools/call", {"name": "design_execute", "arguments": {"code": "return 1"}})
-            samples.append((time.perf_counter() - started) * 1000)
-        value = f"{pct(samples, 0.5):.2f} / {pct(samples, 0.99):.2f} ms"
-        row(f"design_execute, a busy loop on designd's CPU, {label}, p50 / p99", value, "p99 ≤ 5 ms")
-
-    try:
-        time.sleep(0.5)
-        measure("in its first second")
-        deadline = time.monotonic() + 15
-        while os.sched_getaffinity(daemon.pid) == crowded and time.monotonic() < deadline:
-            time.sleep(0.2)
-        time.sleep(PING_EVERY + 0.5)  # the shim follows at its next ping
-        measure("designd did not move" if os.sched_getaffinity(daemon.pid) == crowded else "after designd moved")
-    finally:
-        hog.kill()
-        hog.wait()
-        session.close()
 
 
 def bench_daemon_memory(env: dict[str, str], daemon: DaemonProcess, port: int, token: str) -> None:
@@ -314,9 +274,6 @@ def main() -> None:
     parser.add_argument("--transports", default="ipc,tcp", help="the DESIGN_IPC values to measure, comma-separated")
     parser.add_argument("--shim", type=Path, default=SHIM, help="the design-console-mcp whose start is measured")
     parser.add_argument("--windows-loop", action="store_true", help="designd on a loop like Windows' default one")
-    parser.add_argument(
-        "--no-unpinned", action="store_true", help="skip the round trips with DESIGN_PIN_THREADS=0 beside the default"
-    )
     opts = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load {os.getloadavg()[0]:.2f}")
     print(f"shim measured: {describe_install(opts.shim)}")
@@ -331,12 +288,6 @@ def main() -> None:
             bench_start_and_memory(env.env, opts.runs, opts.shim)
             bench_round_trips(env.env, opts.calls)
             bench_daemon_memory(env.env, daemon, daemon.port, env.token)
-            bench_crowded(env.env, daemon, opts.calls)
-        if not opts.no_unpinned:
-            # What keeping each process's threads on one CPU (runtime/platform/cpu.py) buys: the same calls again.
-            env = make_env(LOG_LEVEL="warn", DESIGN_IPC=transport, DESIGN_PIN_THREADS="0")
-            with daemon_with_plugin(env):
-                bench_round_trips(env.env, opts.calls, " [DESIGN_PIN_THREADS=0]")
     if opts.under_load:
         bench_console_under_load(200)
 

@@ -61,8 +61,6 @@ class Config(msgspec.Struct, frozen=True, kw_only=True):
     toolsets: tuple[str, ...] = ()
     #: DESIGN_IPC: the control socket's transport.
     transport: Transport = "ipc"
-    #: DESIGN_PIN_THREADS: a shim and designd keep their threads on one CPU (Linux; see runtime/platform/cpu.py).
-    pin_threads: bool = True
     #: DESIGN_TOOLSETS=auto: each session lists the core toolset and design_toolsets, which enables the others.
     toolsets_auto: bool = False
     enable_mcp_apps: bool = False
@@ -316,7 +314,6 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         api_url=api_url,
         toolsets=tuple(toolsets_raw),
         transport=_transport(env),
-        pin_threads=_flag(env, "DESIGN_PIN_THREADS", True),
         toolsets_auto=toolsets_auto,
         enable_mcp_apps=env.get("ENABLE_MCP_APPS", "").strip().lower() in ("1", "true", "yes", "on"),
         relay_url=_relay_url(env),

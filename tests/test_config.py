@@ -59,10 +59,8 @@ def test_config_every_variable(tmp_path: Path) -> None:
         "DESIGN_IPC": " TCP ",
         "DESIGN_IMAGE_PRIVATE_HOSTS": "1",
         "DESIGN_FILE_ROOTS": f"/srv/design{os.pathsep}~/work{os.pathsep}",
-        "DESIGN_PIN_THREADS": " Off ",
     }
     config = load_config(env)
-    assert not config.pin_threads and load_config({"HOME": str(tmp_path)}).pin_threads
     assert config.transport == "tcp" and load_config({**env, "DESIGN_IPC": "ipc"}).transport == "ipc"
     assert config.home == tmp_path / "dc" and config.runtime_dir == tmp_path / "rt"
     assert config.temp_dir == tmp_path / "tmp"
@@ -108,7 +106,6 @@ def test_config_every_variable(tmp_path: Path) -> None:
         ("DESIGN_WORKER_IDLE_SECONDS", "-1"),
         ("DESIGN_IPC", "udp"),
         ("DESIGN_IMAGE_PRIVATE_HOSTS", "maybe"),
-        ("DESIGN_PIN_THREADS", "sometimes"),
         ("DESIGN_FILE_ROOTS", "relative/folder"),
     ],
 )

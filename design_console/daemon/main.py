@@ -17,7 +17,6 @@ import logging
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from design_console import __version__
 from design_console.config import Config, load_config
@@ -27,12 +26,10 @@ from design_console.daemon.reaper import INTERVAL as REAP_INTERVAL
 from design_console.daemon.reaper import sweep
 from design_console.daemon.sd_notify import notify
 from design_console.errors import PREFIX, DesignError, ErrorCode
-from design_console.protocol import PEER_SHIM
 from design_console.runtime.adverts import Advert, AdvertFile, now_ms, process_start_time, user_folder
 from design_console.runtime.dirs import InstanceLock, ensure_private_dir
 from design_console.runtime.launch import spawn_detached
 from design_console.runtime.logs import setup_logging
-from design_console.runtime.platform.cpu import pin_here, release_thread, settle
 from design_console.runtime.platform.system import raise_open_file_limit
 from design_console.runtime.signals import stop_on_signals
 
@@ -42,8 +39,6 @@ EXIT_CONFIG = 2
 EXIT_ALREADY_RUNNING = 3
 EXIT_PORTS_BUSY = 4
 ADVERT_REFRESH = 30.0
-#: How often a pinned designd looks whether other programs crowd its CPU (runtime/platform/cpu.py).
-SETTLE_EVERY = 2.0
 PEER_SWEEP = 2.0
 #: How long `designd` (not --foreground) waits for a silent lock holder to let go before calling it running.
 DYING_GRACE = 5.0
@@ -67,12 +62,6 @@ async def _periodic(interval: float, action: object, name: str) -> None:
 
 async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     """Run the daemon until SIGTERM/SIGINT or ``designctl stop``; then shut down in order."""
-    pinned = config.pin_threads and pin_here() is not None
-    if pinned:
-        # The loop and ZeroMQ's I/O thread (started with the first socket, below) share one CPU, which the shims
-        # join; the pool's heavy work (images, sweeps) runs wherever designd could run before.
-        pool = ThreadPoolExecutor(thread_name_prefix="designd-pool", initializer=release_thread)
-        asyncio.get_running_loop().set_default_executor(pool)
     daemon = Daemon(config, token=token)
     stop_on_signals(daemon.stopping)
 
@@ -127,14 +116,6 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
             _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(_sweep_all, config), "reaper"), name="reaper"
         ),
     ]
-    if pinned:
-
-        def settle_with_shims() -> None:
-            moved = settle(peer.pid for peer in daemon.control.peers.values() if peer.kind == PEER_SHIM)
-            if moved is not None:
-                log.info("other programs crowded designd's CPU: moved to CPU %d; the shims follow", moved)
-
-        tasks.append(asyncio.create_task(_periodic(SETTLE_EVERY, settle_with_shims, "placement"), name="placement"))
     notify("READY=1")
     if not gc.isenabled():
         # The start-up objects stay for designd's life: frozen, no collection walks them again.

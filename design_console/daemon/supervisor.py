@@ -39,7 +39,6 @@ from design_console.protocol import (
 )
 from design_console.runtime.adverts import process_start_time
 from design_console.runtime.launch import WORKER_MODULE, WORKER_OF_VAR, worker_of
-from design_console.runtime.platform.cpu import spawning
 from design_console.runtime.platform.procs import child_kwargs
 from design_console.runtime.user_files import FileScope
 from design_console.tools.base import failure
@@ -173,22 +172,21 @@ class Supervisor:
         worker.proc = None  # the old process, if any, is gone: the watchdog must not judge the new start by it
         worker.last_used = time.monotonic()
         marker = worker_of(self.config.runtime_dir, os.getpid(), process_start_time(os.getpid()))
-        with spawning():  # a worker gets every CPU designd may use, not the one its loop is pinned to
-            worker.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-P",  # designd's working directory is its caller's: never import a design_console found there
-                "-m",
-                WORKER_MODULE,
-                "--kind",
-                worker.kind,
-                "--parent",
-                str(os.getpid()),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                env={**os.environ, WORKER_OF_VAR: marker},
-                **child_kwargs(),
-            )
+        worker.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-P",  # designd's working directory is its caller's: never import a design_console found there
+            "-m",
+            WORKER_MODULE,
+            "--kind",
+            worker.kind,
+            "--parent",
+            str(os.getpid()),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, WORKER_OF_VAR: marker},
+            **child_kwargs(),
+        )
         worker.started_at = time.time()
         task = asyncio.create_task(self._relay_log(worker, worker.proc), name=f"worker-log-{worker.kind}")
         self._log_tasks.add(task)

@@ -30,7 +30,6 @@ from design_console.config import load_config
 from design_console.errors import DesignError, format_error
 from design_console.protocol import PEER_SHIM, Bye, Ping, Rpc
 from design_console.runtime.control_client import DaemonLink, connect_or_start
-from design_console.runtime.platform.cpu import join
 from design_console.runtime.platform.stdio import hung_up, readable, stdin_pollable
 from design_console.runtime.platform.system import parent_pid
 from design_console.runtime.usage import STDIO_SERVER, answer_help_or_version
@@ -255,7 +254,6 @@ class Shim:
                     return
                 time.sleep(1.0)
         assert self.link.sock is not None and self.link.monitor is not None
-        self._follow()
         self.poller = zmq.Poller()
         for sock in (self.link.sock, self.link.monitor):
             self.poller.register(sock, zmq.POLLIN)
@@ -265,12 +263,6 @@ class Shim:
         self.last_heard = self.last_ping = time.monotonic()
         if not first:
             self._replay()
-
-    def _follow(self) -> None:
-        """Keep every thread on designd's CPU, so each hand-off with it stays there (designd may move, see
-        runtime/platform/cpu.py)."""
-        if self.config.pin_threads and self.link is not None and self.link.welcome is not None:
-            join(self.link.welcome.pid)
 
     def _tick(self) -> None:
         assert self.link is not None
@@ -286,7 +278,6 @@ class Shim:
             if now - self.last_ping > PING_EVERY:
                 self.link.send(Ping())
                 self.last_ping = now
-                self._follow()
         except DesignError:
             if not self.done:
                 self._lost()

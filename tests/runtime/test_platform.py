@@ -3,7 +3,6 @@ on real files and processes where this OS can run them, as pure functions where 
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import plistlib
@@ -13,7 +12,6 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Any
 
 import psutil
 import pytest
@@ -215,113 +213,6 @@ def test_the_open_file_limit_is_raised_as_far_as_the_os_lets(
     assert system.raise_open_file_limit() == expected
     if refused_above is not None:
         assert len(asked) == 2
-
-
-# --- thread placement -----------------------------------------------------------------------------------------
-
-#: Linux with two CPUs or more, where a process pins its threads (runtime/platform/cpu.py).
-PLACED = pytest.mark.skipif(
-    sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2, reason="threads are placed on Linux with 2+ CPUs"
-)
-#: Run in a process of its own (pinning is for the life of a process): prints what each thread and child got.
-PLACEMENT_PROBE = """
-import json, os, subprocess, sys, threading
-from concurrent.futures import ThreadPoolExecutor
-from design_console.runtime.platform import cpu
-
-if sys.argv[1] == "one":
-    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-child = [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"]
-out = {"before": sorted(os.sched_getaffinity(0)), "cpu": cpu.pin_here()}
-out["main"] = sorted(os.sched_getaffinity(0))
-thread = threading.Thread(target=lambda: out.update(thread=sorted(os.sched_getaffinity(0))))
-thread.start()
-thread.join()
-with ThreadPoolExecutor(initializer=cpu.release_thread) as pool:
-    out["pool"] = sorted(pool.submit(os.sched_getaffinity, 0).result())
-with cpu.spawning():
-    with cpu.spawning():
-        out["child"] = json.loads(subprocess.run(child, capture_output=True, check=True).stdout)
-    out["nested"] = sorted(os.sched_getaffinity(0))
-out["after"] = sorted(os.sched_getaffinity(0))
-out["child_started_plainly"] = json.loads(subprocess.run(child, capture_output=True, check=True).stdout)
-out["again"] = cpu.pin_here()
-print(json.dumps(out))
-"""
-#: A shim's view: join the process given (pinned to one CPU or not), with a second thread running meanwhile.
-JOIN_PROBE = """
-import json, os, sys, threading
-from design_console.runtime.platform import cpu
-
-done = threading.Event()
-thread = threading.Thread(target=done.wait)
-thread.start()
-out = {"joined": cpu.join(int(sys.argv[1])), "gone": cpu.join(2**22 + 1)}
-out["threads"] = sorted({tuple(sorted(os.sched_getaffinity(int(t)))) for t in os.listdir("/proc/self/task")})
-done.set()
-print(json.dumps(out))
-"""
-
-
-def _probe(code: str, arg: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, timeout=60, check=True)
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
-
-
-@pytest.mark.parametrize(
-    ("busy", "ours", "expected"),
-    [
-        ({0: 1.0, 1: 0.1}, 0.05, 1),  # another program keeps CPU 0 busy, CPU 1 is nearly free
-        ({0: 1.0, 1: 0.1}, 0.9, None),  # the busy one is ourselves: many chats at once
-        ({0: 1.0, 1: 0.9}, 0.05, None),  # every CPU is busy: moving gains nothing
-        ({0: 0.4, 1: 0.0}, 0.0, None),  # others take less than half: staying costs little
-        ({0: 0.9, 1: 0.7, 2: 0.2, 3: 0.5}, 0.1, 2),  # the quietest one
-        ({0: 1.0}, 0.0, None),  # nowhere else to go
-    ],
-)
-def test_designd_moves_only_when_others_crowd_its_cpu_and_a_clearly_quieter_one_exists(
-    busy: dict[int, float], ours: float, expected: int | None
-) -> None:
-    from design_console.runtime.platform.cpu import quietest
-
-    assert quietest(busy, ours, 0, frozenset(busy)) == expected
-
-
-@PLACED
-def test_pinning_keeps_new_threads_on_the_cpu_and_gives_pool_threads_and_children_the_cpus_from_before() -> None:
-    got = _probe(PLACEMENT_PROBE, "all")
-    cpu, before = got["cpu"], got["before"]
-    assert cpu in before and got["again"] == cpu
-    assert got["main"] == [cpu] and got["thread"] == [cpu], "a thread started after pinning shares the CPU"
-    assert got["pool"] == before, "a pool thread's initializer gives it every CPU back"
-    assert got["child"] == before and got["nested"] == before, "inside spawning() the starter lends its CPUs"
-    assert got["after"] == [cpu], "the outermost start ending pins the thread again"
-    assert got["child_started_plainly"] == [cpu], "outside spawning() a child inherits the one CPU"
-
-
-@PLACED
-def test_a_process_on_one_cpu_already_pins_nothing() -> None:
-    got = _probe(PLACEMENT_PROBE, "one")
-    assert got["cpu"] is None and got["again"] is None
-    assert got["main"] == got["before"] == got["pool"] == got["child"] == got["after"] and len(got["before"]) == 1
-
-
-@PLACED
-def test_joining_a_pinned_process_moves_every_thread_to_its_cpu_and_an_unpinned_one_moves_none() -> None:
-    everything = sorted(os.sched_getaffinity(0))
-    last = everything[-1]
-    pinned = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        os.sched_setaffinity(pinned.pid, {last})
-        got = _probe(JOIN_PROBE, str(pinned.pid))
-        assert got["joined"] == last and got["gone"] is None and got["threads"] == [[last]]
-        os.sched_setaffinity(pinned.pid, everything)
-        got = _probe(JOIN_PROBE, str(pinned.pid))
-        assert got["joined"] is None and got["threads"] == [everything]
-    finally:
-        pinned.kill()
-        pinned.wait()
 
 
 # --- adverts --------------------------------------------------------------------------------------------------

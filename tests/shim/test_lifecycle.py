@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -11,8 +10,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psutil
@@ -20,9 +17,7 @@ import pytest
 from fakes.fake_plugin import FakePlugin
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from procs import BIN, DaemonProcess, TestEnv, gone, isolated, make_env, processes_of, start_worker, wait_for
-
-from design_console.runtime.launch import is_daemon_cmdline
+from procs import BIN, DaemonProcess, TestEnv, gone, processes_of, wait_for
 
 INIT = {
     "jsonrpc": "2.0",
@@ -399,133 +394,3 @@ def _shim_calling_execute(daemon: DaemonProcess) -> subprocess.Popen[bytes]:
         proc.stdin.write(json.dumps(message).encode() + b"\n")
     proc.stdin.flush()
     return proc
-
-
-# --- thread placement -----------------------------------------------------------------------------------------
-
-WAIT = 15.0
-#: Linux with two CPUs or more, where a shim and designd pin their threads (runtime/platform/cpu.py).
-PLACED = pytest.mark.skipif(
-    sys.platform != "linux" or len(os.sched_getaffinity(0)) < 2, reason="threads are placed on Linux with 2+ CPUs"
-)
-
-
-def _thread_cpus(pid: int) -> list[tuple[int, str, list[int]]]:
-    """Each thread of ``pid``: its id, its name and the CPUs it may run on."""
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            name = (task / "comm").read_text().strip()
-            found.append((int(task.name), name, sorted(os.sched_getaffinity(int(task.name)))))
-        except OSError:
-            continue  # a thread that ended meanwhile
-    return found
-
-
-def _session_starting_designd(env: TestEnv) -> tuple[subprocess.Popen[bytes], psutil.Process]:
-    """A shim answering ``initialize`` with the designd it started."""
-    proc = subprocess.Popen([SHIM], env=env.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert proc.stdin is not None
-    proc.stdin.write(json.dumps(INIT).encode() + b"\n")
-    proc.stdin.flush()
-    assert _read_line(proc)["result"]["serverInfo"]["name"] == "design-console-mcp"
-    return proc, next(p for p in processes_of(env) if p.pid != proc.pid)
-
-
-def _end_session(env: TestEnv, proc: subprocess.Popen[bytes]) -> None:
-    if proc.stdin is not None:
-        proc.stdin.close()
-    proc.wait(10)
-    subprocess.run([str(BIN / "designctl"), "stop"], env=env.env, capture_output=True, timeout=60)
-    wait_for(lambda: not processes_of(env), 30, "designd to stop")
-
-
-@PLACED
-def test_designd_its_zeromq_thread_and_its_shims_share_one_cpu_and_nothing_else_does(dc_env: TestEnv) -> None:
-    everything = sorted(os.sched_getaffinity(0))
-    proc, designd = _session_starting_designd(dc_env)
-    try:
-        threads = _thread_cpus(designd.pid)
-        main = next(cpus for tid, _, cpus in threads if tid == designd.pid)
-        io = [cpus for _, name, cpus in threads if name.startswith("ZMQbg/IO")]
-        assert len(main) == 1 and io and all(cpus == main for cpus in io), threads
-        # The shim joined designd's CPU, every thread of it (its ZeroMQ I/O thread too).
-        assert {tuple(cpus) for _, _, cpus in _thread_cpus(proc.pid)} == {tuple(main)}
-        # designd runs its start-up sweep in its pool, whose threads may use every CPU. None could if the shim had
-        # not lent designd its CPUs back at the start: designd would have had one CPU. (The other threads share the
-        # loop's CPU: ZeroMQ's, and on a loop like Windows' the thread that drives the sockets.)
-
-        def pool_free() -> bool:
-            """A pool thread starts on designd's CPU, and its initializer gives it every CPU a moment later."""
-            threads = _thread_cpus(designd.pid)
-            return any(cpus == everything for tid, _, cpus in threads if tid != designd.pid)
-
-        def designds() -> list[psutil.Process]:
-            found = []
-            for process in processes_of(dc_env):
-                with contextlib.suppress(psutil.Error):
-                    if is_daemon_cmdline(process.cmdline()):
-                        found.append(process)
-            return found
-
-        wait_for(pool_free, WAIT, "designd's start-up sweep in its pool, on every CPU")
-        worker = start_worker(dc_env, "api")
-        assert {tuple(cpus) for _, _, cpus in _thread_cpus(worker["pid"])} == {tuple(everything)}
-
-        # designd dies; the joined shim starts the next one with its CPUs from before, so that one pins itself too.
-        designd.kill()
-        wait_for(lambda: len(designds()) == 1 and designds()[0].pid != designd.pid, WAIT, "the shim's new designd")
-        designd = designds()[0]
-        wait_for(pool_free, WAIT, "the new designd's start-up sweep in its pool, on every CPU")
-        main = next(cpus for tid, _, cpus in _thread_cpus(designd.pid) if tid == designd.pid)
-        wait_for(
-            lambda: {tuple(cpus) for _, _, cpus in _thread_cpus(proc.pid)} == {tuple(main)} and len(main) == 1,
-            WAIT,
-            "the shim to join the new designd's CPU",
-        )
-    finally:
-        _end_session(dc_env, proc)
-
-
-@PLACED
-def test_a_program_crowding_designds_cpu_moves_designd_and_its_shims_to_a_quieter_one(dc_env: TestEnv) -> None:
-    proc, designd = _session_starting_designd(dc_env)
-    hog = None
-    try:
-        crowded = next(cpus for tid, _, cpus in _thread_cpus(designd.pid) if tid == designd.pid)
-        assert len(crowded) == 1
-        hog = subprocess.Popen(["/bin/sh", "-c", "while :; do :; done"])
-        os.sched_setaffinity(hog.pid, crowded)
-
-        def pinned_elsewhere(pid: int) -> bool:
-            placed = {tuple(cpus) for tid, name, cpus in _thread_cpus(pid) if tid == pid or name.startswith("ZMQbg/")}
-            return len(placed) == 1 and len(next(iter(placed))) == 1 and list(next(iter(placed))) != crowded
-
-        wait_for(lambda: pinned_elsewhere(designd.pid), 20, "designd to leave the crowded CPU")
-        moved = next(cpus for tid, _, cpus in _thread_cpus(designd.pid) if tid == designd.pid)
-        wait_for(
-            lambda: {tuple(cpus) for _, _, cpus in _thread_cpus(proc.pid)} == {tuple(moved)},
-            20,
-            "the shim to follow designd",
-        )
-    finally:
-        if hog is not None:
-            hog.kill()
-            hog.wait()
-        _end_session(dc_env, proc)
-
-
-@pytest.fixture
-def unpinned_env() -> Iterator[TestEnv]:
-    yield from isolated(make_env(DESIGN_PIN_THREADS="0"))
-
-
-@PLACED
-def test_with_design_pin_threads_0_no_thread_is_pinned(unpinned_env: TestEnv) -> None:
-    everything = sorted(os.sched_getaffinity(0))
-    proc, designd = _session_starting_designd(unpinned_env)
-    try:
-        for pid in (proc.pid, designd.pid):
-            assert {tuple(cpus) for _, _, cpus in _thread_cpus(pid)} == {tuple(everything)}
-    finally:
-        _end_session(unpinned_env, proc)

@@ -16,8 +16,6 @@ from typing import Any
 
 import psutil
 
-from design_console.runtime.platform.cpu import spawning
-
 #: A recorded start time and the one psutil reports may differ by rounding; a reused pid differs by far more.
 START_TIME_SLACK = 1.0
 
@@ -141,17 +139,16 @@ else:
     def spawn_detached(argv: Sequence[str], env: Mapping[str, str], stderr_log: str) -> int:
         """Start ``argv`` in the background through a shell in a new session, which exits at once: the program is
         nobody's child (re-parented to init or the user's subreaper) and no terminal or process-group signal of
-        the caller reaches it. Returns its pid. It gets the CPUs the caller had before pinning, if it pinned."""
-        with spawning():
-            out = subprocess.run(
-                ["/bin/sh", "-c", _INTERMEDIATE, "sh", stderr_log, *argv],
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                check=True,
-                env=dict(env),
-                timeout=30,
-                start_new_session=True,
-            )
+        the caller reaches it. Returns its pid."""
+        out = subprocess.run(
+            ["/bin/sh", "-c", _INTERMEDIATE, "sh", stderr_log, *argv],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            check=True,
+            env=dict(env),
+            timeout=30,
+            start_new_session=True,
+        )
         return int(out.stdout.strip())
 
     def group_kwargs() -> dict[str, Any]:
