@@ -8,6 +8,7 @@ import json
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from design_console.runtime.client_configs import (
     TOKEN_SCOPES,
     app_config,
     entry_point_path,
+    first_steps,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +55,42 @@ def test_the_command_is_in_scripts_below_a_windows_system_python(tmp_path: Path)
     python = _touch(tmp_path / "Python311" / "python.exe")
     script = _touch(tmp_path / "Python311" / "Scripts" / "design-console-mcp.exe")
     assert entry_point_path(STDIO_COMMAND, str(python), windows=True) == str(script)
+
+
+#: An installation whose path has spaces, as a clone in "~/My Projects" has.
+SPACED = ("My Projects", "design console")
+#: What ``designctl guide`` asks the user to run, in the order it asks.
+GUIDE_COMMANDS = [["start"], ["config", "claude-code"], ["doctor"]]
+
+
+def test_the_guides_commands_paste_into_a_shell_where_the_installation_path_has_spaces(tmp_path: Path) -> None:
+    """``designctl guide`` (which ``scripts/serve`` prints) run by an installation in a folder with spaces: each
+    command in backticks is one shell word for the program and one for each argument."""
+    folder = tmp_path.joinpath(*SPACED, ".venv", "bin")
+    python = _touch(folder / "python")
+    designctl = _touch(folder / "designctl")
+    _touch(folder / STDIO_COMMAND)
+    # The guide names the scripts beside the interpreter that runs it: this one, named as the spaced installation's.
+    code = "import sys; sys.executable = sys.argv[1]; from design_console.cli import main; main(['guide'])"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(python)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    commands = re.findall(r"`([^`]+)`", done.stdout)
+    assert [shlex.split(command) for command in commands] == [[str(designctl), *words] for words in GUIDE_COMMANDS]
+    # The JSON to paste names the server's command as one string, as before.
+    config = json.loads(done.stdout[done.stdout.index("{") : done.stdout.rindex("}") + 1])
+    assert config["mcpServers"]["design-console"]["command"] == str(folder / STDIO_COMMAND)
+
+
+def test_the_guides_commands_are_quoted_for_windows_shells_there(tmp_path: Path) -> None:
+    folder = tmp_path.joinpath(*SPACED, ".venv", "Scripts")
+    python = _touch(folder / "python.exe")
+    designctl = _touch(folder / "designctl.exe")
+    _touch(folder / f"{STDIO_COMMAND}.exe")
+    text = first_steps(tmp_path / "manifest.json", str(python), windows=True)
+    commands = re.findall(r"`([^`]+)`", text)
+    assert commands == [f'"{designctl}" {" ".join(words)}' for words in GUIDE_COMMANDS]
 
 
 def _designctl_config(env: TestEnv, app: str) -> subprocess.CompletedProcess[str]:

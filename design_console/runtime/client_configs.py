@@ -82,12 +82,21 @@ def config_notes(app: str) -> str:
     )
 
 
-def first_steps(plugin_manifest: Path) -> str:
+def first_steps(plugin_manifest: Path, executable: str = sys.executable, windows: bool = WINDOWS) -> str:
     """What to do once installed: import the plugin, add the server to an AI app, create a token; with this
-    installation's own paths, since a clone's commands are not on PATH."""
-    designctl = entry_point_path("designctl")
+    installation's own paths, since a clone's commands are not on PATH.
+
+    Each command is quoted for this OS's shell, so it pastes into a terminal as printed even where the
+    installation's path has spaces. The manifest's path is not: it is picked in a file dialog, which takes it as is.
+    """
+    designctl = entry_point_path("designctl", executable, windows)
+
+    def ctl(*words: str) -> str:
+        return command_line([designctl, *words], windows)
+
     config = "\n".join(
-        "     " + line for line in app_config("claude-desktop", entry_point_path(STDIO_COMMAND)).splitlines()
+        "     " + line
+        for line in app_config("claude-desktop", entry_point_path(STDIO_COMMAND, executable, windows)).splitlines()
     )
     return (
         "Next steps:\n"
@@ -95,13 +104,13 @@ def first_steps(plugin_manifest: Path) -> str:
         "     Import plugin from manifest…, and pick\n"
         f"       {plugin_manifest}\n"
         "     (designd writes it when it starts: when your AI app first starts the server, or with\n"
-        f"     `{designctl} start`). Then run Plugins > Development > Design Desktop Bridge.\n"
+        f"     `{ctl('start')}`). Then run Plugins > Development > Design Desktop Bridge.\n"
         "  2. Add the server to your AI app. For Claude Desktop, merge this into claude_desktop_config.json:\n"
         f"{config}\n"
-        f"     `{designctl} config claude-code` (or cursor, vscode) prints the others.\n"
+        f"     `{ctl('config', 'claude-code')}` (or cursor, vscode) prints the others.\n"
         "  3. For file data, comments and version history through the design API, create a personal access token\n"
         "     with these scopes and put it in place of the placeholder (the bridge tools work without it):\n"
         f"       {' '.join(TOKEN_SCOPES[:4])}\n"
         f"       {' '.join(TOKEN_SCOPES[4:])}\n"
-        f"Check everything with `{designctl} doctor`."
+        f"Check everything with `{ctl('doctor')}`."
     )
