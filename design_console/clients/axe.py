@@ -2,69 +2,29 @@
 
 A real browser, not a DOM emulation: colour contrast, visibility and focusability need layout and computed styles,
 which jsdom does not have (axe reports contrast there as "needs review"). The browser is whichever Chromium,
-Chrome, Edge or Brave the machine has (``DESIGN_BROWSER`` names one); we talk to it over the DevTools protocol with
-the ``websockets`` package we already depend on, so neither Node nor Playwright is needed. The page gets no script
+Chrome, Edge or Brave the machine has (``DESIGN_BROWSER`` names one), driven over the DevTools pipes of
+:mod:`design_console.clients.devtools`, so neither Node nor Playwright is needed. The page gets no script
 execution of its own and no network: only axe runs, from the copy of ``axe.min.js`` shipped in the package
 (``axe-core/`` beside this module, the npm package's file unmodified, with its MPL-2.0 licence), so a Python install
 needs no Node; a test pins it to the version package-lock.json names.
 
-The browser is a subprocess in its own session with a throwaway profile; a timeout or a cancelled call kills it.
+The browser is a subprocess in its own process group with a throwaway profile; a timeout or a cancelled call kills it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import itertools
 import json
-import os
 import re
-import shutil
-import tempfile
-from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import websockets
-from websockets.asyncio.client import ClientConnection
-
+from design_console.clients.devtools import Cdp, browsers, devtools, find_browser, network_flags
 from design_console.errors import DesignError, ErrorCode
-from design_console.runtime.platform.procs import group_kwargs, is_superuser, kill_tree
 
 #: The accessibility engine, shipped as package data.
 AXE_SCRIPT = resources.files("design_console.clients") / "axe-core" / "axe.min.js"
-#: Names of Chromium-family browsers on PATH, tried in this order.
-BROWSER_COMMANDS = (
-    "chromium",
-    "chromium-browser",
-    "google-chrome",
-    "google-chrome-stable",
-    "microsoft-edge",
-    "microsoft-edge-stable",
-    "brave-browser",
-)
-#: Where macOS and Windows install them (not on PATH there).
-BROWSER_PATHS = (
-    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
-    "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
-    "/Applications/Brave Browser.app/Contents/MacOS/Brave Browser",
-    r"C:\Program Files\Google\Chrome\Application\chrome.exe",
-    r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe",
-    r"C:\Program Files (x86)\Microsoft\Edge\Application\msedge.exe",
-)
-#: A headless browser prints its DevTools endpoint on stderr within a second or two; a cold start may take longer.
-START_TIMEOUT_S = 20.0
-#: Results of a large page run to a few MB of JSON before they are cut down.
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-#: Each scan starts its own browser (100-200 MB); more scans than this at once wait for a turn.
-MAX_BROWSERS = 2
-_browsers = asyncio.Semaphore(MAX_BROWSERS)
-#: Lines of the browser's stderr kept to explain a failed start.
-STDERR_TAIL = 20
-
-_ENDPOINT = re.compile(r"DevTools listening on (ws://\S+)")
 
 _DOCTYPE = re.compile(r"\s*<!doctype[^>]*>", re.IGNORECASE)
 _POLICY = (
@@ -120,33 +80,6 @@ def with_policy(html: str) -> str:
     return f"{html[:cut]}{_POLICY}{html[cut:]}"
 
 
-def find_browser(configured: Path | None = None) -> str:
-    """The browser to run axe in: ``configured`` (DESIGN_BROWSER) if set, else the first one installed."""
-    if configured is not None:
-        if not os.access(configured, os.X_OK) or configured.is_dir():
-            raise DesignError(
-                ErrorCode.BAD_CONFIG,
-                f"DESIGN_BROWSER={configured} is not an executable file.",
-                "Point it at a Chromium, Chrome, Edge or Brave executable, or unset it to use the one on PATH.",
-            )
-        return str(configured)
-    for name in BROWSER_COMMANDS:
-        found = shutil.which(name)
-        if found:
-            return found
-    for path in BROWSER_PATHS:
-        if os.access(path, os.X_OK):
-            return path
-    raise DesignError(
-        ErrorCode.UNAVAILABLE,
-        "No Chromium-family browser was found to run axe-core in (looked for "
-        + ", ".join(BROWSER_COMMANDS[:4])
-        + " on PATH and the usual install folders).",
-        "Install Chromium or Google Chrome (e.g. `apt install chromium`, or from google.com/chrome), or set "
-        "DESIGN_BROWSER to the path of one, then call again.",
-    )
-
-
 def _axe_source() -> str:
     try:
         return AXE_SCRIPT.read_text(encoding="utf-8")
@@ -158,136 +91,8 @@ def _axe_source() -> str:
         ) from exc
 
 
-def _flags(profile: str, extra: Sequence[str]) -> list[str]:
-    """A quiet headless browser on ``profile`` whose DevTools listen on a loopback port of the system's choosing,
-    with ``extra`` flags, opening a blank page."""
-    flags = [
-        "--headless",
-        "--disable-gpu",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-extensions",
-        "--mute-audio",
-        *extra,
-        f"--user-data-dir={profile}",
-        "--remote-debugging-address=127.0.0.1",
-        "--remote-debugging-port=0",
-    ]
-    # Chromium refuses to start its sandbox as root (containers, CI); it runs without it there.
-    if is_superuser():
-        flags.append("--no-sandbox")
-    return [*flags, "about:blank"]
-
-
-#: What the scan's browser adds: no network for the page, every host fails to resolve and every connection goes to a
-#: closed proxy port.
-_SCAN_FLAGS = (
-    "--window-size=1280,800",
-    "--host-resolver-rules=MAP * ~NOTFOUND",
-    "--proxy-server=http://127.0.0.1:9",
-    "--proxy-bypass-list=<-loopback>",
-)
-
-
-class _Cdp:
-    """Commands over one DevTools connection, answered in order (events in between are skipped)."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self._ws = ws
-        self._ids = itertools.count(1)
-
-    async def send(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
-        msg_id = next(self._ids)
-        frame: dict[str, Any] = {"id": msg_id, "method": method, "params": params or {}}
-        if session:
-            frame["sessionId"] = session
-        await self._ws.send(json.dumps(frame))
-        while True:
-            reply = json.loads(await self._ws.recv())
-            if reply.get("id") != msg_id:
-                continue
-            if "error" in reply:
-                raise DesignError(
-                    ErrorCode.INTERNAL,
-                    f"The browser refused {method}: {reply['error'].get('message')}.",
-                    "Try again; if it persists, set DESIGN_BROWSER to another Chromium-family browser.",
-                )
-            return reply.get("result", {})
-
-
-async def _endpoint(proc: asyncio.subprocess.Process, tail: list[str]) -> str:
-    assert proc.stderr is not None
-    while True:
-        raw = await proc.stderr.readline()
-        if not raw:
-            detail = " | ".join(tail[-5:]) or "no output"
-            raise DesignError(
-                ErrorCode.UNAVAILABLE,
-                f"The browser exited before it was ready (exit {await proc.wait()}): {detail}.",
-                "Check that it starts on this machine (run it with --headless), or set DESIGN_BROWSER to another.",
-            )
-        line = raw.decode(errors="replace").strip()
-        tail.append(line)
-        del tail[:-STDERR_TAIL]
-        found = _ENDPOINT.search(line)
-        if found:
-            return found.group(1)
-
-
-async def _drain(proc: asyncio.subprocess.Process) -> None:
-    """Read the browser's stderr to the end, so that a chatty browser never blocks on a full pipe."""
-    assert proc.stderr is not None
-    while await proc.stderr.read(65536):
-        pass
-
-
-def _kill(proc: asyncio.subprocess.Process) -> None:
-    """End the browser and every process it started (its own session's group)."""
-    if proc.returncode is not None:
-        return
-    kill_tree(proc.pid)
-
-
-@contextlib.asynccontextmanager
-async def devtools(command: str, flags: Sequence[str], prefix: str) -> AsyncIterator[_Cdp]:
-    """The DevTools connection of a fresh headless ``command`` started with ``flags`` on a profile of its own
-    (a temporary directory named from ``prefix``); on exit the browser and its children are stopped and the profile
-    removed. Raises DesignError ``unavailable`` when the browser does not start."""
-    # The browser's last child processes may still be leaving files as the profile is removed: not worth failing.
-    with tempfile.TemporaryDirectory(prefix=prefix, ignore_cleanup_errors=True) as profile:
-        proc = await asyncio.create_subprocess_exec(
-            command,
-            *_flags(profile, flags),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-            **group_kwargs(),
-        )
-        drain: asyncio.Task[None] | None = None
-        try:
-            tail: list[str] = []
-            try:
-                url = await asyncio.wait_for(_endpoint(proc, tail), START_TIMEOUT_S)
-            except TimeoutError:
-                raise DesignError(
-                    ErrorCode.UNAVAILABLE,
-                    f"The browser {command} did not open its DevTools endpoint within {START_TIMEOUT_S:g} s.",
-                    "Check that it starts on this machine (run it with --headless), or set DESIGN_BROWSER to "
-                    "another Chromium-family browser.",
-                ) from None
-            drain = asyncio.create_task(_drain(proc))
-            async with websockets.connect(url, max_size=MAX_MESSAGE_BYTES, compression=None) as ws:
-                yield _Cdp(ws)
-        finally:
-            _kill(proc)
-            await proc.wait()
-            if drain is not None:
-                drain.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await drain
+#: What the scan's browser adds: no network for the page at all.
+_SCAN_FLAGS = ("--window-size=1280,800", *network_flags(loopback=False))
 
 
 async def run_axe(
@@ -310,7 +115,7 @@ async def run_axe(
     """
     command = find_browser(browser)
     source = _axe_source()
-    async with _browsers:
+    async with browsers:
         return await _run(command, source, html, tags, context, include_passes, timeout, max_nodes, skip or [])
 
 
@@ -344,7 +149,7 @@ async def _run(
 
 
 async def _scan(
-    cdp: _Cdp,
+    cdp: Cdp,
     html: str,
     source: str,
     tags: list[str],

@@ -4,9 +4,8 @@ Whatever the source, the bytes are checked by their content (Pillow must recogni
 the server's content type do not count), capped in size, and refused as a decompression bomb when they claim more
 pixels than the design tool takes.
 
-A URL is fetched only from the public internet: each hop's host name is resolved here and the connection goes to
-the address that was checked, so neither a redirect nor a second DNS answer reaches this machine or its network
-(loopback, link-local, private ranges) unless DESIGN_IMAGE_PRIVATE_HOSTS allows it. One deadline covers the whole
+A URL is fetched only from the public internet, under the policy of :mod:`design_console.clients.public_net`
+(each hop's host checked and pinned; DESIGN_IMAGE_PRIVATE_HOSTS allows local servers). One deadline covers the whole
 download, however slowly the server trickles its body.
 """
 
@@ -16,20 +15,18 @@ import asyncio
 import base64
 import binascii
 import io
-import ipaddress
 import re
-import socket
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import httpcore
 import httpx
 from PIL import Image, UnidentifiedImageError
 
 from design_console import __version__
 from design_console.clients.downloads import read_at_most
+from design_console.clients.public_net import Pins, checked_transport
 from design_console.errors import DesignError, ErrorCode
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 
@@ -105,68 +102,6 @@ def _base64_payload(text: str) -> bytes | None:
         return None
 
 
-def is_public_address(address: str) -> bool:
-    """True for an address of the public internet: not loopback, link-local, private, shared or reserved."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
-
-
-class _CheckedBackend(httpcore.AsyncNetworkBackend):
-    """Connects only to addresses that passed :func:`is_public_address` (unless private hosts are allowed).
-
-    The name is resolved once, here, and the socket goes to the checked address; TLS still verifies the name.
-    """
-
-    def __init__(self, url: str, allow_private: bool) -> None:
-        self._inner = httpcore.AnyIOBackend()
-        self._url = url
-        self._allow_private = allow_private
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        try:
-            infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except OSError as exc:
-            raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from None
-        addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
-        refused = [a for a in addresses if not is_public_address(a)]
-        if refused and not self._allow_private:
-            raise DesignError(
-                ErrorCode.BAD_ARGUMENT,
-                f"{self._url} leads to {host} ({', '.join(refused)}), an address of this machine or a private "
-                "network: image URLs must be on the public internet.",
-                "Pass the image as a file path or base64, or set DESIGN_IMAGE_PRIVATE_HOSTS=1 to allow local servers.",
-            )
-        return await self._inner.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
-
-    async def connect_unix_socket(
-        self, path: str, timeout: float | None = None, socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None
-    ) -> httpcore.AsyncNetworkStream:
-        raise httpcore.ConnectError("image downloads use TCP only")
-
-    async def sleep(self, seconds: float) -> None:
-        await self._inner.sleep(seconds)
-
-
-def _transport(url: str, allow_private: bool) -> httpx.AsyncHTTPTransport:
-    # Given explicitly, the transport also keeps proxies from the environment out: they would resolve the name
-    # where it cannot be checked.
-    context = httpx.create_ssl_context()
-    transport = httpx.AsyncHTTPTransport(verify=context)
-    transport._pool = httpcore.AsyncConnectionPool(
-        ssl_context=context, network_backend=_CheckedBackend(url, allow_private)
-    )
-    return transport
-
-
 async def fetch_image(url: str, *, allow_private: bool = False) -> bytes:
     """GET an https image from a public address, following at most :data:`MAX_REDIRECTS` redirects, reading at
     most the size cap, all within :data:`FETCH_DEADLINE` seconds."""
@@ -181,11 +116,14 @@ async def fetch_image(url: str, *, allow_private: bool = False) -> bytes:
             raise DesignError(ErrorCode.BAD_ARGUMENT, f"{url} redirected to a non-https address.", "Use an https URL.")
 
     deadline = FETCH_DEADLINE
+    pins = Pins(
+        allow_private=allow_private, what="image URLs", instead="Pass the image as a file path or base64 instead"
+    )
     try:
         async with (
             asyncio.timeout(deadline),
             httpx.AsyncClient(
-                transport=_transport(url, allow_private),
+                transport=checked_transport(pins, url),
                 follow_redirects=True,
                 max_redirects=MAX_REDIRECTS,
                 timeout=FETCH_TIMEOUT,

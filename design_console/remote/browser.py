@@ -30,6 +30,7 @@ from urllib.parse import urljoin, urlsplit
 import msgspec
 from msgspec import Meta
 
+from design_console.clients.devtools import WEBRTC_FLAGS
 from design_console.clients.media import DEFAULT_JPEG_QUALITY, DEFAULT_MAX_EDGE, process_image
 from design_console.config import Config
 from design_console.engines.console_entry import ConsoleEntry, cap_message
@@ -66,6 +67,7 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    *WEBRTC_FLAGS,
 )
 VIEWPORT = {"width": 1280, "height": 800}
 #: A user's context is closed after this long without a call (its page, cookies and console go with it).

@@ -95,7 +95,7 @@ SCAN_SECONDS = 10.0
 def scan_admission(config: Config) -> Admission:
     """Turns for accessibility scans in the hosted service: as many at once as the scanner runs browsers, the same
     per-user and queue limits as the headless browser's."""
-    from design_console.clients.axe import MAX_BROWSERS
+    from design_console.clients.devtools import MAX_BROWSERS
 
     return Admission(
         "scanning browser",

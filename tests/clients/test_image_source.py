@@ -12,7 +12,7 @@ import pytest
 from fakes.https_server import HttpsServer, https_server
 from PIL import Image
 
-from design_console.clients import image_source
+from design_console.clients import addresses, image_source
 from design_console.clients.image_source import MAX_REDIRECTS, load_image
 from design_console.errors import DesignError
 from design_console.runtime.user_files import FileScope
@@ -146,12 +146,12 @@ async def test_loopback_and_private_addresses_are_refused_unless_allowed(server:
     for url in (f"{server.base}/logo.png", server.base.replace("127.0.0.1", "localhost") + "/logo.png"):
         with pytest.raises(DesignError, match="DESIGN_IMAGE_PRIVATE_HOSTS") as err:
             await load_image(url, FileScope())
-        assert "127.0.0.1" in err.value.message and err.value.code == "bad_argument"
+        assert "127.0.0.1" in err.value.message and err.value.code == "url_not_allowed"
     assert (await load_image(f"{server.base}/logo.png", FileScope(), allow_private=True)).data == PNG
     for address in ("10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "100.64.0.1"):
-        assert not image_source.is_public_address(address), address
-    assert not image_source.is_public_address("::ffff:127.0.0.1") and not image_source.is_public_address("0.0.0.0")
-    assert image_source.is_public_address("93.184.216.34") and image_source.is_public_address("2606:4700::1111")
+        assert not addresses.is_public_address(address), address
+    assert not addresses.is_public_address("::ffff:127.0.0.1") and not addresses.is_public_address("0.0.0.0")
+    assert addresses.is_public_address("93.184.216.34") and addresses.is_public_address("2606:4700::1111")
 
 
 async def test_each_redirect_hop_is_checked_after_name_resolution(
@@ -159,7 +159,7 @@ async def test_each_redirect_hop_is_checked_after_name_resolution(
 ) -> None:
     """The first hop's address counts as public here; the redirect leads to another loopback address, which is
     refused before any connection to it (nothing listens there: a connection would fail differently)."""
-    monkeypatch.setattr(image_source, "is_public_address", lambda address: address == "127.0.0.1")
+    monkeypatch.setattr(addresses, "is_public_address", lambda address: address == "127.0.0.1")
     port = server.base.rsplit(":", 1)[1]
     assert (await load_image(f"{server.base}/logo.png", FileScope())).data == PNG
     with pytest.raises(DesignError, match=r"127\.0\.0\.2.*private network"):

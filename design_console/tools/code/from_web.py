@@ -10,13 +10,13 @@ passes ``allowRemote``: ``http(s)`` on a loopback address, or a ``file:`` page i
 from __future__ import annotations
 
 import base64
-import ipaddress
 import time
 from typing import Annotated, Any
 from urllib.parse import unquote, urlsplit
 
 from msgspec import Meta
 
+from design_console.clients.addresses import is_loopback
 from design_console.engines.web_import.convert import LocalVariable, convert_page
 from design_console.engines.web_import.page_walk import PAGE_WALK
 from design_console.errors import DesignError, ErrorCode
@@ -36,7 +36,6 @@ MAX_IMAGE_BYTES = 8 * 1024 * 1024
 #: All images of one page together, as base64: the whole tree travels to the plugin in one bridge frame (64 MiB).
 MAX_IMAGES_CHARS = 40 * 1024 * 1024
 MAX_HTML_BYTES = 2_000_000
-_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 
 
 class FromWebArgs(Args):
@@ -48,16 +47,6 @@ class FromWebArgs(Args):
     parentId: NodeId | None = None
     maxNodes: Annotated[int, Meta(ge=1, le=20000)] = 3000
     allowRemote: bool = False
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a URL's host name) names this machine."""
-    if host.lower() in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def checked_url(url: str, scope: FileScope, allow_remote: bool) -> str:
@@ -148,7 +137,7 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     # Imported here, in the api worker that runs this: the browser client's WebSocket stack would slow designd's start.
     from design_console.clients.page_render import evaluate_in_page
 
-    page = await evaluate_in_page(
+    reading = await evaluate_in_page(
         url=url,
         html=args.html,
         width=args.width,
@@ -156,12 +145,15 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
         script=PAGE_WALK,
         argument={"limit": args.maxNodes * ENTRIES_PER_NODE, "maxImageBytes": MAX_IMAGE_BYTES},
         timeout=PAGE_TIMEOUT_S,
-        allow_network=args.allowRemote,
+        scope=ctx.file_scope,
+        allow_remote=args.allowRemote,
+        allow_private=ctx.config.image_private_hosts,
         browser=ctx.config.browser_path,
     )
+    page = reading.value
     if page.get("truncated"):
         raise _too_many(f"more than {args.maxNodes * ENTRIES_PER_NODE:,} elements", args.maxNodes)
-    warnings: list[str] = []
+    warnings = reading.refusal_warnings()
     _read_linked_images(page, ctx.file_scope, warnings)
     name = args.name or page.get("title") or (args.url or "Web page")
     result = convert_page(page, width=args.width, name=str(name)[:200], variables=variables)

@@ -17,7 +17,7 @@ from fakes.chain import call, chain_session, refused
 from mcp import Client
 from procs import BIN, DaemonProcess, TestEnv, wait_for
 
-from design_console.clients import axe
+from design_console.clients import axe, devtools
 from design_console.errors import DesignError, ErrorCode
 from design_console.tools.audit.code_a11y import MAX_HTML_BYTES, shape_report
 
@@ -194,11 +194,11 @@ async def test_a_cancelled_scan_leaves_no_browser() -> None:
 
 async def test_a_missing_browser_names_the_next_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(DesignError) as caught:
-        axe.find_browser(tmp_path / "chrome")
+        devtools.find_browser(tmp_path / "chrome")
     assert caught.value.code == ErrorCode.BAD_CONFIG and "DESIGN_BROWSER" in caught.value.message
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(DesignError) as caught:
-        axe.find_browser(None)
+        devtools.find_browser(None)
     assert caught.value.code == ErrorCode.UNAVAILABLE and "Install Chromium" in str(caught.value)
 
 
