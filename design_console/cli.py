@@ -49,6 +49,10 @@ from design_console.runtime.ports import port_holders
 from design_console.runtime.transport import check_socket_path
 
 STOP_WAIT = 5.0
+#: The exit code when the reader of designctl's output closed it early (``designctl tools | head -1``): what a shell
+#: reports for a program that SIGPIPE ended (128 + 13), as ``ls | head -1`` gives; ``set -o pipefail`` sees the
+#: same as with any other command. Nothing is printed: the reader stopped reading on purpose.
+EXIT_OUTPUT_CLOSED = 141
 SERVICE_LABEL = login.SERVICE_LABEL
 #: How designd's control socket is driven, as `designctl status` says it: by the loop where it watches descriptors,
 #: by a thread of its own on Windows' default loop.
@@ -808,12 +812,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of ``designctl``."""
+def _dispatch(argv: list[str] | None) -> int:
     opts = build_parser().parse_args(argv)
     try:
         config = load_config()
     except DesignError as err:
         print(err, file=sys.stderr)
-        sys.exit(2)
-    sys.exit(opts.func(config, opts))
+        return 2
+    code: int = opts.func(config, opts)
+    return code
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of ``designctl``; a reader that closes the output early ends it quietly (exit 141)."""
+    try:
+        try:
+            code: int | str | None = _dispatch(argv)
+        except SystemExit as done:  # argparse's --help, usage errors: their output is flushed here too
+            code = done.code
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Whatever is still buffered goes nowhere: the flush at exit would otherwise fail again and say so.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        code = EXIT_OUTPUT_CLOSED
+    sys.exit(code)

@@ -24,6 +24,7 @@ from procs import BIN, DaemonProcess, TestEnv, processes_of, start_worker, wait_
 
 from design_console import __version__
 from design_console.cli import (
+    EXIT_OUTPUT_CLOSED,
     STOP_WAIT,
     PlatformFacts,
     manage_service,
@@ -118,6 +119,41 @@ def test_status_without_a_daemon(dc_env: TestEnv) -> None:
     assert done.returncode == 1
     assert "designd is not running." in done.stdout and "designctl start" in done.stdout
     assert processes_of(dc_env) == [], "status must not start designd"
+
+
+def ctl_into_closed_pipe(env: TestEnv, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run designctl with its output going into a pipe that nobody reads any more, as ``designctl … | head -1`` does
+    once head has its line."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run(
+            [str(BIN / "designctl"), *args],
+            env=env.env,
+            stdin=subprocess.DEVNULL,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=90,
+        )
+    finally:
+        os.close(write)
+
+
+#: Commands that print to stdout, with and without designd running (status says it is not).
+PRINTING = [("status",), ("status", "--json"), ("tools",), ("tools", "--json"), ("guide",), ("plugin-path",), ("logs",)]
+
+
+@pytest.mark.parametrize("args", PRINTING, ids=" ".join)
+def test_a_closed_output_ends_each_command_quietly(dc_env: TestEnv, args: tuple[str, ...]) -> None:
+    done = ctl_into_closed_pipe(dc_env, *args)
+    assert (done.returncode, done.stderr) == (EXIT_OUTPUT_CLOSED, "")
+
+
+def test_a_closed_output_ends_status_quietly_with_designd_running(daemon: DaemonProcess) -> None:
+    for args in (("status",), ("status", "--json"), ("doctor",)):
+        done = ctl_into_closed_pipe(daemon.env, *args)
+        assert (done.returncode, done.stderr) == (EXIT_OUTPUT_CLOSED, ""), args
 
 
 # --- tools and call -------------------------------------------------------------------------------------------
