@@ -54,6 +54,30 @@ def test_help_and_version_print_and_exit(prog: str, flag: str, env: TestEnv) -> 
     assert not Path(env.env["DESIGN_RUNTIME_DIR"]).exists()
 
 
+#: The stdio server's two commands: neither takes an argument but --help and --version.
+STDIO_SERVERS = ["design-console-mcp", "python -m design_console"]
+
+
+@pytest.mark.parametrize("prog", STDIO_SERVERS)
+@pytest.mark.parametrize("args", [["--bogus"], ["extra", "words"], ["--stdio"]], ids=" ".join)
+def test_the_stdio_server_refuses_an_unknown_argument_with_its_usage(prog: str, args: list[str], env: TestEnv) -> None:
+    done = subprocess.run(
+        [*ENTRY_POINTS[prog], *args],
+        env=env.env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    usage, _, error = done.stderr.partition("\n")
+    assert usage == f"usage: {prog} [-h] [--version]", done.stderr
+    assert error.strip() == f"{prog}: error: unrecognized arguments: {' '.join(args)}"
+    assert processes_of(env) == []
+    assert list((env.root / "home").iterdir()) == []
+
+
 async def test_python_dash_m_runs_the_stdio_server(dc_env: TestEnv) -> None:
     params = StdioServerParameters(command=sys.executable, args=["-m", "design_console"], env=dict(dc_env.env))
     try:

@@ -1,5 +1,6 @@
 """``--help`` and ``--version`` for the entry points that take no other options: they print and exit before the
-process reads its settings or starts anything (the stdio server would otherwise start designd and wait on stdin)."""
+process reads its settings or starts anything (the stdio server would otherwise start designd and wait on stdin),
+and the stdio server refuses any other argument the same way, before it starts anything."""
 
 from __future__ import annotations
 
@@ -20,16 +21,21 @@ REMOTE_SERVER = (
 )
 
 
-def answer_help_or_version(prog: str, description: str, argv: list[str]) -> None:
+def answer_help_or_version(prog: str, description: str, argv: list[str], *, only: bool = False) -> None:
     """Print the usage (``-h``, ``--help``) or the version (``--version``) and exit when ``argv`` asks for either.
 
-    Other arguments are left alone, as before: AI apps' configs may pass some, and they never stopped the server.
+    ``only``: these are the only arguments the program takes, so any other one is refused with the usage on stderr
+    and exit code 2 (the stdio server: a mistyped option must not pass unnoticed while it runs as if none was given).
+    Without it, other arguments are left alone.
     """
-    if not any(arg in ("-h", "--help", "--version") for arg in argv):
+    if not (argv if only else any(arg in ("-h", "--help", "--version") for arg in argv)):
         return
-    # Imported only when asked: the stdio server's start-up time is spent on every chat.
+    # Imported only when there are arguments: the stdio server's start-up time is spent on every chat.
     import argparse
 
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--version", action="version", version=f"{prog} {__version__}")
-    parser.parse_known_args(argv)
+    if only:
+        parser.parse_args(argv)
+    else:
+        parser.parse_known_args(argv)

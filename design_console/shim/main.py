@@ -392,7 +392,7 @@ class Shim:
 
 def main() -> None:
     """Entry point of ``design-console-mcp``."""
-    answer_help_or_version("design-console-mcp", STDIO_SERVER, sys.argv[1:])
+    answer_help_or_version("design-console-mcp", STDIO_SERVER, sys.argv[1:], only=True)
     try:
         shim = Shim()
     except DesignError as err:
