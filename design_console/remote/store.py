@@ -61,9 +61,10 @@ class Store(Protocol):
         """Remove the entry, if any."""
         ...
 
-    async def count(self, kind: str, key: str, ttl: float) -> int:
-        """Add one to a counter and return the new count, atomically; a counter starts at 1 and lives ``ttl``
-        seconds from then (what a fixed-window rate limit needs)."""
+    async def count(self, kind: str, key: str, ttl: float, step: int = 1) -> int:
+        """Add ``step`` to a counter and return the new count, atomically; a counter starts at ``step`` and lives
+        ``ttl`` seconds from then (what a fixed-window rate limit needs). A step of -1 gives back a count taken
+        before (a reservation that turned out not to be spent), without moving the counter's end."""
         ...
 
     async def purge(self) -> int:
@@ -218,16 +219,18 @@ class SqliteStore:
     async def delete(self, kind: str, key: str) -> None:
         await self._run("DELETE FROM entries WHERE kind = ? AND key = ?", kind, key)
 
-    async def count(self, kind: str, key: str, ttl: float) -> int:
+    async def count(self, kind: str, key: str, ttl: float, step: int = 1) -> int:
         now = time.time()
         rows = await self._run(
-            "INSERT INTO entries (kind, key, value, expires) VALUES (?, ?, 1, ?) "
+            "INSERT INTO entries (kind, key, value, expires) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (kind, key) DO UPDATE SET "
-            "value = CASE WHEN entries.expires <= ? THEN 1 ELSE CAST(entries.value AS INTEGER) + 1 END, "
+            "value = CASE WHEN entries.expires <= ? THEN excluded.value "
+            "ELSE CAST(entries.value AS INTEGER) + excluded.value END, "
             "expires = CASE WHEN entries.expires <= ? THEN excluded.expires ELSE entries.expires END "
             "RETURNING value",
             kind,
             key,
+            step,
             now + ttl,
             now,
             now,
@@ -297,11 +300,11 @@ class RedisStore:
     async def delete(self, kind: str, key: str) -> None:
         await self._redis.delete(self._key(kind, key))
 
-    async def count(self, kind: str, key: str, ttl: float) -> int:
+    async def count(self, kind: str, key: str, ttl: float, step: int = 1) -> int:
         name = self._key(kind, key)
         async with self._redis.pipeline(transaction=True) as pipe:
             # NX: only the first count of a window sets its expiry.
-            pipe.incr(name)
+            pipe.incrby(name, step)
             pipe.pexpire(name, self._px(ttl) or 1, nx=True)
             counted, _ = await pipe.execute()
         return int(counted)

@@ -171,6 +171,21 @@ async def test_counters_count_atomically_and_restart_after_their_window(store: S
         await asyncio.sleep(0.05)
 
 
+async def test_a_count_given_back_is_taken_again_within_the_same_window(store: Store) -> None:
+    assert [await store.count("rate", "held", 60) for _ in range(3)] == [1, 2, 3]
+    gave_back = await asyncio.gather(*(store.count("rate", "held", 60, step=-1) for _ in range(2)))
+    assert sorted(gave_back) == [1, 2]
+    assert await store.count("rate", "held", 60) == 2
+    # Neither a later count nor a give-back moves the window: the counter ends when its first count's window does.
+    assert await store.count("rate", "brief", 0.2) == 1
+    assert await store.count("rate", "brief", 60) == 2
+    assert await store.count("rate", "brief", 60, step=-1) == 1
+    deadline = time.monotonic() + 5
+    while await store.count("rate", "brief", 60) != 1:
+        assert time.monotonic() < deadline, "the window never ended"
+        await asyncio.sleep(0.05)
+
+
 def _vacuum_mode(path: Path) -> int:
     db = sqlite3.connect(path)
     try:
