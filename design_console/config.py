@@ -376,8 +376,11 @@ class RemoteConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_body: int = 1024 * 1024
     #: DESIGN_RELAY_PAIR_ATTEMPTS: plugin pairing and reconnect attempts allowed per client address a minute.
     pair_attempts: int = 20
-    #: DESIGN_RELAY_PAIR_BUDGET: failed pairing-code redemptions allowed a minute across every address and instance;
-    #: beyond it every redemption waits for the next minute.
+    #: DESIGN_RELAY_PAIR_BUDGET: redemptions of pairing codes never issued answered a minute across every address and
+    #: instance, so at most this many guesses a minute, however many addresses send them. Addresses that failed in the
+    #: last hour share half of it and wait once it is spent, a live code included; the other half is for every other
+    #: address, so a flood delays a user's live code only while more than half this many addresses fail for the first
+    #: time in a minute (relay.py, ``Relays._budgeted``). At least 2, one for each half.
     pair_budget: int = 20
     #: DESIGN_REMOTE_REGISTER_RATE: client registrations allowed per client address a minute.
     register_rate: int = 30
@@ -525,7 +528,7 @@ def load_remote_config(env: Mapping[str, str] | None = None) -> RemoteConfig:
         oauth_scopes=env.get("DESIGN_OAUTH_SCOPES", "").strip() or DEFAULT_OAUTH_SCOPES,
         max_body=_int(env, "DESIGN_REMOTE_MAX_BODY", 1024 * 1024, 1024, 64 * 1024 * 1024),
         pair_attempts=_int(env, "DESIGN_RELAY_PAIR_ATTEMPTS", 20, 1, 100_000),
-        pair_budget=_int(env, "DESIGN_RELAY_PAIR_BUDGET", 20, 1, 100_000),
+        pair_budget=_int(env, "DESIGN_RELAY_PAIR_BUDGET", 20, 2, 100_000),
         register_rate=_int(env, "DESIGN_REMOTE_REGISTER_RATE", 30, 1, 100_000),
         authorize_rate=_int(env, "DESIGN_REMOTE_AUTHORIZE_RATE", 60, 1, 100_000),
         forwarded_allow_ips=_forwarded_allow_ips(env),

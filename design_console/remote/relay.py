@@ -7,6 +7,9 @@ reconnect credential. From then on the socket speaks the bridge protocol of desi
 FILE_INFO, commands), with the credential as the proof's secret; after a drop the plugin comes back with
 ``/ws/pair?relay=…`` and proves it holds the credential, which never crosses the wire again.
 
+A code is short, so the codes checked that turn out never issued are bounded by a budget shared by every address and
+instance; its two halves keep a flood of guesses from delaying a user's live code (:meth:`Relays._budgeted`).
+
 The instance that holds a plugin's socket owns its relay (an entry in the store it keeps fresh). Commands go through
 the one plugin-command client (:mod:`design_console.clients.plugin_link`): to the socket itself on the owner, or, from
 a session on another instance, over the store's pub/sub to the owner, which runs the command with the same client and
@@ -32,7 +35,7 @@ import math
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +67,7 @@ from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof, comman
 from design_console.remote.crypto import TokenCipher, new_secret
 from design_console.remote.flights import Flights
 from design_console.remote.limits import client_key
-from design_console.remote.store import Store, Subscription
+from design_console.remote.store import LOCK_POLL, Store, Subscription
 
 log = logging.getLogger("design_console.remote.relay")
 
@@ -79,8 +82,19 @@ BINDING_SECONDS = 24 * 3600.0
 #: times a lease: an instance that dies stops renewing, and its relays are free for the instance the plugin reconnects
 #: to, or are announced as ended by an instance that saw them start.
 RENEWALS_PER_LEASE = 3
-#: Pairing and reconnect attempts are counted per client address over this window.
+#: Pairing and reconnect attempts are counted per client address over this window, and the budget of pairing codes
+#: checked (DESIGN_RELAY_PAIR_BUDGET) is spent per clock minute.
 RATE_WINDOW = 60.0
+#: An address that presented a code never issued redeems, for this long after its last such failure, from the half
+#: of the budget kept for addresses that failed (a flood spends it, and waits once it is spent); every other address
+#: redeems from the other half. The longer, the more addresses a flood needs to spend that other half too (each takes
+#: one place of it an hour at most: 600 addresses keep the default's 10 a minute spent), and the longer a user who
+#: mistyped a code can be kept waiting by a flood.
+FAILED_SECONDS = 3600.0
+#: The redemptions of an address not known to have failed are checked one at a time, each holding the address's claim
+#: in the store: a check takes milliseconds, and should its instance die mid-check the claim lapses after this long
+#: (who waited longer for it redeems as from an address that failed).
+CLAIM_SECONDS = 10.0
 HANDSHAKE_SECONDS = 10.0
 #: A call to a relay whose plugin is reconnecting waits this long for it before failing.
 RECONNECT_WAIT = 8.0
@@ -343,6 +357,8 @@ class Relays:
             id_prefix=f"{self.instance[:12]}-",
             outdated_hint="update the Desktop Bridge plugin (re-import its manifest), then pair it again.",
         )
+        #: The redemptions of each address under way on this instance: they take their turn one at a time.
+        self._lines: dict[str, tuple[asyncio.Lock, int]] = {}
         #: Told the subject whose paired plugin connected to or left this instance (the tools it can use changed).
         self.on_change: Callable[[str], Awaitable[None]] | None = None
 
@@ -492,24 +508,93 @@ class Relays:
         log.info("a pairing code was redeemed; relay %s is bound for 24 h", entry.relay[:8])
         return entry.relay, credential
 
-    async def _budget_wait(self) -> int:
-        """Seconds until redemptions may go on, once this minute's budget of unknown codes is spent (0: now)."""
-        until = await self.store.get("pair-budget", "spent")
-        return max(0, math.ceil(float(until) - time.time())) if until is not None else 0
+    async def _budgeted(self, address: str, code: str) -> tuple[str, str] | str | int:
+        """Redeem ``code`` for a plugin at ``address`` (a :func:`client_key`) within this minute's budget: the relay
+        and credential, the refusal's reason, or the seconds to wait when the budget's half for ``address`` is spent.
 
-    async def _guessed(self) -> None:
-        """Count a redemption of a code never issued against the budget shared by every address and instance."""
+        A code can pair only if it is checked, and every code checked is a chance for a guesser: so at most
+        DESIGN_RELAY_PAIR_BUDGET checks a minute may fail (answer ``code_unknown``), server-wide, however many the
+        addresses, as before. What changed is who waits once they are spent. The budget has two halves. Addresses
+        with a failure in the last FAILED_SECONDS share one: a flood, from one address or many, spends it within its
+        first minute and then waits, even with a live code, so it wins nothing by waiting. Every other address draws
+        on the other half, which only the first failure of an address can spend: a user typing their live code is
+        checked at once however long a flood from addresses that failed goes on, and waits only while more than half
+        the budget's worth of addresses failed for the first time this minute (a flood from A new addresses can do
+        that for A / (budget / 2) minutes an hour). Granting each new address a check beyond the budget instead would
+        let whoever holds many addresses, which IPv6 makes cheap (a /48 holds 65,536 of the /64s :func:`client_key`
+        counts), guess without bound.
+
+        Each check takes its place in its half before the code is looked up (an atomic count, so that concurrent
+        redemptions cannot overshoot), and gives it back unless it failed: a code that was issued (paired, used or
+        expired) spends nothing. The redemptions of an address not known to have failed are checked one at a time
+        (:meth:`_turn`), so concurrent guesses from it spend one place of the other half, not one each. The marks of
+        failed addresses live in the store, shared by every instance, and lapse by themselves; at most
+        DESIGN_RELAY_PAIR_BUDGET are written a minute, however large the flood.
+        """
+        if await self._failed(address):
+            return await self._check("failed", address, code)
+        async with self._turn(address) as held:
+            # A redemption ahead of this one in the address's line may have failed meanwhile.
+            first = held and not await self._failed(address)
+            return await self._check("first" if first else "failed", address, code)
+
+    async def _check(self, share: str, address: str, code: str) -> tuple[str, str] | str | int:
+        """Take a place in ``share``'s half of this minute's budget and redeem ``code`` (see :meth:`_budgeted`)."""
+        limit = self._failed_half if share == "failed" else self.config.pair_budget - self._failed_half
         window = int(time.time() // RATE_WINDOW)
-        spent = await self.store.count("pair-guess", str(window), RATE_WINDOW * 2)
-        if spent >= self.config.pair_budget:
-            until = (window + 1) * RATE_WINDOW
-            await self.store.put("pair-budget", "spent", str(until).encode(), until - time.time())
-            if spent == self.config.pair_budget:
+        key = f"{share}@{window}"
+        taken = await self.store.count("pair-checks", key, RATE_WINDOW * 2)
+        if taken > limit:
+            wait = max(1, math.ceil((window + 1) * RATE_WINDOW - time.time()))
+            if taken == limit + 1:
                 log.warning(
-                    "%d unknown pairing codes were tried this minute (DESIGN_RELAY_PAIR_BUDGET): pairing waits %d s",
-                    spent,
-                    math.ceil(until - time.time()),
+                    "%d unknown pairing codes were tried this minute by addresses that %s (their half of "
+                    "DESIGN_RELAY_PAIR_BUDGET): their pairing waits %d s",
+                    limit,
+                    "failed before" if share == "failed" else "had not failed",
+                    wait,
                 )
+            return wait
+        outcome = await self._redeem(code)
+        if outcome == "code_unknown":
+            await self.store.put("pair-failed", address, b"", FAILED_SECONDS)
+        else:
+            await self.store.count("pair-checks", key, RATE_WINDOW * 2, step=-1)
+        return outcome
+
+    async def _failed(self, address: str) -> bool:
+        """Whether ``address`` presented a code never issued in the last FAILED_SECONDS."""
+        return await self.store.get("pair-failed", address) is not None
+
+    @property
+    def _failed_half(self) -> int:
+        return self.config.pair_budget // 2
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, address: str) -> AsyncIterator[bool]:
+        """Hold ``address``'s turn to redeem, on every instance: its claim in the store. Its other redemptions on this
+        instance wait in line behind it (only the first in line asks the store again). Yields False when the claim
+        stayed taken for CLAIM_SECONDS (an instance died holding it)."""
+        line, waiting = self._lines.get(address, (asyncio.Lock(), 0))
+        self._lines[address] = (line, waiting + 1)
+        try:
+            async with line:
+                deadline = time.monotonic() + CLAIM_SECONDS
+                while not (held := await self.store.add("pair-claim", address, b"", CLAIM_SECONDS)):
+                    if time.monotonic() > deadline:
+                        break
+                    await asyncio.sleep(LOCK_POLL)
+                try:
+                    yield held
+                finally:
+                    if held:
+                        await self.store.delete("pair-claim", address)
+        finally:
+            line, waiting = self._lines[address]
+            if waiting > 1:
+                self._lines[address] = (line, waiting - 1)
+            else:
+                del self._lines[address]
 
     async def _refuse(self, ws: WebSocket, reason: str, wait: int = 0) -> None:
         data: dict[str, Any] = {"reason": reason, "message": REFUSALS[reason].format(wait=wait)}
@@ -533,15 +618,12 @@ class Relays:
             return
         paired: dict[str, Any] | None = None
         if code:
-            # A 6-character code is safe for its 5 minutes only while guesses are few: past the server-wide budget
-            # every redemption waits for the next minute (a valid code then still pairs).
-            wait = await self._budget_wait()
-            if wait:
-                await self._refuse(ws, "busy", wait)
+            # A 6-character code is safe for its 5 minutes only while guesses are few: past the server-wide budget a
+            # redemption waits for the next minute (the code is not spent, so a valid one then still pairs).
+            outcome = await self._budgeted(address, code)
+            if isinstance(outcome, int):
+                await self._refuse(ws, "busy", outcome)
                 return
-            outcome = await self._redeem(code)
-            if outcome == "code_unknown":
-                await self._guessed()
             if isinstance(outcome, str):
                 await self._refuse(ws, outcome)
                 return

@@ -1,11 +1,13 @@
 """Pairing and the relay on two instances sharing one Redis: one success among a hundred racing redemptions of one
 code, commands from a session on one instance to a plugin held by the other, refusals of replayed, expired and
-unknown codes and of another user, the binding kept across token refresh, and the per-address rate limit."""
+unknown codes and of another user, the binding kept across token refresh, the per-address rate limit, and the
+server-wide budget of guesses, which a flood from many addresses spends without delaying a live code."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -83,6 +85,29 @@ async def serve_commands(ws: ClientConnection, file_name: str) -> None:
             await ws.send(json.dumps({"type": "PROGRESS", "data": progress}))
             reply = {"success": True, "result": {"ran": frame["params"]["code"]}}
             await ws.send(json.dumps({"id": frame["id"], "result": reply}))
+
+
+async def redeem_from(url: str, code: str, source: str) -> dict[str, Any]:
+    """Present ``code`` from the loopback address ``source`` (Linux answers on the whole of 127.0.0.0/8): each source
+    is another client address to the service."""
+    async with connect(f"{ws_url(url)}?code={code}", local_addr=(source, 0)) as ws:
+        first: dict[str, Any] = json.loads(await ws.recv())
+        return first
+
+
+def guesses(planted: str) -> Iterator[str]:
+    """Codes in the shape of real ones, none of them ``planted``."""
+    while True:
+        code = "".join(random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code != planted:
+            yield code
+
+
+def codes_checked(redis_url: str) -> int:
+    """How many codes the instances looked up in the store so far: a redemption is one GETDEL of its code."""
+    with redis.Redis.from_url(redis_url) as plain:
+        stats: dict[str, Any] = plain.info("commandstats")
+    return int(stats.get("cmdstat_getdel", {}).get("calls", 0))
 
 
 async def test_one_of_a_hundred_racing_redemptions_wins(
@@ -210,35 +235,95 @@ async def test_attempts_are_rate_limited_per_address(
 async def test_unknown_codes_spend_a_budget_shared_by_every_address_and_instance(
     fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
 ) -> None:
+    budget = 4
     with two_instances(
         tmp_path,
         fake_api_server.url,
         platform,
         redis_url,
-        DESIGN_RELAY_PAIR_BUDGET="3",
+        DESIGN_RELAY_PAIR_BUDGET=str(budget),
         DESIGN_RELAY_PAIR_ATTEMPTS="1000",
     ) as (first, second):
         _, tokens = sign_in(first, platform, "8301")
         used = await pair_code(first, tokens["access_token"])
         assert (await redeem(first.url, used))["type"] == "PAIRED"
-        # A code that was issued and used is no guess: presenting it again spends nothing.
+        # A code that was issued and used is no guess: presenting it again spends nothing, and is no failure.
         for _ in range(5):
             assert (await redeem(second.url, used))["data"]["reason"] == "code_used"
         valid = await pair_code(first, tokens["access_token"])
         clear_of_minute_end()
-        reasons = [(await redeem((first, second)[i % 2].url, "CCCCCC"))["data"]["reason"] for i in range(3)]
-        assert reasons == ["code_unknown"] * 3
-        # The budget is spent: every redemption waits, a valid code included, on either instance.
-        for server in (first, second):
-            busy = (await redeem(server.url, valid))["data"]
+        checked = codes_checked(redis_url)
+        guess = guesses(valid)
+        # Four sockets at once from one address: one of its guesses is checked in the half of the budget for
+        # addresses that have not failed, the others in the half for those that have (2 of 4), then it waits.
+        flooder, fresh, late = "127.0.0.2", "127.0.0.3", "127.0.0.4"
+        reasons = await asyncio.gather(
+            *(redeem_from((first, second)[i % 2].url, next(guess), flooder) for i in range(4))
+        )
+        assert sorted(answer["data"]["reason"] for answer in reasons) == ["busy"] + ["code_unknown"] * 3
+        # Another address has its guess checked at once: the flooder took one place in that half, not four.
+        assert (await redeem_from(second.url, next(guess), fresh))["data"]["reason"] == "code_unknown"
+        # The budget is spent: whatever the number of addresses, no more codes are checked this minute, so every
+        # redemption waits, a valid code included, on either instance.
+        for server, source in ((first, late), (second, flooder), (first, fresh)):
+            busy = (await redeem_from(server.url, valid, source))["data"]
             assert busy["reason"] == "busy"
             assert 0 < busy["retryAfter"] <= 60
             assert f"try again in {busy['retryAfter']} s" in busy["message"]
-        assert "unknown pairing codes were tried this minute" in first.stderr() + second.stderr()
-        # The minute ends (as time would end it): the valid code, untouched by the refusals, pairs.
-        store = RedisStore(redis_url)
+        assert codes_checked(redis_url) - checked == budget
+        logged = first.stderr() + second.stderr()
+        assert "unknown pairing codes were tried this minute by addresses that failed before" in logged
+        assert "unknown pairing codes were tried this minute by addresses that had not failed" in logged
+        # The minute ends (as time would end it): the valid code, untouched by the refusals, pairs, even from the
+        # address that flooded.
+        with redis.Redis.from_url(redis_url) as plain:
+            plain.delete(*plain.keys("*pair-checks*"))
+        assert (await redeem_from(second.url, valid, flooder))["type"] == "PAIRED"
+
+
+async def test_a_flood_of_guesses_from_many_addresses_neither_delays_a_live_code_nor_wins_it(
+    fake_api_server: ApiServer, platform: FakePlatform, redis_url: str, tmp_path: Path
+) -> None:
+    # Half the budget is for addresses that have not failed: 31 flooding addresses and the user's fit in it.
+    budget, flooders, rounds = 64, [f"127.0.0.{n}" for n in range(2, 33)], 12
+    with two_instances(tmp_path, fake_api_server.url, platform, redis_url, DESIGN_RELAY_PAIR_BUDGET=str(budget)) as (
+        first,
+        second,
+    ):
+        _, tokens = sign_in(first, platform, "8401")
+        planted = await pair_code(first, tokens["access_token"])
+        # The flood takes a few seconds; the budget it spends is this clock minute's.
+        clear_of_minute_end(margin=30)
+        answers: list[str] = []
+        spent = asyncio.Event()
+        failed = {source: asyncio.Event() for source in flooders}
+
+        async def flood(index: int, source: str) -> None:
+            # Within each address's allowance (DESIGN_RELAY_PAIR_ATTEMPTS, 20 a minute), on either instance.
+            for turn, code in zip(range(rounds), guesses(planted), strict=False):
+                answer = await redeem_from((first, second)[(index + turn) % 2].url, code, source)
+                answers.append(answer["data"]["reason"])
+                (spent if answers[-1] == "busy" else failed[source]).set()
+
+        checked = codes_checked(redis_url)
+        flooding = [asyncio.create_task(flood(i, source)) for i, source in enumerate(flooders)]
         try:
-            await store.delete("pair-budget", "spent")
+            # Past the budget, an address that failed waits, even with the right code: the flood cannot win it.
+            await asyncio.wait_for(asyncio.gather(spent.wait(), failed[flooders[0]].wait()), 10)
+            assert (await redeem_from(second.url, planted, flooders[0]))["data"]["reason"] == "busy"
+            # An address that has not failed is checked at once: the live code pairs within a second.
+            started = time.perf_counter()
+            paired = await redeem_from(first.url, planted, "127.0.0.200")
+            took = time.perf_counter() - started
+            assert not all(task.done() for task in flooding), "the flood ended before the code was tried"
         finally:
-            await store.close()
-        assert (await redeem(second.url, valid))["type"] == "PAIRED"
+            await asyncio.gather(*flooding)
+        assert paired["type"] == "PAIRED", paired
+        assert took < 1.0
+        assert len(answers) == len(flooders) * rounds
+        assert set(answers) == {"code_unknown", "busy"}
+        # However many the addresses, the flood had at most the budget's codes checked (and the live code one) ...
+        assert answers.count("code_unknown") <= budget
+        assert codes_checked(redis_url) - checked <= budget + 1
+        # ... and the rest were refused as busy, as every guess past the budget always was.
+        assert answers.count("busy") >= 4 * budget
