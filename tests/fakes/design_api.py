@@ -53,6 +53,8 @@ SPEC_PATH = ROOT / "node_modules" / "@figma" / "rest-api-spec" / "openapi" / "op
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SPEC_SERVER = "https://api.figma.com"
 SPEC_URI = "urn:design-api-openapi"
+#: The paths of the API itself (every version the spec has); anything else is not a request of the code under test.
+API_PREFIXES = ("/v1/", "/v2/")
 
 ENTERPRISE_KEY = "EntDesignSystem0000001"
 PRO_KEY = "ProDesignSystem0000002"
@@ -713,7 +715,10 @@ class FakeDesignApi:
                 payload = None
             seen["body"] = payload
             self.last_body = payload
-        self.seen.append(seen)
+        # Only the API's own paths are logged: another local program probing loopback ports (a stray
+        # GET /json/version) must not count as a request of the code under test.
+        if path.startswith(API_PREFIXES):
+            self.seen.append(seen)
         if self.delays:
             await asyncio.sleep(self.delays.pop(0))
         op = find_operation(request.method, path)

@@ -109,3 +109,10 @@ def test_runs_as_a_module_from_the_repository_root() -> None:
         process.wait(10)
         if process.stdout:
             process.stdout.close()
+
+
+def test_only_requests_to_the_api_are_logged(fake_api: ApiServer) -> None:
+    """A local program probing loopback ports (DevTools discovery) is answered but never counted as a request."""
+    httpx.get(f"{fake_api.url}/json/version", timeout=10)
+    httpx.get(f"{fake_api.url}/v1/me", headers={"X-Figma-Token": "x"}, timeout=10)
+    assert [r["path"] for r in fake_api.requests()] == ["/v1/me"]
