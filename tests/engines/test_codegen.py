@@ -276,3 +276,17 @@ def test_class_names_are_selectors_even_when_the_layer_name_starts_with_a_digit(
     root = Builder(nodes, {}, {}, embed=True).build([0]).roots[0]
     assert [child.cls for child in root.children] == ["l-0-1", "card-2"]
     assert ".l-0-1 {" in html.document(Builder(nodes, {}, {}, embed=True).build([0]), "Page")
+
+
+def test_a_vectors_svg_is_written_clean_and_one_that_cannot_be_read_is_a_box() -> None:
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><path d="M0 0h4"/></svg>'
+    clean = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0h4"/></svg>'
+    nodes = [node(0, -1, 0), node(1, 0, 1, "VECTOR", svg=svg), node(2, 0, 1, "VECTOR", svg="<svg><b></svg>")]
+    built = Builder(nodes, {}, {}, embed=True).build([0])
+    drawn, box = built.roots[0].children
+    assert drawn.svg == clean and box.svg is None
+    assert built.warnings == ["Layer 2 (1:2): its SVG is not one <svg> element of well-formed XML without a DTD: it is "
+                              "drawn as a box"]  # fmt: skip
+    assert clean in html.document(built, "Page") and "alert" not in html.document(built, "Page")
+    assert f'__html: "{clean.replace(chr(34), chr(92) + chr(34))}"' in react.module(built, "Page")
+    assert "alert" not in vue.component(built)

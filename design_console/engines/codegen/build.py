@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from design_console.engines.codegen import css
+from design_console.engines.codegen import css, svg
 from design_console.tokens.names import slug, split_name
 
 VECTOR_TYPES = {"VECTOR", "STAR", "POLYGON", "BOOLEAN_OPERATION", "LINE"}
@@ -142,10 +142,14 @@ class Builder:
         decl: dict[str, str] = {}
         self._position(node, parent, decl)
         element = Element(node, class_name(str(node.get("name", "")), index), decl)
+        exported = node.get("svg") if kind in VECTOR_TYPES else None
+        drawing = svg.clean(str(exported)) if exported else None
+        if exported and drawing is None:
+            self.warn(node, "its SVG is not one <svg> element of well-formed XML without a DTD: it is drawn as a box")
         if kind == "TEXT":
             self._text(node, element)
-        elif kind in VECTOR_TYPES and node.get("svg"):
-            element.svg = str(node["svg"])
+        elif drawing is not None:
+            element.svg = drawing
             decl.setdefault("overflow", "visible")
         else:
             self._box(node, decl)
@@ -159,7 +163,7 @@ class Builder:
             ]
             if node.get("more"):
                 self.warn(node, f"{node['more']} children below the read depth are left out")
-        self._appearance(node, decl)
+        self._appearance(node, decl, drawn=element.svg is not None)
         if kind == "INSTANCE":
             self._instance(node, element)
         return element
@@ -335,8 +339,9 @@ class Builder:
         if items:
             decl["box-shadow"] = ", ".join(items)
 
-    def _appearance(self, node: dict[str, Any], decl: dict[str, str]) -> None:
-        if node.get("type") not in VECTOR_TYPES or not node.get("svg"):
+    def _appearance(self, node: dict[str, Any], decl: dict[str, str], *, drawn: bool) -> None:
+        """Strokes (unless an SVG draws them), effects, opacity, blending."""
+        if not drawn:
             self._strokes(node, decl)
         items, filters = css.shadows(self.vars, node.get("effects"), text=node.get("type") == "TEXT")
         if items and node.get("type") == "TEXT":
