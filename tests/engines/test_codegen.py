@@ -3,6 +3,7 @@ text and effects, variables written as the token export names them, and mapped i
 
 from __future__ import annotations
 
+import json
 import math
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -290,3 +291,58 @@ def test_a_vectors_svg_is_written_clean_and_one_that_cannot_be_read_is_a_box() -
     assert clean in html.document(built, "Page") and "alert" not in html.document(built, "Page")
     assert f'__html: "{clean.replace(chr(34), chr(92) + chr(34))}"' in react.module(built, "Page")
     assert "alert" not in vue.component(built)
+
+
+def test_a_mapping_is_used_only_with_a_module_source_and_props_a_design_value_may_set() -> None:
+    def instance(index: int, mapping: dict[str, Any]) -> dict[str, Any]:
+        return node(index, 0, 1, "INSTANCE", componentId=f"5:{index}", componentName=f"C{index}",
+                    codeMapping=json.dumps(mapping),
+                    componentProperties={"Label": {"type": "TEXT", "value": "<img src=x onerror=alert(1)>"},
+                                         "Size": {"type": "VARIANT", "value": "Large"}})  # fmt: skip
+
+    nodes = [
+        node(0, -1, 0, name="Button"),
+        instance(1, {"source": "https://evil.example/x.js", "exportName": "X"}),
+        instance(2, {"source": "@/ui/button", "exportName": "button", "props": {"Label": "innerHTML"}}),
+        instance(3, {"source": "@/ui/Card", "exportName": "Card", "props": {"Label": "onClick"}}),
+    ]
+    built = Builder(nodes, {}, {}, embed=False).build([0])
+    assert built.components == [{"componentId": "5:1", "name": "C1", "instances": 1}]
+    assert built.warnings == [
+        "Layer 1 (1:1): its code mapping is not used: the source 'https://evil.example/x.js' is not a module: it is a "
+        "URL; give a package name, an alias such as @/components/Button, or a path",
+        "Layer 2 (1:2): property 'Label' is not passed: 'innerHTML' is not a prop a design value may set",
+        "Layer 3 (1:3): property 'Label' is not passed: 'onClick' is not a prop a design value may set",
+    ]
+    module = react.module(built, "Button")
+    # A lower-case export is imported under a capitalised name (a lower-case tag is an HTML element), and the
+    # component is named apart from the imports.
+    head = 'import { button as Button } from "@/ui/button";\nimport { Card } from "@/ui/Card";\n\n'
+    assert module.startswith(head + "export default function ButtonDesign()")
+    assert '<Button size={"Large"} />' in module and '<Card size={"Large"} />' in module
+    assert "evil" not in module and "onerror" not in module
+    sfc = vue.component(built)
+    assert '<Button size="Large" />' in sfc and '<Card size="Large" />' in sfc
+    assert "evil" not in sfc and "onerror" not in sfc
+
+
+def test_image_data_that_is_not_base64_is_not_written() -> None:
+    fill = {"type": "IMAGE", "imageHash": "h1"}
+    data = "AAAA);}</style><script>alert(1)</script>"
+    built = Builder([node(0, -1, 0, fills=[fill])], {}, {"h1": data}, embed=True).build([0])
+    assert "background" not in built.roots[0].css and built.assets == []
+    assert built.warnings == ["Layer 0 (1:0): the image of this fill could not be read"]
+
+
+def test_font_and_token_text_stays_inside_its_css_string() -> None:
+    text = node(0, -1, 0, "TEXT", characters="x", fontName={"family": '</style><script>alert(1)</script>"; x:"'})
+    assert Builder([text], {}, {}, embed=True).build([0]).roots[0].css["font-family"] == (
+        '"\\3c /style>\\3c script>alert(1)\\3c /script>\\22 ; x:\\22 ", sans-serif'
+    )
+    variables: dict[str, dict[str, Any] | None] = {
+        "s": {"name": "label", "resolvedType": "STRING", "modes": [{"modeId": "m1", "name": '"]{}</style>'},
+              {"modeId": "m2", "name": "Dark"}], "valuesByMode": {"m1": "a</style>", "m2": "b"}},
+    }  # fmt: skip
+    vars = css.Vars(variables)
+    vars.ref({"id": "s"})
+    assert vars.root_css() == ':root {\n  --label: "a\\3c /style>";\n}\n[data-theme="Dark"] {\n  --label: "b";\n}'

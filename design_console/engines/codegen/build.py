@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from design_console.engines.codegen import css, svg
+from design_console.engines.codegen.escape import is_js_identifier, is_safe_prop, module_source_problem, pascal
 from design_console.tokens.names import slug, split_name
 
 VECTOR_TYPES = {"VECTOR", "STAR", "POLYGON", "BOOLEAN_OPERATION", "LINE"}
@@ -23,6 +24,8 @@ TEXT_ALIGN = {"LEFT": "left", "CENTER": "center", "RIGHT": "right", "JUSTIFIED":
 TEXT_CASE = {"UPPER": "uppercase", "LOWER": "lowercase", "TITLE": "capitalize"}
 DECORATION = {"UNDERLINE": "underline", "STRIKETHROUGH": "line-through"}
 IMAGE_TYPES = ((b"\x89PNG", "png", "image/png"), (b"\xff\xd8", "jpg", "image/jpeg"), (b"GIF8", "gif", "image/gif"))
+#: Image data as the plugin sends it (padded base64); anything else would be written into a ``url()`` as it is.
+BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 
 
 @dataclass
@@ -444,7 +447,7 @@ class Builder:
         key = f"{node.get('id')}:{paint.get('imageHash')}"
         if key not in self.assets:
             data = self.images.get(str(paint.get("imageHash")))
-            if not data:
+            if not data or not BASE64.fullmatch(data):
                 self.warn(node, "the image of this fill could not be read")
                 return None
             head = base64.b64decode(data[:16] + "=" * (-len(data[:16]) % 4))
@@ -461,8 +464,12 @@ class Builder:
 
     def _instance(self, node: dict[str, Any], element: Element) -> None:
         mapping = parse_mapping(node.get("codeMapping"))
-        if mapping is not None:
+        if mapping is not None and (problem := module_source_problem(mapping.source)) is not None:
+            self.warn(node, f"its code mapping is not used: the source {mapping.source!r} is not a module: {problem}")
+        elif mapping is not None:
             element.mapping = mapping
+            for design, prop in _props(element)[1]:
+                self.warn(node, f"property {design!r} is not passed: {prop!r} is not a prop a design value may set")
             return
         component = str(node.get("componentSetId") or node.get("componentId") or "")
         if component and component not in self.components:
@@ -511,14 +518,40 @@ def container(pad: str, attrs: str, children: list[str], empty: str = "></div>")
     return f"{pad}<div {attrs}>\n{inner}\n{pad}</div>"
 
 
+def component_import(element: Element) -> tuple[str, str]:
+    """The name a mapped instance's component goes by in the code, and what imports it under that name
+    (``Button`` and ``{ Button }``). It starts with a capital: in JSX and Vue templates a lower-case tag is an HTML
+    element (``button``, ``script``), never the import."""
+    assert element.mapping is not None
+    export = element.mapping.export_name
+    if export == "default":
+        name = pascal(str(element.node.get("name")))
+        return name, name
+    if not is_js_identifier(export):
+        return pascal(export), f"{{ {pascal(export)} }}"
+    if not "A" <= export[0] <= "Z":
+        return pascal(export), f"{{ {export} as {pascal(export)} }}"
+    return export, f"{{ {export} }}"
+
+
 def instance_props(element: Element) -> list[tuple[str, Any]]:
     """The props of a mapped instance: its variant and property values, named by the mapping or camelCased."""
+    return _props(element)[0]
+
+
+def _props(element: Element) -> tuple[list[tuple[str, Any]], list[tuple[str, str]]]:
+    """The props of a mapped instance, and (design property, prop) of those left out: a prop that is no identifier,
+    or one the DOM would read as markup, a link or an event handler, is not the design's to set."""
     assert element.mapping is not None
     props: list[tuple[str, Any]] = []
+    left_out: list[tuple[str, str]] = []
     for name, prop in (element.node.get("componentProperties") or {}).items():
         if not isinstance(prop, dict) or prop.get("type") == "INSTANCE_SWAP":
             continue
         base = name.split("#", 1)[0]
         target = element.mapping.props.get(base) or element.mapping.props.get(name) or prop_name(name)
-        props.append((target, prop.get("value")))
-    return sorted(props, key=lambda item: item[0])
+        if is_safe_prop(target):
+            props.append((target, prop.get("value")))
+        else:
+            left_out.append((base, target))
+    return sorted(props, key=lambda item: item[0]), left_out

@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from design_console.engines.codegen.escape import css_string
 from design_console.tokens.names import UNITLESS, css_var, split_name
 
 #: Which CSS keyword a design font style word stands for, by weight.
@@ -127,7 +128,7 @@ class Vars:
             return num(value) if UNITLESS.search(str(variable.get("name", ""))) else px(value)
         if kind == "BOOLEAN":
             return "true" if value else "false"
-        return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return css_string(str(value))
 
     def tokens(self) -> list[dict[str, Any]]:
         """The variables used, each with its CSS variable, collection and value per mode."""
@@ -159,7 +160,7 @@ class Vars:
             for position, mode in enumerate(modes):
                 if mode["modeId"] not in values:
                     continue
-                selector = ":root" if position == 0 else f'[data-theme="{mode["name"]}"]'
+                selector = ":root" if position == 0 else f"[data-theme={css_string(str(mode['name']))}]"
                 text = self.value_text(variable, values[mode["modeId"]])
                 blocks.setdefault(selector, []).append(f"  {self.name(variable)}: {text};")
         return "\n".join(f"{sel} {{\n" + "\n".join(lines) + "\n}" for sel, lines in blocks.items())
@@ -279,4 +280,4 @@ def letter_spacing(value: Any, bound: Callable[[], str | None]) -> str | None:
 
 def font_family(family: str) -> str:
     """A font family with fallbacks, quoted."""
-    return f'"{family}", sans-serif' if family else "sans-serif"
+    return f"{css_string(family)}, sans-serif" if family else "sans-serif"

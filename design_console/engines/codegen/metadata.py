@@ -3,14 +3,19 @@ page is well-formed XML on its own."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
+_TAG = re.compile(r"[a-z][a-z-]*")
+
 
 def tag_of(node_type: str) -> str:
-    """``frame``, ``text``, ``boolean-operation``: the element name of a layer type."""
-    return node_type.lower().replace("_", "-") or "layer"
+    """``frame``, ``text``, ``boolean-operation``: the element name of a layer type; ``layer`` for a type that is no
+    such name (the type comes from the plugin's reply, and the page must stay well-formed XML)."""
+    tag = node_type.lower().replace("_", "-")
+    return tag if _TAG.fullmatch(tag) else "layer"
 
 
 def open_tag(node: dict[str, Any], *, empty: bool) -> str:

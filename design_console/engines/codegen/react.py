@@ -6,10 +6,8 @@ Common declarations become Tailwind's own utilities; the rest become arbitrary v
 
 from __future__ import annotations
 
-import json
-import re
-
-from design_console.engines.codegen.build import Built, Element, container, instance_props
+from design_console.engines.codegen.build import Built, Element, component_import, container, instance_props
+from design_console.engines.codegen.escape import js_literal, jsx_attribute, pascal
 
 KEYWORDS = {
     ("position", "absolute"): "absolute",
@@ -71,8 +69,10 @@ HINTS = {"color": "color", "font-size": "length"}
 
 
 def arbitrary(value: str) -> str:
-    """A CSS value in Tailwind's arbitrary-value syntax: spaces become underscores, underscores are escaped."""
-    return value.replace("_", "\\_").replace(" ", "_").replace('"', "'")
+    """A CSS value in Tailwind's arbitrary-value syntax: spaces become underscores, underscores are escaped, and
+    double quotes become single ones (a class attribute holds no ``"``), so a ``'`` inside a string is escaped first
+    or it would end the string early."""
+    return value.replace("_", "\\_").replace(" ", "_").replace("'", "\\'").replace('"', "'")
 
 
 def utilities(decl: dict[str, str]) -> list[str]:
@@ -93,13 +93,11 @@ def utilities(decl: dict[str, str]) -> list[str]:
 
 
 def _class_attr(classes: list[str]) -> str:
-    return f"className={json.dumps(' '.join(classes))}"
+    return f"className={jsx_attribute(' '.join(classes))}"
 
 
-def _pascal(name: str) -> str:
-    words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
-    text = "".join(w[0].upper() + w[1:] for w in words)
-    return text if text and text[0].isalpha() else f"Design{text}"
+def _node_attr(element: Element) -> str:
+    return f"data-node-id={jsx_attribute(str(element.node.get('id')))}"
 
 
 class _Writer:
@@ -112,25 +110,25 @@ class _Writer:
         pad = "  " * indent
         classes = utilities({k: v for k, v in element.css.items() if k != "background" or "url(" not in v})
         style = self._style(element.css.get("background", ""))
-        attrs = f"{_class_attr(classes)} data-node-id={json.dumps(str(element.node.get('id')))}{style}"
+        attrs = f"{_class_attr(classes)} {_node_attr(element)}{style}"
         if element.mapping is not None:
             name = self._import(element)
-            props = "".join(f" {prop}={{{json.dumps(value)}}}" for prop, value in instance_props(element))
+            props = "".join(f" {prop}={{{js_literal(value)}}}" for prop, value in instance_props(element))
             return f"{pad}<div {attrs}>\n{pad}  <{name}{props} />\n{pad}</div>"
         if element.svg is not None:
             svg_classes = [*classes, "[&>svg]:block", "[&>svg]:w-full", "[&>svg]:h-full", "[&>svg]:overflow-visible"]
-            svg_attrs = f"{_class_attr(svg_classes)} data-node-id={json.dumps(str(element.node.get('id')))}"
-            return f"{pad}<div {svg_attrs} dangerouslySetInnerHTML={{{{ __html: {json.dumps(element.svg)} }}}} />"
+            svg_attrs = f"{_class_attr(svg_classes)} {_node_attr(element)}"
+            return f"{pad}<div {svg_attrs} dangerouslySetInnerHTML={{{{ __html: {js_literal(element.svg)} }}}} />"
         if element.spans:
             inner = "".join(
-                f"<span {_class_attr(utilities(own))}>{{{json.dumps(text)}}}</span>"
+                f"<span {_class_attr(utilities(own))}>{{{js_literal(text)}}}</span>"
                 if own
-                else f"{{{json.dumps(text)}}}"
+                else f"{{{js_literal(text)}}}"
                 for own, text in element.spans
             )
             return f"{pad}<div {attrs}>{inner}</div>"
         if element.text is not None:
-            return f"{pad}<div {attrs}>{{{json.dumps(element.text)}}}</div>"
+            return f"{pad}<div {attrs}>{{{js_literal(element.text)}}}</div>"
         return container(pad, attrs, [self.element(child, indent + 1) for child in element.children], " />")
 
     def _style(self, background: str) -> str:
@@ -143,24 +141,21 @@ class _Writer:
             end = rest.index(")", start)
             file_name = rest[start + len("url(./assets/") : end]
             ident = self.asset_names.setdefault(file_name, f"asset{len(self.asset_names)}")
-            pieces.append(json.dumps(rest[: start + 4]))
+            pieces.append(js_literal(rest[: start + 4]))
             pieces.append(ident)
             rest = rest[end:]
-        pieces.append(json.dumps(rest))
+        pieces.append(js_literal(rest))
         return f" style={{{{ background: {' + '.join(pieces)} }}}}"
 
     def _import(self, element: Element) -> str:
         assert element.mapping is not None
-        mapping = element.mapping
-        name = mapping.export_name if mapping.export_name != "default" else _pascal(str(element.node.get("name")))
-        name = _pascal(name) if not name.isidentifier() else name
-        clause = f"{{ {name} }}" if mapping.export_name != "default" else name
-        self.imports.setdefault(name, f"import {clause} from {json.dumps(mapping.source)};")
+        name, clause = component_import(element)
+        self.imports.setdefault(name, f"import {clause} from {js_literal(element.mapping.source)};")
         return name
 
 
 def module(built: Built, name: str) -> str:
-    """The TSX module: imports of mapped components and images, then the component."""
+    """The TSX module: imports of mapped components and images, then the component (named apart from them)."""
     writer = _Writer(built)
     if len(built.roots) == 1:
         body = writer.element(built.roots[0], 2)
@@ -168,7 +163,10 @@ def module(built: Built, name: str) -> str:
         size = f"relative w-[{built.width:g}px] h-[{built.height:g}px]"
         body = container("    ", f'className="{size}"', [writer.element(r, 3) for r in built.roots])
     imports = list(writer.imports.values()) + [
-        f"import {ident} from {json.dumps('./assets/' + file_name)};" for file_name, ident in writer.asset_names.items()
+        f"import {ident} from {js_literal('./assets/' + file_name)};" for file_name, ident in writer.asset_names.items()
     ]
     head = "\n".join(imports) + ("\n\n" if imports else "")
-    return f"{head}export default function {_pascal(name)}() {{\n  return (\n{body}\n  );\n}}\n"
+    function = pascal(name)
+    if function in writer.imports:
+        function += "Design"
+    return f"{head}export default function {function}() {{\n  return (\n{body}\n  );\n}}\n"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from html import escape
 
-from design_console.engines.codegen.build import Built, Element, container, instance_props
+from design_console.engines.codegen.build import Built, Element, component_import, container, instance_props
+from design_console.engines.codegen.escape import js_literal, script_literal
 from design_console.engines.codegen.html import RESET, rules, spans_markup
-from design_console.engines.codegen.react import _pascal
 
 
 class _Writer:
@@ -19,13 +18,10 @@ class _Writer:
         pad = "  " * indent
         attrs = f'class="{element.cls}" data-node-id="{escape(str(element.node.get("id")))}"'
         if element.mapping is not None:
-            mapping = element.mapping
-            name = mapping.export_name if mapping.export_name != "default" else _pascal(str(element.node.get("name")))
-            name = name if name.isidentifier() else _pascal(name)
-            clause = f"{{ {name} }}" if mapping.export_name != "default" else name
-            self.imports.setdefault(name, f"import {clause} from {json.dumps(mapping.source)};")
+            name, clause = component_import(element)
+            self.imports.setdefault(name, f"import {clause} from {script_literal(element.mapping.source)};")
             props = "".join(
-                f' {prop}="{escape(value)}"' if isinstance(value, str) else f' :{prop}="{escape(json.dumps(value))}"'
+                f' {prop}="{escape(value)}"' if isinstance(value, str) else f' :{prop}="{escape(js_literal(value))}"'
                 for prop, value in instance_props(element)
             )
             return f"{pad}<div {attrs}>\n{pad}  <{name}{props} />\n{pad}</div>"
@@ -48,7 +44,9 @@ def component(built: Built) -> str:
     else:
         size = f"position: relative; width: {built.width:g}px; height: {built.height:g}px"
         template = container("  ", f'style="{size}"', [writer.element(r, 2) for r in built.roots])
-    script = list(writer.imports.values()) + [f"const svg{i} = {json.dumps(svg)};" for i, svg in enumerate(writer.svgs)]
+    script = list(writer.imports.values()) + [
+        f"const svg{i} = {script_literal(svg)};" for i, svg in enumerate(writer.svgs)
+    ]
     parts = [f"<template>\n{template}\n</template>\n"]
     if script:
         parts.append('<script setup lang="ts">\n' + "\n".join(script) + "\n</script>\n")
