@@ -123,6 +123,16 @@ REFUSALS = {
 }
 
 
+#: What the log says when a half of DESIGN_RELAY_PAIR_BUDGET is spent: one line each, which the repeat throttle of the
+#: log (remote/serving.py, by message) would otherwise merge.
+SPENT = {
+    "failed": "%d unknown pairing codes were tried this minute by addresses that failed before (their half of "
+    "DESIGN_RELAY_PAIR_BUDGET): their pairing waits %d s",
+    "first": "%d unknown pairing codes were tried this minute by addresses that had not failed, a flood from as many "
+    "addresses (their half of DESIGN_RELAY_PAIR_BUDGET): their pairing waits %d s",
+}
+
+
 class _Code(msgspec.Struct):
     subject: str
     relay: str
@@ -547,13 +557,7 @@ class Relays:
         if taken > limit:
             wait = max(1, math.ceil((window + 1) * RATE_WINDOW - time.time()))
             if taken == limit + 1:
-                log.warning(
-                    "%d unknown pairing codes were tried this minute by addresses that %s (their half of "
-                    "DESIGN_RELAY_PAIR_BUDGET): their pairing waits %d s",
-                    limit,
-                    "failed before" if share == "failed" else "had not failed",
-                    wait,
-                )
+                log.warning(SPENT[share], limit, wait)
             return wait
         outcome = await self._redeem(code)
         if outcome == "code_unknown":
