@@ -15,6 +15,7 @@ from msgspec import Meta
 from design_console.codebase import analyze as analysis
 from design_console.codebase.component import describe
 from design_console.codebase.walk import walk
+from design_console.engines.codegen.escape import module_source_problem
 from design_console.engines.codegen.mapping_match import suggest
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
@@ -34,18 +35,31 @@ def _identifier(text: str) -> str:
     return text
 
 
+def _module_source(text: str) -> str:
+    problem = module_source_problem(text)
+    if problem is not None:
+        raise ValueError(f"{text!r} is not a module to import: {problem}")
+    return text
+
+
 Identifier = Annotated[str, Meta(extra={NORMALIZE: _identifier})]
+#: A prop name, checked by a pattern rather than a normaliser: it is a value of a dict, which normalisers do not reach.
+PropName = Annotated[str, Meta(pattern=r"^[A-Za-z_$][A-Za-z0-9_$]{0,99}$")]
+#: The generated code imports from it: a package, an alias or a path, never a URL whose code a bundler would fetch.
+ModuleSource = Annotated[str, Meta(min_length=1, max_length=500, extra={NORMALIZE: _module_source})]
 
 
 class SetMappingArgs(Args):
     componentId: NodeId
-    source: Annotated[str, Meta(min_length=1, max_length=500)]
+    source: ModuleSource
     exportName: Identifier | None = None
-    props: dict[str, Identifier] = msgspec.field(default_factory=dict)
+    props: dict[str, PropName] = msgspec.field(default_factory=dict)
 
 
+# The caller's values come in as one literal, put in last: script() fills placeholders one after another, so a value
+# put in earlier that held the text of a later placeholder would have that literal put inside it, out of its string.
 _SET = """
-const id = __ID__, value = __VALUE__, props = __PROPS__;
+const { id, value, props } = __ARGS__;
 const n = await figma.getNodeByIdAsync(id);
 if (!n) return { error: "missing" };
 if (n.type !== "COMPONENT" && n.type !== "COMPONENT_SET") return { error: "type", type: n.type };
@@ -70,9 +84,8 @@ async def design_set_code_mapping(ctx: ApiContext, args: SetMappingArgs) -> Tool
     mapping: dict[str, Any] = {"source": args.source, "exportName": args.exportName or "default"}
     if args.props:
         mapping["props"] = args.props
-    code = script(
-        _SET, id=args.componentId, value=json.dumps(mapping), props=list(args.props), ns=MAPPING_NS, key=MAPPING_KEY
-    )
+    values = {"id": args.componentId, "value": json.dumps(mapping), "props": list(args.props)}
+    code = script(_SET, ns=MAPPING_NS, key=MAPPING_KEY, args=values)
     reply = await ctx.bridge(
         "EXECUTE_CODE", {"code": code, "timeout": READ_TIMEOUT_MS}, file_key=ctx.active_file_key or ""
     )

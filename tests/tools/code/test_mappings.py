@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from fakes.chain import call, chain_session, js, refused
+from helpers import compile_react
 from mcp import Client
 from procs import TestEnv
 
@@ -127,3 +128,45 @@ async def test_suggestions_read_only_the_folders_the_app_shares(chain_env: TestE
     async with chain_session(chain_env, cwd=tmp_path / "shared") as session:
         text = await refused(session, "design_suggest_code_mappings", {"targets": [str(tmp_path)]})
     assert f"resolves to {tmp_path}, outside the folders this AI app shares" in text
+
+
+#: Plugin API code that reads the Avatar component's stored mapping (``%s``: its id).
+READ_MAPPING = 'return (await figma.getNodeByIdAsync("%s")).getSharedPluginData("design_console", "codeMapping");'
+
+
+async def test_a_mappings_text_is_stored_and_written_as_data(
+    client: Client, parts: dict[str, str], tmp_path: Path
+) -> None:
+    # Were the caller's text put into the plugin's script as code, this property name would end the string the
+    # source is in and run before the script refuses the property.
+    hostile = {"componentId": parts["set"], "source": "__PROPS__", "props": {"+(globalThis.__pwned=1)+": "size"}}
+    assert "no property +(globalThis.__pwned=1)+" in await refused(client, "design_set_code_mapping", hostile)
+    assert await js(client, "return globalThis.__pwned ?? null") is None
+    # A source and an export that name the script's own placeholders are stored and imported as written.
+    mapping = {"source": "__PROPS__,x=(globalThis.__pwned=1)//__ARGS__", "exportName": "__NS__"}
+    avatar = parts["avatar"]
+    try:
+        stored = await call(client, "design_set_code_mapping", {"componentId": avatar, **mapping})
+        assert stored["changed"]["mapping"] == mapping
+        assert json.loads(await js(client, READ_MAPPING % avatar)) == mapping
+        assert await js(client, "return globalThis.__pwned ?? null") is None
+        react = (await call(client, "design_get_design_context", {"nodeId": parts["screen"]}))["code"]
+        assert f"import {{ __NS__ as NS }} from {json.dumps(mapping['source'])};" in react
+        compile_react(react, tmp_path / "Screen.tsx")
+    finally:
+        clear = '(await figma.getNodeByIdAsync("%s")).setSharedPluginData("design_console", "codeMapping", "");'
+        await js(client, clear % avatar)
+
+
+async def test_a_mapping_that_names_a_url_or_no_prop_is_refused(client: Client, parts: dict[str, str]) -> None:
+    before = await call(client, "design_get_code_mappings", {})
+    for source in ("https://evil.example/Button.js", "data:text/javascript,alert(1)", "//evil.example/b.js", "a\nb"):
+        text = await refused(client, "design_set_code_mapping", {"componentId": parts["avatar"], "source": source})
+        assert "is not a module to import" in text, source
+    text = await refused(
+        client,
+        "design_set_code_mapping",
+        {"componentId": parts["set"], "source": "@/components/Button", "props": {"Size": "x={alert(1)}"}},
+    )
+    assert "props" in text
+    assert await call(client, "design_get_code_mappings", {}) == before
