@@ -51,7 +51,7 @@ from design_console.daemon.state import EVENT_TYPES, FileData, FileState, State
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import BRIDGE_PROTOCOL, bridge_proof
 from design_console.runtime.logs import LogThrottle, throttle_loop_errors
-from design_console.runtime.ports import ports_busy_error
+from design_console.runtime.ports import LISTEN_RETRY_FIRST_SECONDS, LISTEN_RETRY_MAX_SECONDS, ports_busy_error
 from design_console.runtime.setup_text import not_connected_error
 
 log = logging.getLogger("design_console.bridge")
@@ -241,6 +241,8 @@ class Bridge:
         self.port: int | None = None
         self.started_at: float = time.time()
         self._server: Server | None = None
+        #: The addresses :meth:`start` listens on (both loopbacks for localhost where IPv6 has one).
+        self._hosts: str | list[str] = []
         self._closed = False
         self._sockets: set[_Socket] = set()
         self._files: dict[str, _File] = {}
@@ -296,7 +298,8 @@ class Bridge:
     async def start(self) -> None:
         """Listen on the first free port of the configured range; sets :attr:`port`.
 
-        Raises DesignError ``ports_busy`` naming who holds each port when all ten are taken.
+        Raises DesignError ``ports_busy`` naming who holds each port when all ten are taken (then
+        :meth:`listen_when_free` keeps trying), ``bind_failed`` when the host cannot be listened on at all.
         """
         hosts: str | list[str]
         if self._host == "localhost":
@@ -312,12 +315,36 @@ class Bridge:
                 log.warning("DESIGN_BRIDGE_AUTH=off is ignored because the bridge is not bound to loopback only")
         self.started_at = time.time()
         throttle_loop_errors(asyncio.get_running_loop(), self._throttle)
+        self._hosts = hosts
+        if not await self._listen(logging.INFO):
+            self.unavailable = ports_busy_error(self._config)
+            raise self.unavailable
+
+    async def listen_when_free(self) -> int:
+        """After :meth:`start` found every port taken: try again, waiting :data:`LISTEN_RETRY_FIRST_SECONDS` and
+        twice as long after each failure up to :data:`LISTEN_RETRY_MAX_SECONDS`, until a port is free. Returns it.
+
+        Meanwhile :attr:`unavailable` names who holds the ports as of the last try. Raises DesignError
+        ``bind_failed`` when the host cannot be listened on at all.
+        """
+        delay = LISTEN_RETRY_FIRST_SECONDS
+        while self.port is None:
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, LISTEN_RETRY_MAX_SECONDS)
+            if not await self._listen(logging.DEBUG):
+                # Who holds the ports, asked off the loop: listing every socket of the machine takes a while.
+                self.unavailable = await asyncio.to_thread(ports_busy_error, self._config)
+        return self.port
+
+    async def _listen(self, busy_level: int) -> bool:
+        """Listen on the first free port of the range; False when every one is taken. ``busy_level``: the level of
+        the line each taken port gets (each retry's would fill the log)."""
         for port in self._config.ports:
             try:
                 self._server = await serve(
                     self._serve_socket,
                     # asyncio's create_server takes a list of hosts; websockets annotates only one.
-                    cast(str, hosts),
+                    cast(str, self._hosts),
                     port,
                     process_request=self._process_request,
                     max_size=MAX_FRAME_BYTES,
@@ -329,7 +356,7 @@ class Bridge:
                 )
             except OSError as exc:
                 if exc.errno == errno.EADDRINUSE:
-                    log.info("bridge port %d is busy, trying the next one", port)
+                    log.log(busy_level, "bridge port %d is busy, trying the next one", port)
                     continue
                 raise DesignError(
                     ErrorCode.BIND_FAILED,
@@ -339,9 +366,8 @@ class Bridge:
             self.port = port
             self.unavailable = None
             log.info("bridge listening on %s port %d (auth %s)", self._host, port, self._auth_mode())
-            return
-        self.unavailable = ports_busy_error(self._config)
-        raise self.unavailable
+            return True
+        return False
 
     async def close(self) -> None:
         """Close every socket (1001 going away) and fail every command in flight."""

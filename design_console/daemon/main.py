@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 
 from design_console import __version__
 from design_console.config import Config, load_config
@@ -79,13 +80,14 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
             _fail(str(err), EXIT_PORTS_BUSY)
         # Every port taken: designd still serves its AI apps, so they list every tool at once and each bridge tool
         # answers why there is no plugin, instead of a shim starting designd again and again and listing nothing.
-    port = daemon.bridge.port
+        # The bridge keeps trying (_listen_when_free, below) and listens once a port is free.
     started_ms = now_ms()
-    advert_file = AdvertFile(config, port) if port is not None else None
+    advert_file: AdvertFile | None = None
     pid = os.getpid()
     start_time = process_start_time(pid)
 
     def refresh_advert() -> None:
+        port = daemon.bridge.port
         if advert_file is None or port is None:
             return
         advert_file.write(
@@ -101,8 +103,16 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
             ),
         )
 
-    refresh_advert()
-    lock.update({"pid": pid, "port": port, "version": __version__, "startedAt": started_ms})
+    def advertise(port: int | None) -> None:
+        """Tell the port to plugins and designctl (the advert) and to the next designd (the lock): at the start,
+        and again once a bridge that found every port taken listens."""
+        nonlocal advert_file
+        if port is not None:
+            advert_file = AdvertFile(config, port)
+            refresh_advert()
+        lock.update({"pid": pid, "port": port, "version": __version__, "startedAt": started_ms})
+
+    advertise(daemon.bridge.port)
     daemon.control.bind()
     await daemon.supervisor.start()
     tasks = [
@@ -116,14 +126,19 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
             _periodic(REAP_INTERVAL, lambda: asyncio.to_thread(_sweep_all, config), "reaper"), name="reaper"
         ),
     ]
+    if daemon.bridge.port is None:
+        tasks.append(asyncio.create_task(_listen_when_free(daemon, advertise), name="bridge-listen"))
     notify("READY=1")
     if not gc.isenabled():
         # The start-up objects stay for designd's life: frozen, no collection walks them again.
         gc.freeze()
         gc.enable()
-    log.info(
-        "designd %s ready: bridge on %s:%s, control %s", __version__, config.ws_host, port, daemon.control.endpoint
-    )
+    if daemon.bridge.port is None:
+        ports = config.ports
+        bridge = f"not listening yet (ports {ports.start}-{ports.stop - 1} taken; trying again)"
+    else:
+        bridge = f"on {config.ws_host}:{daemon.bridge.port}"
+    log.info("designd %s ready: bridge %s, control %s", __version__, bridge, daemon.control.endpoint)
     await daemon.stopping.wait()
 
     log.info("designd stopping")
@@ -139,6 +154,16 @@ async def serve(config: Config, lock: InstanceLock, token: str) -> None:
     if advert_file is not None:
         advert_file.remove()
     log.info("designd stopped")
+
+
+async def _listen_when_free(daemon: Daemon, advertise: Callable[[int | None], None]) -> None:
+    """Every bridge port was taken at the start: listen once one is free, and advertise it."""
+    try:
+        port = await daemon.bridge.listen_when_free()
+    except DesignError as err:
+        log.error("%s", err)
+        return
+    advertise(port)
 
 
 async def _first_sweep(config: Config) -> None:

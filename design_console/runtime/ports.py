@@ -23,6 +23,11 @@ log = logging.getLogger("design_console.ports")
 
 #: Longest command line shown for a holder; the pid and whether it is ours are never shortened.
 COMMAND_WIDTH = 120
+#: With every port of the range taken, designd's bridge tries again after this long, twice as long after each
+#: failure ...
+LISTEN_RETRY_FIRST_SECONDS = 1.0
+#: ... up to this: a port that the other program frees is taken within this long, without a restart of designd.
+LISTEN_RETRY_MAX_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ def port_runs(ports: list[int]) -> str:
 
 
 def ports_busy_error(config: Config) -> DesignError:
-    """The error designd exits with when every bridge port is taken: each holder with its ports; nothing is stopped."""
+    """What designd says while every bridge port is taken: each holder with its ports; nothing is stopped."""
     ports = config.ports
     holders = port_holders(config)
     by_holder: dict[str, list[int]] = {}
@@ -130,8 +135,9 @@ def ports_busy_error(config: Config) -> DesignError:
         f"All bridge ports {ports.start}-{ports.stop - 1} are in use, so designd cannot listen. "
         + "; ".join(lines)
         + ". Nothing was stopped.",
-        "Stop stale designd processes of ours with `designctl stop` (or end them by pid) or close the other programs, "
-        "then run `designctl restart`. Or set DESIGN_WS_PORT to the first of ten free ports where designd gets its "
+        "Stop stale designd processes of ours with `designctl stop` (or end them by pid) or close the other programs: "
+        f"designd listens as soon as a port is free (it tries again at least every {LISTEN_RETRY_MAX_SECONDS:g} s). "
+        "Or set DESIGN_WS_PORT to the first of ten free ports where designd gets its "
         "environment (the AI app's config, or the service unit), run `designctl restart`, and re-import the plugin "
         f"from {config.plugin_dir / 'manifest.json'}: designd writes the new range into that copy.",
     )

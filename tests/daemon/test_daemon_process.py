@@ -432,3 +432,44 @@ async def test_with_every_bridge_port_taken_the_tools_list_and_each_bridge_tool_
     assert status["setup"]["valid"] is False and "All bridge ports" in status["setup"]["message"]
     assert f"bridge   not listening: {PREFIX}All bridge ports {first}-{last}" in text.stdout, text.stdout
     wait_for(lambda: not processes_of(dc_env), 30, "designd to stop")
+
+
+async def test_a_bridge_that_found_every_port_taken_listens_once_one_is_freed(dc_env: TestEnv) -> None:
+    """No restart: designd keeps trying (every 30 s at most), then listens, says so, advertises the port and takes a
+    plugin."""
+    config = dc_env.config
+    held = []
+    for port in config.ports:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", port))
+        sock.listen()
+        held.append(sock)
+    daemon = DaemonProcess(dc_env)
+    try:
+        daemon.start()
+        before = _status(dc_env)
+        assert before["port"] is None and "All bridge ports" in str(before["bridgeError"]), before
+        assert "designd listens as soon as a port is free" in str(before["bridgeError"])
+        for sock in held:
+            sock.close()
+        lock = InstanceLock(config.lock_file)
+        # designd writes the port into its lock once it listens: the event to wait for.
+        wait_for(lambda: lock.holder().get("port") is not None, 45, "designd to listen on the freed port")
+        after = _status(dc_env)
+        assert after["port"] == config.ports.start and after["bridgeError"] is None, after
+        assert advert_path(user_folder(config), config.ports.start).is_file()
+        plugin = await FakePlugin.connect(config.ports.start, dc_env.token, file_key="fileA", file_name="File A")
+        try:
+            files = _status(dc_env)["files"]
+            assert isinstance(files, list) and [f["fileKey"] for f in files] == ["fileA"], files
+        finally:
+            await plugin.close()
+        log = (config.log_dir / "designd.log").read_text()
+        assert f"bridge listening on localhost port {config.ports.start}" in log
+        assert "bridge on localhost:None" not in log and "bridge not listening yet" in log
+    finally:
+        for sock in held:
+            sock.close()
+        daemon.stop()
+        if daemon.proc is not None and daemon.proc.stderr is not None:
+            daemon.proc.stderr.close()
