@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -42,11 +43,14 @@ def unchunk(chunks: list[Any]) -> tuple[list[Any], bool]:
 
 
 def script(template: str, **values: Any) -> str:
-    """A script with values put in as JSON literals (never as code)."""
-    code = template
-    for name, value in values.items():
-        code = code.replace(f"__{name.upper()}__", to_json(value))
-    return code
+    """A script with values put in as JSON literals (never as code).
+
+    Every placeholder is filled in one pass over the template: a value whose text holds another placeholder's name
+    is never filled in again, which would splice the second value into the first's string as code."""
+    if not values:
+        return template
+    literals = {f"__{name.upper()}__": to_json(value) for name, value in values.items()}
+    return re.sub("|".join(map(re.escape, literals)), lambda found: literals[found.group()], template)
 
 
 async def run_script(ctx: Context, code: str, timeout_ms: int) -> Any:

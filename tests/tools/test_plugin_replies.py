@@ -52,3 +52,9 @@ async def test_a_script_without_a_plugin_is_not_connected(ctx: FakeContext) -> N
     with pytest.raises(DesignError) as raised:
         await run_script(ctx, "return 1;", 1_000)
     assert raised.value.code == "not_connected"
+
+
+def test_a_value_naming_another_placeholder_stays_data() -> None:
+    """Filled one after another, ``__B__`` inside A's string would take B's literal and end A's string early."""
+    code = script("const a = __A__; const b = __B__;", a="x__B__y", b="+(globalThis.pwned = 1)+")
+    assert code == 'const a = "x__B__y"; const b = "+(globalThis.pwned = 1)+";'
