@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import get_args
+import enum
+from typing import Literal, get_args
 
 import msgspec
 import pytest
@@ -86,6 +87,68 @@ def test_a_bad_value_names_its_field(arguments: dict[str, object], reason: str) 
     assert caught.value.code == "bad_argument"
     assert f"Invalid arguments for sample: {reason}" in str(caught.value)
     assert " - at `$`" not in str(caught.value)
+
+
+class _Align(enum.Enum):
+    START = "start"
+    END = "end"
+
+
+class _Step(msgspec.Struct, forbid_unknown_fields=True):
+    kind: Literal["fill", "stroke"]
+    weight: Literal[1, 2, 4] | None = None
+
+
+class _Choices(Args, kw_only=True):
+    mode: Literal["light", "dark"] = "light"
+    align: _Align | None = None
+    steps: list[_Step] = msgspec.field(default_factory=list)
+    byName: dict[str, _Step] = msgspec.field(default_factory=dict)
+
+
+CHOICES = ToolSpec(name="choices", description="", args=_Choices, handler=lambda ctx, args: ok(None))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ({"mode": "dim"}, 'Invalid enum value \'dim\' - at `$.mode`; allowed: "dark", "light"'),
+        ({"align": "middle"}, 'Invalid enum value \'middle\' - at `$.align`; allowed: "start", "end"'),
+        (
+            {"steps": [{"kind": "fill"}, {"kind": "glow"}]},
+            'Invalid enum value \'glow\' - at `$.steps[1].kind`; allowed: "fill", "stroke"',
+        ),
+        (
+            {"byName": {"a": {"kind": "fill", "weight": 3}}},
+            "Invalid enum value 3 - at `$.byName[...].weight`; allowed: 1, 2, 4",
+        ),
+        ({"mdoe": "dark"}, "Object contains unknown field `mdoe`; known fields: `mode`, `align`, `steps`, `byName`"),
+        (
+            {"steps": [{"kind": "fill", "wieght": 1}]},
+            "Object contains unknown field `wieght` - at `$.steps[0]`; known fields: `kind`, `weight`",
+        ),
+    ],
+)
+def test_a_refused_choice_lists_the_allowed_ones(arguments: dict[str, object], expected: str) -> None:
+    """An enum value names the values its field allows; an unknown field the fields its object has."""
+    with pytest.raises(DesignError) as caught:
+        parse_args(CHOICES, arguments)
+    assert f"Invalid arguments for choices: {expected}. " in str(caught.value)
+
+
+def test_a_tools_refused_choice_lists_the_allowed_ones() -> None:
+    tools = catalog()
+    with pytest.raises(DesignError) as caught:
+        parse_args(tools["design_get_console_logs"], {"level": "loud"})
+    # In the order the input schema lists them.
+    schema = input_schema(tools["design_get_console_logs"].args)["properties"]["level"]["enum"]
+    assert sorted(schema) == sorted(get_args(ConsoleLevelFilter))
+    levels = ", ".join(f'"{level}"' for level in schema)
+    assert f"Invalid enum value 'loud' - at `$.level`; allowed: {levels}." in str(caught.value)
+    with pytest.raises(DesignError) as caught:
+        parse_args(tools["design_execute"], {"code": "return 1", "timout": 5})
+    fields = ", ".join(f"`{name}`" for name in input_schema(tools["design_execute"].args)["properties"])
+    assert f"Object contains unknown field `timout`; known fields: {fields}." in str(caught.value)
 
 
 def test_normalised_types_publish_plain_schemas() -> None:
