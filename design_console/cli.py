@@ -246,7 +246,8 @@ def cmd_logs(config: Config, opts: argparse.Namespace) -> int:
 
 
 def doctor_checks(config: Config, facts: PlatformFacts | None = None) -> list[tuple[str, str, str]]:
-    """Every check as (status, what, how to fix); status is ok, warn or fail. ``facts``: this OS's, unless given."""
+    """Every check as (status, what, how to fix); status is ok, warn or fail, and only warn and fail have a fix (what
+    an ok line has to add goes in its text). ``facts``: this OS's, unless given."""
     checks: list[tuple[str, str, str]] = []
     for label, path in (("home", config.home), ("runtime dir", config.runtime_dir)):
         try:
@@ -483,11 +484,7 @@ def _login_check(facts: PlatformFacts) -> tuple[str, str, str]:
     if plan.path.exists():
         seen = "cannot be asked: not found" if state.managed is None else "does not have it"
         return ("warn", f"{plan.path} is written, but the service manager ({plan.query[0]}) {seen}", plan.fix)
-    return (
-        "ok",
-        "nothing starts designd at login: AI apps start it on demand",
-        "`designctl service install` starts it at login.",
-    )
+    return ("ok", "nothing starts designd at login: AI apps start it on demand (`designctl service install` would)", "")
 
 
 def _control_checks(config: Config, socket_limit: int) -> list[tuple[str, str, str]]:

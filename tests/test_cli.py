@@ -257,6 +257,17 @@ def test_doctor_healthy_install(daemon: DaemonProcess) -> None:
     assert {c["status"] for c in checks} <= {"ok", "warn"} and all(set(c) == {"status", "check", "fix"} for c in checks)
 
 
+def test_doctor_gives_a_fix_only_for_what_is_not_ok(dc_env: TestEnv) -> None:
+    """Without designd and its login item some checks warn; each of those has its fix, and no ok line has one."""
+    done = ctl(dc_env, "doctor")
+    blocks = re.findall(r"^\[\s*(\w+)\] .*\n((?: {7}fix: .*\n)?)", done.stdout, re.M)
+    assert len(blocks) == len(_doctor_lines(done.stdout)), done.stdout
+    assert {status for status, _ in blocks} >= {"ok", "warn"}, done.stdout
+    assert [status for status, fix in blocks if fix] == [status for status, _ in blocks if status != "ok"], done.stdout
+    checks = json.loads(ctl(dc_env, "doctor", "--json").stdout)
+    assert [bool(c["fix"]) for c in checks] == [c["status"] != "ok" for c in checks], checks
+
+
 def test_doctor_fails_on_a_readable_bridge_token(daemon: DaemonProcess) -> None:
     token = daemon.env.config.token_file
     token.chmod(0o644)
@@ -635,7 +646,9 @@ def _facts(
 
 def _checks(facts: PlatformFacts, env: TestEnv, **extra: str) -> dict[str, tuple[str, str]]:
     config = load_config({**env.env, **extra})
-    return {what: (status, fix) for status, what, fix in platform_checks(config, facts)}
+    checks = {what: (status, fix) for status, what, fix in platform_checks(config, facts)}
+    assert not [what for what, (status, fix) in checks.items() if status == "ok" and fix], "an ok check with a fix"
+    return checks
 
 
 def test_doctor_on_macos_names_the_agent_socket_path_and_app(dc_env: TestEnv, tmp_path: Path) -> None:
@@ -669,8 +682,8 @@ def test_doctor_on_windows_names_the_run_key_and_private_keys(dc_env: TestEnv, t
         key.write_bytes(b"k")
         key.chmod(0o600)
     checks = _checks(_facts(plan, False, run_key), dc_env, DESIGN_IPC="tcp")
-    nothing = checks["nothing starts designd at login: AI apps start it on demand"]
-    assert nothing == ("ok", "`designctl service install` starts it at login.")
+    nothing = checks["nothing starts designd at login: AI apps start it on demand (`designctl service install` would)"]
+    assert nothing == ("ok", "")
     assert [w for w in checks if w.startswith("control key") and checks[w][0] == "ok"] == [
         f"control key {config.server_key_file} is private (owner uid {os.getuid()}, mode 600)",
         f"control key {config.client_key_file} is private (owner uid {os.getuid()}, mode 600)",
