@@ -1,16 +1,18 @@
 """The headless browser speaks DevTools over pipes only: while a page renders, it listens on no port, and a local
-program that looks for a DevTools endpoint the way an attacker would finds none."""
+program that looks for a DevTools endpoint the way an attacker would finds none.
+
+The probe runs in a network namespace of its own with the render (:mod:`fakes.netns`), so it asks only the
+browser's sockets and never a server of another test running beside it."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-import subprocess
 import sys
 from collections.abc import AsyncIterator
 
 import psutil
 import pytest
+from fakes import netns
 
 from design_console.clients.page_render import evaluate_in_page
 from design_console.runtime.user_files import FileScope
@@ -102,10 +104,34 @@ async def test_the_browser_listens_on_no_port(rendering: list[psutil.Process]) -
     assert listening == []
 
 
-async def test_a_local_probe_finds_no_devtools_endpoint(rendering: list[psutil.Process]) -> None:
-    # -I -S: no site packages, no environment: what any local user has.
-    probe = await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-I", "-S", "-c", PROBE], capture_output=True, text=True, timeout=120
-    )
-    report = json.loads(probe.stdout)
+#: Run inside the namespace: a render that never ends, the probe as a plain script (-I -S: no site packages, no
+#: environment, what any local user has) once the browser is up, then the render is cancelled.
+PROBE_DURING_RENDER = r"""
+import asyncio, json, subprocess, sys
+import psutil
+from design_console.clients.page_render import evaluate_in_page
+from design_console.runtime.user_files import FileScope
+
+PROBE = %r
+
+async def main():
+    render = asyncio.create_task(evaluate_in_page(url=None, html="<h1>slow</h1>", width=400, height=300,
+        script="() => new Promise(() => {})", argument=None, timeout=60, scope=FileScope()))
+    for _ in range(600):
+        if len(psutil.Process().children(recursive=True)) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    probe = await asyncio.to_thread(subprocess.run, [sys.executable, "-I", "-S", "-c", PROBE],
+        capture_output=True, text=True, timeout=120)
+    alive = not render.done()
+    render.cancel()
+    print(json.dumps({"alive": alive, **json.loads(probe.stdout)}))
+
+asyncio.run(main())
+"""
+
+
+def test_a_local_probe_finds_no_devtools_endpoint() -> None:
+    report = netns.run([], PROBE_DURING_RENDER % PROBE)
+    assert report["alive"], "the probe ran while the page rendered"
     assert report["found"] == [], report
