@@ -15,6 +15,8 @@ from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemo
 
 from design_console.clients.design_api import DesignApi
 
+pytest_plugins = ["pytester", "fakes.time_limit"]
+
 
 @pytest.fixture
 def dc_env() -> Iterator[TestEnv]:

@@ -18,7 +18,7 @@ from procs import TestEnv, isolated, make_env, processes_of, wait_for
 
 from design_console.runtime.client_configs import TOKEN_SCOPES
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.packaging]
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_SOURCES = shutil.ignore_patterns("node_modules", ".venv", ".git", "*.egg-info", "__pycache__", "build", "dist")

@@ -34,6 +34,7 @@ def _git(*args: str, cwd: Path) -> str:
 
 
 @pytest.mark.slow
+@pytest.mark.packaging
 def test_the_fast_suites_pass_on_a_clone_with_no_folder_beside_it(tmp_path: Path) -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")

@@ -20,7 +20,7 @@ from procs import TestEnv, isolated, make_env, processes_of, wait_for
 from design_console.daemon.plugin_sync import PLUGIN_FILES, TOKEN_PLACEHOLDER
 from design_console.runtime.dirs import InstanceLock
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.packaging]
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVICE_FILES = sorted(p.name for p in (ROOT / "systemd").iterdir())
