@@ -159,19 +159,20 @@ def _anchors(text: str) -> set[str]:
 
 
 def _ignored(paths: list[str]) -> set[str]:
-    """The paths git ignores: made by running something (a bench's download, a build), never in a clone."""
+    """The paths git ignores: made by running something (a bench's download, a build), never in a clone. Each is
+    also asked with a trailing slash, as a folder that does not exist here matches a folder's pattern only so."""
     if not paths:
         return set()
     done = subprocess.run(
         ["git", "check-ignore", "--stdin"],
-        input="\n".join(paths),
+        input="".join(f"{path}\n{path}/\n" for path in paths),
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode in (0, 1), done.stderr
-    return set(done.stdout.split())
+    return {path.rstrip("/") for path in done.stdout.split()}
 
 
 def _missing_paths(named: list[str]) -> list[str]:
@@ -207,10 +208,10 @@ def _link_problems(doc: Path, text: str) -> list[str]:
         if target.startswith("#"):
             if anchor not in _anchors(text):
                 broken.append(f"{target} (no such heading)")
+        elif path.is_relative_to(ROOT) and str(path.relative_to(ROOT)) in ignored:
+            broken.append(f"{target} (not in the repository)")
         elif not path.is_relative_to(ROOT) or not path.exists():
             broken.append(f"{target} (no such file)")
-        elif str(path.relative_to(ROOT)) in ignored:
-            broken.append(f"{target} (not in the repository)")
         elif anchor and path.suffix == ".md" and anchor not in _anchors(path.read_text()):
             broken.append(f"{target} (no such heading)")
     return broken
