@@ -52,7 +52,7 @@ MAX_IDS = 20
 class AuditData:
     """What the report is computed from; every list holds plain dicts as the plugin or the design API gave them.
 
-    ``nodes`` are crawl records: ``id``, ``type``, and where they apply ``fill`` (a solid fill as #rrggbb),
+    ``nodes`` are crawl records: ``id``, ``type``, and where they apply ``fill`` (a solid fill as #RRGGBB),
     ``fillBound`` / ``fillStyle`` (the fill comes from a variable / a style), ``fontSize``, ``textStyle`` (a text
     node uses a text style), ``background`` (the nearest ancestor's solid fill) and ``component`` (an instance's
     main component id).
@@ -228,7 +228,7 @@ def _hex_luminance(text: str) -> float | None:
 
 
 def contrast_ratio(foreground: str, background: str) -> float | None:
-    """The WCAG 2 contrast ratio of two colours (``#rrggbb``), or None when one does not parse."""
+    """The WCAG 2 contrast ratio of two colours (``#RRGGBB``), or None when one does not parse."""
     fg, bg = _hex_luminance(foreground), _hex_luminance(background)
     if fg is None or bg is None:
         return None

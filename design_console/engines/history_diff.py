@@ -15,6 +15,7 @@ import msgspec
 from design_console.engines import shaping
 from design_console.engines.shaping import CHARS_PER_TOKEN, DEFAULT_RESULT_TOKENS, to_json
 from design_console.errors import DesignError, ErrorCode
+from design_console.tokens.values import design_color, hex_text
 
 Mode = Literal["summary", "standard", "detailed"]
 ChangeKind = Literal["added", "removed", "changed", "moved"]
@@ -96,7 +97,7 @@ def _simplify(value: Any) -> Any:
     if isinstance(value, dict):
         if set(value) <= {"r", "g", "b", "a"} and {"r", "g", "b"} <= set(value):
             if all(isinstance(c, int | float) for c in value.values()):
-                return shaping.hex_color(value)
+                return hex_text(design_color(value))
         return {k: _simplify(v) for k, v in value.items()}
     return value
 

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 from design_console.errors import DesignError, ErrorCode
+from design_console.tokens.values import design_color, hex_text
 
 #: Roughly four characters a token; results are kept well under a model's 25,000-token tool-result limit.
 CHARS_PER_TOKEN = 4
@@ -206,14 +207,6 @@ def name_matcher(pattern: str | None) -> re.Pattern[str] | None:
 # Values -----------------------------------------------------------------------------------------------------------
 
 
-def hex_color(color: dict[str, Any]) -> str:
-    """``#RRGGBB`` (``#RRGGBBAA`` when not opaque) of a design API colour."""
-    channels = [color.get("r", 0), color.get("g", 0), color.get("b", 0)]
-    alpha = color.get("a", 1)
-    text = "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02X}" for c in channels)
-    return text if alpha >= 1 else text + f"{round(alpha * 255):02X}"
-
-
 def short_paints(paints: list[dict[str, Any]]) -> list[Any]:
     """Fills or strokes in a compact form: hex for solid colours, the type (and variable) for the rest."""
     out: list[Any] = []
@@ -222,7 +215,7 @@ def short_paints(paints: list[dict[str, Any]]) -> list[Any]:
             continue
         bound = (paint.get("boundVariables") or {}).get("color")
         if paint.get("type") == "SOLID" and "color" in paint:
-            colour = hex_color({**paint["color"], "a": paint["color"].get("a", 1) * paint.get("opacity", 1)})
+            colour = hex_text(design_color(paint["color"], paint.get("opacity", 1)))
             out.append({"color": colour, "variable": bound.get("id")} if isinstance(bound, dict) else colour)
         else:
             out.append({"type": paint.get("type")})

@@ -11,11 +11,10 @@ from typing import Any
 
 import msgspec
 
-from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.tokens import TokenSet
 from design_console.tokens.model import Collection, Token, TokenType, Value, from_variables
-from design_console.tokens.values import Color, Shadow, ShadowLayer
+from design_console.tokens.values import Color, Shadow, ShadowLayer, design_color, hex_text, shadow_text
 
 
 def variable_token_set(variables: list[dict[str, Any]], collections: dict[str, dict[str, Any]]) -> TokenSet:
@@ -26,7 +25,7 @@ def variable_token_set(variables: list[dict[str, Any]], collections: dict[str, d
 def plain_value(value: Value | None) -> Any:
     """A token value as a read shows it: a colour as hex (as in the variables it came from), a whole number as one."""
     if isinstance(value, Color):
-        return shaping.hex_color({"r": value.r, "g": value.g, "b": value.b, "a": value.a})
+        return hex_text(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -204,8 +203,7 @@ def _style_tokens(style: dict[str, Any], node: dict[str, Any]) -> list[Token] | 
         colour = _solid(node)
         if colour is None:
             return "a fill other than one solid colour (gradient, image, several paints) has no token type"
-        value = Color(colour.get("r", 0), colour.get("g", 0), colour.get("b", 0), colour["a"])
-        return [Token(name, "color", {STYLE_MODE: value})]
+        return [Token(name, "color", {STYLE_MODE: design_color(colour)})]
     if kind == "TEXT":
         text_style = node.get("style") or {}
         return [
@@ -223,9 +221,8 @@ def _style_tokens(style: dict[str, Any], node: dict[str, Any]) -> list[Token] | 
 
 def _shadow_layer(effect: dict[str, Any]) -> ShadowLayer:
     offset = effect.get("offset", {})
-    colour = effect.get("color", {})
     return ShadowLayer(
-        Color(colour.get("r", 0), colour.get("g", 0), colour.get("b", 0), colour.get("a", 1)),
+        design_color(effect.get("color", {})),
         float(offset.get("x", 0)),
         float(offset.get("y", 0)),
         float(effect.get("radius", 0)),
@@ -244,14 +241,14 @@ def style_css(style: dict[str, Any], node: dict[str, Any]) -> dict[str, str] | N
     kind = style.get("type")
     if kind == "FILL":
         colour = _solid(node)
-        return {"color": shaping.hex_color(colour)} if colour is not None else None
+        return {"color": hex_text(design_color(colour))} if colour is not None else None
     if kind == "TEXT":
         text_style = node.get("style") or {}
         css = {suffix: _text_css(key, text_style[key]) for key, suffix, _ in _TEXT_TOKENS if key in text_style}
         return css or None
     if kind == "EFFECT":
-        shadows = [_shadow_css(e) for e in _shadows(node)]
-        return {"box-shadow": ", ".join(shadows)} if shadows else None
+        shadows = _shadows(node)
+        return {"box-shadow": shadow_text(Shadow(tuple(_shadow_layer(e) for e in shadows)))} if shadows else None
     return None
 
 
@@ -263,10 +260,3 @@ def _text_css(key: str, value: Any) -> str:
         family = str(value)
         return family if re.fullmatch(r"[A-Za-z-]+", family) else json.dumps(family)
     return f"{value:g}" if key == "fontWeight" else f"{value:g}px"
-
-
-def _shadow_css(effect: dict[str, Any]) -> str:
-    offset = effect.get("offset", {})
-    inset = "inset " if effect.get("type") == "INNER_SHADOW" else ""
-    sizes = [offset.get("x", 0), offset.get("y", 0), effect.get("radius", 0), effect.get("spread", 0)]
-    return inset + " ".join(f"{size:g}px" for size in sizes) + " " + shaping.hex_color(effect.get("color", {}))

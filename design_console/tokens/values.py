@@ -5,13 +5,18 @@ Colours are kept as sRGB floats 0..1 (the design tool's ``{r,g,b,a}``). Writing 
 1/255 per channel for ``hex``/``hex8``/``rgba`` and to 0.002 per channel for ``hsl``/``oklch`` (their text is
 rounded to a few decimals). Sizes are kept in px; ``rem`` divides by the rem base, ``pt`` is 3/4 of a px and ``dp``
 equals a px (Android's density-independent pixel at the baseline density).
+
+This module is the one writer of colour and shadow text for the whole package (tool results, generated code, token
+files): hex digits in upper case and channels rounded half up, as the plugin writes them, so that the same colour
+reads the same through every tool (the bridge protocol's "Colour text").
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 import msgspec
 
@@ -40,11 +45,25 @@ def _num(x: float, places: int) -> str:
     return "0" if text in ("", "-0") else text
 
 
+def design_color(value: Mapping[str, Any], opacity: float = 1.0) -> Color:
+    """The colour of a design tool ``{r, g, b, a?}`` (a missing channel 0, a missing alpha 1), its alpha times
+    ``opacity`` (a paint's own opacity)."""
+    return Color(
+        float(value.get("r", 0)), float(value.get("g", 0)), float(value.get("b", 0)), float(value.get("a", 1)) * opacity
+    )
+
+
+def _byte(x: float) -> int:
+    """A channel 0..1 as 0..255, a half rounded up as the plugin's ``Math.round`` does (``round()`` would take an
+    alpha of 0.3, 76.5, down to 76 where the plugin writes 77)."""
+    return math.floor(_clamp(x) * 255 + 0.5)
+
+
 def hex_text(c: Color, *, alpha: bool | None = None) -> str:
-    """``#rrggbb``, with ``aa`` when ``alpha`` (by default: when not opaque)."""
-    text = "#" + "".join(f"{round(_clamp(x) * 255):02x}" for x in (c.r, c.g, c.b))
+    """``#RRGGBB``, with ``AA`` when ``alpha`` (by default: when not opaque)."""
+    text = "#" + "".join(f"{_byte(x):02X}" for x in (c.r, c.g, c.b))
     with_alpha = c.a < 1 if alpha is None else alpha
-    return text + f"{round(_clamp(c.a) * 255):02x}" if with_alpha else text
+    return text + f"{_byte(c.a):02X}" if with_alpha else text
 
 
 def _linear(x: float) -> float:
@@ -126,8 +145,8 @@ def color_text(c: Color, fmt: ColorFormat) -> str:
     if fmt == "hex8":
         return hex_text(c, alpha=True)
     if fmt == "rgba":
-        r, g, b = (round(_clamp(x) * 255) for x in (c.r, c.g, c.b))
-        return f"rgba({r}, {g}, {b}, {_num(c.a, 3)})"
+        r, g, b = (_byte(x) for x in (c.r, c.g, c.b))
+        return f"rgba({r}, {g}, {b}, {_num(_clamp(c.a), 3)})"
     if fmt == "hsl":
         h, s, lt = to_hsl(c)
         return f"hsl({_num(h, 2)} {_num(s * 100, 2)}% {_num(lt * 100, 2)}% / {_num(c.a, 3)})"
@@ -219,13 +238,19 @@ class Shadow(msgspec.Struct, frozen=True, tag="shadow"):
     layers: tuple[ShadowLayer, ...]
 
 
+def shadow_layer_text(sizes: Sequence[str], colour: str, *, inset: bool = False) -> str:
+    """One layer of CSS shadow text: ``[inset] x y blur spread colour`` (``box-shadow``), or ``x y blur colour``
+    (``text-shadow``, which has no spread and no inset), from sizes and a colour already written as text (a
+    literal or a ``var(…)``)."""
+    return ("inset " if inset else "") + " ".join([*sizes, colour])
+
+
 def shadow_text(shadow: Shadow, fmt: ColorFormat = "hex", unit: SizeUnit = "px", rem_base: float = 16.0) -> str:
     """A shadow as CSS ``box-shadow`` text: ``[inset] x y blur spread colour`` per layer, comma-separated."""
     return ", ".join(
-        ("inset " if layer.inset else "")
-        + " ".join(size_text(x, unit, rem_base) for x in layer.sizes)
-        + " "
-        + color_text(layer.color, fmt)
+        shadow_layer_text(
+            [size_text(x, unit, rem_base) for x in layer.sizes], color_text(layer.color, fmt), inset=layer.inset
+        )
         for layer in shadow.layers
     )
 

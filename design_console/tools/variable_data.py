@@ -13,6 +13,7 @@ import msgspec
 
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
+from design_console.tokens.values import design_color, hex_text
 from design_console.tools.context import Context
 
 VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]
@@ -110,7 +111,7 @@ def _render_value(value: Any, names: dict[str, str], resolve: Any) -> Any:
             return resolve(target)
         return {"alias": names.get(target, target)}
     if isinstance(value, dict) and {"r", "g", "b"} <= value.keys():
-        return shaping.hex_color(value)
+        return hex_text(design_color(value))
     return value
 
 

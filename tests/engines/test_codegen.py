@@ -123,7 +123,7 @@ def test_bound_values_are_written_as_the_token_exports_css_variables() -> None:
             "cssVar": "--color-brand-primary",
             "collection": "Brand",
             "type": "COLOR",
-            "values": {"Light": "#ff0000", "Dark": "var(--color-black)"},
+            "values": {"Light": "#FF0000", "Dark": "var(--color-black)"},
         },
         {
             "name": "color/black",
@@ -134,7 +134,7 @@ def test_bound_values_are_written_as_the_token_exports_css_variables() -> None:
         },
     ]
     assert built.vars.root_css() == (
-        ":root {\n  --color-brand-primary: #ff0000;\n  --color-black: #000000;\n}\n"
+        ":root {\n  --color-brand-primary: #FF0000;\n  --color-black: #000000;\n}\n"
         '[data-theme="Dark"] {\n  --color-brand-primary: var(--color-black);\n}'
     )
     assert "bg-[var(--color-brand-primary)]" in react.module(built, "Card")
@@ -201,7 +201,7 @@ def test_strokes_effects_and_gradients() -> None:
         blendMode="MULTIPLY",
     )
     decl = Builder([layer], {}, {}, embed=True).build([0]).roots[0].css
-    assert decl["background"] == "linear-gradient(90deg, #ffffff 0%, #000000 100%) center / auto no-repeat"
+    assert decl["background"] == "linear-gradient(90deg, #FFFFFF 0%, #000000 100%) center / auto no-repeat"
     assert decl["outline"] == "2px solid #000000" and decl["outline-offset"] == "-1px"
     assert decl["box-shadow"] == "inset 1px 2px 3px 1px rgba(0, 0, 0, 0.5)" and decl["filter"] == "blur(4px)"
     assert decl["opacity"] == "0.5" and decl["mix-blend-mode"] == "multiply" and decl["border-radius"] == "4px"

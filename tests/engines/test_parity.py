@@ -32,7 +32,7 @@ def test_design_side_of_a_component_set_is_its_default_variant() -> None:
     button = _button_set()
     names = {"VariableID:29:29": "spacing/16", "VariableID:35:35": "action/primary", "VariableID:34:34": "text/primary"}
     spec = parity.design_spec(button, {"description": "Buttons"}, names)
-    assert spec["visual"] == {"opacity": 1, "backgroundColor": "#3366e6", "textColor": "#1a1a1a", "borderRadius": 4}
+    assert spec["visual"] == {"opacity": 1, "backgroundColor": "#3366E6", "textColor": "#1A1A1A", "borderRadius": 4}
     assert spec["spacing"] == {"paddingLeft": 16, "paddingRight": 16, "width": 96, "height": 40}
     assert spec["typography"] == {"fontFamily": "Inter", "fontSize": 14, "fontWeight": 400}
     assert spec["tokens"] == ["spacing/16", "action/primary", "text/primary"]

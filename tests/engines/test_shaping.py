@@ -84,9 +84,14 @@ def test_budget_is_clamped() -> None:
     assert shaping.budget_chars(10**9) == 20_000 * 4
 
 
-def test_hex_colours() -> None:
-    assert shaping.hex_color({"r": 1, "g": 0, "b": 0.5, "a": 1}) == "#FF0080"
-    assert shaping.hex_color({"r": 0, "g": 0, "b": 0, "a": 0.5}) == "#00000080"
+def test_solid_paints_are_hex_with_their_opacity_in_the_alpha() -> None:
+    paints = [
+        {"type": "SOLID", "color": {"r": 1, "g": 0, "b": 0.5, "a": 1}},
+        {"type": "SOLID", "color": {"r": 0, "g": 0, "b": 0, "a": 1}, "opacity": 0.5},
+        {"type": "SOLID", "color": {"r": 0, "g": 0, "b": 0}, "visible": False},
+        {"type": "IMAGE"},
+    ]
+    assert shaping.short_paints(paints) == ["#FF0080", "#00000080", {"type": "IMAGE"}]
 
 
 def test_outline_children_nests_until_depth_is_spent_then_counts() -> None:

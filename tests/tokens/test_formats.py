@@ -140,7 +140,7 @@ def test_hand_written_css_is_read_by_syntax() -> None:
     assert coll.modes == ["default", "dark"]
     got = {t.name: (t.type, {m: canon(v) for m, v in t.values.items()}) for t in coll.tokens}
     assert got == {
-        "brand/blue": ("color", {"default": "#00aaffff", "dark": "#000000ff"}),
+        "brand/blue": ("color", {"default": "#00AAFFFF", "dark": "#000000FF"}),
         "gap/s": ("dimension", {"default": 8.0}),
         "ratio": ("number", {"default": 1.5}),
         "label": ("string", {"default": "Hi"}),

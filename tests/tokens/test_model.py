@@ -11,6 +11,8 @@ from design_console.tokens.values import (
     Color,
     ColorFormat,
     color_text,
+    design_color,
+    hex_text,
     parse_color,
     parse_size,
     size_text,
@@ -115,6 +117,18 @@ def test_known_colour_texts() -> None:
     white = parse_color("oklch(100% 0 0)")
     assert white is not None and min(white.r, white.g, white.b) > 0.999
     assert parse_color("tomato") is None
+
+
+def test_hex_is_upper_case_with_halves_rounded_up() -> None:
+    """As the plugin writes it: an alpha of 0.3 is 76.5/255, written 4D (``round()`` would give 4C)."""
+    assert hex_text(Color(1, 0, 0.5)) == "#FF0080"
+    assert hex_text(Color(0.2, 0.4, 0.9, 0.3)) == "#3366E64D"
+    assert hex_text(Color(0.2, 0.4, 0.9, 0.3), alpha=False) == "#3366E6"
+    assert hex_text(Color(0, 0, 0), alpha=True) == "#000000FF"
+    assert hex_text(Color(1.2, -0.1, 0.5, 0.7)) == "#FF0080B3"
+    assert color_text(Color(0.2, 0.4, 0.9, 0.3), "rgba") == "rgba(51, 102, 230, 0.3)"
+    assert hex_text(design_color({"r": 0.2, "g": 0.4, "b": 0.9}, opacity=0.3)) == "#3366E64D"
+    assert design_color({}) == Color(0, 0, 0, 1)
 
 
 @pytest.mark.parametrize(

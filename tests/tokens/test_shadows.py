@@ -21,7 +21,7 @@ RAISED = Shadow(
     )
 )
 CARD = Shadow((ShadowLayer(Color(0.2, 0.4, 0.8), 1, 1, 2, 0),))
-RAISED_CSS = "0px 2px 8px 0px #00000040, inset 0px 1px 0px -1px #ffffff80"
+RAISED_CSS = "0px 2px 8px 0px #00000040, inset 0px 1px 0px -1px #FFFFFF80"
 
 
 def shadow_set() -> TokenSet:
@@ -72,7 +72,7 @@ def test_shadow_text_reads_back() -> None:
             "scss",
             [
                 f"$elevation-raised: {RAISED_CSS}; // Cards above the page",
-                "$elevation-menu--dark: 1px 1px 2px 0px #3366cc;",
+                "$elevation-menu--dark: 1px 1px 2px 0px #3366CC;",
             ],
         ),
         ("less", [f"@elevation-raised: {RAISED_CSS}; // Cards above the page", "@elevation-menu: @elevation-raised;"]),
@@ -102,12 +102,12 @@ def test_tailwind_v3_writes_box_shadow_of_the_first_mode() -> None:
 def test_dtcg_legacy_and_style_dictionary_write_shadow_layers() -> None:
     layers = [
         {"color": "#00000040", "offsetX": "0px", "offsetY": "2px", "blur": "8px", "spread": "0px"},
-        {"color": "#ffffff80", "offsetX": "0px", "offsetY": "1px", "blur": "0px", "spread": "-1px", "inset": True},
+        {"color": "#FFFFFF80", "offsetX": "0px", "offsetY": "1px", "blur": "0px", "spread": "-1px", "inset": True},
     ]
     dtcg = json.loads(one(tokens.export(shadow_set(), "dtcg")))["effects"]["elevation"]
     assert dtcg["raised"]["$type"] == "shadow" and dtcg["raised"]["$value"] == layers
     # One layer is one object; another mode rides in the extension in the same shape.
-    card = {"color": "#3366cc", "offsetX": "1px", "offsetY": "1px", "blur": "2px", "spread": "0px"}
+    card = {"color": "#3366CC", "offsetX": "1px", "offsetY": "1px", "blur": "2px", "spread": "0px"}
     assert dtcg["raised"]["$extensions"]["com.design-console"]["modes"] == {"dark": card}
     assert dtcg["menu"]["$value"] == "{effects.elevation.raised}"
     sd3 = json.loads(one(tokens.export(shadow_set(), "style-dictionary-v3")))["effects"]["elevation"]
@@ -135,7 +135,7 @@ def test_tokens_studio_writes_box_shadow() -> None:
     assert raised["type"] == "boxShadow" and raised["description"] == "Cards above the page"
     assert raised["value"] == [
         {"x": "0px", "y": "2px", "blur": "8px", "spread": "0px", "color": "#00000040", "type": "dropShadow"},
-        {"x": "0px", "y": "1px", "blur": "0px", "spread": "-1px", "color": "#ffffff80", "type": "innerShadow"},
+        {"x": "0px", "y": "1px", "blur": "0px", "spread": "-1px", "color": "#FFFFFF80", "type": "innerShadow"},
     ]
     assert data["effects/dark"]["elevation"]["raised"]["value"]["type"] == "dropShadow"
     assert data["effects/light"]["elevation"]["menu"]["value"] == "{elevation.raised}"
@@ -145,7 +145,7 @@ def test_tokens_studio_writes_box_shadow() -> None:
 def test_value_formats_write_box_shadow_text(fmt: tokens.Format) -> None:
     text = one(tokens.export(shadow_set(), fmt))
     assert f'"{RAISED_CSS}"' in text
-    assert '"1px 1px 2px 0px #3366cc"' in text
+    assert '"1px 1px 2px 0px #3366CC"' in text
 
 
 def facts(ts: TokenSet) -> dict[tuple[str, str], Any]:
@@ -177,9 +177,9 @@ def test_tailwind_v3_reads_box_shadow_back() -> None:
     back = tokens.parse(tokens.export(shadow_set(), "tailwind-v3"), "tailwind-v3")
     shadows = {t.name: t.values["default"] for t in back.collections[0].tokens if t.type == "shadow"}
     assert {n: shadow_text(v, "hex8") for n, v in shadows.items()} == {
-        "elevation/raised": "0px 2px 8px 0px #00000040, inset 0px 1px 0px -1px #ffffff80",
-        "elevation/card": "1px 1px 2px 0px #3366ccff",
-        "elevation/menu": "0px 2px 8px 0px #00000040, inset 0px 1px 0px -1px #ffffff80",
+        "elevation/raised": "0px 2px 8px 0px #00000040, inset 0px 1px 0px -1px #FFFFFF80",
+        "elevation/card": "1px 1px 2px 0px #3366CCFF",
+        "elevation/menu": "0px 2px 8px 0px #00000040, inset 0px 1px 0px -1px #FFFFFF80",
     }
 
 

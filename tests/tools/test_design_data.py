@@ -62,7 +62,7 @@ def test_effect_styles_become_shadow_tokens_and_blurs_are_skipped_with_the_reaso
     tokens, skipped = token_sources.style_token_set(styles)
     assert [(t.name, t.type) for t in tokens.collections[0].tokens] == [("Depth/Inset", "shadow")]
     css = export(tokens, "css-vars")["tokens.css"]
-    assert "  --depth-inset: 1px 2px 4px 0px #00000080, inset 0px 1px 0px 1px #ffffff;" in css
+    assert "  --depth-inset: 1px 2px 4px 0px #00000080, inset 0px 1px 0px 1px #FFFFFF;" in css
     assert set(skipped) == {"Glass", "Sky"} and skipped["Glass"].startswith("a blur (or hidden) effect has no token")
 
 
@@ -79,7 +79,7 @@ async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: Fake
     assert specs["base"][""]["size"] == [96, 40] and specs["base"]["Background"]["fills"][0]["color"] == "#3366E6"
     assert specs["base"]["Label"]["characters"] == "Button"
     assert specs["variants"]["State=Hover"] == {
-        "Background": {"fills": [{"color": "#264CBF", "variable": "VariableID:35:35"}]}
+        "Background": {"fills": [{"color": "#264DBF", "variable": "VariableID:35:35"}]}
     }
     disabled = specs["variants"]["State=Disabled"]
     assert disabled[""] == {"opacity": 0.5} and disabled["Background"]["fills"][0]["color"] == "#999999"

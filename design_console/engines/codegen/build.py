@@ -15,6 +15,7 @@ from typing import Any
 from design_console.engines.codegen import css, svg
 from design_console.engines.codegen.escape import is_js_identifier, is_safe_prop, module_source_problem, pascal
 from design_console.tokens.names import slug, split_name
+from design_console.tokens.values import shadow_layer_text
 
 VECTOR_TYPES = {"VECTOR", "STAR", "POLYGON", "BOOLEAN_OPERATION", "LINE"}
 FLEX = {"HORIZONTAL": "row", "VERTICAL": "column"}
@@ -328,17 +329,19 @@ class Builder:
         """Strokes of different weights per side, as inset shadows: like an inside stroke, they take no room."""
         if node.get("strokeAlign", "INSIDE") != "INSIDE":
             self.warn(node, "strokes of different weights per side are drawn inside")
+        # Each side's weight and the direction its inset shadow is offset in.
         sides = (
-            ("strokeTopWeight", "0 {}"),
-            ("strokeRightWeight", "-{} 0"),
-            ("strokeBottomWeight", "0 -{}"),
-            ("strokeLeftWeight", "{} 0"),
+            ("strokeTopWeight", 0, 1),
+            ("strokeRightWeight", -1, 0),
+            ("strokeBottomWeight", 0, -1),
+            ("strokeLeftWeight", 1, 0),
         )
         items = []
-        for side, offset in sides:
+        for side, dx, dy in sides:
             width = node.get(side)
             if isinstance(width, (int, float)) and width > 0:
-                items.append(f"inset {offset.format(css.px(float(width)))} 0 0 {shade}")
+                offsets = [css.px(dx * float(width)), css.px(dy * float(width))]
+                items.append(shadow_layer_text([*offsets, "0", "0"], shade, inset=True))
         if items:
             decl["box-shadow"] = ", ".join(items)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from design_console.engines.codegen.escape import css_string
 from design_console.tokens.names import UNITLESS, css_var, split_name
+from design_console.tokens.values import color_text, design_color, hex_text, shadow_layer_text
 
 #: Which CSS keyword a design font style word stands for, by weight.
 WEIGHTS = {
@@ -62,12 +63,9 @@ def px(value: float) -> str:
 
 
 def color(rgba: dict[str, Any], opacity: float = 1.0) -> str:
-    """``#rrggbb`` when opaque, else ``rgba(r, g, b, a)``."""
-    r, g, b = (round(float(rgba.get(k, 0)) * 255) for k in "rgb")
-    alpha = float(rgba.get("a", 1)) * opacity
-    if alpha >= 0.999:
-        return f"#{r:02x}{g:02x}{b:02x}"
-    return f"rgba({r}, {g}, {b}, {num(alpha)})"
+    """``#RRGGBB`` when opaque, else ``rgba(r, g, b, a)`` (both written by :mod:`design_console.tokens.values`)."""
+    colour = design_color(rgba, opacity)
+    return hex_text(colour, alpha=False) if colour.a >= 0.999 else color_text(colour, "rgba")
 
 
 def font_weight(style: str, weight: Any) -> int:
@@ -243,10 +241,10 @@ def shadows(vars: Vars, effects: Any, *, text: bool) -> tuple[list[str], list[st
             shade = vars.ref(bound.get("color")) or color(effect.get("color") or {})
             if text:
                 if kind == "DROP_SHADOW":
-                    items.append(f"{x} {y} {blur} {shade}")
+                    items.append(shadow_layer_text([x, y, blur], shade))
                 continue
             spread = vars.ref(bound.get("spread")) or px(float(effect.get("spread", 0)))
-            items.append(f"{'inset ' if kind == 'INNER_SHADOW' else ''}{x} {y} {blur} {spread} {shade}")
+            items.append(shadow_layer_text([x, y, blur, spread], shade, inset=kind == "INNER_SHADOW"))
         elif kind == "LAYER_BLUR":
             filters.append(f"filter: blur({px(float(effect.get('radius', 0)) / 2)})")
         elif kind == "BACKGROUND_BLUR":

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from design_console.engines import shaping
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
+from design_console.tokens.values import design_color, hex_text
 from design_console.tools.args import FileArgs
 from design_console.tools.base import ApiHandler, api_read, ok
 from design_console.tools.context import ApiContext
@@ -138,7 +138,7 @@ def _resolved_values(raw: dict[str, Any]) -> list[dict[str, Any]]:
                 return None
             return final(target, mode, seen | {str(target.get("id"))})
         if isinstance(value, dict) and {"r", "g", "b"} <= value.keys():
-            return shaping.hex_color(value)
+            return hex_text(design_color(value))
         return value
 
     out = []

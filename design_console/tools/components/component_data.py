@@ -6,6 +6,7 @@ from typing import Any
 
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
+from design_console.tokens.values import design_color, hex_text
 from design_console.tools.context import ApiContext
 
 
@@ -87,19 +88,12 @@ async def library_components(
     return sorted(items, key=lambda i: i["name"].lower())
 
 
-def _hex(color: dict[str, Any]) -> str:
-    channels = [color.get("r", 0), color.get("g", 0), color.get("b", 0)]
-    alpha = color.get("a", 1)
-    digits = "".join(f"{round(float(c) * 255):02x}" for c in channels)
-    return "#" + digits + (f"{round(float(alpha) * 255):02x}" if alpha != 1 else "")
-
-
 def _paints(paints: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for paint in paints:
         item: dict[str, Any] = {"type": paint.get("type")}
         if paint.get("type") == "SOLID" and isinstance(paint.get("color"), dict):
-            item["color"] = _hex(paint["color"])
+            item["color"] = hex_text(design_color(paint["color"]))
         if paint.get("opacity", 1) != 1:
             item["opacity"] = paint["opacity"]
         if paint.get("visible") is False:

@@ -11,10 +11,10 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from design_console.engines import shaping
 from design_console.engines.ds_report import AuditData, Category, build_report, top_findings
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
+from design_console.tokens.values import design_color, hex_text
 from design_console.tools.args import FileArgs
 from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
@@ -41,7 +41,6 @@ NO_PLUGIN = {ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.DISCONNE
 CRAWL_CODE = """
 const offset = %d, size = %d, limit = %d;
 await figma.loadAllPagesAsync();
-const hex = (c) => "#" + [c.r, c.g, c.b].map((x) => Math.round(x * 255).toString(16).padStart(2, "0")).join("");
 const solid = (fills) => {
   if (!Array.isArray(fills)) return null;
   for (let i = fills.length - 1; i >= 0; i--) {
@@ -59,7 +58,7 @@ const visit = (node, background) => {
     if (seen >= offset && nodes.length < size) {
       const r = { id: node.id, type: node.type };
       if (paint) {
-        r.fill = hex(paint.color);
+        r.fill = paint.color;
         r.fillBound = !!(paint.boundVariables && paint.boundVariables.color);
         r.fillStyle = typeof node.fillStyleId === "string" && node.fillStyleId !== "";
       }
@@ -74,13 +73,13 @@ const visit = (node, background) => {
     seen++;
   }
   if ("children" in node && node.type !== "INSTANCE" && node.type !== "TEXT") {
-    const inner = paint ? hex(paint.color) : background;
+    const inner = paint ? paint.color : background;
     for (const child of node.children) visit(child, inner);
   }
 };
 for (const page of figma.root.children) {
   const bg = solid(page.backgrounds);
-  visit(page, bg ? hex(bg.color) : null);
+  visit(page, bg ? bg.color : null);
 }
 for (const [r, node] of instances) {
   const main = typeof node.getMainComponentAsync === "function" ? await node.getMainComponentAsync() : null;
@@ -123,6 +122,15 @@ def _component_records(local: LocalComponents) -> list[dict[str, Any]]:
     ]
 
 
+def _with_hex(record: dict[str, Any]) -> dict[str, Any]:
+    """A crawl record with its fill and background colours (``{r, g, b}`` as the plugin reads them) as hex, as
+    :func:`_rest_records` writes them."""
+    for key in ("fill", "background"):
+        if isinstance(colour := record.get(key), dict):
+            record[key] = hex_text(design_color(colour), alpha=False)
+    return record
+
+
 async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
     """Crawl records and local styles from the plugin, a page of nodes per call; and whether the crawl was cut."""
     nodes: list[dict[str, Any]] = []
@@ -140,7 +148,7 @@ async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[
             )
         if offset == 0:
             styles = [s for s in data.get("styles") or [] if isinstance(s, dict)]
-        nodes.extend(n for n in data["nodes"] if isinstance(n, dict))
+        nodes.extend(_with_hex(n) for n in data["nodes"] if isinstance(n, dict))
         offset += CRAWL_PAGE
         if offset >= int(data.get("total") or 0) or not data["nodes"]:
             return nodes, styles, bool(data.get("truncated"))
@@ -184,7 +192,7 @@ def _rest_records(document: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[
     stack: list[tuple[dict[str, Any], str | None]] = []
     for page in reversed(document.get("children") or []):
         background = page.get("backgroundColor")
-        stack.append((page, shaping.hex_color(background)[:7] if isinstance(background, dict) else None))
+        stack.append((page, hex_text(design_color(background), alpha=False) if isinstance(background, dict) else None))
     while stack and len(nodes) < MAX_CRAWL_NODES:
         node, background = stack.pop()
         kind = node.get("type")
@@ -195,7 +203,7 @@ def _rest_records(document: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[
         paint = fills[-1] if fills else None
         record: dict[str, Any] = {"id": node.get("id", ""), "type": kind}
         if paint is not None:
-            record["fill"] = shaping.hex_color(paint.get("color") or {})[:7]
+            record["fill"] = hex_text(design_color(paint.get("color") or {}), alpha=False)
             record["fillBound"] = "color" in (paint.get("boundVariables") or {})
             record["fillStyle"] = "fill" in (node.get("styles") or {})
         if kind == "TEXT":

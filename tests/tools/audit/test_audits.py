@@ -209,10 +209,10 @@ async def test_design_parity_against_the_design_api(client: Client) -> None:
     }
     assert result["matched"] == 19 and result["score"] == round(100 * 19 / 24)
     background = result["categories"]["visual"]["discrepancies"][0]
-    assert (background["design"], background["code"]) == ("#3366e6", "#2f5fd0")
+    assert (background["design"], background["code"]) == ("#3366E6", "#2F5FD0")
     assert result["categories"]["spacing"]["discrepancies"][0]["severity"] == "major"
     assert all(f["change"] == "code" and f["in"] == "src/components/Button.tsx" for f in result["fixes"])
-    assert any(f["fix"] == "set backgroundColor to '#3366e6'" for f in result["fixes"])
+    assert any(f["fix"] == "set backgroundColor to '#3366E6'" for f in result["fixes"])
 
     code_wins = await call(
         client,

@@ -49,9 +49,9 @@ async def test_html_renders_the_layers_where_the_design_has_them(
     assert answer["framework"] == "html" and "nextCursor" not in answer
     code = answer["code"]
     assert "var(--color-brand-primary)" in code and "var(--space-2)" in code
-    assert "#3366ff" not in code.split("</style>")[1], "a bound colour is written as its variable"
+    assert "#3366FF" not in code.split("</style>")[1], "a bound colour is written as its variable"
     assert {t["cssVar"]: t["values"] for t in answer["tokens"]} == {
-        "--color-brand-primary": {"Light": "#3366ff", "Dark": "#6699ff"},
+        "--color-brand-primary": {"Light": "#3366FF", "Dark": "#6699FF"},
         "--space-2": {"Light": "8px", "Dark": "8px"},
     }
     assert "Sign in &lt;now&gt;" in code and made["ghost"] not in code
@@ -109,7 +109,7 @@ async def test_vue_is_a_single_file_component(client: Client, made: dict[str, st
     answer = await call(client, "design_get_design_context", {"nodeId": made["card"], "framework": "vue"})
     code = answer["code"]
     assert code.startswith("<template>") and "<style scoped>" in code and 'v-html="svg0"' in code
-    assert ":root {\n  --color-brand-primary: #3366ff;" in code
+    assert ":root {\n  --color-brand-primary: #3366FF;" in code
     assert "v-pre>Sign in &lt;now&gt;</div>" in code
 
 

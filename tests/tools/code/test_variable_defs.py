@@ -24,7 +24,7 @@ async def test_variable_defs_list_what_the_layers_are_bound_to(client: Client, m
     assert set(defs) == {"color/brand-primary", "space/2"}
     brand = defs["color/brand-primary"]
     assert brand["cssVar"] == "--color-brand-primary" and brand["collection"] == "Brand" and brand["type"] == "COLOR"
-    assert brand["values"] == {"Light": "#3366ff", "Dark": "#6699ff"} and brand["resolved"] == brand["values"]
+    assert brand["values"] == {"Light": "#3366FF", "Dark": "#6699FF"} and brand["resolved"] == brand["values"]
     assert brand["boundOn"] == ["fills"] and brand["layers"] == 1
     assert defs["space/2"]["boundOn"] == ["itemSpacing"] and defs["space/2"]["values"] == {
         "Light": "8px",

@@ -56,7 +56,7 @@ async def test_a_set_from_the_api_is_shaped_as_the_plugin_gives_it(ctx: FakeCont
     assert changes["State=Default"] == {}
     assert changes["State=Disabled"]["opacity"] == {"from": None, "to": 0.5}
     background = tree["children"][0]["children"][0]
-    assert background["fills"] == [{"type": "SOLID", "color": "#3366e6"}]
+    assert background["fills"] == [{"type": "SOLID", "color": "#3366E6"}]
     assert background["boundVariables"] == {"fills": {"id": "VariableID:35:35"}}
     single, _, none = component_from_api(await fetch_node(ctx, ENTERPRISE_KEY, "1:3", None), 3)
     assert single["name"] == "Icon/Star" and "variants" not in single and none == {}
@@ -88,7 +88,7 @@ def test_the_layer_tree_keeps_what_code_needs_down_to_its_depth() -> None:
     deep = layer_tree(row, 2)
     assert deep["layout"] == {"mode": "HORIZONTAL", "itemSpacing": 8, "padding": [4, 0, 0, 12]}
     assert deep["visible"] is False and deep["reactions"] == 2
-    assert deep["strokes"] == [{"type": "SOLID", "color": "#ffffff"}] and deep["strokeWeight"] == 2
+    assert deep["strokes"] == [{"type": "SOLID", "color": "#FFFFFF"}] and deep["strokeWeight"] == 2
     label = deep["children"][0]
     assert label["characters"] == "Save" and label["fontName"] == {"family": "Inter", "style": "Regular"}
     assert label["fills"] == [{"type": "SOLID", "color": "#00000080", "opacity": 0.8}]

@@ -150,7 +150,7 @@ async def test_tokens_of_a_shadcn_theme_with_dark_mode_and_provenance(ctx: FakeC
     primary = dtcg["css"]["primary"]
     assert primary["$type"] == "color" and primary["$value"] == "#171717"
     facts = primary["$extensions"]["com.design-console"]
-    assert facts["modes"]["dark"] == "#e5e5e5"
+    assert facts["modes"]["dark"] == "#E5E5E5"
     # Referred to once: by `--color-primary: var(--primary)` of the @theme block.
     places = ["app/src/styles/global.css:67", "app/src/styles/global.css:101"]
     assert facts["provenance"] == {"places": places, "frequency": 1}
@@ -439,7 +439,7 @@ async def test_shadcn_v3_channels_and_hsl_references(ctx: FakeContext, project: 
         "tailwind/radius-lg → --radius",
     ]
     tree = json.loads((project / "v3ds" / "tokens" / "dtcg.json").read_text())
-    assert tree["css"]["primary"]["$value"] == "#0f172a"
+    assert tree["css"]["primary"]["$value"] == "#0F172A"
     assert tree["tailwind"]["color-primary"]["$value"] == "{css.primary}"
     assert tree["tailwind"]["color-primary"]["$extensions"]["com.design-console"]["provenance"]["places"] == [
         "v3/tailwind.config.ts:2"

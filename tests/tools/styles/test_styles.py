@@ -62,7 +62,7 @@ async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
     assert by_name["Text/Body"]["usage"] == {"nodes": 3} and by_name["Text/Heading"]["usage"] == {"nodes": 1}
     assert by_name["Brand/Primary"]["usage"] == {"nodes": 0} and result["usage"]["scannedNodes"] > 10
     css = result["exports"]["css-vars"]
-    assert "  --brand-primary: #3366e6;" in css and "  --text-heading-font-size: 24px;" in css
+    assert "  --brand-primary: #3366E6;" in css and "  --text-heading-font-size: 24px;" in css
     # The effect style's drop shadow is a shadow token: box-shadow text in the stylesheets, a DTCG shadow.
     assert "  --shadow-card: 0px 2px 8px 0px #00000040;" in css and "exportsSkipped" not in result
     assert "$shadow-card: 0px 2px 8px 0px #00000040;" in result["exports"]["scss"]
@@ -70,7 +70,7 @@ async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
     assert card["$type"] == "shadow" and card["$value"]["offsetY"] == "2px" and card["$value"]["blur"] == "8px"
     tailwind = json.loads(result["exports"]["tailwind-v3"].split("module.exports = ", 1)[1].rstrip().rstrip(";"))
     extend = tailwind["theme"]["extend"]
-    assert extend["colors"]["Brand"]["Primary"] == "#3366e6"
+    assert extend["colors"]["Brand"]["Primary"] == "#3366E6"
     assert extend["spacing"]["Text"]["Heading"]["font-size"] == "24px"
     assert "$text-body-font-size: 14px;" in result["exports"]["scss"]
     assert extend["boxShadow"]["Shadow"]["Card"] == "0px 2px 8px 0px #00000040"
@@ -80,7 +80,7 @@ async def test_styles_values_css_usage_and_exports(ctx: FakeContext) -> None:
         )
     )
     consts = ts_only["exports"]["ts-module"].split("export const tokens = ", 1)[1].split(" as const;", 1)[0]
-    assert json.loads(consts)["styles"]["default"]["Brand"]["Primary"] == "#3366e6"
+    assert json.loads(consts)["styles"]["default"]["Brand"]["Primary"] == "#3366E6"
     assert list(ts_only["exports"]) == ["ts-module"]
 
 

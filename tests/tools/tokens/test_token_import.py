@@ -364,8 +364,8 @@ async def test_files_placed_as_modes_and_tokens_no_variable_holds_reported(clien
     (theme,) = back.collections
     assert theme.modes == ["Light", "Dark", "Dimmed"]
     got = {t.name: {m: hex_text(v) if isinstance(v, Color) else v for m, v in t.values.items()} for t in theme.tokens}
-    assert got["color/bg"] == {"Light": "#ffffff", "Dark": "#000000", "Dimmed": "#22272e"}
-    assert got["color/fg"] == {"Light": "#111111", "Dark": "#eeeeee", "Dimmed": "#eeeeee"}
+    assert got["color/bg"] == {"Light": "#FFFFFF", "Dark": "#000000", "Dimmed": "#22272E"}
+    assert got["color/fg"] == {"Light": "#111111", "Dark": "#EEEEEE", "Dimmed": "#EEEEEE"}
     assert set(got["text"].values()) == {Alias("color/fg", "Theme")}
     # A variable the files name but skip is still theirs: replacing keeps it.
     await js(
@@ -446,7 +446,7 @@ async def test_primer_primitives_import_and_export_back(client: Client, project:
                 checked["alias"] += 1
             elif (isinstance(raw, dict) and "hex" in raw) or (isinstance(raw, str) and raw.startswith("#")):
                 want = raw["hex"] if isinstance(raw, dict) else raw
-                assert isinstance(value, Color) and hex_text(value, alpha=len(want) == 9) == want.lower(), (key, mode)
+                assert isinstance(value, Color) and hex_text(value, alpha=len(want) == 9) == want.upper(), (key, mode)
                 checked["colour"] += 1
             elif isinstance(raw, dict) and raw.get("unit") in ("px", "rem"):
                 assert value == raw["value"] * (16 if raw["unit"] == "rem" else 1), (key, mode)

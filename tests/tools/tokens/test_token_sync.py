@@ -50,18 +50,18 @@ async def test_inline_export_in_two_formats(client: Client) -> None:
     assert dtcg["collections"] == ["Brand"] and dtcg["tokens"] == 3
     ((_name, text),) = dtcg["files"].items()
     tree = json.loads(text)
-    assert tree["Brand"]["color"]["blue"]["500"]["$value"] == "#3366ff"
+    assert tree["Brand"]["color"]["blue"]["500"]["$value"] == "#3366FF"
     assert tree["Brand"]["color"]["primary"]["$value"] == "{Brand.color.blue.500}"
     css = await call(client, "design_export_tokens", {"format": "css-vars", "modes": "Dark"})
     body = next(iter(css["files"].values()))
-    assert "--color-blue-500: #6699ff" in body and "var(--color-blue-500)" in body and "#3366ff" not in body
+    assert "--color-blue-500: #6699FF" in body and "var(--color-blue-500)" in body and "#3366FF" not in body
 
 
 async def test_written_files_follow_the_file_rules(client: Client, project: Path) -> None:
     made = await call(client, "design_export_tokens", {"format": "css-vars", "outputPath": "tokens/brand.css"})
     assert made["files"][0]["action"] == "created"
     written = (project / "tokens" / "brand.css").read_text()
-    assert "--color-blue-500: #3366ff" in written
+    assert "--color-blue-500: #3366FF" in written
 
     again = await call(client, "design_export_tokens", {"format": "css-vars", "outputPath": "tokens/brand.css"})
     assert again["files"][0]["action"] == "unchanged"

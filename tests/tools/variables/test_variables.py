@@ -88,7 +88,7 @@ async def test_variables_code_exports_are_real_code(ctx: FakeContext) -> None:
     assert theme["colors"]["surface"]["default"] == "#757575"
     consts = json.loads(exports["ts-module"].split("export const tokens = ", 1)[1].split(" as const;", 1)[0])
     assert consts["Semantic"]["Light"]["surface"]["default"] == "#757575"
-    assert consts["Semantic"]["Dark"]["surface"]["default"] == "#2e2e2e"
+    assert consts["Semantic"]["Dark"]["surface"]["default"] == "#2E2E2E"
     surface = json.loads(exports["dtcg"])["Semantic"]["surface"]["default"]
     assert surface["$type"] == "color" and surface["$value"] == "{Primitives.color.gray.100}"
     assert surface["$extensions"]["com.design-console"]["modes"] == {"Dark": "{Primitives.color.gray.800}"}
