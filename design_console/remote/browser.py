@@ -39,7 +39,6 @@ from design_console.protocol import ToolOutput
 from design_console.remote.admission import Admission
 from design_console.tools.args import ConsoleLevelFilter
 from design_console.tools.base import Args, image, ok
-from design_console.tools.calls import convert_args
 from design_console.tools.core.connection import fit_encoded
 
 try:
@@ -164,7 +163,8 @@ class RemoteScreenshotArgs(Args, kw_only=True):
 
 
 #: The Remote Mode variants of the three browser tools: name → (description, argument struct). Their schemas come
-#: from the structs like every catalog tool's (``tools.schema.input_schema``); :meth:`BrowserPool.call_tool` runs them.
+#: from the structs like every catalog tool's (``tools.schema.input_schema``); a call reaches :meth:`BrowserPool.run`
+#: as any tool call does, through ``tools.calls.run_call`` (``remote.tools.remote_catalog`` makes their ToolSpecs).
 BROWSER_TOOLS: dict[str, tuple[str, type[Args]]] = {
     "design_navigate": (
         "Open a page of the design tool in this server's headless browser (allowlisted hosts only) and wait for it "
@@ -414,13 +414,6 @@ class BrowserPool:
         if queued_ms:
             meta["queuedMs"] = queued_ms
         return image(processed.data, processed.mime_type, meta)
-
-    async def call_tool(
-        self, user: str, name: str, arguments: dict[str, Any] | None, *, progress: Progress | None = None
-    ) -> ToolOutput:
-        """Run one of :data:`BROWSER_TOOLS` with its raw JSON arguments; bad arguments raise ``bad_argument``."""
-        _, args_type = BROWSER_TOOLS[name]
-        return await self.run(user, convert_args(name, args_type, arguments), progress=progress)
 
     async def run(self, user: str, args: Args, *, progress: Progress | None = None) -> ToolOutput:
         """Run the browser tool whose parsed arguments ``args`` are (one of the structs of :data:`BROWSER_TOOLS`)."""

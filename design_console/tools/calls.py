@@ -21,7 +21,7 @@ import msgspec.inspect as mi
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.base import A, Args, ToolSpec, failure
+from design_console.tools.base import Args, ToolSpec, failure
 
 log = logging.getLogger("design_console.calls")
 
@@ -64,20 +64,15 @@ def call_timeout(name: str, seconds: float) -> DesignError:
 
 def parse_args(spec: ToolSpec, arguments: dict[str, Any] | None) -> Args:
     """Validate raw JSON arguments against the tool's struct; a bad one raises DesignError naming field and rule."""
-    return convert_args(spec.name, spec.args, arguments)
-
-
-def convert_args(name: str, kind: type[A], arguments: dict[str, Any] | None) -> A:
-    """:func:`parse_args` for arguments of the struct ``kind`` of the tool ``name`` (a tool with no ToolSpec)."""
     try:
-        return msgspec.convert(arguments or {}, kind, strict=False)
+        return msgspec.convert(arguments or {}, spec.args, strict=False)
     except msgspec.ValidationError as exc:
         # A normaliser's error already names its field; the path of the whole struct adds nothing.
         reason = str(exc).removesuffix(" - at `$`").rstrip(".")
-        choices = _choices(kind, str(exc))
+        choices = _choices(spec.args, str(exc))
         raise DesignError(
             ErrorCode.BAD_ARGUMENT,
-            f"Invalid arguments for {name}: {reason}{'; ' + choices if choices else ''}.",
+            f"Invalid arguments for {spec.name}: {reason}{'; ' + choices if choices else ''}.",
             "Fix the argument and call again; the tool's input schema lists every field.",
         ) from None
 

@@ -28,9 +28,10 @@ from mcp import Client
 from PIL import Image
 
 from design_console.config import Config, load_config
-from design_console.errors import DesignError, ErrorCode
+from design_console.errors import PREFIX, DesignError, ErrorCode
 from design_console.protocol import ImageBlock, TextBlock, ToolOutput
 from design_console.remote.browser import BROWSER_TOOLS, BrowserPool
+from design_console.remote.tools import RemoteCallContext, remote_catalog, run_tool
 from design_console.tools.schema import input_schema
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -502,23 +503,38 @@ async def test_idle_contexts_and_then_chromium_are_closed(tmp_path: Path, site: 
         await browsers.stop()
 
 
-async def test_call_tool_runs_the_remote_variants(pool: BrowserPool, site: Site) -> None:
+async def test_the_remote_variants_run_through_the_one_call_path(pool: BrowserPool, site: Site) -> None:
+    """The three browser tools as Remote Mode runs them: its catalog's specs through ``tools.calls.run_call``, with
+    the caller's context; bad arguments answer an error result and never reach the browser."""
     assert set(BROWSER_TOOLS) == {"design_navigate", "design_get_console_logs", "design_take_screenshot"}
     for _, args in BROWSER_TOOLS.values():
         assert input_schema(args)["type"] == "object"
-    nav = text_of(await pool.call_tool("caller", "design_navigate", {"url": site.url("/console")}))
+    tools = remote_catalog(pool.config)
+
+    async def progress(done: float, total: float | None, message: str) -> None:
+        """No progress is looked at."""
+
+    async def context() -> RemoteCallContext:
+        return RemoteCallContext(pool.config, None, progress, None, "caller", pool)  # type: ignore[arg-type]
+
+    async def call(name: str, arguments: dict[str, Any]) -> ToolOutput:
+        return await run_tool(tools, name, arguments, context)
+
+    nav = text_of(await call("design_navigate", {"url": site.url("/console")}))
     assert nav["title"] == "Console"
     await wait_for_log(pool, "caller", "boom")
-    errors = text_of(await pool.call_tool("caller", "design_get_console_logs", {"level": "error", "count": 1}))
+    errors = text_of(await call("design_get_console_logs", {"level": "error", "count": 1}))
     assert [e["message"] for e in errors["logs"]] == ["Uncaught Error: boom"]
-    meta, shot = image_of(
-        await pool.call_tool("caller", "design_take_screenshot", {"format": "jpg", "scale": 0.5, "quality": 60})
-    )
+    meta, shot = image_of(await call("design_take_screenshot", {"format": "jpg", "scale": 0.5, "quality": 60}))
     assert (meta["width"], meta["height"], meta["scale"], shot.mime_type) == (640, 400, 0.5, "image/jpeg")
+    asked = len(site.requests)
     for bad in ({"url": site.url("/plain"), "extra": 1}, {"scale": 2}, {"format": "gif"}):
-        with pytest.raises(DesignError) as err:
-            await pool.call_tool("caller", "design_take_screenshot", bad)
-        assert err.value.code == ErrorCode.BAD_ARGUMENT and "design_take_screenshot" in err.value.message
+        refused = await call("design_take_screenshot", bad)
+        assert refused.is_error, bad
+        block = refused.content[0]
+        assert isinstance(block, TextBlock)
+        assert block.text.startswith(f"{PREFIX}Invalid arguments for design_take_screenshot: "), block.text
+    assert len(site.requests) == asked
 
 
 async def test_chromium_killed_is_started_again(pool: BrowserPool, site: Site) -> None:
