@@ -79,7 +79,7 @@ DS_TOOLS = frozenset(
     }
 )
 
-#: Run by tests/tools/tokens/test_token_sync.py.
+#: Run by tests/tools/token_tools/test_token_sync.py.
 TOKEN_TOOLS = frozenset({"design_export_tokens", "design_import_tokens"})
 
 #: Run by tests/tools/variables/test_variables_write.py, tests/tools/nodes/test_nodes_write.py,

@@ -1,4 +1,5 @@
-"""The shared argument types: colours, node ids and file references, checked and normalised as arguments are parsed."""
+"""The shared argument types: colours, node ids, file references and token formats (an old format name refused with
+its new one by every tool that takes one), checked and normalised as arguments are parsed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Literal, get_args
 
 import msgspec
 import pytest
+from fakes.context import FakeContext, error_text
+from fakes.design_api import ENTERPRISE_KEY
 
 from design_console.errors import DesignError
 from design_console.tools import catalog
@@ -170,3 +173,24 @@ def test_console_levels_match_the_catalog() -> None:
     for name in ("design_get_console_logs", "design_watch_console"):
         levels = input_schema(catalog()[name].args)["properties"]["level"]["enum"]
         assert sorted(levels) == sorted(get_args(ConsoleLevelFilter))
+
+
+#: A design file for the token format refusals (the fake design API's).
+TOKENS_FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("css", "css-vars"), ("sass", "scss"), ("tailwind", "tailwind-v3"), ("typescript", "ts-module"), ("json", "dtcg")],
+)
+async def test_an_old_export_format_name_is_refused_with_its_new_name(ctx: FakeContext, old: str, new: str) -> None:
+    for tool in ("design_get_variables", "design_get_styles"):
+        refused = await ctx.call(tool, {"fileUrl": TOKENS_FILE_URL, "include_exports": True, "export_formats": [old]})
+        assert f"`export_formats`: the token format {old!r} is now called {new!r}" in error_text(refused), tool
+    refused = await ctx.call("design_export_tokens", {"format": old})
+    assert f"`format`: the token format {old!r} is now called {new!r}" in error_text(refused)
+
+
+async def test_the_import_takes_the_formats_by_the_same_names(ctx: FakeContext) -> None:
+    refused = await ctx.call("design_import_tokens", {"format": "tailwind-v3-config", "payload": "{}"})
+    assert "`format`: the token format 'tailwind-v3-config' is now called 'tailwind-v3'" in error_text(refused)

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from design_console.engines import codebase
+from design_console.engines import component_code
 from design_console.errors import DesignError
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileUrl, NodeArgs, NodePagedArgs
@@ -94,7 +94,7 @@ async def design_get_component_for_development(ctx: ApiContext, args: DevArgs) -
             result["image"] = await render_url(ctx, key, nid, 2, "png")
         if args.codebasePath and result["nodes"]:
             name = str(result["nodes"][0].get("name", ""))
-            result["codebase"] = await asyncio.to_thread(codebase.find_component_code, args.codebasePath, name)
+            result["codebase"] = await asyncio.to_thread(component_code.find_component_code, args.codebasePath, name)
     return ok(result)
 
 

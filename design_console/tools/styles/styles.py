@@ -12,7 +12,7 @@ from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
 from design_console.tools.files import file_key_for
 from design_console.tools.styles.style_data import file_styles
-from design_console.tools.tokens.token_reads import export_block, file_usage
+from design_console.tools.token_tools.token_reads import export_block, file_usage
 
 
 class StylesArgs(FilePagedArgs):

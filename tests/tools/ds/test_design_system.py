@@ -1,12 +1,14 @@
 """The design-system tools over a real bridge (fakes/harness.py): a real Bridge on free ports, a fake plugin answering
 with payloads shaped like the Desktop Bridge plugin's, and EXECUTE_CODE scripts run by the plugin's own executeCode in
-Node."""
+Node; the kit, which reads the design API, with the real client against the fake API."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fakes.context import data, error_text
+from fakes.api_server import ApiServer
+from fakes.context import FakeContext, data, error_text
+from fakes.design_api import ENTERPRISE_KEY, PRO_KEY
 from fakes.fake_plugin import FakePlugin, FakePluginError
 from fakes.harness import Harness, size
 from fakes.plugin_payloads import (
@@ -115,3 +117,49 @@ def test_every_tool_is_a_bridge_read_in_the_api_worker() -> None:
     for name in names:
         spec = REGISTRY[name]
         assert (spec.runs_in, spec.toolset, spec.needs_bridge) == ("api", "read", True), name
+
+
+# design_get_design_system_kit ------------------------------------------------------------------------------------
+
+
+async def test_design_system_kit(ctx: FakeContext) -> None:
+    kit = data(await ctx.call("design_get_design_system_kit", {"fileKey": ENTERPRISE_KEY}))
+    assert kit["tokens"]["total"] == 36 and kit["components"]["total"] == 2 and kit["styles"]["total"] == 1
+    pro = data(await ctx.call("design_get_design_system_kit", {"fileKey": PRO_KEY, "include": ["tokens"]}))
+    assert "Enterprise" in pro["notes"][0]
+
+
+async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: FakeContext, fake_api: ApiServer) -> None:
+    kit = data(
+        await ctx.call(
+            "design_get_design_system_kit",
+            {"fileKey": ENTERPRISE_KEY, "include": ["components"], "includeImages": True},
+        )
+    )
+    button = next(i for i in kit["components"]["items"] if i["name"] == "Button")
+    specs = button["variantSpecs"]
+    assert specs["default"] == "State=Default"
+    assert specs["base"][""]["size"] == [96, 40] and specs["base"]["Background"]["fills"][0]["color"] == "#3366E6"
+    assert specs["base"]["Label"]["characters"] == "Button"
+    assert specs["variants"]["State=Hover"] == {
+        "Background": {"fills": [{"color": "#264DBF", "variable": "VariableID:35:35"}]}
+    }
+    disabled = specs["variants"]["State=Disabled"]
+    assert disabled[""] == {"opacity": 0.5} and disabled["Background"]["fills"][0]["color"] == "#999999"
+    assert "Label" not in disabled
+    assert all(i["imageUrl"].endswith(".png") for i in kit["components"]["items"])
+    renders = [r for r in fake_api.requests() if r["path"].startswith("/v1/images/")]
+    assert len(renders) == 1 and set(renders[0]["query"]["ids"].split(",")) == {"1:2", "1:3"}
+    compact = data(
+        await ctx.call(
+            "design_get_design_system_kit", {"fileKey": ENTERPRISE_KEY, "include": ["components"], "format": "compact"}
+        )
+    )
+    assert all("variantSpecs" not in i and "imageUrl" not in i for i in compact["components"]["items"])
+
+
+async def test_kit_with_specs_and_images_keeps_to_max_tokens(ctx: FakeContext) -> None:
+    args = {"fileKey": ENTERPRISE_KEY, "includeImages": True, "maxTokens": 500}
+    out = await ctx.call("design_get_design_system_kit", args)
+    assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
+    assert any(note.startswith("components: cut") for note in data(out)["notes"])

@@ -4,10 +4,13 @@ the fake design API."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from fakes.api_server import ApiServer
 from fakes.context import FakeContext, data, error_text
 from fakes.design_api import ENTERPRISE_KEY, STYLES_KEY
+
+from design_console.clients.design_api import DesignApi
 
 FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 
@@ -21,6 +24,15 @@ async def test_styles(ctx: FakeContext) -> None:
     summary = data(await ctx.call("design_get_styles", {"fileUrl": FILE_URL, "verbosity": "summary"}))
     assert summary["styles"] == [{"name": "Surface/Default", "type": "FILL"}]
     assert "found nothing" in error_text(await ctx.call("design_get_styles", {"fileUrl": "NoSuchFile000000000099"}))
+
+
+async def test_a_call_without_an_access_token_is_a_tool_error(fake_api: ApiServer, home: Path) -> None:
+    client = DesignApi(fake_api.client_config(home, token=""))
+    try:
+        out = await FakeContext(client.config, api=client).call("design_get_styles", {"fileUrl": FILE_URL})
+    finally:
+        await client.aclose()
+    assert "DESIGN_ACCESS_TOKEN" in error_text(out)
 
 
 async def test_styles_without_a_token_are_counted_with_their_reason(ctx: FakeContext, fake_api: ApiServer) -> None:

@@ -10,7 +10,13 @@ from fakes.design_api import ENTERPRISE_KEY
 
 from design_console.tokens.model import Collection, Token, TokenSet
 from design_console.tools.base import CHARS_PER_TOKEN
-from design_console.tools.tokens.token_reads import CUT_MARKER, DEFAULT_EXPORTS, export_block, file_usage, fit_exports
+from design_console.tools.token_tools.token_reads import (
+    CUT_MARKER,
+    DEFAULT_EXPORTS,
+    export_block,
+    file_usage,
+    fit_exports,
+)
 
 FILE_URL = f"https://www.figma.com/design/{ENTERPRISE_KEY}/Design-System"
 

@@ -36,7 +36,7 @@ from design_console.tokens.model import (
 from design_console.tokens.values import Color, color_text
 from design_console.tools.base import NORMALIZE, Args, ok, tokens_tool
 from design_console.tools.context import TokensContext
-from design_console.tools.tokens.token_sync import MAX_FILE_BYTES, given_fields, with_config
+from design_console.tools.token_tools.token_sync import MAX_FILE_BYTES, given_fields, with_config
 
 
 def _import_format(name: str) -> str:

@@ -1,1 +1,0 @@
-"""Design tokens between the design tool's variables and code files: export, import, what reads add."""
