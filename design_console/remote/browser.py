@@ -37,6 +37,7 @@ from design_console.engines.console_entry import ConsoleEntry, cap_message
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.remote.admission import Admission
+from design_console.runtime.platform.devtools_pipe import browser_env
 from design_console.tools.args import ConsoleLevelFilter
 from design_console.tools.base import Args, image, ok
 from design_console.tools.core.connection import fit_encoded
@@ -654,9 +655,13 @@ class BrowserPool:
             if self._playwright is None:
                 self._playwright = await async_playwright().start()
             path = self.config.remote_browser_path
+            env: dict[str, str | float | bool] = {**browser_env(os.environ)}
             try:
                 self._browser = await self._playwright.chromium.launch(
-                    executable_path=str(path), args=list(CHROMIUM_ARGS), timeout=LAUNCH_TIMEOUT_MS
+                    executable_path=str(path),
+                    args=list(CHROMIUM_ARGS),
+                    timeout=LAUNCH_TIMEOUT_MS,
+                    env=env,
                 )
             except PlaywrightError as exc:
                 raise DesignError(

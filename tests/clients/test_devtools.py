@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import psutil
 import pytest
@@ -135,3 +136,23 @@ def test_a_local_probe_finds_no_devtools_endpoint() -> None:
     report = netns.run([], PROBE_DURING_RENDER % PROBE)
     assert report["alive"], "the probe ran while the page rendered"
     assert report["found"] == [], report
+
+
+async def test_a_long_tmpdir_does_not_keep_the_browser_from_starting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chromium's singleton socket lives under TMPDIR, and a socket path longer than about 104 bytes stops it."""
+    long = tmp_path / ("a-temporary-folder-with-a-long-name-" * 3)
+    long.mkdir()
+    monkeypatch.setenv("TMPDIR", str(long))
+    reading = await evaluate_in_page(
+        url=None,
+        html="<p>started</p>",
+        width=400,
+        height=300,
+        script="() => document.body.innerText",
+        argument=None,
+        timeout=60,
+        scope=FileScope(),
+    )
+    assert reading.value == "started"

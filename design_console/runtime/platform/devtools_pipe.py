@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -91,6 +92,10 @@ if sys.platform == "win32":
         assert isinstance(proc, subprocess.Popen)
         return proc.wait()
 
+    def browser_env(base: Mapping[str, str]) -> dict[str, str]:
+        """``base`` as a browser's environment (Chromium's singleton lock is no socket file on Windows)."""
+        return dict(base)
+
 else:
     import fcntl
 
@@ -107,7 +112,7 @@ else:
             pid = os.posix_spawn(
                 argv[0],
                 [*argv, PIPE_SWITCH],
-                dict(os.environ),
+                browser_env(os.environ),
                 file_actions=[
                     (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                     (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
@@ -132,3 +137,14 @@ else:
         except ChildProcessError:
             return None
         return os.waitstatus_to_exitcode(status)
+
+    #: Chromium keeps its singleton socket at $TMPDIR/org.chromium.Chromium.XXXXXX/SingletonSocket, and a socket's
+    #: path holds at most 103 bytes on macOS (107 on Linux): under a longer TMPDIR it refuses to start at all.
+    _TMPDIR_ROOM = 103 - len("/org.chromium.Chromium.XXXXXX/SingletonSocket")
+
+    def browser_env(base: Mapping[str, str]) -> dict[str, str]:
+        """``base`` as a browser's environment, with a TMPDIR short enough for Chromium's singleton socket."""
+        env = dict(base)
+        if len(env.get("TMPDIR") or tempfile.gettempdir()) > _TMPDIR_ROOM:
+            env["TMPDIR"] = "/tmp"
+        return env
