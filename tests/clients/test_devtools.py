@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
 from fakes import netns
 
-from design_console.clients.page_render import evaluate_in_page
+from design_console.clients.page_render import PageReading, evaluate_in_page
 from design_console.runtime.user_files import FileScope
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/net")
@@ -65,21 +66,17 @@ def _browser_tree() -> list[psutil.Process]:
     return tree
 
 
+def _render(html: str, script: str) -> Coroutine[Any, Any, PageReading]:
+    """``html`` laid out in a small viewport, and what ``script`` resolves to there."""
+    return evaluate_in_page(
+        url=None, html=html, width=400, height=300, script=script, argument=None, timeout=60, scope=FileScope()
+    )
+
+
 @pytest.fixture
 async def rendering() -> AsyncIterator[list[psutil.Process]]:
     """A page that never finishes rendering, held open while the test looks at its browser."""
-    task = asyncio.create_task(
-        evaluate_in_page(
-            url=None,
-            html="<h1>slow page</h1>",
-            width=400,
-            height=300,
-            script="() => new Promise(() => {})",
-            argument=None,
-            timeout=60,
-            scope=FileScope(),
-        )
-    )
+    task = asyncio.create_task(_render("<h1>slow page</h1>", "() => new Promise(() => {})"))
     deadline = asyncio.get_running_loop().time() + 30
     while not (tree := _browser_tree()) or len(tree) < 2:
         assert not task.done(), task
@@ -110,7 +107,7 @@ async def test_the_browser_listens_on_no_port(rendering: list[psutil.Process]) -
 PROBE_DURING_RENDER = r"""
 import asyncio, json, subprocess, sys
 import psutil
-from design_console.clients.page_render import evaluate_in_page
+from design_console.clients.page_render import PageReading, evaluate_in_page
 from design_console.runtime.user_files import FileScope
 
 PROBE = %r
@@ -145,14 +142,4 @@ async def test_a_long_tmpdir_does_not_keep_the_browser_from_starting(
     long = tmp_path / ("a-temporary-folder-with-a-long-name-" * 3)
     long.mkdir()
     monkeypatch.setenv("TMPDIR", str(long))
-    reading = await evaluate_in_page(
-        url=None,
-        html="<p>started</p>",
-        width=400,
-        height=300,
-        script="() => document.body.innerText",
-        argument=None,
-        timeout=60,
-        scope=FileScope(),
-    )
-    assert reading.value == "started"
+    assert (await _render("<p>started</p>", "() => document.body.innerText")).value == "started"
