@@ -16,6 +16,16 @@ import pytest
 WAIT_SECONDS = 10.0
 #: The project's esbuild (an npm dev dependency): generated React code is compiled with it, as a user's bundler would.
 ESBUILD = Path(__file__).resolve().parents[1] / "node_modules" / ".bin" / "esbuild"
+#: Debian's chromium, as the browser tests run it (never a browser download of Playwright's own).
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def _loopbacks() -> list[tuple[socket.AddressFamily, str]]:
@@ -94,8 +104,9 @@ async def http_request_async(
     return await asyncio.to_thread(http_request, port, method, path, headers)
 
 
-def compile_react(code: str, source: Path) -> str:
-    """Write the React module ``code`` to ``source`` (``.tsx``), compile it with esbuild and return the JavaScript.
+def compile_react(code: str, source: Path, *, module_format: str = "esm") -> str:
+    """Write the React module ``code`` to ``source`` (``.tsx``), compile it with esbuild to ``module_format`` (``esm``
+    or ``cjs``) and return the JavaScript.
 
     A compile error fails the test with esbuild's message; where esbuild is not installed the test is skipped.
     """
@@ -103,7 +114,7 @@ def compile_react(code: str, source: Path) -> str:
         pytest.skip("esbuild is not installed in node_modules (npm install)")
     source.write_text(code)
     done = subprocess.run(
-        [str(ESBUILD), str(source), "--jsx=automatic", "--format=esm", "--log-level=error"],
+        [str(ESBUILD), str(source), "--jsx=automatic", f"--format={module_format}", "--log-level=error"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -17,21 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import CHROMIUM, CHROMIUM_ARGS
 from mcp import Client, StdioServerParameters
 from procs import DaemonProcess, TestEnv
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "plugin-ui"
 MANIFEST_FIRST_PORT = 9223
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = [
     pytest.mark.browser,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ESBUILD, compile_react
+from helpers import CHROMIUM, CHROMIUM_ARGS, compile_react
 from playwright.sync_api import Page, Route, sync_playwright
 
 from design_console.engines.codegen import html, react, vue
@@ -35,15 +34,6 @@ from design_console.engines.codegen.metadata import outline
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ORIGIN = "http://design.test"
 
 #: Texts a file could hold in any name, text or value: each ends a literal of some language the generators write
@@ -342,26 +332,11 @@ class Site:
 @pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield Site(browser.new_page())
         finally:
             browser.close()
-
-
-def esbuild_cjs(code: str, source: Path) -> str:
-    """``code`` compiled by esbuild to a CommonJS script, as the browser harness runs it."""
-    if not ESBUILD.exists():
-        pytest.skip("esbuild is not installed in node_modules (npm install)")
-    source.write_text(code)
-    done = subprocess.run(
-        [str(ESBUILD), str(source), "--jsx=automatic", "--format=cjs", "--log-level=error"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def as_script(compiled: str, into: str) -> str:
@@ -395,7 +370,7 @@ def test_the_react_module_compiles_and_runs_nothing_from_the_file(
     module = react.module(built(text, svg, embed=False), text)
     assert fetched_from_outside(module) == []
     compile_react(module, tmp_path / "Design.tsx")
-    compiled = esbuild_cjs(module, tmp_path / "Browser.tsx")
+    compiled = compile_react(module, tmp_path / "Browser.tsx", module_format="cjs")
     index = (
         '<!doctype html><html><head><meta charset="utf-8"></head><body><div id="root"></div>'
         '<script data-harness src="/runtime.js"></script><script data-harness src="/app.js"></script>'
@@ -496,7 +471,7 @@ def test_the_vue_component_keeps_the_file_as_data(site: Site, text: str, svg: st
     assert found is not None
     svgs = sorted(set(re.findall(r'v-html="(svg\d+)"', found["template"])))
     script = found["script"] + f"\nexport const __svgs = {{ {', '.join(svgs)} }};\n"
-    compiled = esbuild_cjs(script, tmp_path / "Component.ts")
+    compiled = compile_react(script, tmp_path / "Component.ts", module_format="cjs")
     styles = re.sub(r"</?style( scoped)?>", "", found["styles"])
     index = (
         f'<!doctype html><html><head><meta charset="utf-8"><style>{styles}</style></head><body>'

@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 from fakes.cases import APP_TOOLS, AUDITED_DOCUMENT, AUDITED_TOKENS
 from fakes.chain import OpenFile, call, held_session, js, plugin_chain
+from helpers import CHROMIUM, CHROMIUM_ARGS
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon
@@ -28,15 +29,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 ROOT = Path(__file__).resolve().parents[3]
 HOST_PAGE = ROOT / "tests" / "fakes" / "fixtures" / "app_host.html"
 SHOTS = ROOT / "docs" / "apps"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 FILE_KEY = "appsFile"
 NO_PLUGIN_FILE = "https://www.figma.com/design/elsewhere1/Elsewhere"
 SPACING = [
