@@ -93,7 +93,8 @@ async def run(count: int, mode_count: int, formats: list[str]) -> None:
         installation_with_plugin(file_key="benchImport", file_name="Bench Import") as env,
         tempfile.TemporaryDirectory() as out,
     ):
-        params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
+        # The export writes into the temporary folder: the shim works there, so the AI app shares it.
+        params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env), cwd=out)
         async with Client(params) as client, Client(params) as prober:
             pid = await _tokens_worker_pid(client)
             for fmt in formats:
