@@ -78,6 +78,7 @@ class Method(StrEnum):
     # code and file
     EXECUTE_CODE = "EXECUTE_CODE", EXECUTE_DEFAULT_MS / 1000 + EXECUTE_MARGIN_SECONDS
     GET_FILE_INFO = "GET_FILE_INFO", 3
+    READ_LAYERS = "READ_LAYERS", 30
     RELOAD_UI = "RELOAD_UI", 10
     CANCEL = "CANCEL", 5
     # variables

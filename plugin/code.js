@@ -670,6 +670,172 @@
     return { type: "SOLID", color: { r: c.r, g: c.g, b: c.b }, opacity: opacity === void 0 ? c.a : opacity };
   }
 
+  // plugin/src/code/nodes.js
+  async function getNode(id, param) {
+    const key = param || "nodeId";
+    if (typeof id !== "string" || id.length === 0) {
+      throw badParams("Parameter '" + key + `' is required: a node id such as "12:34".`);
+    }
+    const node = await figma.getNodeByIdAsync(id);
+    if (!node || node.removed) {
+      throw notFound(
+        "Node " + id + " was not found in this file (" + figma.root.name + "). Node ids are specific to a file and session and go stale: look the node up again (design_get_selection, design_get_file_data, or design_execute with figma.currentPage.findAll) and retry with the new id."
+      );
+    }
+    return node;
+  }
+  async function getSceneNode(id, param) {
+    const node = await getNode(id, param);
+    if (node.type === "DOCUMENT" || node.type === "PAGE") {
+      throw badParams("Node " + node.id + " is a " + node.type + "; this command needs a layer on the canvas.");
+    }
+    return (
+      /** @type {SceneNode} */
+      node
+    );
+  }
+  function requireProp(node, prop, action) {
+    if (!(prop in node)) {
+      throw new PluginError(
+        "wrong_node_type",
+        "Cannot " + action + " on " + node.type + " node " + node.id + " (" + node.name + "): it has no '" + prop + "'."
+      );
+    }
+    return (
+      /** @type {any} */
+      node
+    );
+  }
+  function requireType(node, types, action) {
+    if (types.indexOf(node.type) < 0) {
+      throw new PluginError(
+        "wrong_node_type",
+        "Cannot " + action + ": node " + node.id + " (" + node.name + ") is a " + node.type + ", expected " + types.join(" or ") + "."
+      );
+    }
+  }
+  async function mainComponentOnly(node, action) {
+    if (node.type === "INSTANCE") {
+      const main = await /** @type {InstanceNode} */
+      node.getMainComponentAsync();
+      const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
+      throw new PluginError(
+        "wrong_node_type",
+        "Cannot " + action + " on instance " + node.id + " (" + node.name + "): that belongs on its main component" + (owner ? " '" + owner.name + "' (" + owner.id + ")" + (owner.remote ? ", which comes from a library and is edited there" : ", so use that id") : "") + "."
+      );
+    }
+    requireType(node, ["COMPONENT", "COMPONENT_SET"], action);
+    const component = (
+      /** @type {ComponentNode | ComponentSetNode} */
+      node
+    );
+    if (component.remote) throw readOnly("Component '" + component.name + "' (" + component.id + ")");
+    return component;
+  }
+  function summarize(node) {
+    const n = (
+      /** @type {any} */
+      node
+    );
+    const out = { id: node.id, name: node.name, type: node.type };
+    if (typeof n.x === "number") {
+      out.x = n.x;
+      out.y = n.y;
+    }
+    if (typeof n.width === "number") {
+      out.width = n.width;
+      out.height = n.height;
+    }
+    if (n.visible === false) out.visible = false;
+    if (node.parent) out.parentId = node.parent.id;
+    return out;
+  }
+  function describePaints(paints) {
+    if (!Array.isArray(paints)) return paints === void 0 ? void 0 : "mixed";
+    return paints.map((p) => {
+      const out = { type: p.type };
+      if (p.type === "SOLID") out.color = toHex(p.color);
+      if (p.opacity !== void 0 && p.opacity !== 1) out.opacity = p.opacity;
+      if (p.visible === false) out.visible = false;
+      const bound = (
+        /** @type {any} */
+        p.boundVariables
+      );
+      if (bound && bound.color) out.variableId = bound.color.id;
+      return out;
+    });
+  }
+  function describeTree(node, depth, budget) {
+    const b = budget || { count: 0, max: 2e3 };
+    b.count++;
+    const n = (
+      /** @type {any} */
+      node
+    );
+    const out = summarize(node);
+    if ("fills" in n) out.fills = describePaints(n.fills);
+    if ("strokes" in n && n.strokes.length) {
+      out.strokes = describePaints(n.strokes);
+      out.strokeWeight = n.strokeWeight === figma.mixed ? "mixed" : n.strokeWeight;
+    }
+    if (typeof n.opacity === "number" && n.opacity !== 1) out.opacity = n.opacity;
+    if (typeof n.cornerRadius === "number" && n.cornerRadius) out.cornerRadius = n.cornerRadius;
+    if (n.layoutMode && n.layoutMode !== "NONE") {
+      out.layout = {
+        mode: n.layoutMode,
+        itemSpacing: n.itemSpacing,
+        padding: [n.paddingTop, n.paddingRight, n.paddingBottom, n.paddingLeft],
+        primaryAxisAlignItems: n.primaryAxisAlignItems,
+        counterAxisAlignItems: n.counterAxisAlignItems
+      };
+    }
+    if (node.type === "TEXT") {
+      out.characters = n.characters;
+      out.fontSize = n.fontSize === figma.mixed ? "mixed" : n.fontSize;
+      out.fontName = n.fontName === figma.mixed ? "mixed" : n.fontName;
+    }
+    if (n.boundVariables && Object.keys(n.boundVariables).length) out.boundVariables = boundVariableIds(n.boundVariables);
+    if (typeof n.description === "string" && n.description) out.description = n.description;
+    if (Array.isArray(n.reactions) && n.reactions.length) out.reactions = n.reactions.length;
+    if (n.variantProperties) out.variantProperties = n.variantProperties;
+    if (node.type === "INSTANCE" && n.componentProperties) out.componentProperties = n.componentProperties;
+    if ("children" in n) {
+      if (depth > 0 && b.count < b.max) {
+        out.children = n.children.map((c) => describeTree(c, depth - 1, b));
+      } else {
+        out.childCount = n.children.length;
+      }
+    }
+    return out;
+  }
+  function boundVariableIds(bound) {
+    const out = {};
+    Object.keys(bound).forEach((field) => {
+      const v = bound[field];
+      out[field] = Array.isArray(v) ? v.map((a) => a && a.id) : v && v.id;
+    });
+    return out;
+  }
+  function isHidden(node) {
+    let cur = node;
+    while (cur && cur.type !== "PAGE" && cur.type !== "DOCUMENT") {
+      if (
+        /** @type {any} */
+        cur.visible === false
+      ) return true;
+      cur = cur.parent;
+    }
+    return false;
+  }
+  async function placeUnder(node, parentId) {
+    if (parentId === void 0 || parentId === null) return;
+    const parent = await getNode(parentId, "parentId");
+    if (!("appendChild" in parent)) {
+      throw new PluginError("wrong_node_type", "Parent " + parent.id + " is a " + parent.type + " and cannot hold children.");
+    }
+    parent.appendChild(node);
+  }
+
   // plugin/src/code/params.js
   function reqString(params, key) {
     const value = params[key];
@@ -746,6 +912,133 @@
   }
   function isPlainObject(value) {
     return typeof value === "object" && value !== null && !Array.isArray(value);
+  }
+
+  // plugin/src/code/methods/layers.js
+  var READ_MAX_CHARS = 256 * 1024;
+  var READ_MAX_NODES = 5e3;
+  async function readLayers(params) {
+    const depth = (
+      /** @type {number} */
+      optNumber(params, "depth", 6, { min: 0, max: 50 })
+    );
+    const maxNodes = (
+      /** @type {number} */
+      optNumber(params, "maxNodes", 1e3, { min: 1, max: READ_MAX_NODES })
+    );
+    const scope = (
+      /** @type {string} */
+      optEnum(params, "scope", ["auto", "selection"], "auto")
+    );
+    const start = startPath(params.start);
+    const found = await rootsOf(params.rootId, scope);
+    const key = rootsKey(found.roots);
+    const expected = optString(params, "rootsKey", void 0);
+    if (expected !== void 0 && expected !== key) {
+      throw new PluginError(
+        "stale_cursor",
+        "The layers this read started from changed (" + found.scope + " of page '" + figma.currentPage.name + "'): read again from the start, without a cursor."
+      );
+    }
+    const out = { success: true, scope: found.scope, rootsKey: key, roots: found.roots.length, ancestors: [], nodes: [], next: null };
+    if (!found.roots.length) return out;
+    const walk2 = resume(found.roots, start, out.ancestors);
+    let chars = 0;
+    while (walk2.length) {
+      const frame = walk2[walk2.length - 1];
+      if (frame.index >= frame.siblings.length) {
+        walk2.pop();
+        continue;
+      }
+      if (out.nodes.length >= maxNodes || chars >= READ_MAX_CHARS) {
+        out.next = walk2.map((f, level) => level === walk2.length - 1 ? f.index : f.index - 1);
+        break;
+      }
+      const node = frame.siblings[frame.index];
+      const rec = record(node, frame.index, walk2.length - 1, frame.box);
+      frame.index += 1;
+      const kids = childrenOf(node);
+      if (kids && kids.length && walk2.length - 1 < depth) {
+        walk2.push({ siblings: kids, index: 0, box: boxOf(node) });
+      } else if (kids && kids.length) {
+        rec.more = kids.length;
+      }
+      chars += JSON.stringify(rec).length + 1;
+      out.nodes.push(rec);
+    }
+    return out;
+  }
+  function startPath(value) {
+    if (value === void 0 || value === null) return [];
+    if (!Array.isArray(value) || value.length > 51 || !value.every((i) => Number.isInteger(i) && i >= 0)) {
+      throw badParams("Parameter 'start' must be a list of child indexes, as a previous READ_LAYERS answered in 'next'.");
+    }
+    return value;
+  }
+  async function rootsOf(rootId, scope) {
+    if (rootId !== void 0 && rootId !== null) {
+      const node = await getNode(rootId, "rootId");
+      if (node.type === "DOCUMENT") throw badParams("Node " + node.id + " is the document: name a page or a layer.");
+      return { roots: [node], scope: "node" };
+    }
+    const selection = figma.currentPage.selection;
+    if (scope === "selection" || selection.length) return { roots: selection.slice(), scope: "selection" };
+    return { roots: figma.currentPage.children.slice(), scope: "page" };
+  }
+  function rootsKey(roots) {
+    let hash = 2166136261;
+    const text = figma.currentPage.id + "|" + roots.length + "|" + roots.map((r) => r.id).join(",");
+    for (let i = 0; i < text.length; i++) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 16777619) >>> 0;
+    }
+    return hash.toString(16);
+  }
+  function resume(roots, start, ancestors) {
+    const walk2 = [{ siblings: roots, index: start.length ? start[0] : 0, box: null }];
+    for (let level = 0; level < start.length - 1; level++) {
+      const frame = walk2[level];
+      const node = frame.siblings[frame.index];
+      const kids = node && childrenOf(node);
+      if (!kids) throw staleStart();
+      ancestors.push(record(node, frame.index, level, frame.box));
+      frame.index += 1;
+      walk2.push({ siblings: kids, index: start[level + 1], box: boxOf(node) });
+    }
+    const last = walk2[walk2.length - 1];
+    if (last.index > last.siblings.length) throw staleStart();
+    return walk2;
+  }
+  function staleStart() {
+    return new PluginError("stale_cursor", "The position to read from is no longer in this file's tree: read again from the start, without a cursor.");
+  }
+  function childrenOf(node) {
+    return "children" in node && node.children ? node.children : null;
+  }
+  function boxOf(node) {
+    const n = (
+      /** @type {any} */
+      node
+    );
+    const b = n.absoluteBoundingBox;
+    return b ? { x: b.x, y: b.y, width: b.width, height: b.height } : { x: n.x || 0, y: n.y || 0, width: n.width || 0, height: n.height || 0 };
+  }
+  function rootBox(root) {
+    const parent = root.parent;
+    return parent && parent.type !== "PAGE" && parent.type !== "DOCUMENT" ? boxOf(parent) : { x: 0, y: 0 };
+  }
+  function record(node, index, depth, box) {
+    const n = (
+      /** @type {any} */
+      node
+    );
+    const b = boxOf(node);
+    const parentBox = box || rootBox(node);
+    const rec = { id: node.id, name: node.name, type: node.type, d: depth, i: index, x: b.x - parentBox.x, y: b.y - parentBox.y, w: b.width, h: b.height };
+    if (typeof n.width === "number") rec.w = n.width;
+    if (typeof n.height === "number") rec.h = n.height;
+    if (n.visible === false) rec.hidden = true;
+    return rec;
   }
 
   // plugin/src/code/variable-values.js
@@ -1250,8 +1543,45 @@
     return { success: true, modeId, oldName, newName, collection: describeCollection(collection) };
   }
 
+  // plugin/src/code/chunks.js
+  var SLICE_MS = 30;
+  function yieldToEditor() {
+    return new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  var Pacer = class {
+    /** @param {CommandContext} ctx @param {number} total the items `step` will count */
+    constructor(ctx, total) {
+      this.ctx = ctx;
+      this.total = total;
+      this.done = 0;
+      this.slices = 0;
+      this.sliceStart = Date.now();
+    }
+    /**
+     * Counts one item done; at the end of a slice reports progress with `message(done, total)` and yields.
+     * @param {(done: number, total: number) => string} message
+     */
+    async step(message) {
+      this.done++;
+      if (this.done < this.total && Date.now() - this.sliceStart < SLICE_MS) return;
+      await this.ctx.progress(this.done, this.total, message(this.done, this.total));
+      await this.pause();
+    }
+    /** For work that is not counted (checking the items before any change): yields at the end of a slice. */
+    async check() {
+      if (Date.now() - this.sliceStart >= SLICE_MS) await this.pause();
+    }
+    async pause() {
+      await yieldToEditor();
+      this.slices++;
+      this.sliceStart = Date.now();
+      if (this.ctx.cancelled) throw new PluginError("cancelled", "Command " + this.ctx.id + " was cancelled by the server.");
+    }
+  };
+
   // plugin/src/code/methods/tokens.js
-  var MAX_BATCH = 100;
+  var MAX_BATCH = 5e3;
+  var LISTED_ITEMS = 100;
   function checkCount(items, list, max) {
     if (!items.length) throw badParams("'" + list + "' is empty: give at least one item.");
     if (items.length > max) {
@@ -1262,6 +1592,7 @@
     const planned = [];
     const seen = /* @__PURE__ */ new Map();
     for (let i = 0; i < items.length; i++) {
+      await opts.pacer.check();
       const item = items[i];
       const at = opts.list + "[" + i + "]";
       if (!isPlainObject(item)) throw badParams(at + " must be an object with 'name' and 'resolvedType'.");
@@ -1398,35 +1729,51 @@
     }
   }
   async function createPlanned(planned, collection, modeIdOf, ctx, created, current) {
-    const total = planned.length * 2;
-    for (let i = 0; i < planned.length; i++) {
+    const n = planned.length;
+    const pacer = new Pacer(ctx, n * 2);
+    for (let i = 0; i < n; i++) {
       const p = planned[i];
       current.item = p;
       const v = figma.variables.createVariable(p.name, collection, p.type);
       created.push(v);
       if (p.description !== void 0) v.description = p.description;
       if (p.scopes) v.scopes = p.scopes;
-      await ctx.progress(i + 1, total, "Created " + (i + 1) + " of " + planned.length + " variables");
+      await pacer.step((done) => "Created " + done + " of " + n + " variables");
     }
-    for (let i = 0; i < planned.length; i++) {
+    const madeFor = /* @__PURE__ */ new Map();
+    planned.forEach((p, i) => madeFor.set(p, created[i]));
+    for (let i = 0; i < n; i++) {
       const p = planned[i];
       current.item = p;
       const v = created[i];
       for (const value of p.values) {
-        v.setValueForMode(modeIdOf(value.mode), valueFor(value, planned, created));
+        v.setValueForMode(modeIdOf(value.mode), valueFor(value, madeFor));
       }
-      await ctx.progress(planned.length + i + 1, total, "Set the values of " + (i + 1) + " of " + planned.length + " variables");
+      await pacer.step((done) => "Set the values of " + (done - n) + " of " + n + " variables");
     }
   }
-  function valueFor(v, planned, created) {
+  function valueFor(v, madeFor) {
     const parsed = v.parsed;
     if ("value" in parsed) return parsed.value;
     const target = (
       /** @type {{variable: Variable} | {planned: Planned}} */
       v.target
     );
-    const variable = "variable" in target ? target.variable : created[planned.indexOf(target.planned)];
+    const variable = "variable" in target ? target.variable : (
+      /** @type {Variable} */
+      madeFor.get(target.planned)
+    );
     return figma.variables.createVariableAlias(variable);
+  }
+  function listed(entries, key) {
+    const shown = {};
+    entries.slice(0, LISTED_ITEMS).forEach(([k, v]) => shown[k] = v);
+    const out = { [key]: shown };
+    if (entries.length > LISTED_ITEMS) {
+      out.notListed = entries.length - LISTED_ITEMS;
+      out.hint = "The first " + LISTED_ITEMS + " are listed; read the rest with design_get_variables.";
+    }
+    return out;
   }
   function failure(err, list, item, undone) {
     if (err instanceof PluginError && err.code === "cancelled") {
@@ -1455,6 +1802,7 @@
     const items = reqArray(params, "variables");
     checkCount(items, "variables", MAX_BATCH);
     const planned = await planVariables(items, {
+      pacer: new Pacer(ctx, 0),
       list: "variables",
       valuesKey: "valuesByMode",
       existing: await variablesByName(collection.id),
@@ -1473,19 +1821,22 @@
     } catch (err) {
       throw failure(err, "variables", current.item, removeCreated(created));
     }
-    const ids = {};
-    created.forEach((v) => ids[v.name] = v.id);
-    return { success: true, collectionId: collection.id, count: created.length, created: ids };
+    return Object.assign(
+      { success: true, collectionId: collection.id, count: created.length },
+      listed(created.map((v) => [v.name, v.id]), "created")
+    );
   }
   async function batchUpdateVariables(params, ctx) {
     const items = reqArray(params, "updates");
     checkCount(items, "updates", MAX_BATCH);
+    const checking = new Pacer(ctx, 0);
     const plan2 = [];
     const links = [];
     const collections = /* @__PURE__ */ new Map();
     const names = /* @__PURE__ */ new Map();
     const seen = /* @__PURE__ */ new Map();
     for (let i = 0; i < items.length; i++) {
+      await checking.check();
       const item = items[i];
       const at = "updates[" + i + "]";
       if (!isPlainObject(item)) throw badParams(at + " must be an object with 'variableId', 'modeId' and 'value'.");
@@ -1521,13 +1872,14 @@
     await refuseAliasLoops(links);
     const done = [];
     let current = plan2[0];
+    const pacer = new Pacer(ctx, plan2.length);
     try {
       for (let i = 0; i < plan2.length; i++) {
         current = plan2[i];
         const before = current.variable.valuesByMode[current.modeId];
         current.variable.setValueForMode(current.modeId, current.value);
         done.push({ variable: current.variable, modeId: current.modeId, before });
-        await ctx.progress(i + 1, plan2.length, "Updated " + (i + 1) + " of " + plan2.length + " values");
+        await pacer.step((n, total) => "Updated " + n + " of " + total + " values");
       }
     } catch (err) {
       let left = 0;
@@ -1541,12 +1893,79 @@
       const undone = left ? "Setting back the earlier values failed for " + left + " of " + done.length + "; check those variables." : "Nothing was kept: the " + done.length + " values already changed were set back.";
       throw failure(err, "updates", { index: current.index, name: current.variable.name }, undone);
     }
-    const changes = {};
-    done.forEach((d) => {
-      const byMode = changes[d.variable.id] || (changes[d.variable.id] = {});
+    const changes = /* @__PURE__ */ new Map();
+    for (const d of done) {
+      if (!changes.has(d.variable.id) && changes.size >= LISTED_ITEMS) continue;
+      const byMode = changes.get(d.variable.id) || {};
+      changes.set(d.variable.id, byMode);
       byMode[d.modeId] = [compactValue(d.before), compactValue(d.variable.valuesByMode[d.modeId])];
-    });
-    return { success: true, count: done.length, changes };
+    }
+    const variableCount = new Set(done.map((d) => d.variable.id)).size;
+    const out = { success: true, count: done.length, changes: Object.fromEntries(changes) };
+    if (variableCount > changes.size) {
+      out.notListed = variableCount - changes.size;
+      out.hint = "Changes of the first " + LISTED_ITEMS + " variables are listed; read the others with design_get_variables.";
+    }
+    return out;
+  }
+  async function batchDeleteVariables(params, ctx) {
+    const ids = reqArray(params, "variableIds");
+    checkCount(ids, "variableIds", MAX_BATCH);
+    const checking = new Pacer(ctx, 0);
+    const doomed = [];
+    const seen = /* @__PURE__ */ new Map();
+    for (let i = 0; i < ids.length; i++) {
+      await checking.check();
+      const at = "variableIds[" + i + "]";
+      const variable = editableVariable(await getVariable(ids[i], at));
+      const twin = seen.get(variable.id);
+      if (twin !== void 0) throw conflict(at + " ('" + variable.name + "'): variableIds[" + twin + "] names it too; give each id once.");
+      seen.set(variable.id, i);
+      doomed.push(variable);
+    }
+    const homes = /* @__PURE__ */ new Map();
+    for (const v of doomed) {
+      if (!homes.has(v.variableCollectionId)) homes.set(v.variableCollectionId, await getCollection(v.variableCollectionId));
+    }
+    const removed = [];
+    let index = 0;
+    const pacer = new Pacer(ctx, doomed.length);
+    try {
+      for (; index < doomed.length; index++) {
+        const v = doomed[index];
+        const recipe = {
+          id: v.id,
+          name: v.name,
+          type: v.resolvedType,
+          home: (
+            /** @type {VariableCollection} */
+            homes.get(v.variableCollectionId)
+          ),
+          description: v.description,
+          scopes: v.scopes.slice(),
+          values: Object.assign({}, v.valuesByMode)
+        };
+        v.remove();
+        removed.push(recipe);
+        await pacer.step((n, total) => "Deleted " + n + " of " + total + " variables");
+      }
+    } catch (err) {
+      let left = 0;
+      removed.reverse().forEach((r) => {
+        try {
+          const back = figma.variables.createVariable(r.name, r.home, r.type);
+          back.description = r.description;
+          back.scopes = r.scopes;
+          Object.keys(r.values).forEach((m) => back.setValueForMode(m, r.values[m]));
+        } catch (restoreErr) {
+          left++;
+        }
+      });
+      const undone = left ? "Making the " + removed.length + " deleted variables again failed for " + left + "; check the collections." : "Nothing was kept: the " + removed.length + " variables already deleted were made again (under new ids).";
+      const item = index < doomed.length ? { index, name: doomed[index].name } : null;
+      throw failure(err, "variableIds", item, undone);
+    }
+    return Object.assign({ success: true, count: removed.length }, listed(removed.map((r) => [r.id, r.name]), "deleted"));
   }
   async function setupDesignTokens(params, ctx) {
     const collectionName = reqString(params, "collectionName");
@@ -1556,6 +1975,7 @@
     checkCount(tokens, "tokens", MAX_SETUP_TOKENS);
     await refuseTakenCollectionName(collectionName, "SETUP_DESIGN_TOKENS");
     const planned = await planVariables(tokens, {
+      pacer: new Pacer(ctx, 0),
       list: "tokens",
       valuesKey: "values",
       existing: /* @__PURE__ */ new Map(),
@@ -1597,9 +2017,10 @@
       }
       throw failure(err, "tokens", current.item, undone);
     }
-    const ids = {};
-    created.forEach((v) => ids[v.name] = v.id);
-    return { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length, created: ids };
+    return Object.assign(
+      { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length },
+      listed(created.map((v) => [v.name, v.id]), "created")
+    );
   }
 
   // plugin/src/code/methods/token_import.js
@@ -1971,172 +2392,6 @@
         rolledBack: left === 0
       });
     }
-  }
-
-  // plugin/src/code/nodes.js
-  async function getNode(id, param) {
-    const key = param || "nodeId";
-    if (typeof id !== "string" || id.length === 0) {
-      throw badParams("Parameter '" + key + `' is required: a node id such as "12:34".`);
-    }
-    const node = await figma.getNodeByIdAsync(id);
-    if (!node || node.removed) {
-      throw notFound(
-        "Node " + id + " was not found in this file (" + figma.root.name + "). Node ids are specific to a file and session and go stale: look the node up again (design_get_selection, design_get_file_data, or design_execute with figma.currentPage.findAll) and retry with the new id."
-      );
-    }
-    return node;
-  }
-  async function getSceneNode(id, param) {
-    const node = await getNode(id, param);
-    if (node.type === "DOCUMENT" || node.type === "PAGE") {
-      throw badParams("Node " + node.id + " is a " + node.type + "; this command needs a layer on the canvas.");
-    }
-    return (
-      /** @type {SceneNode} */
-      node
-    );
-  }
-  function requireProp(node, prop, action) {
-    if (!(prop in node)) {
-      throw new PluginError(
-        "wrong_node_type",
-        "Cannot " + action + " on " + node.type + " node " + node.id + " (" + node.name + "): it has no '" + prop + "'."
-      );
-    }
-    return (
-      /** @type {any} */
-      node
-    );
-  }
-  function requireType(node, types, action) {
-    if (types.indexOf(node.type) < 0) {
-      throw new PluginError(
-        "wrong_node_type",
-        "Cannot " + action + ": node " + node.id + " (" + node.name + ") is a " + node.type + ", expected " + types.join(" or ") + "."
-      );
-    }
-  }
-  async function mainComponentOnly(node, action) {
-    if (node.type === "INSTANCE") {
-      const main = await /** @type {InstanceNode} */
-      node.getMainComponentAsync();
-      const owner = main && main.parent && main.parent.type === "COMPONENT_SET" ? main.parent : main;
-      throw new PluginError(
-        "wrong_node_type",
-        "Cannot " + action + " on instance " + node.id + " (" + node.name + "): that belongs on its main component" + (owner ? " '" + owner.name + "' (" + owner.id + ")" + (owner.remote ? ", which comes from a library and is edited there" : ", so use that id") : "") + "."
-      );
-    }
-    requireType(node, ["COMPONENT", "COMPONENT_SET"], action);
-    const component = (
-      /** @type {ComponentNode | ComponentSetNode} */
-      node
-    );
-    if (component.remote) throw readOnly("Component '" + component.name + "' (" + component.id + ")");
-    return component;
-  }
-  function summarize(node) {
-    const n = (
-      /** @type {any} */
-      node
-    );
-    const out = { id: node.id, name: node.name, type: node.type };
-    if (typeof n.x === "number") {
-      out.x = n.x;
-      out.y = n.y;
-    }
-    if (typeof n.width === "number") {
-      out.width = n.width;
-      out.height = n.height;
-    }
-    if (n.visible === false) out.visible = false;
-    if (node.parent) out.parentId = node.parent.id;
-    return out;
-  }
-  function describePaints(paints) {
-    if (!Array.isArray(paints)) return paints === void 0 ? void 0 : "mixed";
-    return paints.map((p) => {
-      const out = { type: p.type };
-      if (p.type === "SOLID") out.color = toHex(p.color);
-      if (p.opacity !== void 0 && p.opacity !== 1) out.opacity = p.opacity;
-      if (p.visible === false) out.visible = false;
-      const bound = (
-        /** @type {any} */
-        p.boundVariables
-      );
-      if (bound && bound.color) out.variableId = bound.color.id;
-      return out;
-    });
-  }
-  function describeTree(node, depth, budget) {
-    const b = budget || { count: 0, max: 2e3 };
-    b.count++;
-    const n = (
-      /** @type {any} */
-      node
-    );
-    const out = summarize(node);
-    if ("fills" in n) out.fills = describePaints(n.fills);
-    if ("strokes" in n && n.strokes.length) {
-      out.strokes = describePaints(n.strokes);
-      out.strokeWeight = n.strokeWeight === figma.mixed ? "mixed" : n.strokeWeight;
-    }
-    if (typeof n.opacity === "number" && n.opacity !== 1) out.opacity = n.opacity;
-    if (typeof n.cornerRadius === "number" && n.cornerRadius) out.cornerRadius = n.cornerRadius;
-    if (n.layoutMode && n.layoutMode !== "NONE") {
-      out.layout = {
-        mode: n.layoutMode,
-        itemSpacing: n.itemSpacing,
-        padding: [n.paddingTop, n.paddingRight, n.paddingBottom, n.paddingLeft],
-        primaryAxisAlignItems: n.primaryAxisAlignItems,
-        counterAxisAlignItems: n.counterAxisAlignItems
-      };
-    }
-    if (node.type === "TEXT") {
-      out.characters = n.characters;
-      out.fontSize = n.fontSize === figma.mixed ? "mixed" : n.fontSize;
-      out.fontName = n.fontName === figma.mixed ? "mixed" : n.fontName;
-    }
-    if (n.boundVariables && Object.keys(n.boundVariables).length) out.boundVariables = boundVariableIds(n.boundVariables);
-    if (typeof n.description === "string" && n.description) out.description = n.description;
-    if (Array.isArray(n.reactions) && n.reactions.length) out.reactions = n.reactions.length;
-    if (n.variantProperties) out.variantProperties = n.variantProperties;
-    if (node.type === "INSTANCE" && n.componentProperties) out.componentProperties = n.componentProperties;
-    if ("children" in n) {
-      if (depth > 0 && b.count < b.max) {
-        out.children = n.children.map((c) => describeTree(c, depth - 1, b));
-      } else {
-        out.childCount = n.children.length;
-      }
-    }
-    return out;
-  }
-  function boundVariableIds(bound) {
-    const out = {};
-    Object.keys(bound).forEach((field) => {
-      const v = bound[field];
-      out[field] = Array.isArray(v) ? v.map((a) => a && a.id) : v && v.id;
-    });
-    return out;
-  }
-  function isHidden(node) {
-    let cur = node;
-    while (cur && cur.type !== "PAGE" && cur.type !== "DOCUMENT") {
-      if (
-        /** @type {any} */
-        cur.visible === false
-      ) return true;
-      cur = cur.parent;
-    }
-    return false;
-  }
-  async function placeUnder(node, parentId) {
-    if (parentId === void 0 || parentId === null) return;
-    const parent = await getNode(parentId, "parentId");
-    if (!("appendChild" in parent)) {
-      throw new PluginError("wrong_node_type", "Parent " + parent.id + " is a " + parent.type + " and cannot hold children.");
-    }
-    parent.appendChild(node);
   }
 
   // plugin/src/code/variant-grid.js
@@ -3631,7 +3886,7 @@
     });
     return color;
   }
-  function boxOf(node) {
+  function boxOf2(node) {
     const b = node.absoluteBoundingBox;
     return b ? b : { x: node.x || 0, y: node.y || 0, width: node.width || 0, height: node.height || 0 };
   }
@@ -3649,7 +3904,7 @@
     let color = node.type === "TEXT" ? CLEAR : fillsColor(node, notes) || CLEAR;
     if (node.blendMode && PLAIN_BLENDS.indexOf(node.blendMode) < 0) notes.approximate.push(node.name);
     (node.children || []).forEach((child) => {
-      if (visible(child) && child.type !== "TEXT" && covers(boxOf(child), area)) color = over(faded(paintedOver(child, area, notes), opacityOf(child)), color);
+      if (visible(child) && child.type !== "TEXT" && covers(boxOf2(child), area)) color = over(faded(paintedOver(child, area, notes), opacityOf(child)), color);
     });
     return color;
   }
@@ -3667,7 +3922,7 @@
     const notes = { approximate: [], unknown: [] };
     const own = fillsColor(text, notes);
     if (!own || own.a <= 0 || opacityOf(text) <= 0) return null;
-    const area = boxOf(text);
+    const area = boxOf2(text);
     let withText = faded(own, opacityOf(text));
     let without = CLEAR;
     let child = text;
@@ -3677,7 +3932,7 @@
       const siblings = parent.children || [];
       for (let i = 0; i < siblings.length && siblings[i] !== child; i++) {
         const s = siblings[i];
-        if (visible(s) && s.type !== "TEXT" && covers(boxOf(s), area)) below = over(faded(paintedOver(s, area, notes), opacityOf(s)), below);
+        if (visible(s) && s.type !== "TEXT" && covers(boxOf2(s), area)) below = over(faded(paintedOver(s, area, notes), opacityOf(s)), below);
       }
       const o = opacityOf(parent);
       if (o <= 0) return null;
@@ -3918,7 +4173,7 @@
     });
   }
   function undersizedTargets(targets, min) {
-    const boxes = targets.map(boxOf);
+    const boxes = targets.map(boxOf2);
     const small = boxes.map((b) => b.width < min || b.height < min);
     const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
     const r = min / 2;
@@ -3935,7 +4190,7 @@
     const interactive = isInteractive(owner) || isInteractive(c);
     const inner = [];
     eachVisible(c, (n) => isInteractive(n) && inner.push(n));
-    const alone = (t) => boxOf(t).width < targetSize || boxOf(t).height < targetSize;
+    const alone = (t) => boxOf2(t).width < targetSize || boxOf2(t).height < targetSize;
     const failing = (interactive && alone(c) ? [c] : []).concat(undersizedTargets(inner, targetSize));
     failing.forEach((t) => {
       issues.push({ rule: "target-size", severity: disabled ? "info" : "error", nodeId: t.id, nodeName: t.name, message: "Target is " + Math.round(t.width) + "×" + Math.round(t.height) + ", below " + targetSize + "×" + targetSize + (t === c ? "" : " and too close to another target") + " (WCAG 2.5.8)." + (disabled ? " Disabled variants are exempt." : "") });
@@ -4802,10 +5057,12 @@
     RENAME_MODE: renameMode,
     BATCH_CREATE_VARIABLES: batchCreateVariables,
     BATCH_UPDATE_VARIABLES: batchUpdateVariables,
+    BATCH_DELETE_VARIABLES: batchDeleteVariables,
     SETUP_DESIGN_TOKENS: setupDesignTokens,
     APPLY_TOKEN_CHANGES: applyTokenChanges,
     GET_COMPONENT: getComponent,
     GET_LOCAL_COMPONENTS: getLocalComponents,
+    READ_LAYERS: readLayers,
     DEEP_GET_COMPONENT: deepGetComponent,
     ANALYZE_COMPONENT_SET: analyzeComponentSet,
     SET_NODE_DESCRIPTION: setNodeDescription,
@@ -4881,6 +5138,7 @@
     "RENAME_MODE",
     "BATCH_CREATE_VARIABLES",
     "BATCH_UPDATE_VARIABLES",
+    "BATCH_DELETE_VARIABLES",
     "SETUP_DESIGN_TOKENS",
     "APPLY_TOKEN_CHANGES",
     "SET_NODE_DESCRIPTION",

@@ -5,6 +5,7 @@ import { fileInfo } from "./file-info.js";
 import { PLUGIN_VERSION } from "./version.js";
 import { executeCode } from "./methods/execute.js";
 import { getFileInfo } from "./methods/file.js";
+import { readLayers } from "./methods/layers.js";
 import * as variables from "./methods/variables.js";
 import * as tokens from "./methods/tokens.js";
 import { applyTokenChanges } from "./methods/token_import.js";
@@ -64,6 +65,7 @@ const handlers = {
   APPLY_TOKEN_CHANGES: applyTokenChanges,
   GET_COMPONENT: components.getComponent,
   GET_LOCAL_COMPONENTS: components.getLocalComponents,
+  READ_LAYERS: readLayers,
   DEEP_GET_COMPONENT: components.deepGetComponent,
   ANALYZE_COMPONENT_SET: components.analyzeComponentSet,
   SET_NODE_DESCRIPTION: components.setNodeDescription,
