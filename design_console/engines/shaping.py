@@ -100,14 +100,18 @@ def request_digest(*parts: Any) -> str:
     return hashlib.sha256(_encoder.encode(parts)).hexdigest()[:16]
 
 
-def encode_cursor(scope: str, digest: str, position: Any, version: str | None = None) -> str:
-    """An opaque cursor pointing at ``position`` of the result of request ``digest`` of tool ``scope``."""
+def encode_cursor(scope: str, digest: str, position: Any, version: str | None = None, file: str | None = None) -> str:
+    """An opaque cursor pointing at ``position`` of the result of request ``digest`` of tool ``scope``, made from
+    ``version`` of ``file`` when they are given."""
     payload = {"s": scope, "d": digest, "p": position, "v": version or ""}
+    if file:
+        payload["f"] = file
     return base64.urlsafe_b64encode(_cursor_codec.encode(payload)).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = None) -> Any:
-    """The position a cursor points at; a cursor of another request or of an older file version is refused."""
+def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = None, file: str | None = None) -> Any:
+    """The position a cursor points at; a cursor of another file, of another request or of an older file version is
+    refused, each with what to do instead."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         payload = _cursor_decoder.decode(raw)
@@ -115,6 +119,12 @@ def decode_cursor(cursor: str, scope: str, digest: str, version: str | None = No
         same = payload.get("s") == scope and payload.get("d") == digest
     except (ValueError, msgspec.DecodeError, KeyError, TypeError):
         raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor is not one this tool handed out.", _CURSOR_HINT) from None
+    if file and payload.get("f") and payload["f"] != file:
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT,
+            f"The cursor was handed out for another file ({payload['f']}), not {file}.",
+            "Call again without cursor to read this file from the start, or target the cursor's file with fileKey.",
+        )
     if not same:
         raise DesignError(ErrorCode.BAD_ARGUMENT, "The cursor belongs to a call with other arguments.", _CURSOR_HINT)
     if version is not None and payload.get("v") and payload["v"] != version:
