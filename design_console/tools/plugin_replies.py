@@ -9,7 +9,7 @@ import msgspec
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.tools.base import to_json
-from design_console.tools.context import Context
+from design_console.tools.context import ApiContext, Context
 
 #: The plugin serialises at most this many items of one array (its LIMITS.arrayItems): scripts send longer lists
 #: as lists of chunks of this size.
@@ -57,3 +57,9 @@ async def run_script(ctx: Context, code: str, timeout_ms: int) -> Any:
     """Run a script in the active file through EXECUTE_CODE and return what it returned."""
     reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": timeout_ms}, file_key=ctx.active_file_key or "")
     return reply.get("result")
+
+
+async def data_version(ctx: ApiContext, key: str) -> str:
+    """The plugin-side data version of file ``key``: how many document and metadata changes designd has seen in it.
+    What was read from the plugin, and a cursor into it, holds while this stays the same."""
+    return f"plugin:{await ctx.state('change_seq', key)}"

@@ -1,4 +1,5 @@
-"""A subtree's node data read through the plugin in one EXECUTE_CODE call: flat records in document order.
+"""A subtree's node data read through the plugin: a page of layers at a time (READ_LAYERS, resumed at a position), or
+the whole styled subtree in one EXECUTE_CODE call; flat records in document order.
 
 The plugin serialises a script's result with caps (200 items an array, 10,000 characters a string, 6 levels), so a
 script sends its data as JSON text cut into chunks (:data:`SEND_JSON`), which :func:`json_result` joins and decodes.
@@ -12,7 +13,7 @@ import msgspec
 
 from design_console.errors import DesignError, ErrorCode
 from design_console.tools.context import Context
-from design_console.tools.plugin_replies import run_script, script
+from design_console.tools.plugin_replies import parse_reply, run_script, script
 
 READ_TIMEOUT_MS = 30_000
 #: Where a component's code mapping lives: shared plugin data, so every teammate's plugin reads it with the file.
@@ -20,6 +21,8 @@ MAPPING_NS = "design_console"
 MAPPING_KEY = "codeMapping"
 #: Layers one read takes at most; a larger subtree is cut there and the answer says so.
 MAX_NODES = 5_000
+#: Layers one READ_LAYERS page carries at most (the plugin's own cap; it also stops at 256 KiB of records).
+READ_PAGE_NODES = 5_000
 
 _READ = """
 const rootId = __ROOT__, maxDepth = __DEPTH__, limit = __LIMIT__, full = __FULL__, media = __MEDIA__;
@@ -224,3 +227,58 @@ def _decoded(result: Any, kind: Any) -> Any:
         return msgspec.json.decode(text, type=kind)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise DesignError(ErrorCode.BAD_REPLY, f"The plugin's data did not decode ({exc}).") from None
+
+
+class LayerPage(msgspec.Struct):
+    """One page of READ_LAYERS: layer records in document order (``d``: depth, ``i``: index among siblings, the box
+    relative to the parent, ``more``: children not read), the records of the first one's ancestors, and the position
+    of the next page (None at the end). ``rootsKey`` names the roots the page was read from."""
+
+    scope: str
+    rootsKey: str
+    roots: int
+    ancestors: list[dict[str, Any]]
+    nodes: list[dict[str, Any]]
+    next: list[int] | None = None
+
+
+async def read_layers(
+    ctx: Context,
+    node_id: str | None,
+    *,
+    depth: int,
+    max_nodes: int,
+    start: list[int] | None = None,
+    roots_key: str | None = None,
+    selection_only: bool = False,
+) -> LayerPage:
+    """One page of the layers under ``node_id`` (the selection, else the current page's top layers, when None; only
+    the selection with ``selection_only``), from position ``start``; the plugin walks no further than the page. A page
+    whose roots are no longer ``roots_key``, or whose position left the tree, is refused with how to start again."""
+    params: dict[str, Any] = {"depth": depth, "maxNodes": max_nodes}
+    if node_id:
+        params["rootId"] = node_id
+    if selection_only:
+        params["scope"] = "selection"
+    if start:
+        params["start"] = start
+    if roots_key:
+        params["rootsKey"] = roots_key
+    try:
+        reply = await ctx.bridge("READ_LAYERS", params, file_key=ctx.active_file_key or "")
+    except DesignError as exc:
+        if "stale_cursor" in exc.message:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                "The layers this cursor was reading changed (another selection, page or tree) since it was handed out.",
+                "Call again without cursor to read from the start.",
+            ) from None
+        if "(code not_found)" in exc.message:
+            raise DesignError(
+                ErrorCode.NOT_FOUND,
+                f"No node {node_id} in this file.",
+                "Check the node id (design_get_metadata lists them), or omit nodeId to read the selection.",
+            ) from None
+        raise
+    page: LayerPage = parse_reply(ctx, reply, LayerPage, "READ_LAYERS")
+    return page

@@ -21,7 +21,7 @@ from design_console.tools.context import ApiContext
 from design_console.tools.file_cache import FileCache
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import LocalComponents
-from design_console.tools.plugin_replies import parse_reply
+from design_console.tools.plugin_replies import data_version, parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin
 
 if TYPE_CHECKING:
@@ -154,14 +154,9 @@ async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[
             return nodes, styles, bool(data.get("truncated"))
 
 
-async def change_count(ctx: ApiContext, key: str) -> str:
-    """The plugin-side data version of a file: how many document and metadata changes designd has seen in it."""
-    return f"plugin:{await ctx.state('change_seq', key)}"
-
-
 async def _from_plugin(ctx: ApiContext, key: str, force: bool) -> Gathered:
     await ctx.progress(0, 3, "Reading local components (the plugin loads every page)")
-    version = await change_count(ctx, key)
+    version = await data_version(ctx, key)
     reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
     local = parse_reply(ctx, reply, LocalComponents, "GET_LOCAL_COMPONENTS")
     await ctx.progress(1, 3, "Reading variables")
@@ -315,7 +310,7 @@ async def _current_version(ctx: ApiContext, key: str, cached: CachedReport) -> s
     """The file's data version now, read the way the cached report was; None when it cannot be told."""
     try:
         if cached.gathered.source == "plugin":
-            return await change_count(ctx, key)
+            return await data_version(ctx, key)
         version = await ctx.api.file_version(key)
     except DesignError:
         return None
