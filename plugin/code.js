@@ -750,9 +750,9 @@
     if (node.parent) out.parentId = node.parent.id;
     return out;
   }
-  function describePaints(paints) {
-    if (!Array.isArray(paints)) return paints === void 0 ? void 0 : "mixed";
-    return paints.map((p) => {
+  function describePaints(paints2) {
+    if (!Array.isArray(paints2)) return paints2 === void 0 ? void 0 : "mixed";
+    return paints2.map((p) => {
       const out = { type: p.type };
       if (p.type === "SOLID") out.color = toHex(p.color);
       if (p.opacity !== void 0 && p.opacity !== 1) out.opacity = p.opacity;
@@ -2232,12 +2232,8 @@
     }
   }
   async function apply(p, ctx, undo, current) {
-    const total = p.collections.length + p.variables.length * 2 + p.values.length + p.deletes.length;
-    let done = 0;
-    const step = async (message) => {
-      done++;
-      await ctx.progress(done, total, message);
-    };
+    const pacer = new Pacer(ctx, p.collections.length + p.variables.length + p.values.length + p.deletes.length);
+    const step = (message) => pacer.step(message);
     const modeIds = /* @__PURE__ */ new Map();
     for (const c of p.collections) {
       current.step = "collection '" + c.name + "'";
@@ -2258,7 +2254,7 @@
         ids[mode] = id;
       }
       modeIds.set(c.ref, ids);
-      await step("Prepared collection " + c.name);
+      await step(() => "Prepared collection " + c.name);
     }
     const renamed = p.variables.filter((v) => v.variable && v.variable.name !== v.name);
     for (const v of renamed) {
@@ -2298,7 +2294,7 @@
         if (v.description) variable.description = v.description;
         made.set(v, variable);
       }
-      await step("Prepared " + made.size + " of " + p.variables.length + " variables");
+      await step(() => "Prepared " + made.size + " of " + p.variables.length + " variables");
     }
     let valuesSet = 0;
     for (const x of p.values) {
@@ -2322,7 +2318,7 @@
       variable.setValueForMode(modeId, value);
       if (x.target.variable && before !== void 0) undo.push(() => variable.setValueForMode(modeId, before));
       valuesSet++;
-      await step("Set " + valuesSet + " of " + p.values.length + " values");
+      await step(() => "Set " + valuesSet + " of " + p.values.length + " values");
     }
     for (const v of p.deletes) {
       current.step = "deleting '" + v.name + "'";
@@ -2347,7 +2343,7 @@
         back.scopes = recipe.scopes;
         Object.keys(recipe.values).forEach((m) => back.setValueForMode(m, recipe.values[m]));
       });
-      await step("Deleted " + v.name);
+      await step(() => "Deleted " + v.name);
     }
     const collections = {};
     p.collections.forEach((c) => collections[c.name] = /** @type {VariableCollection} */
@@ -3593,17 +3589,17 @@
   }
   async function setFills(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "fills", "set fills");
-    const paints = await buildPaints(reqArray(params, "fills"), "fills");
+    const paints2 = await buildPaints(reqArray(params, "fills"), "fills");
     const previous = describePaints(node.fills);
-    node.fills = paints;
+    node.fills = paints2;
     return { success: true, previous: { fills: previous }, node: summarize(node), fills: describePaints(node.fills) };
   }
   async function setStrokes(params) {
     const node = requireProp(await getSceneNode(params.nodeId), "strokes", "set strokes");
-    const paints = await buildPaints(reqArray(params, "strokes"), "strokes");
+    const paints2 = await buildPaints(reqArray(params, "strokes"), "strokes");
     const weight = optNumber(params, "strokeWeight", void 0, { min: 0, max: 1e3 });
     const previous = { strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight === figma.mixed ? "mixed" : node.strokeWeight };
-    node.strokes = paints;
+    node.strokes = paints2;
     if (weight !== void 0) node.strokeWeight = weight;
     return { success: true, previous, node: summarize(node), strokes: describePaints(node.strokes), strokeWeight: node.strokeWeight };
   }
@@ -3724,11 +3720,11 @@
     const parent = await getNode(params.parentId, "parentId");
     if (!("appendChild" in parent)) throw new PluginError("wrong_node_type", "Parent " + parent.id + " is a " + parent.type + " and cannot hold children.");
     const props = optObject(params, "properties") || {};
-    let paints;
+    let paints2;
     if (props.fills !== void 0) {
-      paints = await buildPaints(Array.isArray(props.fills) ? props.fills : [typeof props.fills === "string" ? { type: "SOLID", color: props.fills } : props.fills], "properties.fills");
+      paints2 = await buildPaints(Array.isArray(props.fills) ? props.fills : [typeof props.fills === "string" ? { type: "SOLID", color: props.fills } : props.fills], "properties.fills");
     } else if (typeof props.color === "string") {
-      paints = [solidPaint(props.color, void 0, "properties.color")];
+      paints2 = [solidPaint(props.color, void 0, "properties.color")];
     }
     let node;
     if (type === "RECTANGLE") node = figma.createRectangle();
@@ -3755,7 +3751,7 @@
         const h = typeof props.height === "number" ? props.height : n.height;
         n.resize(Math.max(w, 0.01), type === "LINE" ? 0 : Math.max(h, 0.01));
       }
-      if (paints) n.fills = paints;
+      if (paints2) n.fills = paints2;
     } catch (err) {
       node.remove();
       throw err;
@@ -4081,9 +4077,9 @@
     }
     if (on("ds-hardcoded-color")) {
       [["fills", "fillStyleId", "Fill"], ["strokes", "strokeStyleId", "Stroke"]].forEach(([prop, styleProp, label2]) => {
-        const paints = node[prop];
-        if (!Array.isArray(paints) || node[styleProp] && node[styleProp] !== figma.mixed) return;
-        paints.filter(hardCoded).forEach((p) => {
+        const paints2 = node[prop];
+        if (!Array.isArray(paints2) || node[styleProp] && node[styleProp] !== figma.mixed) return;
+        paints2.filter(hardCoded).forEach((p) => {
           const hex = toHex(Object.assign({ a: p.opacity }, p.color));
           const match = ctx.system.colors[hex];
           report({ rule: "ds-hardcoded-color", severity: "warning", message: label2 + " " + hex + " is not bound to a variable or style" + (match ? "; it equals " + match + ", bind it." : "."), color: hex });
@@ -4828,14 +4824,110 @@
     return out;
   }
 
+  // plugin/src/code/font_choice.js
+  var FALLBACK_FAMILY = "Inter";
+  var GENERIC_FAMILIES = {
+    serif: ["Georgia", "Times New Roman", "Times", "Noto Serif", "Source Serif 4", "Source Serif Pro", "PT Serif", "Merriweather", "Lora", "Libre Baskerville", "IBM Plex Serif", "Roboto Serif", "EB Garamond", "Playfair Display"],
+    "sans-serif": ["Inter", "Roboto", "Helvetica Neue", "Helvetica", "Arial", "Noto Sans", "Open Sans", "Source Sans 3", "Source Sans Pro"],
+    monospace: ["Roboto Mono", "Source Code Pro", "JetBrains Mono", "IBM Plex Mono", "Fira Code", "Fira Mono", "SF Mono", "Menlo", "Monaco", "Consolas", "Courier New", "Ubuntu Mono", "Inconsolata", "Space Mono", "DM Mono"],
+    cursive: ["Comic Sans MS", "Caveat", "Dancing Script", "Pacifico", "Brush Script MT"],
+    fantasy: ["Impact", "Bebas Neue", "Papyrus"]
+  };
+  var WEIGHT_WORDS = [
+    [/hairline|thin/, 100],
+    [/extra ?light|ultra ?light/, 200],
+    [/light/, 300],
+    [/medium/, 500],
+    [/semi ?bold|demi ?bold/, 600],
+    [/extra ?bold|ultra ?bold/, 800],
+    [/bold/, 700],
+    [/black|heavy/, 900]
+  ];
+  function styleOf(style) {
+    const s = style.toLowerCase();
+    const found = WEIGHT_WORDS.find(([re]) => (
+      /** @type {RegExp} */
+      re.test(s)
+    ));
+    return { weight: found ? (
+      /** @type {number} */
+      found[1]
+    ) : 400, italic: /italic|oblique/.test(s) };
+  }
+  function nearestStyle(styles, weight, italic) {
+    let best = styles[0];
+    let bestScore = Infinity;
+    for (const style of styles) {
+      const s = styleOf(style);
+      const towards = weight >= 400 ? s.weight >= weight : s.weight <= weight;
+      const score = (s.italic === italic ? 0 : 1e4) + Math.abs(s.weight - weight) * 2 + (towards ? 0 : 1);
+      if (score < bestScore) {
+        best = style;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+  async function chooseFonts(asks) {
+    const installed = /* @__PURE__ */ new Map();
+    (await figma.listAvailableFontsAsync()).forEach((f) => {
+      if (!installed.has(f.fontName.family)) installed.set(f.fontName.family, []);
+      installed.get(f.fontName.family).push(f.fontName.style);
+    });
+    const loads = /* @__PURE__ */ new Map();
+    const load = (font) => {
+      const key = font.family + "\0" + font.style;
+      if (!loads.has(key)) loads.set(key, figma.loadFontAsync(font).then(() => true, () => false));
+      return (
+        /** @type {Promise<boolean>} */
+        loads.get(key)
+      );
+    };
+    const substitutes = /* @__PURE__ */ new Map();
+    const chosen = /* @__PURE__ */ new Map();
+    const byAsk = /* @__PURE__ */ new Map();
+    for (const ask of asks) {
+      const families = Array.isArray(ask.families) ? ask.families.map(String) : [];
+      const generic = typeof ask.generic === "string" && ask.generic in GENERIC_FAMILIES ? ask.generic : "sans-serif";
+      const weight = typeof ask.fontWeight === "number" && isFinite(ask.fontWeight) ? ask.fontWeight : 400;
+      const italic = Boolean(ask.italic);
+      const key = families.join(",") + "\0" + generic + "\0" + weight + "\0" + italic;
+      let font = chosen.get(key);
+      if (!font) {
+        const own = families.find((f) => installed.has(f));
+        const stand = own || /** @type {Record<string, string[]>} */
+        GENERIC_FAMILIES[generic].find((f) => installed.has(f));
+        const family = stand || FALLBACK_FAMILY;
+        if (!own) {
+          const why = stand ? ", the first " + generic + " font installed" : "; no " + generic + " font is installed";
+          substitutes.set(families.join(", ") || "(none)", family + " used instead" + why);
+        }
+        font = { family, style: nearestStyle(installed.get(family) || ["Regular"], weight, italic) };
+        if (!await load(font)) {
+          font = { family: FALLBACK_FAMILY, style: "Regular" };
+          if (!await load(font)) throw new PluginError("font_unavailable", "Neither the page's fonts nor " + FALLBACK_FAMILY + " Regular can be loaded in this editor; install " + FALLBACK_FAMILY + " and retry.");
+        }
+        chosen.set(key, font);
+      }
+      byAsk.set(ask, font);
+    }
+    const warnings = [...substitutes].map(([stack, used]) => "font " + stack + " is not available here: " + used);
+    return { byAsk, warnings };
+  }
+
   // plugin/src/code/methods/node_tree.js
   var MAX_TREE_NODES = 2e4;
-  var FALLBACK_FAMILY = "Inter";
+  var PROGRESS_EVERY_LAYERS = 250;
+  var PROGRESS_EVERY_MS2 = 100;
   var TYPES2 = /* @__PURE__ */ new Set(["FRAME", "TEXT", "SVG"]);
-  var STYLE_BY_WEIGHT = { 100: "Thin", 200: "Extra Light", 300: "Light", 400: "Regular", 500: "Medium", 600: "Semi Bold", 700: "Bold", 800: "Extra Bold", 900: "Black" };
   var CORNERS = ["topLeftRadius", "topRightRadius", "bottomRightRadius", "bottomLeftRadius"];
   var PADDINGS = ["paddingTop", "paddingRight", "paddingBottom", "paddingLeft"];
   var ALIGNS = /* @__PURE__ */ new Set(["MIN", "MAX", "CENTER", "SPACE_BETWEEN"]);
+  var GRADIENTS = /* @__PURE__ */ new Set(["GRADIENT_LINEAR", "GRADIENT_RADIAL", "GRADIENT_ANGULAR", "GRADIENT_DIAMOND"]);
+  var BLENDS = /* @__PURE__ */ new Set(["NORMAL", "DARKEN", "MULTIPLY", "COLOR_BURN", "LIGHTEN", "SCREEN", "COLOR_DODGE", "OVERLAY", "SOFT_LIGHT", "HARD_LIGHT", "DIFFERENCE", "EXCLUSION", "HUE", "SATURATION", "COLOR", "LUMINOSITY"]);
+  var EFFECTS = /* @__PURE__ */ new Set(["DROP_SHADOW", "INNER_SHADOW", "LAYER_BLUR", "BACKGROUND_BLUR"]);
+  var DECORATIONS = /* @__PURE__ */ new Set(["NONE", "UNDERLINE", "STRIKETHROUGH"]);
+  var CASES = /* @__PURE__ */ new Set(["ORIGINAL", "UPPER", "LOWER", "TITLE"]);
   var finite = (v) => typeof v === "number" && isFinite(v);
   async function createNodeTree(params, ctx) {
     if (!isPlainObject(params.spec)) throw badParams("'spec' must be the root node of the tree: {type, name, width, height, children}.");
@@ -4844,15 +4936,10 @@
       throw new PluginError("wrong_node_type", "Parent " + parent.id + " (" + parent.name + ") is a " + parent.type + " and cannot hold layers; pass a frame, group, section or page id.");
     }
     const imageData = Array.isArray(params.images) ? params.images : [];
-    const images = imageData.map((data, i) => {
-      const bytes = typeof data === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(data) ? figma.base64Decode(data) : null;
-      if (!bytes || !imageKind(bytes)) throw badParams("images[" + i + "] is not a base64 PNG, JPEG or GIF image.");
-      return figma.createImage(bytes);
-    });
     const all = [];
     const variableIds = /* @__PURE__ */ new Set();
     if (params.spec.type !== "FRAME") throw badParams("spec.type must be FRAME: the tree's root is a frame.");
-    check(params.spec, "spec", all, variableIds, images.length);
+    check(params.spec, "spec", String(params.spec.name || "spec"), all, variableIds, imageData.length);
     if (all.length > MAX_TREE_NODES) throw badParams("The tree has " + all.length + " layers; the most one call builds is " + MAX_TREE_NODES + ".");
     const variables = /* @__PURE__ */ new Map();
     for (const id of variableIds) {
@@ -4860,9 +4947,12 @@
       if (!v) throw notFound("Variable " + id + " is not in this file; read the variables again (design_get_variables) and retry.");
       variables.set(id, v);
     }
-    const fonts = await chooseFonts(all.filter((n) => n.type === "TEXT"));
+    const texts = all.filter((n) => n.type === "TEXT");
+    const asks = [...texts, ...texts.flatMap((t) => Array.isArray(t.ranges) ? t.ranges.filter(hasFont) : [])];
+    const fonts = await chooseFonts(asks);
     const warnings = fonts.warnings;
-    const state = { done: 0, total: all.length, ctx, images, variables, warnings, fonts: fonts.byNode };
+    const images = makeImages(imageData, all, warnings);
+    const state = { done: 0, reported: 0, reportedAt: Date.now(), total: all.length, ctx, images, variables, warnings, fonts: fonts.byAsk };
     let root = null;
     try {
       root = await build(params.spec, state);
@@ -4873,6 +4963,7 @@
         root.y = 0;
       }
       for (const child of params.spec.children || []) await buildInto(root, child, state);
+      await state.ctx.progress(state.total, state.total, "Built " + state.total + " layers");
     } catch (err) {
       if (root) root.remove();
       if (err instanceof PluginError && err.code === "cancelled") throw err;
@@ -4880,72 +4971,111 @@
     }
     return { success: true, rootId: root.id, name: root.name, width: root.width, height: root.height, counts: countTypes(root), warnings };
   }
-  function check(node, where, all, variableIds, imageCount) {
+  var hasFont = (r) => r.families !== void 0 || r.fontWeight !== void 0 || r.italic !== void 0 || r.generic !== void 0;
+  function makeImages(data, all, warnings) {
+    return data.map((item, i) => {
+      let why = null;
+      let image = null;
+      const bytes = typeof item === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(item) ? figma.base64Decode(item) : null;
+      if (!bytes) why = "is not base64";
+      else if (!imageKind(bytes)) why = "is not a PNG, JPEG or GIF image";
+      else {
+        try {
+          image = figma.createImage(bytes);
+        } catch (err) {
+          why = "was refused by the editor (" + errorText(err) + ")";
+        }
+      }
+      if (why) {
+        const users = all.filter((n) => [...n.fills || [], ...n.strokes || []].some((p) => p.type === "IMAGE" && p.image === i));
+        const named = users.slice(0, 3).map((n) => n.__path).join("; ") + (users.length > 3 ? " and " + (users.length - 3) + " more" : "");
+        warnings.push("images[" + i + "] " + why + ": left out of " + (named || "no layer"));
+      }
+      return image;
+    });
+  }
+  function check(node, where, path, all, variableIds, imageCount) {
     if (!isPlainObject(node) || !TYPES2.has(node.type)) throw badParams(where + ".type must be one of FRAME, TEXT, SVG.");
-    for (const key of ["x", "y", "width", "height"]) {
+    for (const key of ["x", "y", "width", "height", "rotation"]) {
       if (node[key] !== void 0 && !finite(node[key])) throw badParams(where + "." + key + " must be a number.");
     }
     if (node.type === "TEXT" && typeof node.characters !== "string") throw badParams(where + ".characters must be a string.");
     if (node.type === "SVG" && typeof node.svg !== "string") throw badParams(where + ".svg must be SVG markup.");
-    for (const paint2 of [...node.fills || [], ...node.strokes || []]) {
-      if (paint2.type === "IMAGE" && !(Number.isInteger(paint2.image) && paint2.image >= 0 && paint2.image < imageCount)) throw badParams(where + ": an image paint names no image of 'images'.");
-      if (paint2.variableId) variableIds.add(paint2.variableId);
+    if (node.blendMode !== void 0 && !BLENDS.has(node.blendMode)) throw badParams(where + ".blendMode must be one of " + [...BLENDS].join(", ") + ".");
+    const paints2 = [...node.fills || [], ...node.strokes || []];
+    (node.ranges || []).forEach((r) => paints2.push(...r.fills || []));
+    for (const paint2 of paints2) checkPaint(paint2, where, imageCount, variableIds);
+    for (const effect2 of node.effects || []) {
+      if (!isPlainObject(effect2) || !EFFECTS.has(effect2.type)) throw badParams(where + ".effects: each effect's type must be one of " + [...EFFECTS].join(", ") + ".");
     }
+    if (node.ranges !== void 0) checkRanges(node, where);
     Object.values(node.bound || {}).forEach((id) => variableIds.add(String(id)));
     if (node.layout && !(ALIGNS.has(node.layout.primaryAxisAlignItems) && ALIGNS.has(node.layout.counterAxisAlignItems))) throw badParams(where + ".layout has an unknown alignment.");
+    Object.defineProperty(node, "__path", { value: path, enumerable: false });
     all.push(node);
-    (node.children || []).forEach((c, i) => check(c, where + ".children[" + i + "]", all, variableIds, imageCount));
+    (node.children || []).forEach((c, i) => check(c, where + ".children[" + i + "]", path + " / " + String(c && c.name || "children[" + i + "]"), all, variableIds, imageCount));
   }
-  function styleName(weight, italic) {
-    const w = Math.min(900, Math.max(100, Math.round(weight / 100) * 100));
-    const base = (
-      /** @type {Record<number, string>} */
-      STYLE_BY_WEIGHT[w]
-    );
-    if (!italic) return base;
-    return base === "Regular" ? "Italic" : base + " Italic";
-  }
-  async function chooseFonts(texts) {
-    const installed = /* @__PURE__ */ new Map();
-    (await figma.listAvailableFontsAsync()).forEach((f) => {
-      if (!installed.has(f.fontName.family)) installed.set(f.fontName.family, /* @__PURE__ */ new Set());
-      installed.get(f.fontName.family).add(f.fontName.style);
-    });
-    const warnings = [];
-    const byNode = /* @__PURE__ */ new Map();
-    const loads = /* @__PURE__ */ new Map();
-    const load = (font) => {
-      const key = font.family + "\0" + font.style;
-      if (!loads.has(key)) loads.set(key, figma.loadFontAsync(font).then(() => true, () => false));
-      return (
-        /** @type {Promise<boolean>} */
-        loads.get(key)
-      );
-    };
-    const missing = /* @__PURE__ */ new Set();
-    for (const t of texts) {
-      const style = styleName(finite(t.fontWeight) ? t.fontWeight : 400, Boolean(t.italic));
-      const families = Array.isArray(t.families) ? t.families : [];
-      const family = families.find((f) => installed.has(f));
-      let font = { family: family || FALLBACK_FAMILY, style };
-      const styles = installed.get(font.family);
-      if (styles && !styles.has(style)) font = { family: font.family, style: styles.has("Regular") ? "Regular" : [...styles][0] };
-      if (!family) missing.add(families.join(", ") || "(none)");
-      if (!await load(font)) {
-        font = { family: FALLBACK_FAMILY, style: "Regular" };
-        if (!await load(font)) throw new PluginError("font_unavailable", "Neither the page's fonts nor " + FALLBACK_FAMILY + " Regular can be loaded in this editor; install " + FALLBACK_FAMILY + " and retry.");
+  function checkPaint(paint2, where, imageCount, variableIds) {
+    if (!isPlainObject(paint2)) throw badParams(where + ": each paint must be an object.");
+    if (paint2.type === "IMAGE") {
+      if (!(Number.isInteger(paint2.image) && paint2.image >= 0 && paint2.image < imageCount)) throw badParams(where + ": an image paint names no image of 'images'.");
+    } else if (GRADIENTS.has(paint2.type)) {
+      const t = paint2.gradientTransform;
+      const rows = Array.isArray(t) && t.length === 2 && t.every((row) => Array.isArray(row) && row.length === 3 && row.every(finite));
+      if (!rows) throw badParams(where + ": a gradient's gradientTransform must be [[a, b, c], [d, e, f]].");
+      const stops = paint2.gradientStops;
+      if (!Array.isArray(stops) || !stops.length || !stops.every((s) => isPlainObject(s) && finite(s.position) && isPlainObject(s.color) && ["r", "g", "b"].every((k) => finite(s.color[k])))) {
+        throw badParams(where + ": a gradient's gradientStops must be [{color: {r, g, b, a}, position}].");
       }
-      byNode.set(t, font);
+    } else if (paint2.type !== "SOLID" || !isPlainObject(paint2.color)) {
+      throw badParams(where + ": a paint's type must be SOLID (with color), IMAGE or one of " + [...GRADIENTS].join(", ") + ".");
     }
-    missing.forEach((stack) => warnings.push("font " + stack + " is not available here: " + FALLBACK_FAMILY + " used instead"));
-    return { byNode, warnings };
+    if (paint2.variableId) variableIds.add(paint2.variableId);
+  }
+  function checkRanges(node, where) {
+    if (!Array.isArray(node.ranges)) throw badParams(where + ".ranges must be a list of {start, end, …}.");
+    const length = node.characters.length;
+    node.ranges.forEach((r, i) => {
+      if (!isPlainObject(r) || !Number.isInteger(r.start) || !Number.isInteger(r.end) || r.start < 0 || r.end > length || r.start >= r.end) {
+        throw badParams(where + ".ranges[" + i + "] must have whole start < end within the text's " + length + " characters.");
+      }
+      if (r.url !== void 0 && typeof r.url !== "string") throw badParams(where + ".ranges[" + i + "].url must be a string.");
+      if (r.textDecoration !== void 0 && !DECORATIONS.has(r.textDecoration)) throw badParams(where + ".ranges[" + i + "].textDecoration must be NONE, UNDERLINE or STRIKETHROUGH.");
+      if (r.textCase !== void 0 && !CASES.has(r.textCase)) throw badParams(where + ".ranges[" + i + "].textCase must be ORIGINAL, UPPER, LOWER or TITLE.");
+    });
   }
   function paint(p, state) {
-    if (p.type === "IMAGE") return { type: "IMAGE", imageHash: state.images[p.image].hash, scaleMode: p.scaleMode || "FILL" };
+    if (p.type === "IMAGE") {
+      const image = state.images[p.image];
+      return image ? { type: "IMAGE", imageHash: image.hash, scaleMode: p.scaleMode || "FILL" } : null;
+    }
+    if (GRADIENTS.has(p.type)) {
+      const stops = p.gradientStops.map((s) => ({ position: Math.min(1, Math.max(0, s.position)), color: { r: s.color.r, g: s.color.g, b: s.color.b, a: finite(s.color.a) ? s.color.a : 1 } }));
+      const out2 = { type: p.type, gradientTransform: p.gradientTransform.map((row) => row.slice()), gradientStops: stops };
+      if (finite(p.opacity)) out2.opacity = p.opacity;
+      return out2;
+    }
     const out = { type: "SOLID", color: { r: p.color.r, g: p.color.g, b: p.color.b } };
     if (finite(p.opacity)) out.opacity = p.opacity;
     if (p.variableId) return figma.variables.setBoundVariableForPaint(out, "color", state.variables.get(p.variableId));
     return out;
+  }
+  var paints = (list, state) => list.map((p) => paint(p, state)).filter(Boolean);
+  function effect(e) {
+    if (e.type === "LAYER_BLUR" || e.type === "BACKGROUND_BLUR") return { type: e.type, radius: finite(e.radius) ? e.radius : 0, visible: true };
+    return Object.assign({ visible: true, blendMode: "NORMAL" }, e);
+  }
+  function styleRanges(node, spec, state) {
+    for (const r of spec.ranges || []) {
+      const font = state.fonts.get(r);
+      if (font) node.setRangeFontName(r.start, r.end, font);
+      if (finite(r.fontSize) && r.fontSize > 0) node.setRangeFontSize(r.start, r.end, r.fontSize);
+      if (Array.isArray(r.fills)) node.setRangeFills(r.start, r.end, paints(r.fills, state));
+      if (r.textDecoration) node.setRangeTextDecoration(r.start, r.end, r.textDecoration);
+      if (r.textCase) node.setRangeTextCase(r.start, r.end, r.textCase);
+      if (finite(r.letterSpacing)) node.setRangeLetterSpacing(r.start, r.end, { unit: "PIXELS", value: r.letterSpacing });
+      if (r.url) node.setRangeHyperlink(r.start, r.end, { type: "URL", value: r.url });
+    }
   }
   async function build(spec, state) {
     let node;
@@ -4953,9 +5083,10 @@
       try {
         node = figma.createNodeFromSvg(spec.svg);
       } catch (err) {
-        state.warnings.push("SVG " + spec.name + " could not be read (" + errorText(err) + "): left out");
+        state.warnings.push("SVG " + spec.__path + " could not be read (" + errorText(err) + "): left out");
         return null;
       }
+      if (finite(spec.width) && finite(spec.height) && spec.width > 0 && spec.height > 0) node.resize(spec.width, spec.height);
     } else if (spec.type === "TEXT") {
       node = figma.createText();
       node.fontName = state.fonts.get(spec);
@@ -4966,6 +5097,8 @@
       if (spec.textAlign) node.textAlignHorizontal = spec.textAlign;
       if (spec.textCase) node.textCase = spec.textCase;
       if (spec.textDecoration) node.textDecoration = spec.textDecoration;
+      if (spec.fills) node.fills = paints(spec.fills, state);
+      styleRanges(node, spec, state);
       node.textAutoResize = spec.autoResize || "WIDTH_AND_HEIGHT";
       if (node.textAutoResize === "HEIGHT") node.resize(Math.max(spec.width, 1), Math.max(spec.height, 1));
     } else {
@@ -4974,13 +5107,12 @@
       if (finite(spec.cornerRadius)) node.cornerRadius = spec.cornerRadius;
       if (Array.isArray(spec.cornerRadii)) CORNERS.forEach((k, i) => node[k] = spec.cornerRadii[i]);
       if (spec.strokes) {
-        node.strokes = spec.strokes.map((p) => paint(p, state));
+        node.strokes = paints(spec.strokes, state);
         node.strokeAlign = "INSIDE";
         if (finite(spec.strokeWeight)) node.strokeWeight = spec.strokeWeight;
         if (Array.isArray(spec.strokeWeights)) ["strokeTopWeight", "strokeRightWeight", "strokeBottomWeight", "strokeLeftWeight"].forEach((k, i) => node[k] = spec.strokeWeights[i]);
         if (Array.isArray(spec.dashPattern)) node.dashPattern = spec.dashPattern;
       }
-      if (Array.isArray(spec.effects)) node.effects = spec.effects.map((e) => Object.assign({ visible: true, blendMode: "NORMAL" }, e));
       if (spec.layout) {
         node.layoutMode = spec.layout.mode;
         node.primaryAxisSizingMode = "FIXED";
@@ -4989,30 +5121,48 @@
         PADDINGS.forEach((k) => node[k] = spec.layout[k]);
         node.primaryAxisAlignItems = spec.layout.primaryAxisAlignItems;
         node.counterAxisAlignItems = spec.layout.counterAxisAlignItems;
+        if (spec.layout.wrap) {
+          node.layoutWrap = "WRAP";
+          if (finite(spec.layout.counterAxisSpacing)) node.counterAxisSpacing = spec.layout.counterAxisSpacing;
+        }
       }
       node.resize(Math.max(spec.width, 0.01), Math.max(spec.height, 0.01));
+      if (spec.fills) node.fills = paints(spec.fills, state);
     }
     node.name = String(spec.name || spec.type);
-    if (spec.fills) node.fills = spec.fills.map((p) => paint(p, state));
+    if (Array.isArray(spec.effects)) node.effects = spec.effects.map(effect);
     if (finite(spec.opacity)) node.opacity = spec.opacity;
+    if (spec.blendMode) node.blendMode = spec.blendMode;
     for (const [field, id] of Object.entries(spec.bound || {})) {
       const variable = state.variables.get(id);
       if (field === "cornerRadius") CORNERS.forEach((k) => node.setBoundVariable(k, variable));
       else node.setBoundVariable(field, variable);
     }
+    if (finite(spec.rotation) && spec.rotation) node.rotation = spec.rotation;
     node.x = spec.x || 0;
     node.y = spec.y || 0;
     state.done += 1;
-    await state.ctx.progress(state.done, state.total, "Built " + state.done + " of " + state.total + " layers");
+    const now = Date.now();
+    if (state.done - state.reported >= PROGRESS_EVERY_LAYERS || now - state.reportedAt >= PROGRESS_EVERY_MS2) {
+      state.reported = state.done;
+      state.reportedAt = now;
+      await state.ctx.progress(state.done, state.total, "Built " + state.done + " of " + state.total + " layers");
+    }
     return node;
   }
   async function buildInto(parent, spec, state) {
     const node = await build(spec, state);
     if (!node) return;
     parent.appendChild(node);
-    if (parent.layoutMode && parent.layoutMode !== "NONE" && spec.type !== "TEXT") {
-      node.layoutSizingHorizontal = "FIXED";
-      node.layoutSizingVertical = "FIXED";
+    if (parent.layoutMode && parent.layoutMode !== "NONE") {
+      if (spec.absolute) {
+        node.layoutPositioning = "ABSOLUTE";
+        node.x = spec.x || 0;
+        node.y = spec.y || 0;
+      } else if (spec.type !== "TEXT") {
+        node.layoutSizingHorizontal = "FIXED";
+        node.layoutSizingVertical = "FIXED";
+      }
     }
     for (const child of spec.children || []) await buildInto(node, child, state);
   }

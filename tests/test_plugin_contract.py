@@ -16,6 +16,9 @@ import pytest
 import design_console
 from design_console import plugin_contract
 from design_console.plugin_contract import (
+    BATCH_MAX_SECONDS,
+    BATCH_MIN_SECONDS,
+    BATCH_SECONDS_PER_ITEM,
     BRIDGE_PROTOCOL,
     COMPONENT_SET_MARGIN_SECONDS,
     COMPONENT_SET_MAX_SECONDS,
@@ -172,6 +175,8 @@ def _expected_timeout_cell(method: Method) -> str:
             f"min({TOKEN_SETUP_MAX_SECONDS:g}, {TOKEN_SETUP_MIN_SECONDS:g} + "
             f"{TOKEN_SETUP_SECONDS_PER_TOKEN:g} × tokens) s"
         )
+    if method in (Method.BATCH_CREATE_VARIABLES, Method.BATCH_UPDATE_VARIABLES, Method.BATCH_DELETE_VARIABLES):
+        return f"min({BATCH_MAX_SECONDS:g}, {BATCH_MIN_SECONDS:g} + {BATCH_SECONDS_PER_ITEM:g} × items) s"
     if method is Method.APPLY_TOKEN_CHANGES:
         return (
             f"min({TOKEN_IMPORT_MAX_SECONDS:g}, {TOKEN_IMPORT_MIN_SECONDS:g} + "
@@ -235,3 +240,10 @@ def test_token_import_waits_longer_for_more_changes() -> None:
     assert command_timeout(Method.APPLY_TOKEN_CHANGES, params) == 30 + 0.02 * 25002
     assert command_timeout(Method.APPLY_TOKEN_CHANGES, {"values": [{}] * 100000}) == 900
     assert command_timeout(Method.APPLY_TOKEN_CHANGES, {}) == Method.APPLY_TOKEN_CHANGES.timeout
+
+
+def test_variable_batches_wait_longer_for_more_items() -> None:
+    assert command_timeout(Method.BATCH_UPDATE_VARIABLES, {"updates": [{}] * 2000}) == 30 + 0.02 * 2000
+    assert command_timeout(Method.BATCH_CREATE_VARIABLES, {"variables": [{}] * 100}) == 30 + 0.02 * 100
+    assert command_timeout(Method.BATCH_DELETE_VARIABLES, {"variableIds": ["x"] * 50000}) == 300
+    assert command_timeout(Method.BATCH_DELETE_VARIABLES, {}) == Method.BATCH_DELETE_VARIABLES.timeout

@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { loadPlugin } from "./harness/sandbox.mjs";
 import { REFUSALS } from "../../plugin/src/code/dispatch.js";
+import { MAX_BATCH } from "../../plugin/src/code/methods/tokens.js";
+import { slowVariableWrites } from "./harness/slow-editor.mjs";
 
 const PROTOCOL_DOC = new URL("../../docs/bridge-protocol.md", import.meta.url);
 const NEW_METHODS = ["BATCH_CREATE_VARIABLES", "BATCH_UPDATE_VARIABLES", "SETUP_DESIGN_TOKENS", "ARRANGE_COMPONENT_SET", "ADD_SLOT_PROPERTY"];
@@ -187,6 +189,8 @@ test("a write cancelled while it waits never runs; one cancelled while it runs i
 test("long commands report rate-limited progress to the server that sent them", async () => {
   const p = loadPlugin();
   const col = await collection(p);
+  // Progress goes out once a slice of work (chunks.js) ends: writes that take a millisecond make several slices.
+  slowVariableWrites(p, 1);
   const reply = await p.call("BATCH_CREATE_VARIABLES", { collectionId: col.id, variables: Array.from({ length: 100 }, (_, i) => ({ name: "n" + i, resolvedType: "FLOAT" })) }, "9223:1");
   assert.equal(reply.result.count, 100);
   const messages = p.toUi.filter((m) => m.kind === "event" && m.event.type === "PROGRESS");
@@ -484,9 +488,9 @@ test("BATCH_CREATE_VARIABLES checks every item before it changes anything", asyn
   assert.deepEqual(Object.values(link.valuesByMode), [{ type: "VARIABLE_ALIAS", id: ok.created["color/brand"] }, { type: "VARIABLE_ALIAS", id: ok.created["color/brand"] }]);
 
   const before = await variablesState(p);
-  const many = Array.from({ length: 101 }, (_, i) => ({ name: "x" + i, resolvedType: "FLOAT" }));
+  const many = Array.from({ length: MAX_BATCH + 1 }, (_, i) => ({ name: "x" + i, resolvedType: "FLOAT" }));
   const refusals = [
-    [{ variables: many }, "bad_params", /101 items; the limit is 100/],
+    [{ variables: many }, "bad_params", new RegExp(MAX_BATCH + 1 + " items; the limit is " + MAX_BATCH)],
     [{ variables: [] }, "bad_params", /empty/],
     [{ variables: [{ name: "a", resolvedType: "FLOAT" }, { name: "a", resolvedType: "FLOAT" }] }, "conflict", /variables\[1\] \('a'\).*variables\[0\]/],
     [{ variables: [{ name: "taken", resolvedType: "FLOAT" }] }, "conflict", /already has a variable named 'taken'/],
@@ -537,7 +541,7 @@ test("BATCH_UPDATE_VARIABLES: before and after for each value, and refusals that
     [[{ variableId: made.b, modeId: light, value: 1 }, { variableId: "VariableID:404:1", value: 1 }], "not_found", /updates\[1\]\.variableId.*design_get_variables/],
     [[{ variableId: lib.variables[0].id, value: 2 }], "read_only", /library/],
     [[{ variableId: made.b, modeId: "Sepia", value: 1 }], "not_found", /Its modes/],
-    [Array.from({ length: 101 }, () => ({ variableId: made.b, value: 1 })), "bad_params", /limit is 100/],
+    [Array.from({ length: MAX_BATCH + 1 }, () => ({ variableId: made.b, value: 1 })), "bad_params", new RegExp("limit is " + MAX_BATCH)],
   ];
   for (const [updates, codeName, pattern] of refusals) fail(await p.call("BATCH_UPDATE_VARIABLES", { updates }), codeName, pattern);
   assert.equal(await variablesState(p), before);

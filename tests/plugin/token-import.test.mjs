@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadPlugin } from "./harness/sandbox.mjs";
+import { slowVariableWrites } from "./harness/slow-editor.mjs";
 
 /** Every local collection and variable with everything an import could change. */
 async function state(p) {
@@ -150,6 +151,8 @@ test("a failure midway takes every step back: modes, renames, descriptions, valu
 
 test("a long import reports progress", async () => {
   const p = loadPlugin();
+  // Progress goes out at the end of each slice of work (chunks.js): writes of a millisecond make several slices.
+  slowVariableWrites(p, 1);
   const variables = Array.from({ length: 200 }, (_, i) => ({ ref: "v" + i, collection: "c", name: "space/" + i, type: "FLOAT" }));
   const values = variables.map((v, i) => ({ variable: v.ref, mode: "A", value: i }));
   const reply = await p.call("APPLY_TOKEN_CHANGES", { collections: [{ ref: "c", name: "Big", modes: ["A"] }], variables: variables, values: values, deletes: [] });

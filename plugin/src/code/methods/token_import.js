@@ -3,6 +3,7 @@ import { reqArray, isPlainObject } from "../params.js";
 import { parseColor } from "../colors.js";
 import { TYPES, aliasLoop, describeLoop } from "../variable-values.js";
 import { editableCollection, editableVariable, checkModeNames } from "./variables.js";
+import { Pacer } from "../chunks.js";
 
 /**
  * APPLY_TOKEN_CHANGES: the change set of a token import (designd's tokens worker computes it from the diff of token
@@ -259,12 +260,9 @@ function refuseLoops(allVariables, allCollections, variables, values, deleted) {
  * @param {{step: string}} current
  */
 async function apply(p, ctx, undo, current) {
-  const total = p.collections.length + p.variables.length * 2 + p.values.length + p.deletes.length;
-  let done = 0;
-  const step = async (/** @type {string} */ message) => {
-    done++;
-    await ctx.progress(done, total, message);
-  };
+  const pacer = new Pacer(ctx, p.collections.length + p.variables.length + p.values.length + p.deletes.length);
+  /** @param {(done: number, total: number) => string} message */
+  const step = (message) => pacer.step(message);
   /** @type {Map<string, Record<string, string>>} */
   const modeIds = new Map();
   for (const c of p.collections) {
@@ -287,7 +285,7 @@ async function apply(p, ctx, undo, current) {
       ids[mode] = id;
     }
     modeIds.set(c.ref, ids);
-    await step("Prepared collection " + c.name);
+    await step(() => "Prepared collection " + c.name);
   }
   // Renames go through a temporary name first, so two variables may swap names.
   const renamed = p.variables.filter((v) => v.variable && v.variable.name !== v.name);
@@ -321,7 +319,7 @@ async function apply(p, ctx, undo, current) {
       if (v.description) variable.description = v.description;
       made.set(v, variable);
     }
-    await step("Prepared " + made.size + " of " + p.variables.length + " variables");
+    await step(() => "Prepared " + made.size + " of " + p.variables.length + " variables");
   }
   let valuesSet = 0;
   for (const x of p.values) {
@@ -333,7 +331,7 @@ async function apply(p, ctx, undo, current) {
     variable.setValueForMode(modeId, value);
     if (x.target.variable && before !== undefined) undo.push(() => variable.setValueForMode(modeId, before));
     valuesSet++;
-    await step("Set " + valuesSet + " of " + p.values.length + " values");
+    await step(() => "Set " + valuesSet + " of " + p.values.length + " values");
   }
   for (const v of p.deletes) {
     current.step = "deleting '" + v.name + "'";
@@ -353,7 +351,7 @@ async function apply(p, ctx, undo, current) {
       back.scopes = recipe.scopes;
       Object.keys(recipe.values).forEach((m) => back.setValueForMode(m, recipe.values[m]));
     });
-    await step("Deleted " + v.name);
+    await step(() => "Deleted " + v.name);
   }
   /** @type {Record<string, string>} */
   const collections = {};

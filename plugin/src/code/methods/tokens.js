@@ -1,6 +1,7 @@
 import { PluginError, badParams, notFound, conflict, errorText } from "../errors.js";
 import { reqString, reqArray, isPlainObject } from "../params.js";
 import { TYPES, parseValue, compactValue, aliasLoop, describeLoop } from "../variable-values.js";
+import { Pacer } from "../chunks.js";
 import {
   MAX_SETUP_TOKENS,
   getVariable,
@@ -18,13 +19,17 @@ import {
 } from "./variables.js";
 
 /**
- * The all-or-nothing variable writes: BATCH_CREATE_VARIABLES, BATCH_UPDATE_VARIABLES and SETUP_DESIGN_TOKENS. Each
- * checks every item before it changes anything; if the design tool still fails midway, what the call made is
- * removed again and what it changed is set back, and the error names the item.
+ * The all-or-nothing variable writes: BATCH_CREATE_VARIABLES, BATCH_UPDATE_VARIABLES, BATCH_DELETE_VARIABLES and
+ * SETUP_DESIGN_TOKENS. Each checks every item before it changes anything, then works through the items in slices
+ * (see chunks.js), so the editor stays responsive and a cancel stops it between slices; if the design tool fails
+ * midway, or the command is cancelled, what the call made is removed again and what it changed is set back, and the
+ * error names the item. The dispatcher commits one undo step when the command ends, however many slices it took.
  */
 
-/** Items per batch: one round trip stays well under a command timeout and its answer under ~8 KB. */
-export const MAX_BATCH = 100;
+/** Items per batch: 5,000 variables in 4 modes fit one command of about 1 MB. */
+export const MAX_BATCH = 5000;
+/** Items an answer lists one by one; beyond this it only counts them, so 2,000 writes answer in a few KB. */
+export const LISTED_ITEMS = 100;
 
 /**
  * @typedef {import("../variable-values.js").ParsedValue} ParsedValue
@@ -46,7 +51,7 @@ function checkCount(items, list, max) {
  * Checks every variable of a batch: names, types, values, duplicates, alias targets and loops.
  * @param {any[]} items
  * @param {{list: string, valuesKey: string, existing: Map<string, Variable>, collectionName: string,
- *          modeKey: (key: string, where: string) => string, allModes: string[], fillModes: boolean}} opts
+ *          modeKey: (key: string, where: string) => string, allModes: string[], fillModes: boolean, pacer: Pacer}} opts
  *   `modeKey` names the mode a values key means; with `fillModes` every mode gets a value (missing ones take the
  *   first mode's value, or else the first value given)
  * @returns {Promise<Planned[]>}
@@ -57,6 +62,7 @@ async function planVariables(items, opts) {
   /** @type {Map<string, number>} */
   const seen = new Map();
   for (let i = 0; i < items.length; i++) {
+    await opts.pacer.check();
     const item = items[i];
     const at = opts.list + "[" + i + "]";
     if (!isPlainObject(item)) throw badParams(at + " must be an object with 'name' and 'resolvedType'.");
@@ -221,34 +227,56 @@ function refuseLoops(planned, modes) {
  * @param {CommandContext} ctx @param {Variable[]} created @param {{item: Planned | null}} current
  */
 async function createPlanned(planned, collection, modeIdOf, ctx, created, current) {
-  const total = planned.length * 2;
-  for (let i = 0; i < planned.length; i++) {
+  const n = planned.length;
+  const pacer = new Pacer(ctx, n * 2);
+  for (let i = 0; i < n; i++) {
     const p = planned[i];
     current.item = p;
     const v = figma.variables.createVariable(p.name, collection, p.type);
     created.push(v);
     if (p.description !== undefined) v.description = p.description;
     if (p.scopes) v.scopes = p.scopes;
-    await ctx.progress(i + 1, total, "Created " + (i + 1) + " of " + planned.length + " variables");
+    await pacer.step((done) => "Created " + done + " of " + n + " variables");
   }
-  for (let i = 0; i < planned.length; i++) {
+  /** @type {Map<Planned, Variable>} */
+  const madeFor = new Map();
+  planned.forEach((p, i) => madeFor.set(p, created[i]));
+  for (let i = 0; i < n; i++) {
     const p = planned[i];
     current.item = p;
     const v = created[i];
     for (const value of p.values) {
-      v.setValueForMode(modeIdOf(value.mode), valueFor(value, planned, created));
+      v.setValueForMode(modeIdOf(value.mode), valueFor(value, madeFor));
     }
-    await ctx.progress(planned.length + i + 1, total, "Set the values of " + (i + 1) + " of " + planned.length + " variables");
+    await pacer.step((done) => "Set the values of " + (done - n) + " of " + n + " variables");
   }
 }
 
-/** @param {PlannedValue} v @param {Planned[]} planned @param {Variable[]} created @returns {VariableValue} */
-function valueFor(v, planned, created) {
+/** @param {PlannedValue} v @param {Map<Planned, Variable>} madeFor @returns {VariableValue} */
+function valueFor(v, madeFor) {
   const parsed = v.parsed;
   if ("value" in parsed) return parsed.value;
   const target = /** @type {{variable: Variable} | {planned: Planned}} */ (v.target);
-  const variable = "variable" in target ? target.variable : created[planned.indexOf(target.planned)];
+  const variable = "variable" in target ? target.variable : /** @type {Variable} */ (madeFor.get(target.planned));
   return figma.variables.createVariableAlias(variable);
+}
+
+/**
+ * The first LISTED_ITEMS entries of `entries` as an object, and how many more there were.
+ * @param {Array<[string, any]>} entries @param {string} key
+ * @returns {Record<string, any>}
+ */
+function listed(entries, key) {
+  /** @type {Record<string, any>} */
+  const shown = {};
+  entries.slice(0, LISTED_ITEMS).forEach(([k, v]) => (shown[k] = v));
+  /** @type {Record<string, any>} */
+  const out = { [key]: shown };
+  if (entries.length > LISTED_ITEMS) {
+    out.notListed = entries.length - LISTED_ITEMS;
+    out.hint = "The first " + LISTED_ITEMS + " are listed; read the rest with design_get_variables.";
+  }
+  return out;
 }
 
 /**
@@ -286,12 +314,13 @@ function removeCreated(created) {
     : "Nothing was kept: the " + created.length + " variables this call had made were removed.";
 }
 
-/** BATCH_CREATE_VARIABLES: up to 100 variables in one existing collection, all or none. */
+/** BATCH_CREATE_VARIABLES: up to MAX_BATCH variables in one existing collection, all or none. */
 export async function batchCreateVariables(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
   const collection = editableCollection(await getCollection(params.collectionId));
   const items = reqArray(params, "variables");
   checkCount(items, "variables", MAX_BATCH);
   const planned = await planVariables(items, {
+    pacer: new Pacer(ctx, 0),
     list: "variables",
     valuesKey: "valuesByMode",
     existing: await variablesByName(collection.id),
@@ -308,19 +337,20 @@ export async function batchCreateVariables(/** @type {any} */ params, /** @type 
   } catch (err) {
     throw failure(err, "variables", current.item, removeCreated(created));
   }
-  /** @type {Record<string, string>} */
-  const ids = {};
-  created.forEach((v) => (ids[v.name] = v.id));
-  return { success: true, collectionId: collection.id, count: created.length, created: ids };
+  return Object.assign(
+    { success: true, collectionId: collection.id, count: created.length },
+    listed(created.map((v) => [v.name, v.id]), "created"),
+  );
 }
 
 /**
- * BATCH_UPDATE_VARIABLES: up to 100 values, all or none. `changes` maps variable id → mode id → [before, after],
- * values as callers write them.
+ * BATCH_UPDATE_VARIABLES: up to MAX_BATCH values, all or none. `changes` maps variable id → mode id → [before, after],
+ * values as callers write them, for the first LISTED_ITEMS variables.
  */
 export async function batchUpdateVariables(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
   const items = reqArray(params, "updates");
   checkCount(items, "updates", MAX_BATCH);
+  const checking = new Pacer(ctx, 0);
   /** @type {Array<{variable: Variable, modeId: string, value: VariableValue, where: string, index: number}>} */
   const plan = [];
   /** @type {Array<[Variable, string, string | null, string]>} */
@@ -332,6 +362,7 @@ export async function batchUpdateVariables(/** @type {any} */ params, /** @type 
   /** @type {Map<string, number>} */
   const seen = new Map();
   for (let i = 0; i < items.length; i++) {
+    await checking.check();
     const item = items[i];
     const at = "updates[" + i + "]";
     if (!isPlainObject(item)) throw badParams(at + " must be an object with 'variableId', 'modeId' and 'value'.");
@@ -359,13 +390,14 @@ export async function batchUpdateVariables(/** @type {any} */ params, /** @type 
   /** @type {Array<{variable: Variable, modeId: string, before: VariableValue}>} */
   const done = [];
   let current = plan[0];
+  const pacer = new Pacer(ctx, plan.length);
   try {
     for (let i = 0; i < plan.length; i++) {
       current = plan[i];
       const before = current.variable.valuesByMode[current.modeId];
       current.variable.setValueForMode(current.modeId, current.value);
       done.push({ variable: current.variable, modeId: current.modeId, before: before });
-      await ctx.progress(i + 1, plan.length, "Updated " + (i + 1) + " of " + plan.length + " values");
+      await pacer.step((n, total) => "Updated " + n + " of " + total + " values");
     }
   } catch (err) {
     let left = 0;
@@ -381,13 +413,90 @@ export async function batchUpdateVariables(/** @type {any} */ params, /** @type 
       : "Nothing was kept: the " + done.length + " values already changed were set back.";
     throw failure(err, "updates", { index: current.index, name: current.variable.name }, undone);
   }
-  /** @type {Record<string, Record<string, Array<string | number | boolean | null>>>} */
-  const changes = {};
-  done.forEach((d) => {
-    const byMode = changes[d.variable.id] || (changes[d.variable.id] = {});
+  /** @type {Map<string, Record<string, Array<string | number | boolean | null>>>} */
+  const changes = new Map();
+  for (const d of done) {
+    if (!changes.has(d.variable.id) && changes.size >= LISTED_ITEMS) continue;
+    const byMode = changes.get(d.variable.id) || {};
+    changes.set(d.variable.id, byMode);
     byMode[d.modeId] = [compactValue(d.before), compactValue(d.variable.valuesByMode[d.modeId])];
-  });
-  return { success: true, count: done.length, changes: changes };
+  }
+  const variableCount = new Set(done.map((d) => d.variable.id)).size;
+  /** @type {Record<string, any>} */
+  const out = { success: true, count: done.length, changes: Object.fromEntries(changes) };
+  if (variableCount > changes.size) {
+    out.notListed = variableCount - changes.size;
+    out.hint = "Changes of the first " + LISTED_ITEMS + " variables are listed; read the others with design_get_variables.";
+  }
+  return out;
+}
+
+/**
+ * BATCH_DELETE_VARIABLES: up to MAX_BATCH variables, all or none. Every id is checked first; a failure or a cancel
+ * midway makes the deleted variables again (name, type, description, scopes, values; under new ids, and aliases
+ * that pointed at them stay broken, as after DELETE_VARIABLE). The editor's undo restores them exactly.
+ */
+export async function batchDeleteVariables(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
+  const ids = reqArray(params, "variableIds");
+  checkCount(ids, "variableIds", MAX_BATCH);
+  const checking = new Pacer(ctx, 0);
+  /** @type {Variable[]} */
+  const doomed = [];
+  /** @type {Map<string, number>} */
+  const seen = new Map();
+  for (let i = 0; i < ids.length; i++) {
+    await checking.check();
+    const at = "variableIds[" + i + "]";
+    const variable = editableVariable(await getVariable(ids[i], at));
+    const twin = seen.get(variable.id);
+    if (twin !== undefined) throw conflict(at + " ('" + variable.name + "'): variableIds[" + twin + "] names it too; give each id once.");
+    seen.set(variable.id, i);
+    doomed.push(variable);
+  }
+  /** @type {Map<string, VariableCollection>} */
+  const homes = new Map();
+  for (const v of doomed) {
+    if (!homes.has(v.variableCollectionId)) homes.set(v.variableCollectionId, await getCollection(v.variableCollectionId));
+  }
+  /** @type {Array<{id: string, name: string, type: VariableResolvedDataType, home: VariableCollection, description: string, scopes: VariableScope[], values: Record<string, VariableValue>}>} */
+  const removed = [];
+  let index = 0;
+  const pacer = new Pacer(ctx, doomed.length);
+  try {
+    for (; index < doomed.length; index++) {
+      const v = doomed[index];
+      const recipe = {
+        id: v.id,
+        name: v.name,
+        type: v.resolvedType,
+        home: /** @type {VariableCollection} */ (homes.get(v.variableCollectionId)),
+        description: v.description,
+        scopes: v.scopes.slice(),
+        values: Object.assign({}, v.valuesByMode),
+      };
+      v.remove();
+      removed.push(recipe);
+      await pacer.step((n, total) => "Deleted " + n + " of " + total + " variables");
+    }
+  } catch (err) {
+    let left = 0;
+    removed.reverse().forEach((r) => {
+      try {
+        const back = figma.variables.createVariable(r.name, r.home, r.type);
+        back.description = r.description;
+        back.scopes = r.scopes;
+        Object.keys(r.values).forEach((m) => back.setValueForMode(m, r.values[m]));
+      } catch (restoreErr) {
+        left++;
+      }
+    });
+    const undone = left
+      ? "Making the " + removed.length + " deleted variables again failed for " + left + "; check the collections."
+      : "Nothing was kept: the " + removed.length + " variables already deleted were made again (under new ids).";
+    const item = index < doomed.length ? { index: index, name: doomed[index].name } : null;
+    throw failure(err, "variableIds", item, undone);
+  }
+  return Object.assign({ success: true, count: removed.length }, listed(removed.map((r) => [r.id, r.name]), "deleted"));
 }
 
 /**
@@ -403,6 +512,7 @@ export async function setupDesignTokens(/** @type {any} */ params, /** @type {Co
   checkCount(tokens, "tokens", MAX_SETUP_TOKENS);
   await refuseTakenCollectionName(collectionName, "SETUP_DESIGN_TOKENS");
   const planned = await planVariables(tokens, {
+    pacer: new Pacer(ctx, 0),
     list: "tokens",
     valuesKey: "values",
     existing: new Map(),
@@ -445,8 +555,8 @@ export async function setupDesignTokens(/** @type {any} */ params, /** @type {Co
     }
     throw failure(err, "tokens", current.item, undone);
   }
-  /** @type {Record<string, string>} */
-  const ids = {};
-  created.forEach((v) => (ids[v.name] = v.id));
-  return { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length, created: ids };
+  return Object.assign(
+    { success: true, collectionId: collection.id, collectionName: collection.name, modes: modeIds, count: created.length },
+    listed(created.map((v) => [v.name, v.id]), "created"),
+  );
 }
