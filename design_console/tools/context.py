@@ -127,6 +127,11 @@ class SelectionInfo(Protocol):
     @property
     def nodes(self) -> Sequence[NodeRef]: ...
 
+    @property
+    def count(self) -> int:
+        """How many layers are selected: the plugin reports the first 50 of them in ``nodes``."""
+        ...
+
 
 class ConsoleRingView(Protocol):
     """The daemon-wide console ring: ``MAX_CONSOLE_LOGS`` entries of every file, oldest dropped first."""

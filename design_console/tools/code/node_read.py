@@ -251,10 +251,12 @@ async def read_layers(
     start: list[int] | None = None,
     roots_key: str | None = None,
     selection_only: bool = False,
+    file_key: str | None = None,
 ) -> LayerPage:
     """One page of the layers under ``node_id`` (the selection, else the current page's top layers, when None; only
-    the selection with ``selection_only``), from position ``start``; the plugin walks no further than the page. A page
-    whose roots are no longer ``roots_key``, or whose position left the tree, is refused with how to start again."""
+    the selection with ``selection_only``) of file ``file_key`` (default: the active file), from position ``start``;
+    the plugin walks no further than the page. A page whose roots are no longer ``roots_key``, or whose position left
+    the tree, is refused with how to start again."""
     params: dict[str, Any] = {"depth": depth, "maxNodes": max_nodes}
     if node_id:
         params["rootId"] = node_id
@@ -265,7 +267,7 @@ async def read_layers(
     if roots_key:
         params["rootsKey"] = roots_key
     try:
-        reply = await ctx.bridge("READ_LAYERS", params, file_key=ctx.active_file_key or "")
+        reply = await ctx.bridge("READ_LAYERS", params, file_key=file_key or ctx.active_file_key or "")
     except DesignError as exc:
         if "stale_cursor" in exc.message:
             raise DesignError(

@@ -16,10 +16,11 @@ import msgspec
 from msgspec import Meta
 
 from design_console import PLUGIN_VERSION, __version__
+from design_console.engines.shaping import paged
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import EXECUTE_DEFAULT_MS, EXECUTE_MAX_MS, MAX_CODE_CHARS
 from design_console.protocol import ToolOutput
-from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, FileKey
+from design_console.tools.args import ConnectedFile, ConsoleLevelFilter, Cursor, FileKey, MaxTokens
 from design_console.tools.base import (
     CHARS_PER_TOKEN,
     DEFAULT_RESULT_TOKENS,
@@ -33,6 +34,7 @@ from design_console.tools.base import (
     tool,
 )
 from design_console.tools.context import DaemonContext, FileInfo, Timestamped
+from design_console.tools.nodes.selection_pages import selection_page
 
 RECONNECT_WAIT = 5.0
 RESULT_CHARS = DEFAULT_RESULT_TOKENS * CHARS_PER_TOKEN
@@ -468,6 +470,8 @@ async def execute_across_files(ctx: DaemonContext, args: ExecuteAcrossArgs) -> T
 
 class SelectionArgs(TargetArgs):
     verbose: Annotated[bool, Meta(description="Add fills, strokes, text, layout (live round trip).")] = False
+    maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 _VERBOSE_SELECTION = """
@@ -487,15 +491,19 @@ return out;
 """
 
 
-@state_read("design_get_selection", "The selection pushed by the plugin (max 50 nodes).")
+@state_read("design_get_selection", "The selected layers; a selection of more than 50 pages on with nextCursor.")
 async def get_selection(ctx: DaemonContext, args: SelectionArgs) -> ToolOutput:
     key = _file_key(ctx, args.fileKey)
     selection = ctx.state.selection(key)
     if selection is None:
         return ok({"fileKey": key, "count": 0, "nodes": [], "note": "Nothing selected since the plugin connected."})
     data: dict[str, Any] = {"fileKey": key, **msgspec.to_builtins(selection)}
-    if args.verbose and selection.nodes:
-        ids = to_json([n.id for n in selection.nodes])
+    # The plugin pushes the first 50 selected layers; the rest are read from it a page at a time.
+    if args.cursor or selection.count > len(selection.nodes):
+        data["nodes"], next_cursor = await selection_page(ctx, key, args.cursor, args.maxTokens)
+        data = paged(data, next_cursor)
+    if args.verbose and data["nodes"]:
+        ids = to_json([n["id"] for n in data["nodes"]])
         reply = await ctx.bridge("EXECUTE_CODE", {"code": _VERBOSE_SELECTION % ids}, file_key=key)
         data["details"], omitted = _fit(reply.get("result") or [])
         if omitted:
