@@ -65,6 +65,48 @@ export function createDesignEnv(options = {}) {
     return stubLoadFont(font);
   };
 
+  // Fonts a test installs on top of the stub's (Inter, Roboto, Helvetica), as a user's machine has more.
+  const extraFonts = [];
+  const stubListFonts = figma.listAvailableFontsAsync.bind(figma);
+  figma.listAvailableFontsAsync = async () => (await stubListFonts()).concat(extraFonts);
+
+  // ---- text ranges: each character's own style, as the editor keeps it; setters check the range and fonts ------
+  const RANGE_FIELDS = ["fontName", "fontSize", "fills", "textDecoration", "textCase", "letterSpacing", "hyperlink"];
+  function decorateTextRanges(node) {
+    const checkRange = (n, start, end) => {
+      if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end > n.characters.length || end <= start) {
+        throw new Error("in setRange: Range outside of available characters, or empty: " + start + ".." + end);
+      }
+    };
+    const valuesOf = (n, field) => {
+      const own = (n._rangeStyles || {})[field] || [];
+      return Array.from({ length: n.characters.length }, (_, i) => (own[i] === undefined ? n[field] : own[i]));
+    };
+    node.getRangeAllFontNames = function (start = 0, end = this.characters.length) {
+      const seen = new Map();
+      valuesOf(this, "fontName").slice(start, end).concat(end > start ? [] : [this.fontName]).forEach((f) => seen.set(f.family + "\u0000" + f.style, f));
+      return seen.size ? [...seen.values()] : [this.fontName];
+    };
+    for (const field of RANGE_FIELDS) {
+      const name = field[0].toUpperCase() + field.slice(1);
+      node["setRange" + name] = function (start, end, value) {
+        checkRange(this, start, end);
+        const needed = field === "fontName" ? [value] : this.getRangeAllFontNames(start, end);
+        const missing = needed.find((f) => !Fonts.isFontLoaded(f));
+        if (missing) throw new Error("in setRange" + name + ": Cannot write to node with unloaded font \"" + missing.family + " " + missing.style + "\"");
+        this._rangeStyles = this._rangeStyles || {};
+        const own = (this._rangeStyles[field] = this._rangeStyles[field] || []);
+        for (let i = start; i < end; i++) own[i] = value;
+      };
+      node["getRange" + name] = function (start, end) {
+        checkRange(this, start, end);
+        const values = valuesOf(this, field).slice(start, end);
+        const first = JSON.stringify(values[0]);
+        return values.every((v) => JSON.stringify(v) === first) ? values[0] : figma.mixed;
+      };
+    }
+  }
+
   // insertChild of a node already in the parent moves it (the stub refuses).
   function allowReorder(parent) {
     const insert = parent.insertChild;
@@ -161,9 +203,7 @@ export function createDesignEnv(options = {}) {
       return solidPng(w, h, fill || undefined);
     };
     if (node.type === "TEXT") {
-      node.getRangeAllFontNames = function () {
-        return [this.fontName];
-      };
+      decorateTextRanges(node);
       if (node.fontSize === undefined) node.fontSize = 12;
       if (node.textStyleId === undefined) node.textStyleId = "";
     }
@@ -914,6 +954,10 @@ export function createDesignEnv(options = {}) {
     },
     setSelection(nodes) {
       figma.currentPage.selection = nodes;
+    },
+    /** Installs a font family in these styles (["Regular", "Bold"…]) on the machine the editor runs on. */
+    installFont(family, styles) {
+      styles.forEach((style) => extraFonts.push({ fontName: { family: family, style: style } }));
     },
   };
   return { figma, control };
