@@ -1,11 +1,12 @@
-"""What a tool built for a file (its manifest, its design-system report), kept a while by file key, so that the calls
-of one conversation do not each pay for the build."""
+"""What a tool built for a file (its manifest, its design-system report, the list a paged read cuts its pages from),
+kept a while by file key, so that the calls of one conversation do not each pay for the build."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -42,3 +43,35 @@ class FileCache(Generic[T]):
         """Forget every value."""
         self._entries.clear()
         self._locks.clear()
+
+
+@dataclass(slots=True)
+class _Built(Generic[T]):
+    version: str
+    request: str
+    value: T
+
+
+class ReadCache(Generic[T]):
+    """What a paged read built for one request on a file at one data version: its later pages are cut from it, so a
+    walk through every page reads and builds once instead of once a page (which grew with the square of its size)."""
+
+    def __init__(self, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._built: FileCache[_Built[T]] = FileCache(ttl, clock)
+
+    async def get(
+        self, key: str, version: str, request: str, build: Callable[[], Awaitable[T]], *, refresh: bool = False
+    ) -> T:
+        """The value built for ``request`` on file ``key`` at ``version``: kept from an earlier call while fresh and
+        of the same version and request, else built now (always with ``refresh``)."""
+        async with self._built.lock(key):
+            found = None if refresh else self._built.get(key)
+            if found is not None and found.version == version and found.request == request:
+                return found.value
+            value = await build()
+            self._built.put(key, _Built(version, request, value))
+            return value
+
+    def clear(self) -> None:
+        """Forget every value."""
+        self._built.clear()

@@ -48,8 +48,9 @@ class FakeContext:
         self.api = api
         self.plugin = plugin
         self.active_file_key = active_file_key
-        #: What designd would answer a worker's state query, by name (``metadata_changes`` of the file).
-        self.pushed: dict[str, Any] = {"metadata_changes": []}
+        #: What designd would answer a worker's state query, by name (``metadata_changes`` and ``change_seq``, the
+        #: count of changes that versions the file's data).
+        self.pushed: dict[str, Any] = {"metadata_changes": [], "change_seq": 0}
         #: Every bridge command sent: (method, params, file_key).
         self.bridge_calls: list[tuple[str, dict[str, Any], str]] = []
         #: Every progress report: (progress, total, message).

@@ -15,7 +15,9 @@ from design_console.tokens.names import css_var, split_name
 from design_console.tools.args import ExportFormats, FilePagedArgs
 from design_console.tools.base import api_read, ok
 from design_console.tools.context import ApiContext
+from design_console.tools.file_cache import ReadCache
 from design_console.tools.files import file_key_for
+from design_console.tools.plugin_replies import data_version
 from design_console.tools.styles.style_data import file_styles
 from design_console.tools.token_tools.token_reads import export_block, file_usage
 from design_console.tools.variable_data import (
@@ -26,6 +28,9 @@ from design_console.tools.variable_data import (
     select_variables,
     variables_from_plugin,
 )
+
+#: How long a listing is kept for the pages after its first (a call without cursor always reads afresh).
+LISTING_TTL_SECONDS = 120.0
 
 
 class VariablesArgs(FilePagedArgs):
@@ -112,6 +117,17 @@ async def _load_variables(ctx: ApiContext, key: str, args: VariablesArgs) -> tup
     return body.get("meta", {}), "design_api", notes
 
 
+#: A file's variables as a listing shows them, by request and data version: the pages after the first are cut from
+#: it, not read from the plugin and shaped again each.
+LISTINGS: ReadCache[tuple[Selection, str, list[str]]] = ReadCache(LISTING_TTL_SECONDS)
+
+
+async def _select(ctx: ApiContext, key: str, args: VariablesArgs) -> tuple[Selection, str, list[str]]:
+    """The variables the arguments ask for, shaped, with where they came from and notes on how."""
+    raw, source, notes = await _load_variables(ctx, key, args)
+    return select_variables(raw, args.view()), source, notes
+
+
 def _overview(selection: Selection) -> dict[str, Any]:
     """format=summary: how many variables of each type, per collection and per top-level name group."""
     by_type: dict[str, int] = {}
@@ -190,13 +206,17 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
             "Drop the filters, or use format=filtered (the default) to apply them.",
         )
     key = file_key_for(ctx, args.fileUrl)
+    version = await data_version(ctx, key)
+    request = shaping.request_digest(args.view(), args.parseFromConsole, args.useConsoleFallback)
     try:
-        raw, source, notes = await _load_variables(ctx, key, args)
+        loaded = await LISTINGS.get(
+            key, version, request, lambda: _select(ctx, key, args), refresh=args.refreshCache or not args.cursor
+        )
     except DesignError as exc:
         if exc.code != ErrorCode.FORBIDDEN:
             raise
         return await _styles_instead(ctx, key, args, exc)
-    selection = select_variables(raw, args.view())
+    selection, source, notes = loaded
     budget = shaping.budget_chars(args.maxTokens)
     result: dict[str, Any] = {"source": source, "fileKey": key, "collections": selection.summary}
     if notes:
@@ -215,7 +235,11 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
         args.includePublished,
         args.include_exports,
     )
-    start = shaping.decode_cursor(args.cursor, "variables", digest) if args.cursor else (args.page - 1) * args.pageSize
+    start = (
+        shaping.decode_cursor(args.cursor, "variables", digest, version, file=key)
+        if args.cursor
+        else (args.page - 1) * args.pageSize
+    )
     if args.include_exports and not args.cursor:
         tokens = token_sources.variable_token_set(selection.variables, selection.collections)
         result.update(export_block(tokens, args.export_formats, budget // 2))
@@ -237,7 +261,9 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
         totalPages=max(1, -(-total // args.pageSize)),
         variables=chosen,
     )
-    cursor = shaping.encode_cursor("variables", digest, next_index) if next_index is not None else None
+    cursor = (
+        shaping.encode_cursor("variables", digest, next_index, version, file=key) if next_index is not None else None
+    )
     return ok(shaping.paged(result, cursor))
 
 
