@@ -275,7 +275,7 @@ async def measure(client: Client, browser: Browser, url: str) -> Figures:
         arbitrary=arbitrary_share(react),
         react_error=react_compile_error(react),
         imported=imported_assets(react),
-        assets=[str(a["fileName"]) for a in head.get("assets", [])],
+        assets=[str(a.get("path", a["fileName"])) for a in head.get("assets", [])],
         warnings=list(made.get("warnings", [])),
         code_warnings=list(head.get("warnings", [])),
         shots=(original, written),

@@ -53,6 +53,10 @@ class Element:
     mapping: Mapping | None = None
 
 
+#: Where the code of React and Vue looks for its images, beside the module: the answer lists each at this path.
+ASSET_FOLDER = "./assets/"
+
+
 @dataclass
 class Asset:
     node_id: str
@@ -60,8 +64,13 @@ class Asset:
     mime: str
     data: str
 
+    @property
+    def path(self) -> str:
+        """The path the code refers to the image by (``./assets/hero.png``), relative to the module."""
+        return ASSET_FOLDER + self.file_name
+
     def url(self, embed: bool) -> str:
-        return f"data:{self.mime};base64,{self.data}" if embed else f"./assets/{self.file_name}"
+        return f"data:{self.mime};base64,{self.data}" if embed else self.path
 
 
 @dataclass

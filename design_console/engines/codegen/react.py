@@ -1,95 +1,19 @@
-"""One TSX module (a default-exported React component) styled with Tailwind v4 utilities.
-
-Common declarations become Tailwind's own utilities; the rest become arbitrary values or properties
-(``bg-[var(--brand-primary)]``, ``[outline:1px_solid_#000]``), so the module needs nothing but React and Tailwind.
+"""One TSX module (a default-exported React component) styled with Tailwind v4 utilities
+(:mod:`design_console.engines.codegen.tailwind`), so the module needs nothing but React and Tailwind.
 """
 
 from __future__ import annotations
 
-from design_console.engines.codegen.build import Built, Element, component_import, container, instance_props
+from design_console.engines.codegen.build import (
+    ASSET_FOLDER,
+    Built,
+    Element,
+    component_import,
+    container,
+    instance_props,
+)
 from design_console.engines.codegen.escape import js_literal, jsx_attribute, pascal
-
-KEYWORDS = {
-    ("position", "absolute"): "absolute",
-    ("position", "relative"): "relative",
-    ("display", "flex"): "flex",
-    ("flex-direction", "row"): "flex-row",
-    ("flex-direction", "column"): "flex-col",
-    ("flex-wrap", "wrap"): "flex-wrap",
-    ("justify-content", "flex-start"): "justify-start",
-    ("justify-content", "center"): "justify-center",
-    ("justify-content", "flex-end"): "justify-end",
-    ("justify-content", "space-between"): "justify-between",
-    ("align-items", "flex-start"): "items-start",
-    ("align-items", "center"): "items-center",
-    ("align-items", "flex-end"): "items-end",
-    ("align-items", "baseline"): "items-baseline",
-    ("align-self", "stretch"): "self-stretch",
-    ("flex-shrink", "0"): "shrink-0",
-    ("flex", "1 1 0"): "flex-1",
-    ("min-width", "0"): "min-w-0",
-    ("min-height", "0"): "min-h-0",
-    ("overflow", "hidden"): "overflow-hidden",
-    ("overflow", "visible"): "overflow-visible",
-    ("white-space", "pre"): "whitespace-pre",
-    ("white-space", "pre-wrap"): "whitespace-pre-wrap",
-    ("white-space", "nowrap"): "whitespace-nowrap",
-    ("text-align", "left"): "text-left",
-    ("text-align", "center"): "text-center",
-    ("text-align", "right"): "text-right",
-    ("text-align", "justify"): "text-justify",
-    ("text-decoration", "underline"): "underline",
-    ("text-decoration", "line-through"): "line-through",
-    ("text-transform", "uppercase"): "uppercase",
-    ("text-transform", "lowercase"): "lowercase",
-    ("text-transform", "capitalize"): "capitalize",
-    ("font-style", "italic"): "italic",
-    ("text-overflow", "ellipsis"): "text-ellipsis",
-}
-#: Utilities that take any length or colour as an arbitrary value; a ``var()`` colour or length carries a type hint
-#: where the utility is ambiguous (``text-`` is both colour and size).
-PREFIXES = {
-    "width": "w",
-    "height": "h",
-    "left": "left",
-    "top": "top",
-    "right": "right",
-    "bottom": "bottom",
-    "column-gap": "gap-x",
-    "row-gap": "gap-y",
-    "border-radius": "rounded",
-    "background-color": "bg",
-    "color": "text",
-    "font-size": "text",
-    "line-height": "leading",
-    "letter-spacing": "tracking",
-    "opacity": "opacity",
-}
-HINTS = {"color": "color", "font-size": "length"}
-
-
-def arbitrary(value: str) -> str:
-    """A CSS value in Tailwind's arbitrary-value syntax: spaces become underscores, underscores are escaped, and
-    double quotes become single ones (a class attribute holds no ``"``), so a ``'`` inside a string is escaped first
-    or it would end the string early."""
-    return value.replace("_", "\\_").replace(" ", "_").replace("'", "\\'").replace('"', "'")
-
-
-def utilities(decl: dict[str, str]) -> list[str]:
-    """Tailwind classes for CSS declarations."""
-    out: list[str] = []
-    for prop, value in decl.items():
-        if (prop, value) in KEYWORDS:
-            out.append(KEYWORDS[(prop, value)])
-        elif prop in PREFIXES and " " not in value.strip():
-            hint = f"{HINTS[prop]}:" if prop in HINTS and value.startswith("var(") else ""
-            out.append(f"{PREFIXES[prop]}-[{hint}{arbitrary(value)}]")
-        elif prop == "padding":
-            sides = value.split(" ")
-            out.extend(f"{side}-[{arbitrary(v)}]" for side, v in zip(("pt", "pr", "pb", "pl"), sides, strict=True))
-        else:
-            out.append(f"[{prop}:{arbitrary(value)}]")
-    return out
+from design_console.engines.codegen.tailwind import classes as utilities
 
 
 def _class_attr(classes: list[str]) -> str:
@@ -137,10 +61,10 @@ class _Writer:
             return ""
         pieces: list[str] = []
         rest = background
-        while (start := rest.find("url(./assets/")) >= 0:
+        while (start := rest.find(f"url({ASSET_FOLDER}")) >= 0:
             end = rest.index(")", start)
-            file_name = rest[start + len("url(./assets/") : end]
-            ident = self.asset_names.setdefault(file_name, f"asset{len(self.asset_names)}")
+            path = rest[start + len("url(") : end]
+            ident = self.asset_names.setdefault(path, f"asset{len(self.asset_names)}")
             pieces.append(js_literal(rest[: start + 4]))
             pieces.append(ident)
             rest = rest[end:]
@@ -163,7 +87,7 @@ def module(built: Built, name: str) -> str:
         size = f"relative w-[{built.width:g}px] h-[{built.height:g}px]"
         body = container("    ", f'className="{size}"', [writer.element(r, 3) for r in built.roots])
     imports = list(writer.imports.values()) + [
-        f"import {ident} from {js_literal('./assets/' + file_name)};" for file_name, ident in writer.asset_names.items()
+        f"import {ident} from {js_literal(path)};" for path, ident in writer.asset_names.items()
     ]
     head = "\n".join(imports) + ("\n\n" if imports else "")
     function = pascal(name)

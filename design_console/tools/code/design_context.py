@@ -66,12 +66,20 @@ def generate(tree: Tree, framework: str) -> tuple[str, Built]:
 
 
 def answer_head(framework: str, built: Built) -> dict[str, Any]:
-    """What the first page lists beside the code."""
+    """What the first page lists beside the code: each asset with the path the code refers to it by, except in
+    HTML, which embeds its images."""
+    embedded = framework == "html"
     return {
         "framework": framework,
         "tokens": built.vars.tokens(),
         "assets": [
-            {"nodeId": a.node_id, "fileName": a.file_name, "mimeType": a.mime, "bytes": len(a.data) * 3 // 4}
+            {
+                "nodeId": a.node_id,
+                "fileName": a.file_name,
+                **({} if embedded else {"path": a.path}),
+                "mimeType": a.mime,
+                "bytes": len(a.data) * 3 // 4,
+            }
             for a in built.assets
         ],
         "components": built.components,

@@ -24,7 +24,7 @@ from design_console.engines.codegen.escape import (
     pascal,
     script_literal,
 )
-from design_console.engines.codegen.react import arbitrary
+from design_console.engines.codegen.tailwind import arbitrary
 
 #: Text a CSS string can carry unchanged: CSS reads NUL and lone surrogates as U+FFFD, whatever the escape.
 css_text = st.text(st.characters(exclude_characters="\x00", exclude_categories=("Cs",)))

@@ -16,6 +16,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import pytest
+from fakes.real_pages import PACKAGES as PAGE_PACKAGES
 from fuzz.strategies import CI_SETTINGS
 from hypothesis import given
 from hypothesis import strategies as st
@@ -169,7 +170,11 @@ def _tree(markup: str) -> list[tuple[str, list[tuple[str, str]], str, str]]:
 
 
 def test_real_icons_keep_every_element_attribute_and_text() -> None:
-    icons = sorted(p for p in NODE_MODULES.rglob("*.svg") if "conformance" not in p.parts)
+    # The real pages' own images are not icons: an illustrator's export may carry a <style>, which a page's inline
+    # SVG may not (it would style the whole page); the design loop's tests cover them.
+    icons = sorted(
+        p for p in NODE_MODULES.rglob("*.svg") if "conformance" not in p.parts and not PAGE_PACKAGES & set(p.parts)
+    )
     if not icons:
         pytest.skip("no node_modules (npm ci)")
     assert len(icons) >= 50
