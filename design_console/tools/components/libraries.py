@@ -14,6 +14,8 @@ from design_console.tools.args import FileRef, PagedArgs
 from design_console.tools.base import Args, api_read, ok
 from design_console.tools.components.component_data import component_metadata, fetch_node, library_components
 from design_console.tools.context import ApiContext
+from design_console.tools.file_cache import ReadCache
+from design_console.tools.plugin_replies import data_version
 
 
 class LibraryArgs(PagedArgs):
@@ -32,14 +34,16 @@ def _library_key(url: str | None, key: str | None) -> str:
 
 
 def _listing(
-    scope: str, digest: str, key: str, items: list[dict[str, Any]], args: LibraryArgs | SearchArgs
+    scope: str, digest: str, key: str, items: list[dict[str, Any]], args: LibraryArgs | SearchArgs, version: str
 ) -> dict[str, Any]:
-    """One part of a component listing: from ``offset``, or from where the cursor of the previous part points."""
-    version = shaping.request_digest(items)
-    start = shaping.decode_cursor(args.cursor, scope, digest, version) if args.cursor else args.offset
+    """One part of a component listing of file ``key`` at ``version``: from ``offset``, or from where the cursor of
+    the previous part points."""
+    start = shaping.decode_cursor(args.cursor, scope, digest, version, file=key) if args.cursor else args.offset
     chosen, next_index = shaping.fit_items(items, start, shaping.budget_chars(args.maxTokens), limit=args.limit)
     result = {"fileKey": key, "total": len(items), "offset": start, "components": chosen}
-    next_cursor = shaping.encode_cursor(scope, digest, next_index, version) if next_index is not None else None
+    next_cursor = (
+        shaping.encode_cursor(scope, digest, next_index, version, file=key) if next_index is not None else None
+    )
     return shaping.paged(result, next_cursor)
 
 
@@ -49,7 +53,11 @@ async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> T
     key = _library_key(args.libraryFileUrl, args.libraryFileKey)
     items = await library_components(ctx, key, args.query, args.includeVariants)
     digest = shaping.request_digest(key, args.query, args.includeVariants, args.limit)
-    return ok(_listing("library_components", digest, key, items, args))
+    return ok(_listing("library_components", digest, key, items, args, shaping.request_digest(items)))
+
+
+#: How long search results are kept for the pages after the first (a call without cursor always searches afresh).
+SEARCH_TTL_SECONDS = 120.0
 
 
 class SearchArgs(PagedArgs):
@@ -135,11 +143,27 @@ def _local_items(reply: dict[str, Any]) -> list[dict[str, Any]]:
 )
 async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOutput:
     """Component search over the open file (plugin) and a library (design API), ranked by how well names match."""
-    items: list[dict[str, Any]] = []
     library = (
         _library_key(args.libraryFileUrl, args.libraryFileKey) if args.libraryFileKey or args.libraryFileUrl else ""
     )
     key = ctx.active_file_key or ""
+    version = await data_version(ctx, key)
+    request = shaping.request_digest(library, args.query, args.category)
+    ranked = await SEARCHES.get(
+        library or key, version, request, lambda: _search(ctx, key, library, args), refresh=not args.cursor
+    )
+    digest = shaping.request_digest(library or key, key, args.query, args.category, args.limit)
+    return ok(_listing("search_components", digest, library or key, ranked, args, version))
+
+
+#: Ranked search results by file, request and data version: the pages after the first are cut from them instead of
+#: scanning the file for components again each.
+SEARCHES: ReadCache[list[dict[str, Any]]] = ReadCache(SEARCH_TTL_SECONDS)
+
+
+async def _search(ctx: ApiContext, key: str, library: str, args: SearchArgs) -> list[dict[str, Any]]:
+    """The open file's and the library's components that match, best first."""
+    items: list[dict[str, Any]] = []
     try:
         items += _local_items(await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key))
     except DesignError as exc:
@@ -152,9 +176,7 @@ async def design_search_components(ctx: ApiContext, args: SearchArgs) -> ToolOut
     if args.category:
         prefix = args.category.lower()
         items = [i for i in items if str(i["name"]).lower().startswith(prefix)]
-    ranked = rank_components(items, args.query)
-    digest = shaping.request_digest(library or key, key, args.query, args.category, args.limit)
-    return ok(_listing("search_components", digest, library or key, ranked, args))
+    return rank_components(items, args.query)
 
 
 class ByKeyArgs(Args):

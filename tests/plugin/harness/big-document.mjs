@@ -19,10 +19,11 @@ const FONT = { family: "Inter", style: "Regular" };
  *
  * @param {any} figma the stand-in's `figma` (from createDesignEnv or loadPlugin's setup)
  * @param {any} control the stand-in's test controls
- * @param {{layers?: number, pages?: number, screensPerSection?: number, variables?: number, modes?: number,
- *          collections?: number, select?: number}} [options]
+ * @param {{layers?: number, pages?: number, screensPerSection?: number, componentSets?: number, variables?: number,
+ *          modes?: number, collections?: number, select?: number}} [options]
  *   layers: layers below the pages in all (components included), exactly; pages: pages of screens (the first is the
- *   current page); variables: local variables in all, split over `collections`, each with `modes` modes;
+ *   current page); componentSets: sets of three variants (Button, Input, Badge, Tab, Button 2…; default 4), 10
+ *   layers each; variables: local variables in all, split over `collections`, each with `modes` modes;
  *   select: how many screens' rows end up selected on the current page.
  * @returns {{layers: number, pages: any[], components: any[], componentSets: any[], screens: any[], texts: number,
  *            instances: number, variables: any[], collections: any[], selection: any[]}}
@@ -114,8 +115,10 @@ export function buildBigDocument(figma, control, options = {}) {
     summary.components.push(c);
     return c;
   }
-  for (const setName of ["Button", "Input", "Badge", "Tab"]) {
+  const setKinds = ["Button", "Input", "Badge", "Tab"];
+  for (let s = 0; s < (options.componentSets ?? 4); s++) {
     if (left < 10) break;
+    const setName = setKinds[s % setKinds.length] + (s < setKinds.length ? "" : " " + (Math.floor(s / setKinds.length) + 1));
     const variants = ["Primary", "Secondary", "Ghost"].map((v) => component("Variant=" + v, null, true));
     left -= 1;
     summary.layers += 1;
