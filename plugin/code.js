@@ -1545,8 +1545,13 @@
 
   // plugin/src/code/chunks.js
   var SLICE_MS = 30;
-  function yieldToEditor() {
-    return new Promise((resolve) => setTimeout(resolve, 0));
+  var resumedAt = Date.now();
+  async function yieldToEditor() {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    resumedAt = Date.now();
+  }
+  function sliceUsed() {
+    return Date.now() - resumedAt >= SLICE_MS;
   }
   var Pacer = class {
     /** @param {CommandContext} ctx @param {number} total the items `step` will count */
@@ -1555,7 +1560,6 @@
       this.total = total;
       this.done = 0;
       this.slices = 0;
-      this.sliceStart = Date.now();
     }
     /**
      * Counts one item done; at the end of a slice reports progress with `message(done, total)` and yields.
@@ -1563,18 +1567,17 @@
      */
     async step(message) {
       this.done++;
-      if (this.done < this.total && Date.now() - this.sliceStart < SLICE_MS) return;
+      if (this.done < this.total && !sliceUsed()) return;
       await this.ctx.progress(this.done, this.total, message(this.done, this.total));
       await this.pause();
     }
     /** For work that is not counted (checking the items before any change): yields at the end of a slice. */
     async check() {
-      if (Date.now() - this.sliceStart >= SLICE_MS) await this.pause();
+      if (sliceUsed()) await this.pause();
     }
     async pause() {
       await yieldToEditor();
       this.slices++;
-      this.sliceStart = Date.now();
       if (this.ctx.cancelled) throw new PluginError("cancelled", "Command " + this.ctx.id + " was cancelled by the server.");
     }
   };
@@ -1908,6 +1911,62 @@
     }
     return out;
   }
+  async function aliasesInto(ids, pacer) {
+    const found = [];
+    for (const variable of await figma.variables.getLocalVariablesAsync()) {
+      await pacer.check();
+      const values = variable.valuesByMode;
+      for (const modeId of Object.keys(values)) {
+        const value = (
+          /** @type {any} */
+          values[modeId]
+        );
+        if (value && value.type === "VARIABLE_ALIAS" && ids.has(value.id)) found.push({ variable, modeId, target: value.id });
+      }
+    }
+    return found;
+  }
+  function recreate(removed, aliasers) {
+    const made = /* @__PURE__ */ new Map();
+    const broken = /* @__PURE__ */ new Set();
+    for (const r of removed) {
+      try {
+        const back = figma.variables.createVariable(r.name, r.home, r.type);
+        made.set(r.id, back);
+        back.description = r.description;
+        back.scopes = r.scopes;
+      } catch (err) {
+        broken.add(r.id);
+      }
+    }
+    const follow = (value) => {
+      const v = (
+        /** @type {any} */
+        value
+      );
+      const target = v && v.type === "VARIABLE_ALIAS" ? made.get(v.id) : void 0;
+      return target ? figma.variables.createVariableAlias(target) : value;
+    };
+    for (const r of removed) {
+      const back = made.get(r.id);
+      if (!back) continue;
+      try {
+        Object.keys(r.values).forEach((m) => back.setValueForMode(m, follow(r.values[m])));
+      } catch (err) {
+        broken.add(r.id);
+      }
+    }
+    for (const a of aliasers) {
+      const target = made.get(a.target);
+      if (!target || made.has(a.variable.id) || broken.has(a.variable.id)) continue;
+      try {
+        a.variable.setValueForMode(a.modeId, figma.variables.createVariableAlias(target));
+      } catch (err) {
+        broken.add(a.target);
+      }
+    }
+    return broken.size;
+  }
   async function batchDeleteVariables(params, ctx) {
     const ids = reqArray(params, "variableIds");
     checkCount(ids, "variableIds", MAX_BATCH);
@@ -1927,6 +1986,7 @@
     for (const v of doomed) {
       if (!homes.has(v.variableCollectionId)) homes.set(v.variableCollectionId, await getCollection(v.variableCollectionId));
     }
+    const aliasers = await aliasesInto(seen, checking);
     const removed = [];
     let index = 0;
     const pacer = new Pacer(ctx, doomed.length);
@@ -1950,17 +2010,7 @@
         await pacer.step((n, total) => "Deleted " + n + " of " + total + " variables");
       }
     } catch (err) {
-      let left = 0;
-      removed.reverse().forEach((r) => {
-        try {
-          const back = figma.variables.createVariable(r.name, r.home, r.type);
-          back.description = r.description;
-          back.scopes = r.scopes;
-          Object.keys(r.values).forEach((m) => back.setValueForMode(m, r.values[m]));
-        } catch (restoreErr) {
-          left++;
-        }
-      });
+      const left = recreate(removed, aliasers);
       const undone = left ? "Making the " + removed.length + " deleted variables again failed for " + left + "; check the collections." : "Nothing was kept: the " + removed.length + " variables already deleted were made again (under new ids).";
       const item = index < doomed.length ? { index, name: doomed[index].name } : null;
       throw failure(err, "variableIds", item, undone);
@@ -5086,7 +5136,6 @@
         state.warnings.push("SVG " + spec.__path + " could not be read (" + errorText(err) + "): left out");
         return null;
       }
-      if (finite(spec.width) && finite(spec.height) && spec.width > 0 && spec.height > 0) node.resize(spec.width, spec.height);
     } else if (spec.type === "TEXT") {
       node = figma.createText();
       node.fontName = state.fonts.get(spec);

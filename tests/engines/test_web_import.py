@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from design_console.engines.web_import.convert import LocalVariable, convert_page, font_families, parse_color
+from design_console.engines.web_import.font_stacks import generic_class
 
 NO_BORDER = [{"w": 0, "c": "rgb(0, 0, 0)", "s": "none"}] * 4
 
@@ -25,8 +26,6 @@ def el(p: int, tag: str, x: float, y: float, w: float, h: float, **style: Any) -
         "opacity": 1,
         "overflow": "visible",
         "bg": "rgba(0, 0, 0, 0)",
-        "bgImage": "none",
-        "bgSize": "auto",
         "border": NO_BORDER,
         "radius": ["0px"] * 4,
         "shadow": "none",
@@ -39,7 +38,22 @@ def el(p: int, tag: str, x: float, y: float, w: float, h: float, **style: Any) -
 
 
 def text(p: int, chars: str, x: float, y: float, w: float, *, line: str = "20px", box: float = 16) -> dict[str, Any]:
-    style = {
+    return {
+        "k": "text",
+        "p": p,
+        "text": chars,
+        "lines": 1,
+        "lineBox": box,
+        "x": x,
+        "y": y,
+        "w": w,
+        "h": box,
+        "style": style(line=line),
+    }
+
+
+def style(*, line: str = "20px", **changes: Any) -> dict[str, Any]:
+    base = {
         "fontFamily": '"Inter", Arial, sans-serif',
         "fontSize": 14,
         "fontWeight": "600",
@@ -52,18 +66,7 @@ def text(p: int, chars: str, x: float, y: float, w: float, *, line: str = "20px"
         "color": "rgb(17, 24, 39)",
         "whiteSpace": "normal",
     }
-    return {
-        "k": "text",
-        "p": p,
-        "text": chars,
-        "lines": 1,
-        "lineBox": box,
-        "x": x,
-        "y": y,
-        "w": w,
-        "h": box,
-        "style": style,
-    }
+    return {**base, **changes}
 
 
 def page(*entries: dict[str, Any], height: float = 600) -> dict[str, Any]:
@@ -74,7 +77,15 @@ def test_colours_and_font_stacks_are_read() -> None:
     assert parse_color("rgba(255, 0, 51, 0.5)") == (1.0, 0.0, 0.2, 0.5)
     assert parse_color("rgb(0 128 255 / 25%)") == (0.0, 128 / 255, 1.0, 0.25)
     assert parse_color("color(display-p3 1 0 0)") is None
-    assert font_families('"Inter Var", Inter, system-ui, sans-serif') == ["Inter Var", "Inter"]
+    assert font_families('"Inter Var", Inter, sans-serif') == ["Inter Var", "Inter"]
+    # The interface font stands for the systems' own, then the design tool's: never a family later in the stack.
+    bootstrap = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif'
+    assert font_families(bootstrap)[:4] == ["SF Pro Text", "SF Pro", "Segoe UI", "Inter"]
+    assert font_families(bootstrap)[4:] == ["Roboto", "Helvetica Neue", "Arial"]
+    assert generic_class('"Playfair Display", Georgia, serif') == "serif"
+    assert generic_class("SFMono-Regular, Menlo, ui-monospace, monospace") == "monospace"
+    assert generic_class("ui-monospace, Menlo") == "monospace"
+    assert generic_class("Lato") == "sans-serif"
 
 
 def test_boxes_that_show_nothing_leave_no_layer_and_their_content_keeps_its_place() -> None:

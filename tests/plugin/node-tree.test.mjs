@@ -1,6 +1,7 @@
-// CREATE_NODE_TREE on the stand-in editor: a whole tree in one undo step, fonts chosen from the page's stack (or the
-// fallback, said in warnings), variables bound, and all or nothing: a refusal or a failure midway leaves the page as
-// it was.
+// CREATE_NODE_TREE on the stand-in editor: a whole tree in one undo step, fonts chosen from the page's stack (or a
+// font of its generic class, said in warnings), styled text ranges, gradients, turns and blurs, variables bound; an
+// image the editor cannot take left out and named; and all or nothing: a refusal or a failure midway leaves the page
+// as it was.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadPlugin } from "./harness/sandbox.mjs";
@@ -37,7 +38,7 @@ test("a tree is built in one undo step with its fonts, images, auto layout and v
   const before = p.control.undoCommits;
   const reply = await p.call("CREATE_NODE_TREE", { spec, images: [PNG] });
   assert.deepEqual(JSON.parse(JSON.stringify(reply.result.counts)), { FRAME: 3, TEXT: 2, VECTOR: 1 });
-  assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), ["font Comic Sans is not available here: Inter used instead"]);
+  assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), ["font Comic Sans is not available here: Inter used instead, the first sans-serif font installed"]);
   assert.equal(p.control.undoCommits, before + 1);
   const root = await p.figma.getNodeByIdAsync(reply.result.rootId);
   const nav = root.children[0];
@@ -53,12 +54,106 @@ test("a refusal or a failure midway leaves the page as it was", async () => {
   const spec = page([text("A", ["Inter"]), text("B", ["Inter"])]);
   const missing = await p.call("CREATE_NODE_TREE", { spec, images: [PNG], parentId: "1:999" });
   assert.equal(missing.code, "not_found");
-  const badImage = await p.call("CREATE_NODE_TREE", { spec, images: ["bm90IGFuIGltYWdl"] });
-  assert.equal(badImage.code, "bad_params");
-  assert.match(badImage.error, /images\[0\] is not a base64 PNG/);
+  const badPaint = await p.call("CREATE_NODE_TREE", { spec: page([text("A", ["Inter"], { fills: [{ type: "GRADIENT_LINEAR", gradientStops: [] }] })]), images: [PNG] });
+  assert.equal(badPaint.code, "bad_params");
+  assert.match(badPaint.error, /spec\.children\[0\]\.children\[0\]: a gradient's gradientTransform/);
+  const badRange = await p.call("CREATE_NODE_TREE", { spec: page([text("A", ["Inter"], { ranges: [{ start: 0, end: 5 }] })]), images: [PNG] });
+  assert.match(badRange.error, /ranges\[0\] must have whole start < end within the text's 1 characters/);
   p.control.failOn("createText", 2);
   const failed = await p.call("CREATE_NODE_TREE", { spec, images: [PNG] });
   assert.equal(failed.code, "plugin_api_error");
   assert.match(failed.error, /The part already built was removed/);
   assert.equal(p.figma.currentPage.children.length, 0);
+});
+
+test("an image the editor cannot take is left out of the layers that use it, named, and the rest is built", async () => {
+  const p = await loadPlugin();
+  const spec = page([text("A", ["Inter"]), { type: "FRAME", name: "photo", x: 0, y: 0, width: 40, height: 30, fills: [{ type: "IMAGE", image: 1, scaleMode: "FILL" }] }]);
+  const reply = await p.call("CREATE_NODE_TREE", { spec, images: ["PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=", "not base64!"] });
+  assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), [
+    "images[0] is not a PNG, JPEG or GIF image: left out of Page / nav",
+    "images[1] is not base64: left out of Page / nav / photo",
+  ]);
+  const root = await p.figma.getNodeByIdAsync(reply.result.rootId);
+  const nav = root.children[0];
+  assert.deepEqual(nav.fills, []);
+  assert.deepEqual(nav.children.map((n) => n.name), ["A", "photo"]);
+});
+
+test("a paragraph with inline runs is one text with styled ranges, fonts chosen for each", async () => {
+  const p = await loadPlugin();
+  const blue = { type: "SOLID", color: { r: 0, g: 0, b: 1 } };
+  const para = text("January 1 by Mark", ["Nope", "Roboto"], {
+    fontWeight: 400,
+    ranges: [{ start: 13, end: 17, families: ["Roboto"], fontWeight: 700, italic: false, fills: [blue], textDecoration: "UNDERLINE", url: "https://example.com/mark" }, { start: 0, end: 7, fontSize: 20 }],
+  });
+  const reply = await p.call("CREATE_NODE_TREE", { spec: page([para]), images: [PNG] });
+  assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), []);
+  const node = (await p.figma.getNodeByIdAsync(reply.result.rootId)).children[0].children[0];
+  assert.equal(node.characters, "January 1 by Mark");
+  assert.deepEqual({ ...node.getRangeFontName(0, 13) }, { family: "Roboto", style: "Regular" });
+  assert.deepEqual({ ...node.getRangeFontName(13, 17) }, { family: "Roboto", style: "Bold" });
+  assert.equal(node.getRangeFontName(0, 17), p.figma.mixed);
+  assert.equal(node.getRangeFontSize(0, 7), 20);
+  assert.equal(node.getRangeFontSize(7, 17), 14);
+  assert.deepEqual(JSON.parse(JSON.stringify(node.getRangeFills(13, 17))), [blue]);
+  assert.deepEqual(JSON.parse(JSON.stringify(node.getRangeFills(0, 13))), [black]);
+  assert.equal(node.getRangeTextDecoration(13, 17), "UNDERLINE");
+  assert.deepEqual({ ...node.getRangeHyperlink(13, 17) }, { type: "URL", value: "https://example.com/mark" });
+});
+
+test("a font stack falls back within its generic class, in the nearest weight and slant", async () => {
+  const p = await loadPlugin();
+  p.control.installFont("Noto Serif", ["Regular", "Italic", "Bold", "Bold Italic"]);
+  p.control.installFont("Roboto Mono", ["Regular", "SemiBold"]);
+  const spec = page([
+    text("Serif", ["Playfair Display", "Georgia"], { generic: "serif", fontWeight: 600, italic: true }),
+    text("Mono", ["SFMono-Regular", "Menlo"], { generic: "monospace", fontWeight: 500 }),
+    text("Hand", ["Marker Felt"], { generic: "cursive" }),
+    text("Sans", ["Roboto"], { generic: "sans-serif", fontWeight: 300 }),
+  ]);
+  const reply = await p.call("CREATE_NODE_TREE", { spec, images: [PNG] });
+  const nav = (await p.figma.getNodeByIdAsync(reply.result.rootId)).children[0];
+  assert.deepEqual(JSON.parse(JSON.stringify(nav.children.map((n) => n.fontName))), [
+    { family: "Noto Serif", style: "Bold Italic" },
+    { family: "Roboto Mono", style: "SemiBold" },
+    { family: "Inter", style: "Bold" },
+    { family: "Roboto", style: "Light" },
+  ]);
+  assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), [
+    "font Playfair Display, Georgia is not available here: Noto Serif used instead, the first serif font installed",
+    "font SFMono-Regular, Menlo is not available here: Roboto Mono used instead, the first monospace font installed",
+    "font Marker Felt is not available here: Inter used instead; no cursive font is installed",
+  ]);
+});
+
+test("gradients, turns, blend modes, blurs and layers placed over an auto layout are built", async () => {
+  const p = await loadPlugin();
+  const gradient = { type: "GRADIENT_LINEAR", gradientTransform: [[1, 0, 0], [0, 1, 0]], gradientStops: [{ position: 0, color: { r: 1, g: 0, b: 0, a: 1 } }, { position: 1, color: { r: 0, g: 0, b: 1, a: 1 } }] };
+  const spec = page([
+    { type: "FRAME", name: "banner", x: 10, y: 4, width: 120, height: 60, fills: [gradient], rotation: -30, blendMode: "MULTIPLY", effects: [{ type: "LAYER_BLUR", radius: 4 }, { type: "BACKGROUND_BLUR", radius: 8 }] },
+    { type: "FRAME", name: "background", x: 700, y: 20, width: 16, height: 12, fills: [black], absolute: true },
+  ]);
+  const reply = await p.call("CREATE_NODE_TREE", { spec, images: [PNG] });
+  assert.equal(reply.error, undefined);
+  const nav = (await p.figma.getNodeByIdAsync(reply.result.rootId)).children[0];
+  const [banner, icon] = nav.children;
+  assert.equal(banner.fills[0].type, "GRADIENT_LINEAR");
+  assert.deepEqual(JSON.parse(JSON.stringify(banner.fills[0].gradientStops)), gradient.gradientStops);
+  assert.equal(banner.rotation, -30);
+  assert.equal(banner.blendMode, "MULTIPLY");
+  assert.deepEqual(JSON.parse(JSON.stringify(banner.effects)), [{ type: "LAYER_BLUR", radius: 4, visible: true }, { type: "BACKGROUND_BLUR", radius: 8, visible: true }]);
+  assert.equal(icon.layoutPositioning, "ABSOLUTE");
+  assert.deepEqual([icon.x, icon.y], [700, 20]);
+});
+
+test("a large tree reports progress in chunks and ends at its total", async () => {
+  const p = await loadPlugin();
+  const rows = Array.from({ length: 1200 }, (_, i) => text("Row " + i, ["Inter"], { y: i * 20 }));
+  const reply = await p.call("CREATE_NODE_TREE", { spec: { ...page([]), children: rows }, images: [] });
+  assert.equal(reply.result.counts.TEXT, 1200);
+  const progress = p.events("PROGRESS").filter((d) => d.id === reply.id).map((d) => d.progress);
+  assert.ok(progress.length >= 4 && progress.length <= 60, String(progress));
+  assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
+  assert.equal(progress[progress.length - 1], 1201);
 });

@@ -1,26 +1,34 @@
 """Laid-out boxes and computed styles (what :data:`.page_walk.PAGE_WALK` returns) as one node spec for the plugin.
 
 An element becomes a frame when something of it shows (a background, a border, a shadow, an image, clipping with a
-radius, an opacity below 1); any other element leaves no layer and its content moves up to the nearest frame, at the
-same place on the page. A frame that is a flex row or column gets auto layout only when its children sit exactly
-where auto layout would put them (one gap, one alignment on each axis), so the design looks like the page either
-way; every other child is placed absolutely. Runs of text become text layers at the page's text box, with the
-page's font stack for the plugin to choose from. Colours, gaps, paddings and radii equal to a local variable's value
-are bound to it.
+radius, an opacity below 1, a blend mode, a filter, a transform); any other element leaves no layer and its content
+moves up to the nearest frame, at the same place on the page. A frame that is a flex row or column gets auto layout
+only when its children sit exactly where auto layout would put them (one gap, one alignment on each axis), so the
+design looks like the page either way; every other child is placed absolutely. A text (a paragraph with its inline
+runs) becomes one text layer at the page's text box, its runs styled ranges, with the page's font stack and its
+generic class for the plugin to choose from. Colours, gaps, paddings and radii equal to a local variable's value are
+bound to it. What the design cannot show is named in the warnings, with the element's path.
 
 The spec is plain data (dicts and lists, JSON-ready): each node has ``type`` (``FRAME``, ``TEXT`` or ``SVG``),
-``name``, ``x``/``y`` relative to its parent, ``width``/``height`` and the fields the plugin's CREATE_NODE_TREE reads.
+``name``, ``x``/``y`` relative to its parent, ``width``/``height`` and the fields the plugin's CREATE_NODE_TREE reads
+(docs/bridge-protocol.md).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from design_console.engines.web_import.css_values import Color, parse_color, px, split_top, strip_colors
+from design_console.engines.web_import.font_stacks import font_families, generic_class
+from design_console.engines.web_import.gradients import GradientError, gradient_paint
 from design_console.tokens.names import css_var, split_name
+
+__all__ = ["Conversion", "LocalVariable", "convert_page", "entry_path", "font_families", "parse_color"]
 
 #: Positions and sizes are kept to a hundredth of a pixel; the plugin takes them as they are.
 PRECISION = 2
@@ -28,12 +36,18 @@ PRECISION = 2
 LAYOUT_TOLERANCE = 1.0
 #: The longest layer name taken from a text.
 NAME_CHARS = 40
+#: A transform's scale this close to 1 is none.
+SCALE_TOLERANCE = 0.01
+#: CSS blur() is a standard deviation; the design tool's blur radius is about twice it.
+BLUR_RADIUS_PER_PX = 2.0
 
-_COLOR = re.compile(r"rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)")
-_LENGTH = re.compile(r"-?[\d.]+(?:px)?")
-_GENERIC_FONTS = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-sans-serif", "ui-serif"}
-
-Color = tuple[float, float, float, float]
+_BLENDS = {
+    "multiply", "screen", "overlay", "darken", "lighten", "color-dodge", "color-burn", "hard-light", "soft-light",
+    "difference", "exclusion", "hue", "saturation", "color", "luminosity",
+}  # fmt: skip
+_SIDES = ("top", "right", "bottom", "left")
+_POSITION_PARTS = re.compile(r"calc\([^)]*\)|\S+")
+_FUNCTION = re.compile(r"([a-z-]+)\(((?:[^()]|\([^()]*\))*)\)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,54 +73,6 @@ class Conversion:
     bound: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def parse_color(text: str | None) -> Color | None:
-    """A computed CSS colour (``rgb(…)`` / ``rgba(…)``) as r, g, b, a in 0..1; None when it is not one of those."""
-    if not text:
-        return None
-    found = _COLOR.search(text)
-    if not found:
-        return None
-    r, g, b, a = found.groups()
-    alpha = 1.0 if a is None else float(a[:-1]) / 100 if a.endswith("%") else float(a)
-    return (float(r) / 255, float(g) / 255, float(b) / 255, alpha)
-
-
-def _px(text: str | None, basis: float = 0.0) -> float:
-    """A computed length in px (a percentage of ``basis``); 0 for anything else."""
-    if not text:
-        return 0.0
-    first = text.split()[0]
-    if first.endswith("%"):
-        try:
-            return float(first[:-1]) * basis / 100
-        except ValueError:
-            return 0.0
-    found = _LENGTH.match(first)
-    return float(found.group().removesuffix("px")) if found else 0.0
-
-
-def _split_top(text: str) -> list[str]:
-    """``text`` split at the commas that are not inside parentheses."""
-    parts: list[str] = []
-    depth = start = 0
-    for i, ch in enumerate(text):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
-
-
-def font_families(stack: str) -> list[str]:
-    """The named families of a CSS font stack, in order (generic families, which name no font, left out)."""
-    names = [name.strip().strip("\"'") for name in _split_top(stack)]
-    return [name for name in names if name and name.lower() not in _GENERIC_FONTS]
-
-
 class _Variables:
     """Finds the local variable a value equals, preferring one scoped to the field it would be bound on."""
 
@@ -127,6 +93,8 @@ class _Variables:
         return self._pick(self._numbers.get(round(value, PRECISION), []), scope) if value else None
 
     def _pick(self, candidates: list[LocalVariable], scope: str) -> str | None:
+        if not candidates:
+            return None
         fitting = [v for v in candidates if scope in v.scopes] or [v for v in candidates if "ALL_SCOPES" in v.scopes]
         if not fitting:
             return None
@@ -134,6 +102,18 @@ class _Variables:
         entry = self.bound.setdefault(var.name, {"id": var.id, "cssVar": css_var(split_name(var.name)), "uses": 0})
         entry["uses"] += 1
         return var.id
+
+
+def entry_path(entries: list[dict[str, Any]], index: int) -> str:
+    """An element's path from the body down (``body > main > div.card > img``), to name it in a warning."""
+    names: list[str] = []
+    while index >= 0:
+        e = entries[index]
+        if e["tag"] == "html":
+            break
+        names.append(e["name"])
+        index = e["p"]
+    return " > ".join(reversed(names)) or "html"
 
 
 def _color_key(color: Color) -> tuple[int, ...]:
@@ -147,6 +127,7 @@ def _round(value: float) -> float:
 class _Converter:
     def __init__(self, page: dict[str, Any], variables: _Variables) -> None:
         self.page = page
+        self.entries: list[dict[str, Any]] = page["entries"]
         self.vars = variables
         self.images: list[str] = []
         self._image_index: dict[str, int] = {}
@@ -158,6 +139,9 @@ class _Converter:
         if text not in self._noted:
             self._noted.add(text)
             self.warnings.append(text)
+
+    def path(self, index: int) -> str:
+        return entry_path(self.entries, index)
 
     def image(self, data: str) -> int:
         if data not in self._image_index:
@@ -176,7 +160,7 @@ class _Converter:
 
     # ---- elements ---------------------------------------------------------------------------------------------
 
-    def frame_for(self, e: dict[str, Any]) -> dict[str, Any] | None:
+    def frame_for(self, i: int, e: dict[str, Any]) -> dict[str, Any] | None:
         """The frame of an element, or None when nothing of it shows."""
         if e.get("hidden") or e["w"] <= 0 or e["h"] <= 0:
             return None
@@ -188,24 +172,27 @@ class _Converter:
         if bg and bg[3] > 0:
             fills.append(self.solid(bg, "FRAME_FILL"))
         elif e.get("bg") and bg is None:
-            self.warn(f"background colour {e['bg']} is not an sRGB colour: left out")
-        if e.get("bgImageData"):
-            scale = "FIT" if e.get("bgSize") == "contain" else "FILL"
-            fills.append({"type": "IMAGE", "image": self.image(e["bgImageData"]), "scaleMode": scale})
-        elif e.get("bgImage", "none") != "none" and "gradient" in e.get("bgImage", ""):
-            self.warn(f"CSS gradients are not carried ({e['name']}): left out")
+            self.warn(f"background colour {e['bg']} of {self.path(i)} is not an sRGB colour: left out")
+        placed: list[dict[str, Any]] = []
+        # CSS lists background layers top first; the design tool paints its fills bottom first.
+        for layer in reversed(e.get("backgrounds") or []):
+            paint_or_layer = self._background(i, e, layer)
+            if paint_or_layer is None:
+                continue
+            if paint_or_layer.get("type") == "FRAME":
+                placed.append(paint_or_layer)
+            else:
+                fills.append(paint_or_layer)
         if e.get("image"):
             fills.append({"type": "IMAGE", "image": self.image(e["image"]), "scaleMode": _fit(e.get("fit"))})
-        elif e["tag"] == "img":
-            self.warn(f"image of {e['name']} could not be read: left out")
-        shown = bool(fills)
-        if self._strokes(e, node):
+        shown = bool(fills or placed)
+        if self._strokes(e, node, placed):
             shown = True
-        effects = self._effects(e.get("shadow") or "none")
+        effects = self._effects(e.get("shadow") or "none") + self._filters(i, e)
         if effects:
             node["effects"] = effects
             shown = True
-        radii = [_round(_px(r, min(e["w"], e["h"]))) for r in e.get("radius") or []]
+        radii = [_round(px(r, min(e["w"], e["h"]))) for r in e.get("radius") or []]
         if any(radii):
             if len(set(radii)) == 1:
                 node["cornerRadius"] = radii[0]
@@ -217,30 +204,99 @@ class _Converter:
         if e.get("opacity", 1) < 1:
             node["opacity"] = round(e["opacity"], 4)
             shown = True
-        if e.get("display") in ("flex", "inline-flex"):
-            # A flex box is a group of its own even when nothing of it shows, so that its parent's row or column
-            # keeps one layer per item and can get auto layout.
+        blend = e.get("blend")
+        if blend in _BLENDS:
+            node["blendMode"] = blend.replace("-", "_").upper()
+            shown = True
+        elif blend and blend != "normal":
+            self.warn(f"mix-blend-mode {blend} of {self.path(i)} is not carried")
+        if e.get("transform"):
+            # A transformed box is a layer of its own, so that its content turns with it.
+            shown = True
+        if e.get("display") in ("flex", "inline-flex", "grid", "inline-grid"):
+            # A flex or grid box is a group of its own even when nothing of it shows, so that its parent's row or
+            # column keeps one layer per item and can get auto layout.
             shown = True
         if e.get("overflow") == "clip" and (any(radii) or shown):
             node["clipsContent"] = True
         if not shown:
             return None
         node["fills"] = fills
+        if placed:
+            node["children"] = placed
         return node
 
-    def _strokes(self, e: dict[str, Any], node: dict[str, Any]) -> bool:
-        sides = [b for b in e.get("border") or [] if b["w"] > 0 and b["s"] not in ("none", "hidden")]
-        colors = [parse_color(b["c"]) for b in sides]
-        visible = [(b, c) for b, c in zip(sides, colors, strict=True) if c and c[3] > 0]
-        if not visible:
+    def _background(self, i: int, e: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any] | None:
+        """One CSS background layer: a paint of the frame, or a frame of its own where it is smaller than the box
+        and drawn once (an icon: a select's arrow, a checkbox's tick)."""
+        if layer.get("gradient"):
+            if layer["gradient"].startswith("repeating-"):
+                self.warn(f"repeating gradient of {self.path(i)} is drawn once")
+            try:
+                return gradient_paint(layer["gradient"], e["w"], e["h"])
+            except GradientError as exc:
+                self.warn(f"gradient of {self.path(i)} is not carried: {exc}")
+                return None
+        data = layer.get("image")
+        if not isinstance(data, str):
+            return None
+        size = str(layer.get("size") or "auto")
+        repeat = str(layer.get("repeat") or "repeat")
+        parts = size.split()
+        paint: dict[str, Any] = {"type": "IMAGE", "image": self.image(data)}
+        if all(p.endswith("px") for p in parts) and repeat.startswith("no-repeat"):
+            w, h = px(parts[0]), px(parts[-1])
+            positions = _POSITION_PARTS.findall(str(layer.get("position") or "0% 0%"))
+            x = _offset(positions[0] if positions else "0%", e["w"] - w)
+            y = _offset(positions[1] if len(positions) > 1 else "50%", e["h"] - h)
+            paint["scaleMode"] = "FILL"
+            return {
+                "type": "FRAME",
+                "name": "background",
+                "x": _round(x),
+                "y": _round(y),
+                "width": _round(w),
+                "height": _round(h),
+                "fills": [paint],
+                "absolute": True,
+            }
+        paint["scaleMode"] = "FIT" if size == "contain" else "TILE" if repeat == "repeat" and size == "auto" else "FILL"
+        return paint
+
+    def _strokes(self, e: dict[str, Any], node: dict[str, Any], placed: list[dict[str, Any]]) -> bool:
+        """The element's borders as the frame's strokes (one weight per side); sides of different colours as
+        frames of their own along its edges, since a layer's strokes have one colour."""
+        sides = [
+            (side, b, color)
+            for side, b in zip(_SIDES, e.get("border") or [], strict=False)
+            if b["w"] > 0 and b["s"] not in ("none", "hidden") and (color := parse_color(b["c"])) and color[3] > 0
+        ]
+        if not sides:
             return False
-        first, color = visible[0]
-        assert color is not None
-        if len({b["c"] for b, _ in visible}) > 1:
-            self.warn(f"borders of different colours on {e['name']}: drawn in one colour")
+        if len({b["c"] for _, b, _ in sides}) > 1:
+            for side, b, color in sides:
+                w, h = e["w"], e["h"]
+                x = w - b["w"] if side == "right" else 0.0
+                y = h - b["w"] if side == "bottom" else 0.0
+                width = b["w"] if side in ("left", "right") else w
+                height = b["w"] if side in ("top", "bottom") else h
+                placed.append(
+                    {
+                        "type": "FRAME",
+                        "name": f"border-{side}",
+                        "x": _round(x),
+                        "y": _round(y),
+                        "width": _round(width),
+                        "height": _round(height),
+                        "fills": [self.solid(color, "STROKE_COLOR")],
+                        "absolute": True,
+                    }
+                )
+            return True
+        _, first, color = sides[0]
         node["strokes"] = [self.solid(color, "STROKE_COLOR")]
         weights = [b["w"] if b["s"] not in ("none", "hidden") else 0 for b in e["border"]]
-        if len(visible) == 4 and len(set(weights)) == 1:
+        if len(sides) == 4 and len(set(weights)) == 1:
             node["strokeWeight"] = weights[0]
         else:
             node["strokeWeights"] = weights
@@ -252,10 +308,10 @@ class _Converter:
         if text == "none":
             return []
         effects = []
-        for part in _split_top(text):
+        for part in split_top(text):
             color = parse_color(part) or (0.0, 0.0, 0.0, 1.0)
-            rest = _COLOR.sub("", part)
-            lengths = [_px(x) for x in rest.split() if x != "inset"]
+            rest = strip_colors(part)
+            lengths = [px(x) for x in rest.split() if x != "inset"]
             lengths += [0.0] * (4 - len(lengths))
             effects.append(
                 {
@@ -268,78 +324,139 @@ class _Converter:
             )
         return effects
 
+    def _filters(self, i: int, e: dict[str, Any]) -> list[dict[str, Any]]:
+        """``filter: blur()`` and ``drop-shadow()`` and ``backdrop-filter: blur()`` as effects; others named."""
+        effects: list[dict[str, Any]] = []
+        for key, blur_type in (("filter", "LAYER_BLUR"), ("backdrop", "BACKGROUND_BLUR")):
+            for name, argument in _FUNCTION.findall(str(e.get(key) or "")):
+                if name == "blur":
+                    effects.append({"type": blur_type, "radius": _round(px(argument) * BLUR_RADIUS_PER_PX)})
+                elif name == "drop-shadow" and key == "filter":
+                    effects.extend(self._effects(argument))
+                else:
+                    prop = "filter" if key == "filter" else "backdrop-filter"
+                    self.warn(f"{prop} {name}() of {self.path(i)} is not carried")
+        return effects
+
+    def _transform(self, i: int, e: dict[str, Any], node: dict[str, Any]) -> tuple[float, float]:
+        """Turns the node as the element's transform does; the page position of its top-left corner."""
+        t = e["transform"]
+        if "m" not in t:
+            self.warn(f"3D transform {t.get('unsupported', '')} of {self.path(i)} is not carried: drawn flat")
+            return e["x"], e["y"]
+        a, b, c, d, tx, ty = (float(v) for v in t["m"])
+        ox, oy = (float(v) for v in t["origin"])
+        scale_x = math.hypot(a, b)
+        scale_y = (a * d - b * c) / (scale_x or 1.0)
+        if abs(a * c + b * d) > 1e-3 * max(scale_x * abs(scale_y), 1e-9):
+            self.warn(f"skew of {self.path(i)} is not carried: drawn turned only")
+        if abs(scale_x - 1) > SCALE_TOLERANCE or abs(scale_y - 1) > SCALE_TOLERANCE:
+            self.warn(f"scale ({scale_x:.2f}, {scale_y:.2f}) of {self.path(i)} is not carried: drawn at its own size")
+        angle = math.atan2(b, a)
+        cos, sin = math.cos(angle), math.sin(angle)
+        # The untransformed top-left, turned about the transform origin and moved as the transform moves it.
+        dx, dy = e["x"] - ox, e["y"] - oy
+        x = ox + cos * dx - sin * dy + tx
+        y = oy + sin * dx + cos * dy + ty
+        degrees = math.degrees(angle)
+        if abs(degrees) > 0.01:
+            # The design tool turns counter-clockwise for a positive angle; CSS turns clockwise.
+            node["rotation"] = round(-degrees, 4)
+        return x, y
+
     # ---- text -------------------------------------------------------------------------------------------------
 
     def text(self, t: dict[str, Any]) -> dict[str, Any]:
         s = t["style"]
-        color = parse_color(s["color"]) or (0.0, 0.0, 0.0, 1.0)
-        weight = int(float(s.get("fontWeight") or 400))
-        line = t["lineBox"] if s["lineHeight"] == "normal" else _px(s["lineHeight"])
-        spacing = 0.0 if s["letterSpacing"] == "normal" else _px(s["letterSpacing"])
+        line = t["lineBox"] if s["lineHeight"] == "normal" else px(s["lineHeight"])
         node: dict[str, Any] = {
             "type": "TEXT",
-            "name": t["text"][:NAME_CHARS],
+            "name": "marker" if t.get("marker") else t["text"][:NAME_CHARS],
             "characters": t["text"],
-            "families": font_families(s["fontFamily"]),
-            "fontWeight": weight,
-            "italic": s["fontStyle"] in ("italic", "oblique"),
-            "fontSize": s["fontSize"],
+            **self._font(s),
             "lineHeight": _round(line),
-            "fills": [self.solid(color, "TEXT_FILL")],
             "textAlign": _ALIGN.get(s["textAlign"], "LEFT"),
             "autoResize": "HEIGHT" if t["lines"] > 1 else "WIDTH_AND_HEIGHT",
         }
+        ranges = []
+        for run in t.get("runs") or []:
+            styled: dict[str, Any] = {"start": run["start"], "end": run["end"]}
+            if run.get("style"):
+                own = self._font(run["style"])
+                styled.update({k: v for k, v in own.items() if v != node.get(k)})
+            if run.get("href"):
+                styled["url"] = run["href"]
+            if len(styled) > 2:
+                ranges.append(styled)
+        if ranges:
+            node["ranges"] = ranges
+        return node
+
+    def _font(self, s: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a text (or of a range of it) that its computed style gives."""
+        color = parse_color(s["color"]) or (0.0, 0.0, 0.0, 1.0)
+        font: dict[str, Any] = {
+            "families": font_families(s["fontFamily"]),
+            "generic": generic_class(s["fontFamily"]),
+            "fontWeight": int(float(s.get("fontWeight") or 400)),
+            "italic": s["fontStyle"].startswith(("italic", "oblique")),
+            "fontSize": s["fontSize"],
+            "fills": [self.solid(color, "TEXT_FILL")],
+        }
+        spacing = 0.0 if s["letterSpacing"] == "normal" else px(s["letterSpacing"])
         if spacing:
-            node["letterSpacing"] = _round(spacing)
+            font["letterSpacing"] = _round(spacing)
         case = _CASE.get(s["textTransform"])
         if case:
-            node["textCase"] = case
+            font["textCase"] = case
         decoration = _DECORATION.get(s["textDecoration"].split()[0] if s["textDecoration"] else "none")
         if decoration:
-            node["textDecoration"] = decoration
-        return node
+            font["textDecoration"] = decoration
+        return font
 
     # ---- the tree ---------------------------------------------------------------------------------------------
 
     def convert(self, width: float, name: str) -> dict[str, Any]:
-        entries: list[dict[str, Any]] = self.page["entries"]
+        entries = self.entries
         height = max(float(self.page["height"]), 1.0)
         root: dict[str, Any] = {"type": "FRAME", "name": name, "x": 0, "y": 0, "width": width, "height": height}
         root["fills"] = [self.solid(self._canvas(entries), "FRAME_FILL")]
         root["clipsContent"] = True
         self.count = 1
         # For each entry: the spec node its content goes into, and where that node is on the page.
-        holder: list[tuple[dict[str, Any], float, float, int]] = []
-        origin = (root, 0.0, 0.0, -1)
+        holder: list[tuple[dict[str, Any], float, float]] = []
+        origin = (root, 0.0, 0.0)
         for i, e in enumerate(entries):
-            parent, px, py, _ = holder[e["p"]] if e["p"] >= 0 else origin
+            parent, px_, py_ = holder[e["p"]] if e["p"] >= 0 else origin
             if e["k"] == "text":
                 node = self.text(e)
             elif e["p"] < 0:
                 holder.append(origin)
                 continue
             else:
-                frame = self.frame_for(e)
+                frame = self.frame_for(i, e)
                 if frame is None:
                     holder.append(holder[e["p"]] if e["p"] >= 0 else origin)
                     continue
                 node = frame
-            top, height = e["y"], e["h"]
+            left, top, height = e["x"], e["y"], e["h"]
             if e["k"] == "text":
                 # A text layer is as tall as its lines: the page's box is the glyphs' area, centred in each line.
                 height = node["lineHeight"] * e["lines"]
                 top = e["y"] - (node["lineHeight"] - e["lineBox"]) / 2
-            node.update(x=_round(e["x"] - px), y=_round(top - py), width=_round(e["w"]), height=_round(height))
+            elif e.get("transform"):
+                left, top = self._transform(i, e, node)
+            node.update(x=_round(left - px_), y=_round(top - py_), width=_round(e["w"]), height=_round(height))
             node["_entry"] = i
             parent.setdefault("children", []).append(node)
-            self.count += 1
-            holder.append((node, e["x"], e["y"], i) if node["type"] == "FRAME" else holder[e["p"]])
-        self._auto_layout(root, {i: e for i, e in enumerate(entries) if e["k"] == "el"})
+            self.count += 1 + len(node.get("children", []))
+            holder.append((node, e["x"], e["y"]) if node["type"] == "FRAME" else holder[e["p"]])
+        self._auto_layout(root)
         return root
 
     def _item_of(self, index: int, container: int) -> int:
         """The direct child of entry ``container`` that entry ``index`` is in (or is)."""
-        entries = self.page["entries"]
+        entries = self.entries
         while entries[index]["p"] != container:
             index = entries[index]["p"]
             if index < 0:
@@ -356,18 +473,18 @@ class _Converter:
                     return color
         return (1.0, 1.0, 1.0, 1.0)
 
-    def _auto_layout(self, node: dict[str, Any], elements: dict[int, dict[str, Any]]) -> None:
+    def _auto_layout(self, node: dict[str, Any]) -> None:
         """Give auto layout to each frame whose flex children sit where auto layout would put them; strip the
         bookkeeping keys."""
         entry = node.pop("_entry", None)
-        kids = node.get("children", [])
+        kids = [k for k in node.get("children", []) if not k.get("absolute")]
         # Each item of the box (a direct child element or text) must have given exactly one layer.
         items = [self._item_of(k["_entry"], entry) for k in kids] if entry is not None else []
         direct = bool(kids) and -1 not in items and len(set(items)) == len(items)
-        for child in kids:
-            self._auto_layout(child, elements)
-        e = elements.get(entry) if entry is not None else None
-        if e is None or node["type"] != "FRAME" or not direct:
+        for child in node.get("children", []):
+            self._auto_layout(child)
+        e = self.entries[entry] if entry is not None else None
+        if e is None or e["k"] != "el" or node["type"] != "FRAME" or not direct or node.get("rotation"):
             return
         if e["display"] not in ("flex", "inline-flex") or e["flexWrap"] != "nowrap":
             return
@@ -381,6 +498,18 @@ class _Converter:
             if variable:
                 node.setdefault("bound", {})[key] = variable
         node["layout"] = layout
+
+
+def _offset(position: str, free: float) -> float:
+    """Where a background of a fixed size starts along one side: ``free`` is the box's length less its own."""
+    calc = re.fullmatch(r"calc\((-?[\d.]+)% ([+-]) (-?[\d.]+)px\)", position)
+    if calc:
+        sign = 1 if calc.group(2) == "+" else -1
+        return free * float(calc.group(1)) / 100 + sign * float(calc.group(3))
+    keyword = {"left": 0.0, "top": 0.0, "center": 0.5, "right": 1.0, "bottom": 1.0}.get(position)
+    if keyword is not None:
+        return free * keyword
+    return px(position, free)
 
 
 def _fit_layout(e: dict[str, Any], kids: list[dict[str, Any]], width: float, height: float) -> dict[str, Any] | None:

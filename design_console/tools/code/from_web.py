@@ -10,14 +10,18 @@ passes ``allowRemote``: ``http(s)`` on a loopback address, or a ``file:`` page i
 from __future__ import annotations
 
 import base64
+import io
+import re
 import time
 from typing import Annotated, Any
 from urllib.parse import unquote, urlsplit
 
 from msgspec import Meta
+from PIL import Image
 
 from design_console.clients.addresses import is_loopback
-from design_console.engines.web_import.convert import LocalVariable, convert_page
+from design_console.clients.image_source import FILL_FORMATS
+from design_console.engines.web_import.convert import LocalVariable, convert_page, entry_path
 from design_console.engines.web_import.page_walk import PAGE_WALK
 from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
@@ -36,6 +40,8 @@ MAX_IMAGE_BYTES = 8 * 1024 * 1024
 #: All images of one page together, as base64: the whole tree travels to the plugin in one bridge frame (64 MiB).
 MAX_IMAGES_CHARS = 40 * 1024 * 1024
 MAX_HTML_BYTES = 2_000_000
+#: The image formats a layer takes as they are (Pillow's names); others are converted to PNG.
+LAYER_FORMATS = set(FILL_FORMATS)
 
 
 class FromWebArgs(Args):
@@ -91,23 +97,61 @@ def local_variables(data: dict[str, Any]) -> list[LocalVariable]:
     return found
 
 
+def _linked_image(data: bytes, as_vector: bool) -> dict[str, str]:
+    """A linked file's bytes as the walk would have carried them: PNG, JPEG and GIF as they are, an SVG as markup
+    (where a vector may stand), any other image Pillow reads as PNG. Raises ValueError naming what it is not."""
+    head = data[:512].lstrip()
+    if head.startswith((b"<svg", b"<?xml")) and b"<svg" in head:
+        if not as_vector:
+            raise ValueError("an SVG background of a file: page is not carried (serve the page over http instead)")
+        return {"svg": data.decode("utf-8", "replace")}
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            if img.format in LAYER_FORMATS:
+                return {"data": base64.b64encode(data).decode()}
+            out = io.BytesIO()
+            img.convert("RGBA").save(out, "PNG")
+    except (OSError, ValueError, Image.DecompressionBombError) as exc:
+        raise ValueError(f"not an image this machine can read ({exc})") from None
+    return {"data": base64.b64encode(out.getvalue()).decode()}
+
+
 def _read_linked_images(page: dict[str, Any], scope: FileScope, warnings: list[str]) -> None:
-    """Replace each image a ``file:`` page names (``{"file": url}``) by its bytes, when it is in a shared folder."""
-    cache: dict[str, str | None] = {}
-    for entry in page["entries"]:
-        for key in ("image", "bgImageData"):
-            ref = entry.get(key)
+    """Replace each image a ``file:`` page names (``{"file": url}``) by its bytes, when it is in a shared folder;
+    one that cannot be read is left out and named."""
+    entries = page["entries"]
+    for index, entry in enumerate(entries):
+        slots: list[tuple[dict[str, Any], str, bool]] = [(entry, "image", entry.get("tag") == "img")]
+        slots += [(layer, "image", False) for layer in entry.get("backgrounds") or []]
+        for holder, key, as_vector in slots:
+            ref = holder.get(key)
             if not isinstance(ref, dict):
                 continue
             url = str(ref.get("file", ""))
-            if url not in cache:
-                try:
-                    data = read_bytes(unquote(urlsplit(url).path), scope, max_bytes=MAX_IMAGE_BYTES, argument="image")
-                    cache[url] = base64.b64encode(data).decode()
-                except DesignError as exc:
-                    warnings.append(f"image {url} left out: {exc.message}")
-                    cache[url] = None
-            entry[key] = cache[url]
+            holder[key] = None
+            try:
+                data = read_bytes(unquote(urlsplit(url).path), scope, max_bytes=MAX_IMAGE_BYTES, argument="image")
+                found = _linked_image(data, as_vector)
+            except DesignError as exc:
+                warnings.append(f"image of {entry_path(entries, index)} ({url}) left out: {exc.message}")
+                continue
+            except ValueError as exc:
+                warnings.append(f"image of {entry_path(entries, index)} ({url}) left out: {exc}")
+                continue
+            if "svg" in found:
+                entry["svg"] = _sized_svg(found["svg"], entry["w"], entry["h"])
+            else:
+                holder[key] = found["data"]
+
+
+def _sized_svg(markup: str, width: float, height: float) -> str:
+    """SVG markup whose root says the size it is shown at."""
+    root = re.search(r"<svg\b[^>]*>", markup)
+    if root is None:
+        return markup
+    tag = re.sub(r'\s(width|height)="[^"]*"', "", root.group())
+    tag = tag[:4] + f' width="{width:g}" height="{height:g}"' + tag[4:]
+    return markup[: root.start()] + tag + markup[root.end() :]
 
 
 @plugin_write(
@@ -137,6 +181,7 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     # Imported here, in the api worker that runs this: the browser client's WebSocket stack would slow designd's start.
     from design_console.clients.page_render import evaluate_in_page
 
+    read_at = time.monotonic()
     reading = await evaluate_in_page(
         url=url,
         html=args.html,
@@ -152,7 +197,8 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     )
     page = reading.value
     if page.get("truncated"):
-        raise _too_many(f"more than {args.maxNodes * ENTRIES_PER_NODE:,} elements", args.maxNodes)
+        raise _too_many(f"{page.get('elements', 0):,} elements, too many to read whole", args.maxNodes)
+    convert_at = time.monotonic()
     warnings = reading.refusal_warnings()
     _read_linked_images(page, ctx.file_scope, warnings)
     name = args.name or page.get("title") or (args.url or "Web page")
@@ -171,7 +217,9 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     params: dict[str, Any] = {"spec": result.root, "images": result.images}
     if args.parentId is not None:
         params["parentId"] = args.parentId
+    build_at = time.monotonic()
     built = await ctx.bridge(Method.CREATE_NODE_TREE, params)
+    done_at = time.monotonic()
     await ctx.progress(3, 3, "Built")
     return ok(
         {
@@ -182,7 +230,13 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
             "counts": built.get("counts", {}),
             "boundVariables": [{"name": k, **v} for k, v in sorted(result.bound.items())],
             "warnings": [*warnings, *result.warnings, *built.get("warnings", [])],
-            "seconds": round(time.monotonic() - started, 2),
+            "seconds": round(done_at - started, 2),
+            # Where the time went: loading and reading the page, converting it, building it in the design tool.
+            "timings": {
+                "page": round(convert_at - read_at, 2),
+                "convert": round(build_at - convert_at, 2),
+                "build": round(done_at - build_at, 2),
+            },
         }
     )
 

@@ -242,14 +242,79 @@ async def test_allow_remote_lets_a_remote_address_through_to_its_resolution(clie
     assert "http://page.invalid/ could not be loaded (cannot resolve page.invalid" in error
 
 
-async def test_what_cannot_be_carried_is_named_in_the_warnings(client: Client) -> None:
+async def test_markers_and_pseudo_text_are_carried_and_what_cannot_be_is_named(client: Client) -> None:
     html = (
-        "<style>li::before { content: '>' } body { font-family: 'Nonexistent Display', serif }</style>"
-        "<body><ul><li>One</li><li>Two</li></ul><canvas width='40' height='40'></canvas></body>"
+        "<style>li::before { content: '> ' } .icon::before { content: 'i'; position: absolute }"
+        " body { font-family: 'Nonexistent Display', serif }</style><body><ul><li>One</li><li>Two</li></ul>"
+        "<ol style='list-style-type: georgian'><li>Three</li></ol><span class='icon'></span>"
+        "<canvas width='40' height='40'></canvas></body>"
     )
     made = await call(client, "design_generate_from_web", {"html": html})
+    texts = [layer["characters"] for layer in await js(client, TREE % made["rootId"]) if layer["type"] == "TEXT"]
+    assert sorted(texts) == ["> One", "> Three", "> Two", "\u2022", "\u2022"]
     warnings = made["warnings"]
-    assert "2 ::before/::after contents (icons, counters) are not carried" in warnings
-    assert "2 list bullets or numbers are not carried" in warnings
+    assert "1 ::before/::after contents (icons, shapes) are not carried" in warnings
+    assert "1 list markers or counters the design cannot show are not carried" in warnings
     assert "the content of <canvas> elements is not carried (their box is)" in warnings
-    assert "font Nonexistent Display is not available here: Inter used instead" in warnings
+    assert "font Nonexistent Display is not available here: Inter used instead; no serif font is installed" in warnings
+
+
+#: Each text layer's characters and its styled ranges (font, size, link), under a root.
+RANGES = """
+const root = await figma.getNodeByIdAsync(%r);
+return root.findAll((n) => n.type === "TEXT").map((n) => {
+  const cut = [];
+  for (let i = 1; i < n.characters.length; i++) {
+    if (JSON.stringify(n.getRangeFontName(i - 1, i)) !== JSON.stringify(n.getRangeFontName(i, i + 1))
+        || n.getRangeFontSize(i - 1, i) !== n.getRangeFontSize(i, i + 1)
+        || JSON.stringify(n.getRangeHyperlink(i - 1, i)) !== JSON.stringify(n.getRangeHyperlink(i, i + 1))) cut.push(i);
+  }
+  const bounds = [0, ...cut, n.characters.length];
+  return { characters: n.characters, name: n.name, runs: bounds.slice(1).map((end, k) => {
+    const start = bounds[k];
+    const link = n.getRangeHyperlink(start, end);
+    return { text: n.characters.slice(start, end), font: n.getRangeFontName(start, end),
+             size: n.getRangeFontSize(start, end), link: link ? link.value : null };
+  }) };
+});
+"""
+
+#: Every frame and vector under a root: name, type, rotation, blend mode, fill types and effect types.
+PAINTS = """
+const root = await figma.getNodeByIdAsync(%r);
+return root.findAll((n) => n.type !== "TEXT").map((n) => ({ name: n.name, type: n.type, rotation: n.rotation || 0,
+  blendMode: n.blendMode || "PASS_THROUGH", fills: (Array.isArray(n.fills) ? n.fills : []).map((p) => p.type),
+  effects: (n.effects || []).map((e) => e.type), positioning: n.layoutPositioning || "AUTO" }));
+"""
+
+
+async def test_a_page_of_real_parts_is_built_whole_and_what_is_left_out_is_named(client: Client, site: str) -> None:
+    made = await call(client, "design_generate_from_web", {"url": f"{site}/parts/real_parts.html"})
+    warnings = made["warnings"]
+    # The one image no browser can show is named by its element and left out; everything else is built.
+    broken = [w for w in warnings if "broken.png" in w]
+    assert len(broken) == 1 and broken[0].startswith("image of body > div.pics")
+    assert broken[0].endswith("left out")
+    assert not [w for w in warnings if "images[" in w]
+    texts = {t["characters"]: t for t in await js(client, RANGES % made["rootId"])}
+    byline = texts["January 1, 2021 by Mark"]
+    assert [(r["text"], r["font"]["style"], r["link"]) for r in byline["runs"]] == [
+        ("January 1, 2021 by ", "Regular", None),
+        ("Mark", "Bold", "https://example.com/mark"),
+    ]
+    assert [(r["text"], r["size"]) for r in texts["$0/mo"]["runs"]] == [("$0", 40), ("/mo", 16)]
+    assert "Email (Optional) and npm install" in texts and "Name *" in texts
+    assert sorted(c for c, t in texts.items() if t["name"] == "marker") == ["1.", "2.", "\u2022"]
+    # system-ui stands for the interface font: Inter here, never Roboto, which comes later in the stack.
+    assert byline["runs"][0]["font"]["family"] == "Inter"
+    assert any(w.startswith("font Playfair Display, Georgia is not available here") and "serif" in w for w in warnings)
+    layers = {layer["name"]: layer for layer in await js(client, PAINTS % made["rootId"])}
+    assert layers["div.turned"]["rotation"] == -30
+    assert layers["div.banner"]["fills"] == ["GRADIENT_LINEAR"]
+    assert layers["div.glass"]["fills"] == ["GRADIENT_RADIAL"] and layers["div.glass"]["blendMode"] == "MULTIPLY"
+    assert layers["div.glass"]["effects"] == ["LAYER_BLUR"]
+    assert layers["img.webp"]["fills"] == ["IMAGE"] and layers["img.avif"]["fills"] == ["IMAGE"]
+    assert layers["button.toggler"]["fills"] == ["IMAGE"]
+    assert layers["background"]["fills"] == ["IMAGE"]
+    assert {"border-left", "border-bottom"} <= set(layers)
+    assert made["counts"].get("VECTOR", 0) >= 2  # the SVG logo, drawn as vectors
