@@ -7,9 +7,22 @@ import { PluginError } from "./errors.js";
  */
 export const SLICE_MS = 30;
 
+/**
+ * When the plugin last got the thread back from the editor through yieldToEditor. The thread is one for all
+ * commands, so every long command measures its stretch from here: a check phase and the write phase after it, or a
+ * command that starts while another has just worked, never add up to more than one slice.
+ */
+let resumedAt = Date.now();
+
 /** Lets the editor run: the rest of the command continues on a later turn of its event loop. */
-export function yieldToEditor() {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+export async function yieldToEditor() {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  resumedAt = Date.now();
+}
+
+/** True once the plugin has held the thread for a slice since it last let the editor run. */
+function sliceUsed() {
+  return Date.now() - resumedAt >= SLICE_MS;
 }
 
 /**
@@ -27,7 +40,6 @@ export class Pacer {
     this.done = 0;
     /** Slices so far: the number of times the command gave the editor back its thread. */
     this.slices = 0;
-    this.sliceStart = Date.now();
   }
 
   /**
@@ -36,20 +48,19 @@ export class Pacer {
    */
   async step(message) {
     this.done++;
-    if (this.done < this.total && Date.now() - this.sliceStart < SLICE_MS) return;
+    if (this.done < this.total && !sliceUsed()) return;
     await this.ctx.progress(this.done, this.total, message(this.done, this.total));
     await this.pause();
   }
 
   /** For work that is not counted (checking the items before any change): yields at the end of a slice. */
   async check() {
-    if (Date.now() - this.sliceStart >= SLICE_MS) await this.pause();
+    if (sliceUsed()) await this.pause();
   }
 
   async pause() {
     await yieldToEditor();
     this.slices++;
-    this.sliceStart = Date.now();
     if (this.ctx.cancelled) throw new PluginError("cancelled", "Command " + this.ctx.id + " was cancelled by the server.");
   }
 }

@@ -432,9 +432,82 @@ export async function batchUpdateVariables(/** @type {any} */ params, /** @type 
 }
 
 /**
+ * @typedef {{id: string, name: string, type: VariableResolvedDataType, home: VariableCollection, description: string,
+ *            scopes: VariableScope[], values: Record<string, VariableValue>}} Recipe
+ * @typedef {{variable: Variable, modeId: string, target: string}} Aliaser
+ */
+
+/**
+ * The values of local variables that alias one of `ids`, so a rollback can point them at the variables it makes
+ * again (those in `ids` too: a cancelled batch leaves some of them in place).
+ * @param {Map<string, number>} ids @param {Pacer} pacer @returns {Promise<Aliaser[]>}
+ */
+async function aliasesInto(ids, pacer) {
+  /** @type {Aliaser[]} */
+  const found = [];
+  for (const variable of await figma.variables.getLocalVariablesAsync()) {
+    await pacer.check();
+    const values = variable.valuesByMode;
+    for (const modeId of Object.keys(values)) {
+      const value = /** @type {any} */ (values[modeId]);
+      if (value && value.type === "VARIABLE_ALIAS" && ids.has(value.id)) found.push({ variable: variable, modeId: modeId, target: value.id });
+    }
+  }
+  return found;
+}
+
+/**
+ * Makes deleted variables again, then sets their values and the aliases that pointed at them, aliases between them
+ * following the new ids. Answers how many could not be made whole.
+ * @param {Recipe[]} removed @param {Aliaser[]} aliasers
+ */
+function recreate(removed, aliasers) {
+  /** @type {Map<string, Variable>} */
+  const made = new Map();
+  /** @type {Set<string>} */
+  const broken = new Set();
+  for (const r of removed) {
+    try {
+      const back = figma.variables.createVariable(r.name, r.home, r.type);
+      made.set(r.id, back);
+      back.description = r.description;
+      back.scopes = r.scopes;
+    } catch (err) {
+      broken.add(r.id);
+    }
+  }
+  /** @param {VariableValue} value */
+  const follow = (value) => {
+    const v = /** @type {any} */ (value);
+    const target = v && v.type === "VARIABLE_ALIAS" ? made.get(v.id) : undefined;
+    return target ? figma.variables.createVariableAlias(target) : value;
+  };
+  for (const r of removed) {
+    const back = made.get(r.id);
+    if (!back) continue;
+    try {
+      Object.keys(r.values).forEach((m) => back.setValueForMode(m, follow(r.values[m])));
+    } catch (err) {
+      broken.add(r.id);
+    }
+  }
+  for (const a of aliasers) {
+    const target = made.get(a.target);
+    // A variable deleted and made again already points at the new ids.
+    if (!target || made.has(a.variable.id) || broken.has(a.variable.id)) continue;
+    try {
+      a.variable.setValueForMode(a.modeId, figma.variables.createVariableAlias(target));
+    } catch (err) {
+      broken.add(a.target);
+    }
+  }
+  return broken.size;
+}
+
+/**
  * BATCH_DELETE_VARIABLES: up to MAX_BATCH variables, all or none. Every id is checked first; a failure or a cancel
- * midway makes the deleted variables again (name, type, description, scopes, values; under new ids, and aliases
- * that pointed at them stay broken, as after DELETE_VARIABLE). The editor's undo restores them exactly.
+ * midway makes the deleted variables again (name, type, description, scopes, values, and the aliases that pointed at
+ * them), under new ids. The editor's undo restores them under their old ids.
  */
 export async function batchDeleteVariables(/** @type {any} */ params, /** @type {CommandContext} */ ctx) {
   const ids = reqArray(params, "variableIds");
@@ -458,7 +531,8 @@ export async function batchDeleteVariables(/** @type {any} */ params, /** @type 
   for (const v of doomed) {
     if (!homes.has(v.variableCollectionId)) homes.set(v.variableCollectionId, await getCollection(v.variableCollectionId));
   }
-  /** @type {Array<{id: string, name: string, type: VariableResolvedDataType, home: VariableCollection, description: string, scopes: VariableScope[], values: Record<string, VariableValue>}>} */
+  const aliasers = await aliasesInto(seen, checking);
+  /** @type {Recipe[]} */
   const removed = [];
   let index = 0;
   const pacer = new Pacer(ctx, doomed.length);
@@ -479,17 +553,7 @@ export async function batchDeleteVariables(/** @type {any} */ params, /** @type 
       await pacer.step((n, total) => "Deleted " + n + " of " + total + " variables");
     }
   } catch (err) {
-    let left = 0;
-    removed.reverse().forEach((r) => {
-      try {
-        const back = figma.variables.createVariable(r.name, r.home, r.type);
-        back.description = r.description;
-        back.scopes = r.scopes;
-        Object.keys(r.values).forEach((m) => back.setValueForMode(m, r.values[m]));
-      } catch (restoreErr) {
-        left++;
-      }
-    });
+    const left = recreate(removed, aliasers);
     const undone = left
       ? "Making the " + removed.length + " deleted variables again failed for " + left + "; check the collections."
       : "Nothing was kept: the " + removed.length + " variables already deleted were made again (under new ids).";
