@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from design_console.engines.codegen.build import (
     ASSET_FOLDER,
     Built,
@@ -24,15 +26,36 @@ def _node_attr(element: Element) -> str:
     return f"data-node-id={jsx_attribute(str(element.node.get('id')))}"
 
 
+def common_font(roots: list[Element]) -> str | None:
+    """The font family most texts under ``roots`` use, or None when no text has one."""
+    counts: Counter[str] = Counter()
+    stack = list(roots)
+    while stack:
+        element = stack.pop()
+        if "font-family" in element.css and (element.text is not None or element.spans):
+            counts[element.css["font-family"]] += 1
+        stack.extend(element.children)
+    return counts.most_common(1)[0][0] if counts else None
+
+
 class _Writer:
-    def __init__(self, built: Built) -> None:
+    def __init__(self, built: Built, font: str | None, top: Element | None) -> None:
+        """``font``: the family set once on ``top`` (the outermost element, None for the module's own wrapper), which
+        every text of that family inherits instead of repeating it."""
         self.built = built
+        self.font = font
+        self.top = top
         self.imports: dict[str, str] = {}
         self.asset_names: dict[str, str] = {}
 
     def element(self, element: Element, indent: int) -> str:
         pad = "  " * indent
-        classes = utilities({k: v for k, v in element.css.items() if k != "background" or "url(" not in v})
+        decl = {k: v for k, v in element.css.items() if k != "background" or "url(" not in v}
+        if self.font is not None and element is self.top:
+            decl["font-family"] = self.font
+        elif self.font is not None and decl.get("font-family") == self.font:
+            del decl["font-family"]
+        classes = utilities(decl)
         style = self._style(element.css.get("background", ""))
         attrs = f"{_class_attr(classes)} {_node_attr(element)}{style}"
         if element.mapping is not None:
@@ -80,12 +103,16 @@ class _Writer:
 
 def module(built: Built, name: str) -> str:
     """The TSX module: imports of mapped components and images, then the component (named apart from them)."""
-    writer = _Writer(built)
-    if len(built.roots) == 1:
-        body = writer.element(built.roots[0], 2)
+    single = built.roots[0] if len(built.roots) == 1 else None
+    # A text alone keeps its own font; a tree sets the family most of its texts use once, at its top.
+    font = common_font(built.roots) if single is None or single.children else None
+    writer = _Writer(built, font, single)
+    if single is not None:
+        body = writer.element(single, 2)
     else:
-        size = f"relative w-[{built.width:g}px] h-[{built.height:g}px]"
-        body = container("    ", f'className="{size}"', [writer.element(r, 3) for r in built.roots])
+        wrapper = {"position": "relative", "width": f"{built.width:g}px", "height": f"{built.height:g}px"}
+        wrapper |= {"font-family": font} if font is not None else {}
+        body = container("    ", _class_attr(utilities(wrapper)), [writer.element(r, 3) for r in built.roots])
     imports = list(writer.imports.values()) + [
         f"import {ident} from {js_literal(path)};" for path, ident in writer.asset_names.items()
     ]

@@ -207,3 +207,35 @@ def test_the_react_module_imports_each_image_at_the_path_its_asset_is_listed_und
     module = react.module(built, "Hero")
     assert [a.path for a in built.assets] == ["./assets/img-mb-4.png"]
     assert 'import asset0 from "./assets/img-mb-4.png";' in module
+
+
+def _text(node_id: str, family: str, y: int) -> dict[str, object]:
+    return {
+        "id": node_id,
+        "name": "Label",
+        "type": "TEXT",
+        "p": 0,
+        "x": 0,
+        "y": y,
+        "w": 100,
+        "h": 20,
+        "characters": "Hello",
+        "fontName": {"family": family, "style": "Regular"},
+        "fontSize": 16,
+        "lineHeight": {"unit": "PIXELS", "value": 20},
+    }
+
+
+def test_the_font_most_texts_use_is_set_once_at_the_top_and_inherited() -> None:
+    frame = {"id": "1:1", "name": "Card", "type": "FRAME", "p": -1, "x": 0, "y": 0, "w": 100, "h": 60}
+    nodes = [frame, _text("1:2", "Inter", 0), _text("1:3", "Inter", 20), _text("1:4", "Georgia", 40)]
+    module = react.module(Builder(nodes, {}, {}, embed=False).build([0]), "Card")
+    lines = {
+        line.split('data-node-id="')[1].split('"')[0]: line for line in module.splitlines() if "data-node-id" in line
+    }
+    assert "font-['Inter',_sans-serif]" in lines["1:1"]
+    assert "font-[" not in lines["1:2"] and "font-[" not in lines["1:3"]
+    assert "font-['Georgia',_sans-serif]" in lines["1:4"]
+    # A text alone keeps its own.
+    alone = react.module(Builder([{**_text("2:1", "Inter", 0), "p": -1}], {}, {}, embed=False).build([0]), "Label")
+    assert "font-['Inter',_sans-serif]" in alone
