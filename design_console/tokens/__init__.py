@@ -79,6 +79,7 @@ __all__ = [
     "export",
     "format_named",
     "parse",
+    "read_file",
 ]
 
 
@@ -202,6 +203,21 @@ def _format(name: str) -> Format:
         raise DesignError(ErrorCode.BAD_ARGUMENT, f"{err}.", f"Use one of {', '.join(FORMATS)}.") from None
 
 
+def read_file(path: str, text: str, fmt: Format | Literal["auto"], opts: ParseOptions) -> tuple[Format, TokenSet]:
+    """The format of one file and its tokens as the file gives them: types as declared, before :func:`parse` fills
+    in the type of a token that only aliases. DesignError (bad_argument) names a file that cannot be read."""
+    name = detect(path, text) if fmt == "auto" else _format(fmt)
+    try:
+        return name, FORMATS[name].read(text, opts)
+    except ValueError as err:
+        # Covers malformed JSON too (JSONDecodeError is a ValueError).
+        raise DesignError(
+            ErrorCode.BAD_ARGUMENT,
+            f"{path} is not a readable {name} file: {err}",
+            "fix the file, or name its format if it was detected wrongly",
+        ) from err
+
+
 def parse(
     files: dict[str, str],
     fmt: Format | Literal["auto"] = "auto",
@@ -211,18 +227,10 @@ def parse(
     the first file a collection's mode appears in decides the mode order, so its default). DesignError
     (bad_argument) names the file that cannot be read."""
     opts = opts or ParseOptions()
-    parts = []
-    for path, text in files.items():
-        name = detect(path, text) if fmt == "auto" else _format(fmt)
-        try:
-            parts.append(FORMATS[name].read(text, opts))
-        except ValueError as err:
-            # Covers malformed JSON too (JSONDecodeError is a ValueError).
-            raise DesignError(
-                ErrorCode.BAD_ARGUMENT,
-                f"{path} is not a readable {name} file: {err}",
-                "fix the file, or name its format if it was detected wrongly",
-            ) from err
-    out = merge(parts)
-    type_aliases(out)
-    return out
+    return typed(merge([read_file(path, text, fmt, opts)[1] for path, text in files.items()]))
+
+
+def typed(tokens: TokenSet) -> TokenSet:
+    """``tokens`` (read and merged) with the type of every token that only aliases taken from what it aliases."""
+    type_aliases(tokens)
+    return tokens

@@ -8,7 +8,7 @@ undo step. Files named by path follow the user-file rules (:mod:`design_console.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -17,7 +17,7 @@ from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import read_bytes
-from design_console.tokens import FORMATS, Format, ParseOptions, detect, format_named, parse
+from design_console.tokens import FORMATS, ParseOptions, format_named, read_file, typed
 from design_console.tokens.diff import Change, DiffOptions, OnConflict, diff
 from design_console.tokens.model import (
     NO_VARIABLE,
@@ -153,7 +153,9 @@ def _read(sources: list[_Source], args: ImportTokensArgs) -> TokenSet:
     def options(src: _Source) -> ParseOptions:
         return msgspec.structs.replace(opts, default_collection=src.collection) if src.collection else opts
 
-    parts = [(src.path, _placed(parse({src.path: src.text}, fmt, options(src)), src)) for src in sources]
+    # Each file is read once: as given (declared types, checked below) and, merged into a copy, with types filled in.
+    read = [(src, *read_file(src.path, src.text, fmt, options(src))) for src in sources]
+    parts = [(src.path, _placed(typed(merge([raw])), src)) for src, _, raw in read]
     for _, part in parts:
         skip_no_variable(part)
     seen: dict[tuple[str, str], tuple[str, Token]] = {}
@@ -171,26 +173,24 @@ def _read(sources: list[_Source], args: ImportTokensArgs) -> TokenSet:
                 seen[key] = (path, token)
     out = merge([part for _, part in parts])
     type_aliases(out)
-    _check_declared([(src, options(src)) for src in sources], fmt, out)
+    _check_declared([(src.path, name, raw) for src, name, raw in read], out)
     return out
 
 
-def _check_declared(sources: list[tuple[_Source, ParseOptions]], fmt: str, merged: TokenSet) -> None:
+def _check_declared(files: list[tuple[str, str, TokenSet]], merged: TokenSet) -> None:
     """Refuses a token whose values are all aliases and whose declared type (formats that declare types) is not
-    the type its aliases lead to; reading fills such a type in from the target, so it is checked before that."""
+    the type its aliases lead to; ``files`` are (path, format, tokens as the file gives them)."""
     final = index(merged)
-    for src, opts in sources:
-        path = src.path
-        name = detect(path, src.text) if fmt == "auto" else fmt
+    for path, name, raw in files:
         if name not in DECLARES_TYPES:
             continue
-        for coll, token in FORMATS[cast(Format, name)].read(src.text, opts).tokens():
-            values = list(token.values.values())
-            if token.type in ("string", *NO_VARIABLE) or not values or not all(isinstance(v, Alias) for v in values):
+        for coll, token in raw.tokens():
+            aliases = [v for v in token.values.values() if isinstance(v, Alias)]
+            if token.type in ("string", *NO_VARIABLE) or not aliases or len(aliases) < len(token.values):
                 continue
             shown = final.get((coll.name, token.name))
             if shown is not None and RESOLVED_TYPE[shown[1].type] != RESOLVED_TYPE[token.type]:
-                target = values[0]
+                target = aliases[0]
                 raise _refuse(
                     f"Type mismatch: {coll.name}/{token.name} in {path} is declared a {token.type} and aliases "
                     f"{target.name}, a {shown[1].type}.",
