@@ -1,10 +1,12 @@
 """Laid-out boxes and computed styles (what :data:`.page_walk.PAGE_WALK` returns) as one node spec for the plugin.
 
 An element becomes a frame when something of it shows (a background, a border, a shadow, an image, clipping with a
-radius, an opacity below 1, a blend mode, a filter, a transform); any other element leaves no layer and its content
-moves up to the nearest frame, at the same place on the page. A frame that is a flex row or column gets auto layout
-only when its children sit exactly where auto layout would put them (one gap, one alignment on each axis), so the
-design looks like the page either way; every other child is placed absolutely. A text (a paragraph with its inline
+radius, an opacity below 1, a blend mode, a filter, a transform) or when it is a flex or grid box. Any other element
+stays a frame that shows nothing only where it groups two or more items that auto layout places as the page does (a
+column of cards, a table row); else it leaves no layer and its content moves up to the nearest frame, at the same
+place on the page. Auto layout is given only where it puts every item where it is (:mod:`.layout_fit`), so the design
+looks like the page either way; the rest is placed absolutely, and absolutely positioned boxes stay out of the flow.
+Layers paint in the page's order: positioned boxes over the flow, by z-index. A text (a paragraph with its inline
 runs) becomes one text layer at the page's text box, its runs styled ranges, with the page's font stack and its
 generic class for the plugin to choose from. Colours, gaps, paddings and radii equal to a local variable's value are
 bound to it. What the design cannot show is named in the warnings, with the element's path.
@@ -16,7 +18,6 @@ The spec is plain data (dicts and lists, JSON-ready): each node has ``type`` (``
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from collections.abc import Iterable
@@ -26,14 +27,13 @@ from typing import Any
 from design_console.engines.web_import.css_values import Color, parse_color, px, split_top, strip_colors
 from design_console.engines.web_import.font_stacks import font_families, generic_class
 from design_console.engines.web_import.gradients import GradientError, gradient_paint
+from design_console.engines.web_import.layout_fit import fit_auto_layout
 from design_console.tokens.names import css_var, split_name
 
 __all__ = ["Conversion", "LocalVariable", "convert_page", "entry_path", "font_families", "parse_color"]
 
 #: Positions and sizes are kept to a hundredth of a pixel; the plugin takes them as they are.
 PRECISION = 2
-#: How far (px) a child may sit from where auto layout would put it for the frame to get auto layout.
-LAYOUT_TOLERANCE = 1.0
 #: The longest layer name taken from a text.
 NAME_CHARS = 40
 #: A transform's scale this close to 1 is none.
@@ -422,40 +422,87 @@ class _Converter:
         root: dict[str, Any] = {"type": "FRAME", "name": name, "x": 0, "y": 0, "width": width, "height": height}
         root["fills"] = [self.solid(self._canvas(entries), "FRAME_FILL")]
         root["clipsContent"] = True
-        self.count = 1
-        # For each entry: the spec node its content goes into, and where that node is on the page.
-        holder: list[tuple[dict[str, Any], float, float]] = []
-        origin = (root, 0.0, 0.0)
+        # Each entry's node, and where on the page the node's own coordinates start. An element of which nothing
+        # shows is a ghost for now: it stays a layer only if it gets auto layout (see _settle).
+        nodes: list[tuple[dict[str, Any], float, float]] = []
         for i, e in enumerate(entries):
-            parent, px_, py_ = holder[e["p"]] if e["p"] >= 0 else origin
+            if e["p"] < 0:
+                nodes.append((root, 0.0, 0.0))
+                continue
+            parent, px_, py_ = nodes[e["p"]]
             if e["k"] == "text":
                 node = self.text(e)
-            elif e["p"] < 0:
-                holder.append(origin)
-                continue
             else:
-                frame = self.frame_for(i, e)
-                if frame is None:
-                    holder.append(holder[e["p"]] if e["p"] >= 0 else origin)
-                    continue
-                node = frame
+                node = self.frame_for(i, e) or {"type": "FRAME", "name": e["name"], "fills": [], "_ghost": True}
+                if e.get("position", "static") != "static":
+                    node["_positioned"] = True
+                    node["_z"] = e.get("z") or 0
+                if e.get("position") in ("absolute", "fixed"):
+                    node["absolute"] = True
             left, top, height = e["x"], e["y"], e["h"]
             if e["k"] == "text":
                 # A text layer is as tall as its lines: the page's box is the glyphs' area, centred in each line.
                 height = node["lineHeight"] * e["lines"]
                 top = e["y"] - (node["lineHeight"] - e["lineBox"]) / 2
+                if e.get("marker"):
+                    node["absolute"] = True
             elif e.get("transform"):
                 left, top = self._transform(i, e, node)
             node.update(x=_round(left - px_), y=_round(top - py_), width=_round(e["w"]), height=_round(height))
             node["_entry"] = i
             parent.setdefault("children", []).append(node)
-            self.count += 1 + len(node.get("children", []))
-            holder.append((node, e["x"], e["y"]) if node["type"] == "FRAME" else holder[e["p"]])
-        self._auto_layout(root)
+            nodes.append((node, e["x"], e["y"]) if node["type"] == "FRAME" else nodes[e["p"]])
+        self._settle(root)
+        self.count = _count(root)
         return root
 
+    def _settle(self, node: dict[str, Any]) -> list[dict[str, Any]]:
+        """Settles a node's subtree, children first: each frame in paint order, with auto layout where its items
+        sit where auto layout puts them; a ghost with auto layout becomes a frame that shows nothing, any other
+        ghost leaves its children to its parent, at the same place. Returns what takes the node's place."""
+        kids: list[dict[str, Any]] = []
+        for child in node.get("children", []):
+            kids.extend(self._settle(child))
+        # Positioned boxes paint over the flow, in the order of their z-index (negative ones under it).
+        kids.sort(key=_paint_order)
+        if kids:
+            node["children"] = kids
+        entry = node.get("_entry")
+        ghost = node.pop("_ghost", False)
+        # A ghost stays only as a group of items that auto layout places: a box around one item is no help.
+        grouping = not ghost or sum(not k.get("absolute") for k in kids) >= 2
+        if entry is not None and node["type"] == "FRAME" and not node.get("rotation") and grouping:
+            self._auto_layout(node, entry, kids)
+        if ghost and "layout" not in node:
+            for kid in kids:
+                kid["x"] = _round(kid["x"] + node["x"])
+                kid["y"] = _round(kid["y"] + node["y"])
+                if not kid.get("_positioned") and node.get("_positioned"):
+                    kid["_positioned"], kid["_z"] = True, node.get("_z", 0)
+            return kids
+        for kid in kids:
+            for key in ("_entry", "_positioned", "_z"):
+                kid.pop(key, None)
+        return [node]
+
+    def _auto_layout(self, node: dict[str, Any], entry: int, kids: list[dict[str, Any]]) -> None:
+        """Give the frame auto layout when each of its items is one layer and they sit where auto layout would
+        put them."""
+        flowing = [k for k in kids if not k.get("absolute")]
+        items = [self._item_of(k["_entry"], entry) if "_entry" in k else -1 for k in flowing]
+        if not flowing or -1 in items or len(set(items)) != len(items):
+            return
+        layout = fit_auto_layout(self.entries[entry], flowing, node["width"], node["height"])
+        if layout is None:
+            return
+        for key in ("itemSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft"):
+            variable = self.vars.number(layout[key], "GAP")
+            if variable:
+                node.setdefault("bound", {})[key] = variable
+        node["layout"] = layout
+
     def _item_of(self, index: int, container: int) -> int:
-        """The direct child of entry ``container`` that entry ``index`` is in (or is)."""
+        """The direct child of entry ``container`` that entry ``index`` is in (or is); -1 when it is in none."""
         entries = self.entries
         while entries[index]["p"] != container:
             index = entries[index]["p"]
@@ -473,31 +520,18 @@ class _Converter:
                     return color
         return (1.0, 1.0, 1.0, 1.0)
 
-    def _auto_layout(self, node: dict[str, Any]) -> None:
-        """Give auto layout to each frame whose flex children sit where auto layout would put them; strip the
-        bookkeeping keys."""
-        entry = node.pop("_entry", None)
-        kids = [k for k in node.get("children", []) if not k.get("absolute")]
-        # Each item of the box (a direct child element or text) must have given exactly one layer.
-        items = [self._item_of(k["_entry"], entry) for k in kids] if entry is not None else []
-        direct = bool(kids) and -1 not in items and len(set(items)) == len(items)
-        for child in node.get("children", []):
-            self._auto_layout(child)
-        e = self.entries[entry] if entry is not None else None
-        if e is None or e["k"] != "el" or node["type"] != "FRAME" or not direct or node.get("rotation"):
-            return
-        if e["display"] not in ("flex", "inline-flex") or e["flexWrap"] != "nowrap":
-            return
-        if e["flexDirection"] not in ("row", "column"):
-            return
-        layout = _fit_layout(e, kids, node["width"], node["height"])
-        if layout is None:
-            return
-        for key in ("itemSpacing", "paddingTop", "paddingRight", "paddingBottom", "paddingLeft"):
-            variable = self.vars.number(layout[key], "GAP")
-            if variable:
-                node.setdefault("bound", {})[key] = variable
-        node["layout"] = layout
+
+def _paint_order(node: dict[str, Any]) -> tuple[int, float]:
+    """Where a layer paints among its siblings: under the flow (negative z-index), the flow, positioned boxes, and
+    those with a positive z-index by it; the same place keeps document order."""
+    if not node.get("_positioned"):
+        return (0, 0.0)
+    z = float(node.get("_z") or 0)
+    return (-1, z) if z < 0 else (1, 0.0) if z == 0 else (2, z)
+
+
+def _count(node: dict[str, Any]) -> int:
+    return 1 + sum(_count(child) for child in node.get("children", []))
 
 
 def _offset(position: str, free: float) -> float:
@@ -510,49 +544,6 @@ def _offset(position: str, free: float) -> float:
     if keyword is not None:
         return free * keyword
     return px(position, free)
-
-
-def _fit_layout(e: dict[str, Any], kids: list[dict[str, Any]], width: float, height: float) -> dict[str, Any] | None:
-    """The auto layout that puts ``kids`` where they are, or None when none does."""
-    row = e["flexDirection"] == "row"
-    border = [b["w"] if b["s"] not in ("none", "hidden") else 0 for b in e["border"]]
-    pad = [p + b for p, b in zip(e["padding"], border, strict=True)]  # top, right, bottom, left
-    main_pos, main_size, main_len = ("x", "width", width) if row else ("y", "height", height)
-    cross_pos, cross_size, cross_len = ("y", "height", height) if row else ("x", "width", width)
-    start, end = (pad[3], pad[1]) if row else (pad[0], pad[2])
-    cstart, cend = (pad[0], pad[2]) if row else (pad[3], pad[1])
-    gaps = [b[main_pos] - (a[main_pos] + a[main_size]) for a, b in itertools.pairwise(kids)]
-    if gaps and (min(gaps) < -LAYOUT_TOLERANCE or max(gaps) - min(gaps) > LAYOUT_TOLERANCE):
-        return None
-    gap = _round(sum(gaps) / len(gaps)) if gaps else 0.0
-    first, last = kids[0][main_pos], kids[-1][main_pos] + kids[-1][main_size]
-    if abs(first - start) <= LAYOUT_TOLERANCE:
-        primary = "MIN"
-    elif abs(last - (main_len - end)) <= LAYOUT_TOLERANCE:
-        primary = "MAX"
-    elif abs((first - start) - (main_len - end - last)) <= 2 * LAYOUT_TOLERANCE:
-        primary = "CENTER"
-    else:
-        return None
-    # How far each item is from where MIN, MAX and CENTER alignment would put it on the cross axis.
-    offsets = {
-        "MIN": [k[cross_pos] - cstart for k in kids],
-        "MAX": [cross_len - cend - (k[cross_pos] + k[cross_size]) for k in kids],
-        "CENTER": [(k[cross_pos] - cstart) - (cross_len - cend - k[cross_pos] - k[cross_size]) for k in kids],
-    }
-    counter = next((name for name, off in offsets.items() if all(abs(o) <= LAYOUT_TOLERANCE for o in off)), None)
-    if counter is None:
-        return None
-    return {
-        "mode": "HORIZONTAL" if row else "VERTICAL",
-        "itemSpacing": gap,
-        "paddingTop": pad[0],
-        "paddingRight": pad[1],
-        "paddingBottom": pad[2],
-        "paddingLeft": pad[3],
-        "primaryAxisAlignItems": primary,
-        "counterAxisAlignItems": counter,
-    }
 
 
 _ALIGN = {"left": "LEFT", "start": "LEFT", "center": "CENTER", "right": "RIGHT", "end": "RIGHT", "justify": "JUSTIFIED"}

@@ -33,6 +33,8 @@ PAGE_WALK = r"""
   const entries = [];
   const warnings = [];
   const images = new Map();
+  // The pseudo-elements drawn as boxes of their own, by element.
+  const carried = new WeakMap();
   let truncated = false;
   // What the design cannot show, counted for the warnings.
   const lost = { pseudo: 0, counters: 0, media: new Set() };
@@ -224,6 +226,7 @@ PAGE_WALK = r"""
 
   /** The text a pseudo-element adds, when it is a plain quoted string shown inline; counters are counted as lost. */
   function pseudoText(el, which) {
+    if (carried.has(el) && carried.get(el).has(which)) return null;
     const pcs = getComputedStyle(el, which);
     const content = pcs.content;
     if (!content || content === "none" || content === "normal" || content === '""') return null;
@@ -412,27 +415,11 @@ PAGE_WALK = r"""
     return { m: m[1].split(",").map(Number), origin: [r.left + sx + origin[0], r.top + sy + origin[1]] };
   }
 
-  async function visit(el, parent) {
-    if (entries.length >= opts.limit) { truncated = true; return; }
-    if (SKIP.has(el.tagName.toUpperCase())) return;
-    const cs = getComputedStyle(el);
-    if (cs.display === "none") return;
-    // A transformed subtree is read untransformed (its boxes in its own space), and the transform carried.
-    let restore = null;
-    if (cs.transform !== "none" && el.style) {
-        const saved = [el.style.getPropertyValue("transform"), el.style.getPropertyPriority("transform"),
-        el.style.getPropertyValue("transition"), el.style.getPropertyPriority("transition")];
-      const transform = cs.transform;
-      el.style.setProperty("transition", "none", "important");
-      el.style.setProperty("transform", "none", "important");
-      restore = { saved: saved, transform: transform };
-    }
-    const r = el.getBoundingClientRect();
-    const tag = el.tagName.toLowerCase();
+  /** The fields of a box entry that its computed style gives (an element's, or a painted pseudo-element's). */
+  function boxStyle(cs) {
     const e = {
-      k: "el", p: parent, tag: tag, ...box(r),
-      name: tag + (el.id ? "#" + el.id : el.classList.length ? "." + el.classList[0] : ""),
-      display: cs.display, position: cs.position, visibility: cs.visibility, opacity: num(cs.opacity),
+      display: cs.display, position: cs.position, z: cs.zIndex === "auto" ? null : num(cs.zIndex),
+      visibility: cs.visibility, opacity: num(cs.opacity),
       overflow: cs.overflowX === "visible" && cs.overflowY === "visible" ? "visible" : "clip",
       bg: cs.backgroundColor,
       border: ["Top", "Right", "Bottom", "Left"].map((s) => ({
@@ -446,11 +433,62 @@ PAGE_WALK = r"""
     if (cs.mixBlendMode !== "normal") e.blend = cs.mixBlendMode;
     if (cs.filter !== "none") e.filter = cs.filter;
     if (cs.backdropFilter && cs.backdropFilter !== "none") e.backdrop = cs.backdropFilter;
+    return e;
+  }
+
+  const nameOf = (el) => el.tagName.toLowerCase()
+    + (el.id ? "#" + el.id : el.classList.length ? "." + el.classList[0] : "");
+
+  /**
+   * A ::before/::after that paints a box of its own (an overlay, a decoration), placed absolutely in its
+   * positioned element: an entry of its own, so the design shows it.
+   */
+  async function pseudoBox(el, cs, r, which, parent) {
+    if (cs.position === "static") return;
+    const pcs = getComputedStyle(el, which);
+    if (!pcs.content || pcs.content === "none" || pcs.content === "normal") return;
+    if (pcs.position !== "absolute" || pcs.display === "none" || pcs.visibility === "hidden") return;
+    const bordered = ["Top", "Right", "Bottom", "Left"].some((s) => num(pcs["border" + s + "Width"])
+      && pcs["border" + s + "Style"] !== "none");
+    const painted = pcs.backgroundImage !== "none" || !/^rgba\(0, 0, 0, 0\)$/.test(pcs.backgroundColor)
+      || bordered || pcs.boxShadow !== "none";
+    const w = num(pcs.width), h = num(pcs.height);
+    if (!painted || !(w > 0 && h > 0)) return;
+    const e = { k: "el", p: parent, tag: which, name: nameOf(el) + which,
+      x: r.left + sx + num(cs.borderLeftWidth) + num(pcs.left), y: r.top + sy + num(cs.borderTopWidth) + num(pcs.top),
+      w: w, h: h, ...boxStyle(pcs) };
+    const layers = await backgrounds(el, pcs, w, h);
+    if (layers.length) e.backgrounds = layers;
+    if (!carried.has(el)) carried.set(el, new Set());
+    carried.get(el).add(which);
+    entries.push(e);
+  }
+
+  async function visit(el, parent) {
+    if (entries.length >= opts.limit) { truncated = true; return; }
+    if (SKIP.has(el.tagName.toUpperCase())) return;
+    const cs = getComputedStyle(el);
+    if (cs.display === "none") return;
+    // A transformed subtree is read untransformed (its boxes in its own space), and the transform carried.
+    let restore = null;
+    if (cs.transform !== "none" && el.style) {
+      const saved = [el.style.getPropertyValue("transform"), el.style.getPropertyPriority("transform"),
+        el.style.getPropertyValue("transition"), el.style.getPropertyPriority("transition")];
+      const transform = cs.transform;
+      el.style.setProperty("transition", "none", "important");
+      el.style.setProperty("transform", "none", "important");
+      restore = { saved: saved, transform: transform };
+    }
+    const r = el.getBoundingClientRect();
+    const tag = el.tagName.toLowerCase();
+    const e = { k: "el", p: parent, tag: tag, ...box(r), name: nameOf(el), ...boxStyle(cs) };
     if (restore) e.transform = transformOf(restore.transform, cs, r);
     const index = entries.length;
     entries.push(e);
     try {
+      await pseudoBox(el, cs, r, "::before", index);
       await visitContent(el, cs, e, r, index);
+      await pseudoBox(el, cs, r, "::after", index);
     } finally {
       if (restore) {
         const [tv, tp, trv, trp] = restore.saved;
