@@ -1209,6 +1209,39 @@
       variableCollections: collections.map(describeCollection)
     };
   }
+  async function readVariables(params) {
+    const offset = (
+      /** @type {number} */
+      optNumber(params, "offset", 0, { min: 0 })
+    );
+    const maxItems = (
+      /** @type {number} */
+      optNumber(params, "maxItems", 1e3, { min: 1, max: READ_MAX_NODES })
+    );
+    const all = await figma.variables.getLocalVariablesAsync();
+    const out = { success: true, total: all.length, offset, variables: [], next: null };
+    if (offset === 0) {
+      out.variableCollections = (await figma.variables.getLocalVariableCollectionsAsync()).map((c) => {
+        const d = (
+          /** @type {Record<string, any>} */
+          describeCollection(c)
+        );
+        d.variableCount = d.variableIds.length;
+        delete d.variableIds;
+        return d;
+      });
+    }
+    let chars = 0;
+    let index = offset;
+    for (; index < all.length && out.variables.length < maxItems && chars < READ_MAX_CHARS; index++) {
+      const d = describeVariable(all[index]);
+      d.codeSyntax = all[index].codeSyntax;
+      chars += JSON.stringify(d).length + 1;
+      out.variables.push(d);
+    }
+    if (index < all.length) out.next = index;
+    return out;
+  }
   async function variablesByName(collectionId) {
     const all = await figma.variables.getLocalVariablesAsync();
     const out = /* @__PURE__ */ new Map();
@@ -5244,6 +5277,7 @@
     GET_FILE_INFO: getFileInfo,
     RELOAD_UI: reloadUi,
     GET_VARIABLES_DATA: getVariablesData,
+    READ_VARIABLES: readVariables,
     REFRESH_VARIABLES: refreshVariables,
     UPDATE_VARIABLE: updateVariable,
     CREATE_VARIABLE: createVariable,

@@ -1,7 +1,8 @@
 """A file's variables as the read tools get them: from the Desktop Bridge plugin, and shaped for a listing.
 
-The plugin answers from its snapshot (GET_VARIABLES_DATA) or a fresh read through EXECUTE_CODE, page by page; the
-listing filters by collection, name and mode, renders values in the verbosity asked and can resolve aliases.
+The plugin answers a fresh read page by page (READ_VARIABLES, each page bounded), or, when it is older than that,
+its snapshot (GET_VARIABLES_DATA); the listing filters by collection, name and mode, renders values in the verbosity
+asked and can resolve aliases.
 """
 
 from __future__ import annotations
@@ -18,60 +19,48 @@ from design_console.tools.context import Context
 
 VariablesVerbosity = Literal["inventory", "summary", "standard", "full"]
 
-# The plugin caps every array it returns at 200 items, so variables are read a page at a time; collections carry
-# their variable count instead of the id list, which can be longer than that cap.
-VARIABLES_PAGE = 150
-VARIABLES_CODE = """
-const offset = %d, size = %d;
-const all = await figma.variables.getLocalVariablesAsync();
-const collections = offset > 0 ? [] : (await figma.variables.getLocalVariableCollectionsAsync()).map(c => ({
-  id: c.id, name: c.name, key: c.key, modes: c.modes, defaultModeId: c.defaultModeId,
-  variableCount: c.variableIds.length, remote: c.remote}));
-return {
-  total: all.length,
-  variableCollections: collections,
-  variables: all.slice(offset, offset + size).map(v => ({id: v.id, name: v.name, key: v.key,
-    variableCollectionId: v.variableCollectionId, resolvedType: v.resolvedType, valuesByMode: v.valuesByMode,
-    description: v.description, scopes: v.scopes, codeSyntax: v.codeSyntax,
-    hiddenFromPublishing: v.hiddenFromPublishing, remote: v.remote})),
-};
-"""
+#: Variables one READ_VARIABLES page asks for; the plugin also stops a page at its size bound.
+VARIABLES_PAGE = 1_000
 
 
 async def variables_by_pages(ctx: Context, key: str) -> dict[str, Any] | None:
-    """Every local variable and collection through EXECUTE_CODE, page by page; None on an unexpected reply."""
+    """Every local variable and collection, read from the plugin a bounded page at a time (READ_VARIABLES); None on
+    an unexpected reply. An older plugin without READ_VARIABLES raises ``plugin_error``."""
     collections: list[Any] = []
     variables: list[Any] = []
-    offset = 0
-    while True:
-        code = VARIABLES_CODE % (offset, VARIABLES_PAGE)
-        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 20_000}, file_key=key)
-        data = reply.get("result", reply)
+    offset: int | None = 0
+    while offset is not None:
+        data = await ctx.bridge("READ_VARIABLES", {"offset": offset, "maxItems": VARIABLES_PAGE}, file_key=key)
         if not isinstance(data, dict) or not isinstance(data.get("variables"), list):
             return None
         if offset == 0:
             collections = data.get("variableCollections") or []
         variables.extend(data["variables"])
-        offset += VARIABLES_PAGE
-        if offset >= int(data.get("total") or 0) or not data["variables"]:
-            return {"variableCollections": collections, "variables": variables}
+        following = data.get("next")
+        offset = following if isinstance(following, int) and following > offset and data["variables"] else None
+    return {"variableCollections": collections, "variables": variables}
 
 
 async def variables_from_plugin(ctx: Context, key: str, refresh: bool) -> tuple[dict[str, Any], str] | None:
-    """Variables from the plugin (its snapshot, or a fresh read); None when no plugin is connected. Other plugin
-    failures raise."""
+    """Variables from the plugin, read fresh a page at a time; from its snapshot (GET_VARIABLES_DATA, one message)
+    when the plugin is older than READ_VARIABLES or, without ``refresh``, when the paged read failed. None when no
+    plugin is connected or it gave nothing; other plugin failures raise."""
     try:
-        if not refresh:
-            found = await plugin_snapshot(ctx, key)
-            if found is not None:
-                return found, "plugin"
-        data = await variables_by_pages(ctx, key)
-        if data is not None:
-            return data, "plugin"
+        try:
+            data = await variables_by_pages(ctx, key)
+        except DesignError as exc:
+            older = "Unknown method" in exc.message
+            if exc.code == ErrorCode.NOT_CONNECTED or (refresh and not older):
+                raise
+            snapshot = await plugin_snapshot(ctx, key)
+            if snapshot is None and not older:
+                raise
+            return (snapshot, "plugin") if snapshot is not None else None
     except DesignError as exc:
         if exc.code != ErrorCode.NOT_CONNECTED:
             raise
-    return None
+        return None
+    return (data, "plugin") if data is not None else None
 
 
 async def plugin_snapshot(ctx: Context, key: str) -> dict[str, Any] | None:

@@ -67,7 +67,7 @@ async def test_unreadable_variables_leave_a_note_and_no_lists(plugged: FakeConte
     plugged.plugin = {
         "GET_LOCAL_COMPONENTS": design_file(),
         "GET_VARIABLES_DATA": {"success": True},
-        "EXECUTE_CODE": DesignError("plugin_api_error", "variables are not available"),
+        "READ_VARIABLES": DesignError("plugin_api_error", "variables are not available"),
     }
     built, _ = await manifest.load_manifest(plugged, force=False)
     assert built.variables is None and manifest.variable_lists(built) == ([], [])

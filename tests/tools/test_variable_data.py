@@ -1,8 +1,8 @@
-"""A file's variables from the plugin (its snapshot, or a fresh read page by page) and shaped for a listing."""
+"""A file's variables from the plugin (a fresh read page by page, or an older plugin's snapshot) and shaped for a
+listing."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -48,69 +48,74 @@ RAW: dict[str, Any] = {
 }  # fmt: skip
 
 
+#: How many variables the stand-in plugin puts in a page: fewer than asked, as the real one stops at its size bound.
+PAGE_CAP = 200
+
+
 def paged_variables(params: dict[str, Any]) -> dict[str, Any]:
-    """The variables script answered like the real plugin does: each array it returns holds at most 200 items."""
-    found = re.search(r"offset = (\d+), size = (\d+)", params["code"])
-    assert found is not None
-    offset, size = (int(n) for n in found.groups())
-    assert size <= 200, "a page larger than the plugin's array cap would come back cut"
+    """READ_VARIABLES answered like the real plugin does: a page from ``offset``, cut short by its size bound, the
+    collections on the first page, and the following offset."""
+    offset, size = params["offset"], min(params["maxItems"], PAGE_CAP)
     every = [
         {"id": f"V:{n}", "name": f"space/{n}", "variableCollectionId": "C:1", "resolvedType": "FLOAT",
          "valuesByMode": {"m1": n}}
         for n in range(450)
     ]  # fmt: skip
-    collections = [{"id": "C:1", "name": "Spacing", "modes": [{"modeId": "m1", "name": "Default"}],
-                    "variableCount": 450}] if offset == 0 else []  # fmt: skip
     page = every[offset : offset + size]
-    return {"success": True, "result": {"total": 450, "variableCollections": collections, "variables": page}}
+    answer: dict[str, Any] = {"success": True, "total": 450, "offset": offset, "variables": page}
+    answer["next"] = offset + len(page) if offset + len(page) < len(every) else None
+    if offset == 0:
+        answer["variableCollections"] = [
+            {"id": "C:1", "name": "Spacing", "modes": [{"modeId": "m1", "name": "Default"}], "variableCount": 450}
+        ]
+    return answer
 
 
-async def test_fresh_plugin_read_pages_past_the_plugin_array_cap(ctx: FakeContext) -> None:
+async def test_a_fresh_plugin_read_goes_page_by_page_to_the_end(ctx: FakeContext) -> None:
     ctx.plugin = {
         "GET_VARIABLES_DATA": {"success": True, "variables": [], "variableCollections": []},
-        "EXECUTE_CODE": paged_variables,
+        "READ_VARIABLES": paged_variables,
     }
     result = data(
         await ctx.call("design_get_variables", {"fileUrl": FILE_URL, "refreshCache": True, "format": "summary"})
     )
     assert result["source"] == "plugin"
-    assert [c for c, *_ in ctx.bridge_calls].count("EXECUTE_CODE") == 3
+    assert [p["offset"] for p in ctx.sent("READ_VARIABLES")] == [0, 200, 400]
     assert result["totalVariables"] == 450 and result["collections"][0]["variables"] == 450
+    assert ctx.sent("GET_VARIABLES_DATA") == []
 
 
-async def test_pages_are_read_from_the_named_file_until_the_total(ctx: FakeContext) -> None:
-    ctx.plugin = {"EXECUTE_CODE": paged_variables}
+async def test_pages_are_read_from_the_named_file_until_the_last(ctx: FakeContext) -> None:
+    ctx.plugin = {"READ_VARIABLES": paged_variables}
     read = await variables_by_pages(ctx, FILE)
     assert read is not None
     assert [v["name"] for v in read["variables"]] == [f"space/{n}" for n in range(450)]
     assert [c["name"] for c in read["variableCollections"]] == ["Spacing"]
     assert {key for *_, key in ctx.bridge_calls} == {FILE}
-    assert [p["timeout"] for p in ctx.sent("EXECUTE_CODE")] == [20_000] * 3
 
 
 async def test_a_page_of_another_shape_reads_as_nothing(ctx: FakeContext) -> None:
-    ctx.plugin = {"EXECUTE_CODE": {"success": True, "result": {"variables": "all of them"}}}
+    ctx.plugin = {"READ_VARIABLES": {"success": True, "variables": "all of them"}}
     assert await variables_by_pages(ctx, FILE) is None
 
 
-async def test_the_snapshot_is_used_unless_a_fresh_read_is_asked(ctx: FakeContext) -> None:
+async def test_a_plugin_older_than_paged_reads_answers_from_its_snapshot(ctx: FakeContext) -> None:
     snapshot = {"success": True, "variables": [{"id": "V:9"}], "variableCollections": []}
-    ctx.plugin = {"GET_VARIABLES_DATA": snapshot, "EXECUTE_CODE": paged_variables}
+    ctx.plugin = {"GET_VARIABLES_DATA": snapshot}
+    for refresh in (False, True):
+        assert await variables_from_plugin(ctx, FILE, refresh=refresh) == (snapshot, "plugin")
+    assert len(ctx.sent("READ_VARIABLES")) == len(ctx.sent("GET_VARIABLES_DATA")) == 2
+
+
+async def test_a_failed_paged_read_falls_to_the_snapshot_unless_a_fresh_read_is_asked(ctx: FakeContext) -> None:
+    snapshot = {"success": True, "variables": [{"id": "V:9"}], "variableCollections": []}
+    ctx.plugin = {"GET_VARIABLES_DATA": snapshot, "READ_VARIABLES": DesignError("timeout", "No answer in 32 s.")}
     assert await variables_from_plugin(ctx, FILE, refresh=False) == (snapshot, "plugin")
-    assert ctx.sent("EXECUTE_CODE") == []
-    fresh = await variables_from_plugin(ctx, FILE, refresh=True)
-    assert fresh is not None and len(fresh[0]["variables"]) == 450 and fresh[1] == "plugin"
-    assert len(ctx.sent("GET_VARIABLES_DATA")) == 1
-
-
-async def test_no_snapshot_falls_to_a_fresh_read(ctx: FakeContext) -> None:
-    ctx.plugin = {
-        "GET_VARIABLES_DATA": DesignError("plugin_error", "No variables data yet."),
-        "EXECUTE_CODE": paged_variables,
-    }
+    with pytest.raises(DesignError, match="32 s"):
+        await variables_from_plugin(ctx, FILE, refresh=True)
+    ctx.plugin = {"GET_VARIABLES_DATA": DesignError("plugin_error", "No variables data yet.")}
     assert await plugin_snapshot(ctx, FILE) is None
-    found = await variables_from_plugin(ctx, FILE, refresh=False)
-    assert found is not None and len(found[0]["variables"]) == 450
+    assert await variables_from_plugin(ctx, FILE, refresh=False) is None
 
 
 async def test_no_plugin_is_none_and_another_failure_is_raised(ctx: FakeContext) -> None:
@@ -118,8 +123,8 @@ async def test_no_plugin_is_none_and_another_failure_is_raised(ctx: FakeContext)
     with pytest.raises(DesignError) as not_connected:
         await plugin_snapshot(ctx, FILE)
     assert not_connected.value.code == "not_connected"
-    ctx.plugin = {"EXECUTE_CODE": DesignError("timeout", "The plugin did not answer EXECUTE_CODE in 22 s.")}
-    with pytest.raises(DesignError, match="22 s") as timed_out:
+    ctx.plugin = {"READ_VARIABLES": DesignError("timeout", "The plugin did not answer READ_VARIABLES in 32 s.")}
+    with pytest.raises(DesignError, match="32 s") as timed_out:
         await variables_from_plugin(ctx, FILE, refresh=True)
     assert timed_out.value.code == "timeout"
 

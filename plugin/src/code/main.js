@@ -49,6 +49,7 @@ const handlers = {
   GET_FILE_INFO: getFileInfo,
   RELOAD_UI: reloadUi,
   GET_VARIABLES_DATA: variables.getVariablesData,
+  READ_VARIABLES: variables.readVariables,
   REFRESH_VARIABLES: refreshVariables,
   UPDATE_VARIABLE: variables.updateVariable,
   CREATE_VARIABLE: variables.createVariable,

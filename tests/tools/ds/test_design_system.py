@@ -67,8 +67,8 @@ async def test_summary_notes_unreadable_variables(harness: Harness) -> None:
     result = data(await harness.call("design_get_design_system_summary"))
     assert result["tokens"]["unavailable"] is True
     assert result["tokens"]["variables"] == 0
-    # The fallback script ran in the plugin and failed there too (this editor stand-in has no local variables).
-    assert harness.sent("EXECUTE_CODE")
+    # The paged read was asked first; this stand-in plugin is older and lacks it, so its snapshot was the answer.
+    assert harness.sent("READ_VARIABLES")
     assert any("Variables could not be read" in n for n in result["notes"])
     text = error_text(await harness.call("design_get_token_values"))
     assert "could not read this file's variables" in text and "forceRefresh" in text

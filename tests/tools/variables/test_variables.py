@@ -177,7 +177,7 @@ async def test_parse_from_console_reads_only_the_snapshot(ctx: FakeContext, fake
 async def test_console_fallback_when_fresh_read_and_api_both_fail(ctx: FakeContext) -> None:
     ctx.plugin = {
         "GET_VARIABLES_DATA": SNAPSHOT,
-        "EXECUTE_CODE": DesignError("timeout", "The plugin did not answer EXECUTE_CODE in 22 s."),
+        "READ_VARIABLES": DesignError("timeout", "The plugin did not answer READ_VARIABLES in 22 s."),
     }
     args = {"fileUrl": PRO_KEY, "refreshCache": True}
     result = data(await ctx.call("design_get_variables", args))

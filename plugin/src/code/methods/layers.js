@@ -3,11 +3,11 @@ import { optNumber, optEnum, optString } from "../params.js";
 import { badParams, PluginError } from "../errors.js";
 
 /**
- * The most characters of layer records one READ_LAYERS reply carries (its JSON text, near enough): a page of any file
- * stays a small bridge message, whatever maxNodes asks for. docs/bridge-protocol.md names this bound.
+ * The most characters of records one READ_LAYERS or READ_VARIABLES reply carries (its JSON text, near enough): a page
+ * of any file stays a small bridge message, whatever maxNodes asks for. docs/bridge-protocol.md names this bound.
  */
 export const READ_MAX_CHARS = 256 * 1024;
-/** The most layers one READ_LAYERS reply carries. */
+/** The most records (layers, variables) one read reply carries. */
 export const READ_MAX_NODES = 5000;
 
 /**

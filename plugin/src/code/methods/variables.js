@@ -1,6 +1,7 @@
 import { PluginError, notFound, badParams, conflict, readOnly, errorText } from "../errors.js";
 import { toHex } from "../colors.js";
-import { reqString, optString, reqArray, optObject, optEnum } from "../params.js";
+import { reqString, optString, optNumber, reqArray, optObject, optEnum } from "../params.js";
+import { READ_MAX_CHARS, READ_MAX_NODES } from "./layers.js";
 import { TYPES, parseValue, compactValue, aliasLoop, describeLoop, referenceTo } from "../variable-values.js";
 
 /** The most tokens one SETUP_DESIGN_TOKENS may create; a deleted collection's `recreate` holds at most this many. */
@@ -93,6 +94,37 @@ export async function variablesSnapshot() {
     variables: variables.map(describeVariable),
     variableCollections: collections.map(describeCollection),
   };
+}
+
+/**
+ * READ_VARIABLES: the local variables from `offset` in the editor's order, as many as fit in READ_MAX_CHARS of records
+ * (at most `maxItems`), so no reply grows with the file; the first page also carries the collections, each with its
+ * variable count rather than its id list. `next` is the following page's offset, null at the end.
+ */
+export async function readVariables(/** @type {any} */ params) {
+  const offset = /** @type {number} */ (optNumber(params, "offset", 0, { min: 0 }));
+  const maxItems = /** @type {number} */ (optNumber(params, "maxItems", 1000, { min: 1, max: READ_MAX_NODES }));
+  const all = await figma.variables.getLocalVariablesAsync();
+  /** @type {Record<string, any>} */
+  const out = { success: true, total: all.length, offset: offset, variables: [], next: null };
+  if (offset === 0) {
+    out.variableCollections = (await figma.variables.getLocalVariableCollectionsAsync()).map((c) => {
+      const d = /** @type {Record<string, any>} */ (describeCollection(c));
+      d.variableCount = d.variableIds.length;
+      delete d.variableIds;
+      return d;
+    });
+  }
+  let chars = 0;
+  let index = offset;
+  for (; index < all.length && out.variables.length < maxItems && chars < READ_MAX_CHARS; index++) {
+    const d = describeVariable(all[index]);
+    d.codeSyntax = all[index].codeSyntax;
+    chars += JSON.stringify(d).length + 1;
+    out.variables.push(d);
+  }
+  if (index < all.length) out.next = index;
+  return out;
 }
 
 /** Local variables of one collection by name. @param {string} collectionId @returns {Promise<Map<string, Variable>>} */
