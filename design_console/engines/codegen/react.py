@@ -26,24 +26,31 @@ def _node_attr(element: Element) -> str:
     return f"data-node-id={jsx_attribute(str(element.node.get('id')))}"
 
 
-def common_font(roots: list[Element]) -> str | None:
-    """The font family most texts under ``roots`` use, or None when no text has one."""
-    counts: Counter[str] = Counter()
+#: Text properties that CSS inherits and that a text layer always writes: set once at the top of a tree, for the
+#: texts that share the value to inherit.
+INHERITED = ("font-family", "color")
+
+
+def common_text_style(roots: list[Element]) -> dict[str, str]:
+    """For each of :data:`INHERITED`, the value most texts under ``roots`` have (left out when no text has one)."""
+    counts: dict[str, Counter[str]] = {prop: Counter() for prop in INHERITED}
     stack = list(roots)
     while stack:
         element = stack.pop()
-        if "font-family" in element.css and (element.text is not None or element.spans):
-            counts[element.css["font-family"]] += 1
+        if element.text is not None or element.spans:
+            for prop in INHERITED:
+                if prop in element.css:
+                    counts[prop][element.css[prop]] += 1
         stack.extend(element.children)
-    return counts.most_common(1)[0][0] if counts else None
+    return {prop: found.most_common(1)[0][0] for prop, found in counts.items() if found}
 
 
 class _Writer:
-    def __init__(self, built: Built, font: str | None, top: Element | None) -> None:
-        """``font``: the family set once on ``top`` (the outermost element, None for the module's own wrapper), which
-        every text of that family inherits instead of repeating it."""
+    def __init__(self, built: Built, shared: dict[str, str], top: Element | None) -> None:
+        """``shared``: text properties set once on ``top`` (the outermost element, None for the module's own wrapper),
+        which every text with the same value inherits instead of repeating it."""
         self.built = built
-        self.font = font
+        self.shared = shared
         self.top = top
         self.imports: dict[str, str] = {}
         self.asset_names: dict[str, str] = {}
@@ -51,10 +58,10 @@ class _Writer:
     def element(self, element: Element, indent: int) -> str:
         pad = "  " * indent
         decl = {k: v for k, v in element.css.items() if k != "background" or "url(" not in v}
-        if self.font is not None and element is self.top:
-            decl["font-family"] = self.font
-        elif self.font is not None and decl.get("font-family") == self.font:
-            del decl["font-family"]
+        if element is self.top:
+            decl |= self.shared
+        else:
+            decl = {k: v for k, v in decl.items() if self.shared.get(k) != v}
         classes = utilities(decl)
         style = self._style(element.css.get("background", ""))
         attrs = f"{_class_attr(classes)} {_node_attr(element)}{style}"
@@ -63,7 +70,8 @@ class _Writer:
             props = "".join(f" {prop}={{{js_literal(value)}}}" for prop, value in instance_props(element))
             return f"{pad}<div {attrs}>\n{pad}  <{name}{props} />\n{pad}</div>"
         if element.svg is not None:
-            svg_classes = [*classes, "[&>svg]:block", "[&>svg]:w-full", "[&>svg]:h-full", "[&>svg]:overflow-visible"]
+            # The element's one child is the SVG: Tailwind's child variant sizes it.
+            svg_classes = [*classes, "*:block", "*:size-full", "*:overflow-visible"]
             svg_attrs = f"{_class_attr(svg_classes)} {_node_attr(element)}"
             return f"{pad}<div {svg_attrs} dangerouslySetInnerHTML={{{{ __html: {js_literal(element.svg)} }}}} />"
         if element.spans:
@@ -104,14 +112,14 @@ class _Writer:
 def module(built: Built, name: str) -> str:
     """The TSX module: imports of mapped components and images, then the component (named apart from them)."""
     single = built.roots[0] if len(built.roots) == 1 else None
-    # A text alone keeps its own font; a tree sets the family most of its texts use once, at its top.
-    font = common_font(built.roots) if single is None or single.children else None
-    writer = _Writer(built, font, single)
+    # A text alone keeps its own style; a tree sets the font and colour most of its texts use once, at its top.
+    shared = common_text_style(built.roots) if single is None or single.children else {}
+    writer = _Writer(built, shared, single)
     if single is not None:
         body = writer.element(single, 2)
     else:
         wrapper = {"position": "relative", "width": f"{built.width:g}px", "height": f"{built.height:g}px"}
-        wrapper |= {"font-family": font} if font is not None else {}
+        wrapper |= shared
         body = container("    ", _class_attr(utilities(wrapper)), [writer.element(r, 3) for r in built.roots])
     imports = list(writer.imports.values()) + [
         f"import {ident} from {js_literal(path)};" for path, ident in writer.asset_names.items()

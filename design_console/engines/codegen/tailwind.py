@@ -257,18 +257,27 @@ def _variable_side(utility: str, value: str) -> str | None:
     return f"{utility}-{name[len(namespace) :]}" if name.startswith(namespace) else f"{utility}-({name})"
 
 
-def _radius(value: str) -> list[str]:
+def _px(value: str | None) -> float | None:
+    match = _PX.fullmatch(value.strip()) if value else None
+    return float(match.group(1) or 0) if match else None
+
+
+def _radius(value: str, decl: dict[str, str]) -> list[str]:
     corners = value.split()
-    if len(corners) == 1:
-        return [_one("border-radius", value, {})]
     if len(set(corners)) == 1:
+        size, sides = _px(corners[0]), [_px(decl.get("width")), _px(decl.get("height"))]
+        # Corners that meet across the shorter side are scaled down to half of it, as rounded-full's are.
+        if size is not None and None not in sides and 2 * size >= min(s or 0 for s in sides) > 0:
+            return ["rounded-full"]
         return [_one("border-radius", corners[0], {})]
     out = []
     for corner, radius in zip(CORNERS, corners, strict=True):
         if radius == "0":
             continue
         named = _value("border-radius", radius, {})
-        out.append(named.replace("rounded", f"rounded-{corner}", 1) if named else f"rounded-{corner}-[{radius}]")
+        out.append(
+            named.replace("rounded", f"rounded-{corner}", 1) if named else f"rounded-{corner}-[{arbitrary(radius)}]"
+        )
     return out
 
 
@@ -309,7 +318,7 @@ def classes(decl: dict[str, str]) -> list[str]:
         elif prop == "padding":
             out.extend(_sides(PADDING, value.split(), "p", ("px", "py")))
         elif prop == "border-radius":
-            out.extend(_radius(value))
+            out.extend(_radius(value, decl))
         elif prop == "outline" and (split := _outline(value)) is not None:
             out.extend(split)
         elif prop == "outline-offset":

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from fakes.pixels import pixel_agreement
 from helpers import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import sync_playwright
 
@@ -76,6 +77,14 @@ def test_sides_corners_gaps_and_outlines_take_as_few_utilities_as_they_need(
     assert classes(decl) == utilities
 
 
+def test_corners_that_meet_across_the_shorter_side_are_rounded_full() -> None:
+    assert classes({"width": "80px", "height": "40px", "border-radius": "20px"})[-1] == "rounded-full"
+    assert classes({"width": "80px", "height": "40px", "border-radius": "800px"})[-1] == "rounded-full"
+    assert classes({"width": "80px", "height": "40px", "border-radius": "19px"})[-1] == "rounded-[19px]"
+    # Without both sides in px the radius cannot be compared: it stays as it is.
+    assert classes({"width": "100%", "height": "40px", "border-radius": "20px"})[-1] == "rounded-[20px]"
+
+
 def test_only_what_the_scale_cannot_express_is_arbitrary() -> None:
     assert step("17.5px") is None and step("3px") is None and step("50%") is None
     assert classes({"height": "17.5px", "left": "calc(50% + 4px)", "background-color": "#0D6EFD"}) == [
@@ -107,12 +116,15 @@ def test_a_variable_in_a_theme_namespace_is_its_theme_key_and_any_other_the_vari
 EQUIVALENT = [
     {"position": "relative", "width": "48px", "height": "17.5px", "left": "-8px", "top": "82px"},
     {"display": "flex", "flex-direction": "row", "column-gap": "24px", "padding": "8px 12px 8px 12px"},
-    {"border-radius": "8px 8px 0 0", "background-color": "#FFFFFF", "opacity": "0.37"},
+    {"border-radius": "8px 8px 0 0", "background-color": "#000000", "opacity": "0.37"},
+    {"border-radius": "8px", "background-color": "#FFFFFF", "outline": "1px solid #123456"},
     {"font-size": "14px", "line-height": "20px", "font-weight": "600", "letter-spacing": "0.1em"},
     {"font-family": '"Georgia", serif', "color": "rgba(0, 0, 0, 0.5)", "font-size": "15px"},
     {"font-size": "16px", "color": "var(--color-ink)"},
     {"font-family": "sans-serif", "line-height": "normal", "font-style": "italic", "text-transform": "uppercase"},
     {"outline": "2px dashed #DEE2E6", "outline-offset": "-1px", "border-radius": "50%"},
+    {"width": "80px", "height": "40px", "border-radius": "20px", "background-color": "#000000"},
+    {"width": "80px", "height": "40px", "border-radius": "800px", "background-color": "#000000"},
     {"background-color": "rgba(255, 255, 255, 0.25)", "text-decoration": "underline", "white-space": "pre-wrap"},
 ]
 
@@ -153,7 +165,9 @@ COMPUTED = """
 LONGHANDS = {
     "outline": ["outline-width", "outline-style", "outline-color"],
     "padding": ["padding-top", "padding-right", "padding-bottom", "padding-left"],
-    "border-radius": ["border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius"],
+    # A radius is compared as drawn: rounded-full's is as large as CSS allows, which draws as any radius of at least
+    # half the shorter side does.
+    "border-radius": [],
 }
 
 
@@ -167,15 +181,18 @@ def test_each_class_means_the_declaration_it_was_written_for_once_tailwind_build
     # The theme as the Tailwind v4 token export writes a colour variable named color/ink.
     theme = "@theme {\n  --color-ink: #123456;\n}"
     stylesheet = _tailwind_css(sorted({name for names in written for name in names}), theme)
+    # Each element alone in a box of its own, where it is drawn the same way for either version.
+    box = '<section id="{}" style="position: relative; width: 240px; height: 160px; padding: 16px">{}</section>'
     pairs = "".join(
-        f'<div id="a{i}" class="{" ".join(names).replace(chr(34), "&quot;")}">Text</div>'
-        f'<div id="b{i}" style="{_style(decl)}">Text</div>'
+        box.format(f"a{i}box", f'<div id="a{i}" class="{" ".join(names).replace(chr(34), "&quot;")}">Text</div>')
+        + box.format(f"b{i}box", f'<div id="b{i}" style="{_style(decl)}">Text</div>')
         for i, (names, decl) in enumerate(zip(written, EQUIVALENT, strict=True))
     )
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page()
+            # Every box in view: a box scrolled to for its screenshot may be drawn at another subpixel offset.
+            page = browser.new_page(viewport={"width": 600, "height": 400 * len(EQUIVALENT) + 100})
             page.set_content(f"<style>:root {{ --color-ink: #123456; }}\n{stylesheet}</style>{pairs}")
             for i, decl in enumerate(EQUIVALENT):
                 props = [longhand for prop in decl for longhand in LONGHANDS.get(prop, [prop])]
@@ -183,6 +200,9 @@ def test_each_class_means_the_declaration_it_was_written_for_once_tailwind_build
                 props += ["line-height"] if "font-size" in decl and "line-height" not in decl else []
                 for prop, from_classes, from_style in page.evaluate(COMPUTED, [i, props]):
                     assert from_classes == from_style, f"{written[i]}: {prop} is {from_classes!r}, not {from_style!r}"
+                shots = [page.locator(f"#{side}{i}box").screenshot(animations="disabled") for side in "ab"]
+                # A dashed curve may differ in a pixel or two of anti-aliasing, no more.
+                assert pixel_agreement(*shots) >= 0.999, f"{written[i]} draws unlike {decl}"
         finally:
             browser.close()
 
