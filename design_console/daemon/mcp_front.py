@@ -30,6 +30,7 @@ from design_console.tools.wire.frames import (
     RESOURCE_CAPABILITIES,
     CallParams,
     Incoming,
+    call_frame,
     call_result,
     cancel_call,
     incoming,
@@ -261,8 +262,8 @@ class SessionFront:
                 await self._send(progress_frame(token, value, total, message))
 
         assert self._call is not None
-        output = await self._call(params.name, params.arguments, progress, _no_scope)
-        await self._result(request_id, call_result(output))
+        # The output is handed over without a name, so only its encoded response outlives the encoding.
+        await self._send(call_frame(request_id, await self._call(params.name, params.arguments, progress, _no_scope)))
 
     async def _toolsets_call(self, request_id: int | str, params: CallParams) -> None:
         """design_toolsets: describe the toolsets, or enable one and tell the AI app its list changed."""

@@ -6,7 +6,6 @@ each to what the SDK itself sends."""
 from __future__ import annotations
 
 import asyncio
-import base64
 from collections.abc import Mapping
 from typing import Any
 
@@ -88,21 +87,32 @@ def initialize_result(params: dict[str, Any], capabilities: dict[str, Any]) -> d
     }
 
 
-def call_result(output: ToolOutput) -> bytes:
-    """A tool's output as the ``tools/call`` result on the wire; image bytes are base64-encoded only here."""
+def _call_result(output: ToolOutput) -> dict[str, Any]:
+    """A tool's output as the ``tools/call`` result, image bytes as they are: the JSON encoder writes them in base64
+    straight into its output, so no base64 copy of an image is ever held beside it."""
     content: list[dict[str, Any]] = []
     for block in output.content:
         if isinstance(block, TextBlock):
             content.append({"text": block.text, "type": "text"})
         else:
-            data = base64.b64encode(block.data).decode()
-            content.append({"data": data, "mimeType": block.mime_type, "type": "image"})
-    return encode({"content": content, "isError": output.is_error})
+            content.append({"data": block.data, "mimeType": block.mime_type, "type": "image"})
+    return {"content": content, "isError": output.is_error}
+
+
+def call_result(output: ToolOutput) -> bytes:
+    """A tool's output as the ``tools/call`` result on the wire; image bytes are base64-encoded only here."""
+    return encode(_call_result(output))
+
+
+def call_frame(request_id: int | str, output: ToolOutput) -> bytes:
+    """The JSON-RPC response carrying a tool's output, encoded in one pass: a big answer is held once on its way
+    out, not once as a result and again inside its response."""
+    return encode({"jsonrpc": "2.0", "id": request_id, "result": _call_result(output)})
 
 
 def result_frame(request_id: int | str, result: bytes) -> bytes:
     """The JSON-RPC response carrying an encoded ``result``."""
-    return b'{"jsonrpc":"2.0","id":' + encode(request_id) + b',"result":' + result + b"}"
+    return b"".join((b'{"jsonrpc":"2.0","id":', encode(request_id), b',"result":', result, b"}"))
 
 
 def progress_frame(token: str | int, value: float, total: float | None, message: str) -> bytes:
