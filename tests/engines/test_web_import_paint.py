@@ -44,6 +44,7 @@ def test_a_linear_gradient_runs_along_the_css_gradient_line() -> None:
 
 
 def test_radial_and_conic_gradients_are_centred_where_the_css_puts_them() -> None:
+    down = gradient_paint("linear-gradient(rgb(41, 55, 240), rgb(159, 26, 240))", 100, 50)
     radial = gradient_paint("radial-gradient(circle at 25% 50%, rgb(255, 255, 255) 0%, rgb(0, 0, 0) 100%)", 200, 100)
     assert radial["type"] == "GRADIENT_RADIAL"
     assert _close(_at(radial["gradientTransform"], 0.25, 0.5), (0.5, 0.5))
@@ -56,6 +57,11 @@ def test_radial_and_conic_gradients_are_centred_where_the_css_puts_them() -> Non
     # From 90deg (pointing right on the page) is the angular gradient's start direction (+x in its space).
     start = _at(conic["gradientTransform"], 1, 0.5)
     assert start[0] > 0.5 and math.isclose(start[1], 0.5, abs_tol=1e-4)
+    # The -webkit- syntax names where the gradient starts, and turns its angles the other way.
+    legacy = gradient_paint("-webkit-linear-gradient(top, rgb(41, 55, 240), rgb(159, 26, 240))", 100, 50)
+    assert legacy["gradientTransform"] == down["gradientTransform"]
+    east = gradient_paint("-webkit-linear-gradient(0deg, rgb(0, 0, 0), rgb(255, 255, 255))", 100, 50)
+    assert _close(_at(east["gradientTransform"], 1, 0.5), (1, 0.5))
     with pytest.raises(GradientError, match="not an sRGB colour"):
         gradient_paint("linear-gradient(color(display-p3 1 0 0), rgb(0, 0, 0))", 10, 10)
 

@@ -191,13 +191,28 @@ def _turns_as_percent(stop: str) -> str:
     return head + ") " + " ".join(places)
 
 
+def _standard_direction(first: str) -> str:
+    """A -webkit- gradient's first argument in today's syntax: it named where the gradient starts ("top"), today's
+    names where it goes ("to bottom"); its angles turned counter-clockwise from the east, today's clockwise from the
+    north."""
+    words = first.split()
+    if words and all(w in _SIDES for w in words):
+        opposite = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
+        return "to " + " ".join(opposite[w] for w in words)
+    degrees = _degrees(first)
+    return f"{90 - degrees:g}deg" if degrees is not None else first
+
+
 def gradient_paint(css: str, width: float, height: float) -> dict[str, Any]:
     """The gradient paint of one computed CSS gradient on a ``width`` × ``height`` box. Raises GradientError."""
     name, _, body = css.partition("(")
-    kind = name.strip().removeprefix("repeating-")
+    legacy = name.strip().startswith("-webkit-")
+    kind = name.strip().removeprefix("-webkit-").removeprefix("repeating-")
     args = split_top(body.rstrip()[:-1] if body.rstrip().endswith(")") else body)
     if not args:
         raise GradientError("the gradient is empty")
+    if legacy and kind == "linear-gradient":
+        args = [_standard_direction(args[0]), *args[1:]]
     builders = {"linear-gradient": ("GRADIENT_LINEAR", _linear), "radial-gradient": ("GRADIENT_RADIAL", _radial)}
     builders["conic-gradient"] = ("GRADIENT_ANGULAR", _conic)
     if kind not in builders:

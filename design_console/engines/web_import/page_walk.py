@@ -24,6 +24,7 @@ from __future__ import annotations
 #: ``{width, height, title, entries, truncated, elements, warnings}``.
 PAGE_WALK = r"""
 (async (opts) => {
+  const MEDIA = new Set(["video", "audio", "canvas", "iframe", "object", "embed"]);
   const SKIP = new Set(["SCRIPT", "STYLE", "HEAD", "META", "LINK", "TITLE", "NOSCRIPT", "TEMPLATE", "BASE"]);
   // Elements that are never a plain run of a paragraph: replaced content or form controls.
   const NOT_INLINE = new Set(["IMG", "SVG", "svg", "INPUT", "TEXTAREA", "SELECT", "BUTTON", "CANVAS", "VIDEO",
@@ -201,7 +202,7 @@ PAGE_WALK = r"""
         repeat: repeats[i % repeats.length] || "repeat" };
       const drawn = layerSize(at.size, w, h);
       let url = null;
-      if (/^(repeating-)?(linear|radial|conic)-gradient\(/.test(layer)) {
+      if (/^(-webkit-)?(repeating-)?(linear|radial|conic)-gradient\(/.test(layer)) {
         layers.push({ gradient: layer, ...at });
         continue;
       }
@@ -409,10 +410,17 @@ PAGE_WALK = r"""
    * {unsupported} for a 3D one.
    */
   function transformOf(transform, cs, r) {
-    const m = /^matrix\(([^)]*)\)$/.exec(transform);
-    if (!m) return { unsupported: transform.slice(0, 60) };
     const origin = cs.transformOrigin.split(" ").map(num);
-    return { m: m[1].split(",").map(Number), origin: [r.left + sx + origin[0], r.top + sy + origin[1]] };
+    const at = [r.left + sx + origin[0], r.top + sy + origin[1]];
+    const flat = /^matrix\(([^)]*)\)$/.exec(transform);
+    if (flat) return { m: flat[1].split(",").map(Number), origin: at };
+    // A 3D matrix that moves nothing in depth (translate3d(0, 0, 0) and the like) is a flat one.
+    const deep = /^matrix3d\(([^)]*)\)$/.exec(transform);
+    const v = deep ? deep[1].split(",").map(Number) : [];
+    const flatInDepth = [2, 3, 6, 7, 8, 9, 11, 14].every((i) => Math.abs(v[i]) < 1e-6)
+      && Math.abs(v[10] - 1) < 1e-6 && Math.abs(v[15] - 1) < 1e-6;
+    if (deep && flatInDepth) return { m: [v[0], v[1], v[4], v[5], v[12], v[13]], origin: at };
+    return { unsupported: transform.slice(0, 60) };
   }
 
   /** The fields of a box entry that its computed style gives (an element's, or a painted pseudo-element's). */
@@ -471,7 +479,7 @@ PAGE_WALK = r"""
     if (cs.display === "none") return;
     // A transformed subtree is read untransformed (its boxes in its own space), and the transform carried.
     let restore = null;
-    if (cs.transform !== "none" && el.style) {
+    if (cs.transform && cs.transform !== "none" && el.style) {
       const saved = [el.style.getPropertyValue("transform"), el.style.getPropertyPriority("transform"),
         el.style.getPropertyValue("transition"), el.style.getPropertyPriority("transition")];
       const transform = cs.transform;
@@ -514,6 +522,8 @@ PAGE_WALK = r"""
   async function visitContent(el, cs, e, r, index) {
     const tag = e.tag;
     if (tag === "canvas" || tag === "video" || tag === "iframe") lost.media.add(tag);
+    // What a media element holds (its sources, its fallback) is not drawn as boxes.
+    if (MEDIA.has(tag)) return;
     if (tag === "svg") {
       const copy = el.cloneNode(true);
       copy.setAttribute("width", String(r.width));
