@@ -7,10 +7,9 @@ asked and can resolve aliases.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal
-
-import msgspec
 
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
@@ -104,39 +103,71 @@ def _render_value(value: Any, names: dict[str, str], resolve: Any) -> Any:
     return value
 
 
-class Selection(msgspec.Struct, kw_only=True):
-    """The variables a call is about, before paging: the raw ones, their collections, and the shaped items."""
+@dataclass(slots=True, kw_only=True)
+class Selection:
+    """The variables a call is about, before paging: the raw ones, their collections and the collections' summary;
+    each is shaped as the view asks when first asked for, so a page shapes its own variables, not the file's."""
 
     variables: list[dict[str, Any]]
     collections: dict[str, dict[str, Any]]
-    items: list[dict[str, Any]]
     summary: list[dict[str, Any]]
+    render: Callable[[dict[str, Any]], dict[str, Any]]
+    shaped: dict[int, dict[str, Any]] = field(default_factory=dict, init=False)
+
+    def items(self, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
+        """The shaped variables from ``start`` to ``end`` (default: the last), as copies a caller may add to."""
+        stop = len(self.variables) if end is None else min(end, len(self.variables))
+        out = []
+        for index in range(start, stop):
+            item = self.shaped.get(index)
+            if item is None:
+                item = self.shaped[index] = self.render(self.variables[index])
+            out.append(dict(item))
+        return out
 
 
 def select_variables(raw: dict[str, Any], view: VariableView) -> Selection:
-    """The variables and collections of ``raw`` (a plugin or design API answer) that ``view`` shows, shaped."""
+    """The variables and collections of ``raw`` (a plugin or design API answer) that ``view`` shows."""
     variables = as_list(raw.get("variables"))
     collections = {c["id"]: c for c in as_list(raw.get("variableCollections"))}
     if not view.include_published:
         variables = [v for v in variables if not v.get("remote")]
         collections = {k: c for k, c in collections.items() if not c.get("remote")}
-    items, summary, chosen = _shape_variables(variables, collections, view)
-    return Selection(variables=chosen, collections=collections, items=items, summary=summary)
+    matcher = shaping.name_matcher(view.name_pattern)
+    wanted_collection = (view.collection or "").lower()
+    chosen = []
+    for var in variables:
+        coll = collections.get(var.get("variableCollectionId", ""), {})
+        if wanted_collection and wanted_collection not in (coll.get("name", "").lower(), coll.get("id", "").lower()):
+            continue
+        if matcher and not matcher.search(var.get("name", "")):
+            continue
+        chosen.append(var)
+    summary = [
+        {
+            "name": c.get("name"),
+            "id": c.get("id"),
+            "modes": [m.get("name") for m in c.get("modes", [])],
+            "variables": c["variableCount"] if "variableCount" in c else len(c.get("variableIds", [])),
+        }
+        for c in collections.values()
+    ]
+    render = _renderer(variables, collections, view)
+    return Selection(variables=chosen, collections=collections, summary=summary, render=render)
 
 
 def shape_variables(raw: dict[str, Any], view: VariableView) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Normalised, filtered variables (one dict each, in the verbosity asked) and the collections' summary."""
     selection = select_variables(raw, view)
-    return selection.items, selection.summary
+    return selection.items(), selection.summary
 
 
-def _shape_variables(
+def _renderer(
     variables: list[dict[str, Any]], collections: dict[str, dict[str, Any]], view: VariableView
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What shapes one variable in the view's verbosity (aliases named, or resolved, among ``variables``)."""
     names = {v["id"]: v.get("name", v["id"]) for v in variables}
     by_id = {v["id"]: v for v in variables}
-    matcher = shaping.name_matcher(view.name_pattern)
-    wanted_collection = (view.collection or "").lower()
 
     def resolve(target: str, seen: frozenset[str] = frozenset()) -> Any:
         found = by_id.get(target)
@@ -148,22 +179,13 @@ def _shape_variables(
             first = next(iter(found["valuesByMode"].values()))
         return _render_value(first, names, lambda t: resolve(t, seen | {target}))
 
-    out = []
-    chosen = []
-    for var in variables:
-        coll = collections.get(var.get("variableCollectionId", ""), {})
-        if wanted_collection and wanted_collection not in (coll.get("name", "").lower(), coll.get("id", "").lower()):
-            continue
-        if matcher and not matcher.search(var.get("name", "")):
-            continue
-        chosen.append(var)
+    def render(var: dict[str, Any]) -> dict[str, Any]:
         if view.links_only:
-            out.append({"id": var["id"], "name": var.get("name")})
-            continue
+            return {"id": var["id"], "name": var.get("name")}
+        coll = collections.get(var.get("variableCollectionId", ""), {})
         item: dict[str, Any] = {"name": var.get("name"), "collection": coll.get("name", "")}
         if view.verbosity == "inventory":
-            out.append(item)
-            continue
+            return item
         item["type"] = var.get("resolvedType")
         if view.verbosity in ("standard", "full"):
             modes = {m["modeId"]: m["name"] for m in coll.get("modes", [])}
@@ -180,14 +202,6 @@ def _shape_variables(
             for field_name in ("id", "key", "scopes", "codeSyntax", "hiddenFromPublishing", "remote"):
                 if field_name in var:
                     item[field_name] = var[field_name]
-        out.append(item)
-    summary = [
-        {
-            "name": c.get("name"),
-            "id": c.get("id"),
-            "modes": [m.get("name") for m in c.get("modes", [])],
-            "variables": c["variableCount"] if "variableCount" in c else len(c.get("variableIds", [])),
-        }
-        for c in collections.values()
-    ]
-    return out, summary, chosen
+        return item
+
+    return render

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -128,6 +129,15 @@ async def _select(ctx: ApiContext, key: str, args: VariablesArgs) -> tuple[Selec
     return select_variables(raw, args.view()), source, notes
 
 
+@dataclass(slots=True)
+class Page:
+    """The variables of one page, shaped, with the collections they belong to."""
+
+    variables: list[dict[str, Any]]
+    items: list[dict[str, Any]]
+    collections: dict[str, dict[str, Any]]
+
+
 def _overview(selection: Selection) -> dict[str, Any]:
     """format=summary: how many variables of each type, per collection and per top-level name group."""
     by_type: dict[str, int] = {}
@@ -149,10 +159,10 @@ async def _published_ids(ctx: ApiContext, key: str) -> tuple[set[str] | None, st
 
 
 async def _annotate_variables(
-    ctx: ApiContext, key: str, args: VariablesArgs, selection: Selection, source: str
+    ctx: ApiContext, key: str, args: VariablesArgs, page: Page, source: str
 ) -> dict[str, Any]:
-    """Adds to each shaped item what enrich / include_usage / include_dependencies / includePublished ask for;
-    returns the result-level facts that go with them."""
+    """Adds to each shaped item of the page what enrich / include_usage / include_dependencies / includePublished ask
+    for; returns the result-level facts that go with them."""
     extra: dict[str, Any] = {}
     if args.returnAsLinks:
         return extra
@@ -163,16 +173,16 @@ async def _annotate_variables(
         if published is None:
             extra["publishedNote"] = why
         else:
-            extra["publishedVariables"] = sum(1 for v in selection.variables if v["id"] in published)
+            extra["publishedVariables"] = sum(1 for v in page.variables if v["id"] in published)
     if not any(wanted) and published is None:
         return extra
-    tokens = token_sources.variable_token_set(selection.variables, selection.collections)
+    tokens = token_sources.variable_token_set(page.variables, page.collections)
     where = index(tokens)
     by_id = {token.id: token for _, token in tokens.tokens()}
-    chains, used_by = token_sources.alias_chains(selection.variables, selection.collections)
+    chains, used_by = token_sources.alias_chains(page.variables, page.collections)
     usage = await file_usage(ctx, key) if args.include_usage else None
     unused = 0
-    for var, item in zip(selection.variables, selection.items, strict=True):
+    for var, item in zip(page.variables, page.items, strict=True):
         if published is not None and args.verbosity in ("standard", "full"):
             item["published"] = var["id"] in published
         if args.enrich:
@@ -222,7 +232,7 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
     if notes:
         result["notes"] = notes
     if args.format == "summary":
-        result.update(totalVariables=len(selection.items), **_overview(selection))
+        result.update(totalVariables=len(selection.variables), **_overview(selection))
         return ok(result)
     digest = shaping.request_digest(
         key,
@@ -243,17 +253,14 @@ async def design_get_variables(ctx: ApiContext, args: VariablesArgs) -> ToolOutp
     if args.include_exports and not args.cursor:
         tokens = token_sources.variable_token_set(selection.variables, selection.collections)
         result.update(export_block(tokens, args.export_formats, budget // 2))
-    end = min(len(selection.items), start + args.pageSize)
-    page = Selection(
-        variables=selection.variables[start:end],
-        collections=selection.collections,
-        items=selection.items[start:end],
-        summary=selection.summary,
-    )
+    end = start + args.pageSize
+    page = Page(selection.variables[start:end], selection.items(start, end), selection.collections)
     result.update(await _annotate_variables(ctx, key, args, page, source))
     budget -= shaping.size_of(result) - shaping.ENVELOPE_ROOM
-    chosen, next_index = shaping.fit_items(selection.items, start, budget, limit=args.pageSize)
-    total = len(selection.items)
+    chosen, shown = shaping.fit_items(page.items, 0, budget)
+    total = len(selection.variables)
+    following = start + (len(page.items) if shown is None else shown)
+    next_index = following if following < total else None
     result.update(
         totalVariables=total,
         page=start // args.pageSize + 1,
