@@ -53,7 +53,7 @@ async def walk_file(
         _, roots = shaping.open_node(head.document)
         lookup = head.components
     digest = shaping.request_digest(key, depth, verbosity, ids, enrich)
-    start = shaping.decode_cursor(cursor, scope, digest, head.version) if cursor else []
+    start = shaping.decode_cursor(cursor, scope, digest, head.version, file=key) if cursor else []
     annotate = _component_names(lookup) if enrich and lookup else None
     part = shaping.walk_tree(
         roots,
@@ -72,7 +72,9 @@ async def walk_file(
             "styles": len(head.styles),
         }
     result["nodes"] = part.nodes
-    next_cursor = shaping.encode_cursor(scope, digest, part.next_path, head.version) if part.next_path else None
+    next_cursor = (
+        shaping.encode_cursor(scope, digest, part.next_path, head.version, file=key) if part.next_path else None
+    )
     return shaping.paged(result, next_cursor)
 
 

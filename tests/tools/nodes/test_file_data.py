@@ -11,7 +11,7 @@ import msgspec
 import pytest
 from fakes.api_server import ApiServer
 from fakes.context import FakeContext, data, error_text
-from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, FakeDesignApi
+from fakes.design_api import ENTERPRISE_KEY, HUGE_KEY, PRO_KEY, FakeDesignApi
 
 from design_console.clients.design_api import DesignApi
 from design_console.errors import DesignError
@@ -51,6 +51,12 @@ async def test_file_data_errors(ctx: FakeContext) -> None:
     assert "found nothing" in error_text(missing)
     bad_cursor = await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "cursor": "bogus"})
     assert "cursor" in error_text(bad_cursor)
+
+
+async def test_a_cursor_of_another_file_is_refused_naming_that_file(ctx: FakeContext) -> None:
+    first = data(await ctx.call("design_get_file_data", {"fileUrl": FILE_URL, "depth": 3, "maxTokens": 1}))
+    other = await ctx.call("design_get_file_data", {"fileUrl": PRO_KEY, "depth": 3, "cursor": first["nextCursor"]})
+    assert f"another file ({ENTERPRISE_KEY})" in error_text(other) and "without cursor" in error_text(other)
 
 
 async def test_file_for_plugin(ctx: FakeContext) -> None:
