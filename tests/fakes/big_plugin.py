@@ -46,6 +46,7 @@ class BigPlugin:
         assert node, "Node.js 20 is needed for the big-document tests"
         proc = await asyncio.create_subprocess_exec(
             node,
+            "--expose-gc",
             str(RUNNER),
             json.dumps(document),
             stdin=asyncio.subprocess.PIPE,
