@@ -40,6 +40,7 @@ from design_console.protocol import (
     ToolOutput,
     ToolResult,
 )
+from design_console.runtime.platform.memory import Reclaimer
 from design_console.runtime.setup_text import not_connected_error, refused_plugin_notice, setup_steps
 from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
@@ -180,6 +181,7 @@ class Daemon:
         self._stop_when_gone: bytes | None = None
         self.stopping = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.reclaimer = Reclaimer()
 
     async def call_tool(
         self,
@@ -211,7 +213,11 @@ class Daemon:
                 access_token=token,
             )
 
-        return await run_call(self.tools, name, arguments, run)
+        try:
+            return await run_call(self.tools, name, arguments, run)
+        finally:
+            # On a later turn of the loop, once the caller has encoded and queued the answer.
+            asyncio.get_running_loop().call_soon(self.reclaimer.after_job)
 
     def _check_editor(self, spec: ToolSpec, file_key: str | None) -> None:
         """Refuse, before anything is sent, a tool made for one editor when its target file is of another.
@@ -431,6 +437,9 @@ class Daemon:
             await self.control.send(peer.identity, Result(id=frame.id, data=result))
         except DesignError as err:
             await self.control.send(peer.identity, Error(id=frame.id, code=err.code, message=str(err)))
+        finally:
+            # A worker's command can be the biggest thing designd carries (a token import's change set).
+            asyncio.get_running_loop().call_soon(self.reclaimer.after_job)
 
     async def _ctl_call(self, peer: Peer, frame: Call) -> None:
         async def progress(value: float, total: float | None, message: str) -> None:

@@ -44,6 +44,7 @@ from design_console.protocol import (
     encode,
 )
 from design_console.runtime.logs import setup_logging
+from design_console.runtime.platform.memory import Reclaimer
 from design_console.runtime.signals import stop_on_signals
 from design_console.runtime.socket_thread import Gone, SocketThread
 from design_console.runtime.transport import client_socket, find_endpoint
@@ -116,6 +117,7 @@ class WorkerProcess:
         #: Clients of sessions that brought their own token, most recently used last.
         self._session_apis: OrderedDict[str, DesignApi] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
+        self._reclaimer = Reclaimer()
 
     @property
     def api(self) -> DesignApi:
@@ -230,10 +232,11 @@ class WorkerProcess:
             return await spec.handler(context, args)
 
         try:
-            output = await run_call(self.tools, call.tool, call.arguments, run)
-            await self.send(ToolResult(id=call.id, output=output))
+            # The output is handed over without a name, so nothing of it outlives its frame.
+            await self.send(ToolResult(id=call.id, output=await run_call(self.tools, call.tool, call.arguments, run)))
         finally:
             self._tasks.pop(call.id, None)
+            self._reclaimer.after_job()
 
     async def _heartbeat(self) -> None:
         while True:
