@@ -61,6 +61,12 @@ async def _call(client: Client, args: dict[str, Any]) -> tuple[float, dict[str, 
     return elapsed, answer
 
 
+def _phases(answer: dict[str, Any]) -> str:
+    """Where the tool's time went: the page, the conversion, the build."""
+    timings = answer.get("timings") or {}
+    return ", ".join(f"{phase} {seconds * 1000:.0f}" for phase, seconds in timings.items())
+
+
 async def run(rounds: int, rows: int, site: str) -> None:
     with installation_with_plugin(file_key="benchWeb", file_name="Bench Web") as env:
         params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
@@ -77,7 +83,8 @@ async def run(rounds: int, rows: int, site: str) -> None:
                 print(
                     f"{label}: {counts}; {answer['width']}x{answer['height']:g} px; "
                     f"median {statistics.median(times):.0f} ms, worst {max(times):.0f} ms "
-                    f"(tool's own {answer['seconds'] * 1000:.0f} ms), warnings {len(answer['warnings'])}"
+                    f"(tool's own {answer['seconds'] * 1000:.0f} ms: {_phases(answer)}), "
+                    f"warnings {len(answer['warnings'])}"
                 )
 
 
@@ -88,7 +95,8 @@ def main() -> None:
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
         for page in PAGES.iterdir():
-            (Path(folder) / page.name).write_bytes(page.read_bytes())
+            if page.is_file():
+                (Path(folder) / page.name).write_bytes(page.read_bytes())
         (Path(folder) / "long.html").write_text(long_table(options.rows))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=folder))
         thread = threading.Thread(target=server.serve_forever, daemon=True)

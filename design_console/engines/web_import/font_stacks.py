@@ -8,6 +8,8 @@ the stack, else the class its ``ui-…``/system keywords belong to, else sans-se
 
 from __future__ import annotations
 
+import functools
+
 from design_console.engines.web_import.css_values import split_top
 
 #: What the interface-font keywords stand for in the design tool, most specific first.
@@ -37,15 +39,22 @@ _EXPLICIT = {"serif", "sans-serif", "monospace", "cursive", "fantasy"}
 def font_families(stack: str) -> list[str]:
     """The named families of a CSS font stack, in order, the system-font keywords replaced by what they stand for in
     the design tool (generic families, which name no font, left out)."""
+    return list(_families(stack))
+
+
+# A page has a few stacks and thousands of texts: each stack is read once.
+@functools.lru_cache(maxsize=256)
+def _families(stack: str) -> tuple[str, ...]:
     names: list[str] = []
     for raw in split_top(stack):
         name = raw.strip().strip("\"'")
         key = name.lower()
         found = SYSTEM_UI if key in _SYSTEM_KEYWORDS else () if key in GENERIC or not name else (name,)
         names.extend(n for n in found if n not in names)
-    return names
+    return tuple(names)
 
 
+@functools.lru_cache(maxsize=256)
 def generic_class(stack: str) -> str:
     """The generic class a stack falls back to: its first explicit generic family, else the class of its first
     keyword, else sans-serif."""

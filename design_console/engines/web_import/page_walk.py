@@ -225,9 +225,41 @@ PAGE_WALK = r"""
     };
   }
 
+  /**
+   * A selector matching every element the page's rules may give ::before/::after content ("" for none), read once
+   * from its style sheets: asking each element for its pseudo-elements' style is most of a long page's walk. null
+   * when some rules cannot be read (another origin's sheet, nested rules): then every element is asked.
+   */
+  const pseudoSelector = (() => {
+    const bases = [];
+    let unknown = false;
+    const scan = (rules) => {
+      for (const rule of rules) {
+        if (!(rule instanceof CSSStyleRule)) {
+          if (rule.cssRules) scan(rule.cssRules);
+          continue;
+        }
+        if (rule.cssRules && rule.cssRules.length) unknown = true;
+        if (!rule.style.getPropertyValue("content")) continue;
+        for (const part of splitTop(rule.selectorText)) {
+          if (/::?(before|after)\b/i.test(part)) bases.push(part.replace(/::?(before|after)\b/gi, "").trim() || "*");
+        }
+      }
+    };
+    for (const sheet of document.styleSheets) {
+      try { scan(sheet.cssRules); } catch (e) { unknown = true; }
+    }
+    if (unknown) return null;
+    const valid = bases.filter((b) => {
+      try { document.documentElement.matches(b); return true; } catch (e) { return false; }
+    });
+    return valid.length < bases.length ? null : valid.join(", ");
+  })();
+  const mayHavePseudo = (el) => pseudoSelector === null || (pseudoSelector !== "" && el.matches(pseudoSelector));
+
   /** The text a pseudo-element adds, when it is a plain quoted string shown inline; counters are counted as lost. */
   function pseudoText(el, which) {
-    if (carried.has(el) && carried.get(el).has(which)) return null;
+    if (!mayHavePseudo(el) || (carried.has(el) && carried.get(el).has(which))) return null;
     const pcs = getComputedStyle(el, which);
     const content = pcs.content;
     if (!content || content === "none" || content === "normal" || content === '""') return null;
@@ -452,7 +484,7 @@ PAGE_WALK = r"""
    * positioned element: an entry of its own, so the design shows it.
    */
   async function pseudoBox(el, cs, r, which, parent) {
-    if (cs.position === "static") return;
+    if (cs.position === "static" || !mayHavePseudo(el)) return;
     const pcs = getComputedStyle(el, which);
     if (!pcs.content || pcs.content === "none" || pcs.content === "normal") return;
     if (pcs.position !== "absolute" || pcs.display === "none" || pcs.visibility === "hidden") return;

@@ -255,6 +255,11 @@ async def test_markers_and_pseudo_text_are_carried_and_what_cannot_be_is_named(c
     made = await call(client, "design_generate_from_web", {"html": html})
     texts = [layer["characters"] for layer in await js(client, TREE % made["rootId"]) if layer["type"] == "TEXT"]
     assert sorted(texts) == ["> One", "> Three", "> Two", "\u2022", "\u2022"]
+    # A rule the walk cannot read ahead (a nested one) still gives its text.
+    nested = "<style>.nest { &::after { content: ' \u00bb' } }</style><body><p class='nest'>Nested</p></body>"
+    made_nested = await call(client, "design_generate_from_web", {"html": nested})
+    nested_texts = [layer["characters"] for layer in await js(client, TREE % made_nested["rootId"])]
+    assert "Nested \u00bb" in nested_texts
     warnings = made["warnings"]
     assert "1 ::before/::after contents (icons, shapes) are not carried" in warnings
     assert "1 list markers or counters the design cannot show are not carried" in warnings
