@@ -27,10 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes.big_plugin import BigPlugin  # noqa: E402
-from fakes.context import FakeContext  # noqa: E402
+from fakes.context import FakeContext, data  # noqa: E402
 
 from design_console.config import load_config  # noqa: E402
 from design_console.tools import catalog  # noqa: E402
+from design_console.tools.calls import parse_args  # noqa: E402
 from design_console.tools.nodes.selection_pages import selection_page  # noqa: E402
 
 #: The largest page a model may ask for: fewer round trips for a walk.
@@ -40,11 +41,13 @@ MAX_TOKENS = 20_000
 async def _walk(ctx: FakeContext, tool: str, args: dict[str, Any], key: str) -> tuple[float, float, int, int]:
     """First page time, whole walk time (seconds), pages, items (``key``: the list or text the items are in)."""
     args = dict(args)
+    # The handler itself, as the worker runs it; FakeContext.run would look the tool up again on every call.
+    spec = catalog()[tool]
     began = time.perf_counter()
     first = 0.0
     pages = items = 0
     while True:
-        answer = await ctx.run_json(tool, args)
+        answer = data(await spec.handler(ctx, parse_args(spec, args)))
         pages += 1
         if pages == 1:
             first = time.perf_counter() - began
