@@ -5035,7 +5035,8 @@
     const fonts = await chooseFonts(asks);
     const warnings = fonts.warnings;
     const images = makeImages(imageData, all, warnings);
-    const state = { done: 0, reported: 0, reportedAt: Date.now(), total: all.length, ctx, images, variables, warnings, fonts: fonts.byAsk };
+    const components = await findComponents(all, warnings);
+    const state = { done: 0, reported: 0, reportedAt: Date.now(), total: all.length, ctx, images, variables, warnings, fonts: fonts.byAsk, components };
     let root = null;
     try {
       root = await build(params.spec, state);
@@ -5077,6 +5078,46 @@
       return image;
     });
   }
+  async function findComponents(all, warnings) {
+    const found = /* @__PURE__ */ new Map();
+    for (const node of all) {
+      if (typeof node.component !== "string" || found.has(node.component)) continue;
+      const main = (
+        /** @type {any} */
+        await figma.getNodeByIdAsync(node.component)
+      );
+      const component = main && main.type === "COMPONENT_SET" ? main.defaultVariant : main;
+      found.set(node.component, component && component.type === "COMPONENT" ? component : null);
+    }
+    for (const node of all) {
+      if (typeof node.component === "string" && !found.get(node.component)) warnings.push("component " + node.component + " of " + node.__path + " is not a component of this file: built as layers");
+    }
+    return found;
+  }
+  async function instanceOf(component, spec, state) {
+    const node = component.createInstance();
+    node.resize(Math.max(spec.width, 0.01), Math.max(spec.height, 0.01));
+    const wanted = [];
+    const collect2 = (s) => {
+      if (s.type === "TEXT") wanted.push(s.characters);
+      (s.children || []).forEach(collect2);
+    };
+    (spec.children || []).forEach(collect2);
+    const texts = (
+      /** @type {TextNode[]} */
+      node.findAll((n) => n.type === "TEXT")
+    );
+    if (wanted.length && texts.length === wanted.length) {
+      for (let i = 0; i < texts.length; i++) {
+        if (texts[i].characters === wanted[i]) continue;
+        for (const font of texts[i].getRangeAllFontNames(0, texts[i].characters.length)) await figma.loadFontAsync(font);
+        texts[i].characters = wanted[i];
+      }
+    } else if (wanted.length) {
+      state.warnings.push("instance of " + component.name + " at " + spec.__path + " has " + texts.length + " texts and the page " + wanted.length + ": its texts are the component's");
+    }
+    return node;
+  }
   function check(node, where, path, all, variableIds, imageCount) {
     if (!isPlainObject(node) || !TYPES2.has(node.type)) throw badParams(where + ".type must be one of FRAME, TEXT, SVG.");
     for (const key of ["x", "y", "width", "height", "rotation"]) {
@@ -5084,6 +5125,7 @@
     }
     if (node.type === "TEXT" && typeof node.characters !== "string") throw badParams(where + ".characters must be a string.");
     if (node.type === "SVG" && typeof node.svg !== "string") throw badParams(where + ".svg must be SVG markup.");
+    if (node.component !== void 0 && (typeof node.component !== "string" || node.type !== "FRAME")) throw badParams(where + ".component must be a component id, on a FRAME.");
     if (node.blendMode !== void 0 && !BLENDS.has(node.blendMode)) throw badParams(where + ".blendMode must be one of " + [...BLENDS].join(", ") + ".");
     const paints2 = [...node.fills || [], ...node.strokes || []];
     (node.ranges || []).forEach((r) => paints2.push(...r.fills || []));
@@ -5232,21 +5274,29 @@
     }
     return node;
   }
+  var sizeOf = (spec) => 1 + (spec.children || []).reduce((n, c) => n + sizeOf(c), 0);
   async function buildInto(parent, spec, state) {
-    const node = await build(spec, state);
+    const component = typeof spec.component === "string" ? state.components.get(spec.component) : null;
+    const node = component ? await instanceOf(component, spec, state) : await build(spec, state);
     if (!node) return;
+    if (component) {
+      node.name = String(spec.name || component.name);
+      node.x = spec.x || 0;
+      node.y = spec.y || 0;
+      state.done += sizeOf(spec);
+    }
     parent.appendChild(node);
     if (parent.layoutMode && parent.layoutMode !== "NONE") {
       if (spec.absolute) {
         node.layoutPositioning = "ABSOLUTE";
         node.x = spec.x || 0;
         node.y = spec.y || 0;
-      } else if (spec.type !== "TEXT") {
+      } else if (spec.type !== "TEXT" || component) {
         node.layoutSizingHorizontal = "FIXED";
         node.layoutSizingVertical = "FIXED";
       }
     }
-    for (const child of spec.children || []) await buildInto(node, child, state);
+    if (!component) for (const child of spec.children || []) await buildInto(node, child, state);
   }
   function countTypes(root) {
     const counts = {};

@@ -157,3 +157,29 @@ test("a large tree reports progress in chunks and ends at its total", async () =
   assert.deepEqual(progress, [...progress].sort((a, b) => a - b));
   assert.equal(progress[progress.length - 1], 1201);
 });
+
+test("a node naming a component of the file is an instance of it with the page's texts; an unknown one stays layers", async () => {
+  const p = await loadPlugin();
+  const button = p.figma.createComponent();
+  button.name = "Button";
+  button.resize(120, 40);
+  await p.figma.loadFontAsync({ family: "Inter", style: "Regular" });
+  const label = p.figma.createText();
+  label.characters = "Label";
+  button.appendChild(label);
+  const spec = page([
+    { type: "FRAME", name: "button.btn", component: button.id, x: 10, y: 12, width: 96, height: 36, fills: [black], children: [text("Buy now", ["Inter"], { x: 8, y: 8 })] },
+    { type: "FRAME", name: "a.card", component: "9:999", x: 200, y: 12, width: 80, height: 36, fills: [black], children: [text("Card", ["Inter"])] },
+  ]);
+  const reply = await p.call("CREATE_NODE_TREE", { spec, images: [PNG] });
+  assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), ["component 9:999 of Page / nav / a.card is not a component of this file: built as layers"]);
+  const nav = (await p.figma.getNodeByIdAsync(reply.result.rootId)).children[0];
+  const [instance, card] = nav.children;
+  assert.equal(instance.type, "INSTANCE");
+  assert.equal(instance.name, "button.btn");
+  assert.deepEqual([instance.width, instance.height], [96, 36]);
+  assert.equal((await instance.getMainComponentAsync()).id, button.id);
+  assert.deepEqual(instance.findAll((n) => n.type === "TEXT").map((n) => n.characters), ["Buy now"]);
+  assert.equal(card.type, "FRAME");
+  assert.deepEqual(card.children.map((n) => n.characters), ["Card"]);
+});

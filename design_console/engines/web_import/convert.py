@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,8 +125,9 @@ def _round(value: float) -> float:
 
 
 class _Converter:
-    def __init__(self, page: dict[str, Any], variables: _Variables) -> None:
+    def __init__(self, page: dict[str, Any], variables: _Variables, components: Mapping[str, str]) -> None:
         self.page = page
+        self.components = components
         self.entries: list[dict[str, Any]] = page["entries"]
         self.vars = variables
         self.images: list[str] = []
@@ -434,6 +435,11 @@ class _Converter:
                 node = self.text(e)
             else:
                 node = self.frame_for(i, e) or {"type": "FRAME", "name": e["name"], "fills": [], "_ghost": True}
+                component = self.components.get(str(e.get("component") or ""))
+                if component and node["type"] == "FRAME":
+                    # An instance of the team's component, if the file has it; these layers if it does not.
+                    node.pop("_ghost", None)
+                    node["component"] = component
                 if e.get("position", "static") != "static":
                     node["_positioned"] = True
                     node["_z"] = e.get("z") or 0
@@ -556,11 +562,18 @@ def _fit(object_fit: str | None) -> str:
 
 
 def convert_page(
-    page: dict[str, Any], *, width: float, name: str, variables: Iterable[LocalVariable] = ()
+    page: dict[str, Any],
+    *,
+    width: float,
+    name: str,
+    variables: Iterable[LocalVariable] = (),
+    components: Mapping[str, str] | None = None,
 ) -> Conversion:
     """The node spec of a walked page (``page`` as PAGE_WALK returns it), its root ``width`` wide and as tall as the
-    document, named ``name``; values equal to one of ``variables`` are bound to it."""
+    document, named ``name``; values equal to one of ``variables`` are bound to it, and an element whose
+    ``data-component`` is a key of ``components`` names that component (by id) for the plugin to build an instance
+    of."""
     found = _Variables(variables)
-    converter = _Converter(page, found)
+    converter = _Converter(page, found, components or {})
     root = converter.convert(width, name)
     return Conversion(root, converter.images, converter.count, converter.warnings, found.bound)

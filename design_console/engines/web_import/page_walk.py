@@ -522,6 +522,8 @@ PAGE_WALK = r"""
     const r = el.getBoundingClientRect();
     const tag = el.tagName.toLowerCase();
     const e = { k: "el", p: parent, tag: tag, ...box(r), name: nameOf(el), ...boxStyle(cs) };
+    // The component of the team's library the element renders, when the app says so.
+    if (el.hasAttribute("data-component")) e.component = el.getAttribute("data-component");
     if (restore) e.transform = transformOf(restore.transform, cs, r);
     const index = entries.length;
     entries.push(e);

@@ -328,3 +328,25 @@ async def test_a_page_of_real_parts_is_built_whole_and_what_is_left_out_is_named
     assert layers["background"]["fills"] == ["IMAGE"]
     assert {"border-left", "border-bottom"} <= set(layers)
     assert made["counts"].get("VECTOR", 0) >= 2  # the SVG logo, drawn as vectors
+
+
+async def test_an_element_naming_a_mapped_component_is_built_as_its_instance(client: Client) -> None:
+    button = await js(
+        client,
+        """const c = figma.createComponent(); c.name = "Primary button"; c.resize(120, 40);
+        await figma.loadFontAsync({ family: "Inter", style: "Regular" });
+        const t = figma.createText(); t.characters = "Label"; c.appendChild(t); return c.id;""",
+    )
+    await call(client, "design_set_code_mapping", {"componentId": button, "source": "@/components/Button"})
+    html = (
+        "<body style='margin:0'><div style='display:flex;gap:8px;padding:8px'>"
+        "<button data-component='Button' style='width:90px;height:32px'>Buy now</button>"
+        "<button data-component='Unmapped' style='width:90px;height:32px'>Later</button></div></body>"
+    )
+    made = await call(client, "design_generate_from_web", {"html": html})
+    layers = await js(client, PAINTS % made["rootId"])
+    instances = [layer for layer in layers if layer["type"] == "INSTANCE"]
+    assert [layer["name"] for layer in instances] == ["button"]
+    texts = [t["characters"] for t in await js(client, RANGES % made["rootId"])]
+    # The instance says what the page's button says; the button no component maps is built as layers.
+    assert sorted(texts) == ["Buy now", "Later"]

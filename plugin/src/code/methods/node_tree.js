@@ -55,7 +55,8 @@ export async function createNodeTree(/** @type {any} */ params, /** @type {any} 
   const fonts = await chooseFonts(asks);
   const warnings = fonts.warnings;
   const images = makeImages(imageData, all, warnings);
-  const state = { done: 0, reported: 0, reportedAt: Date.now(), total: all.length, ctx: ctx, images: images, variables: variables, warnings: warnings, fonts: fonts.byAsk };
+  const components = await findComponents(all, warnings);
+  const state = { done: 0, reported: 0, reportedAt: Date.now(), total: all.length, ctx: ctx, images: images, variables: variables, warnings: warnings, fonts: fonts.byAsk, components: components };
   /** @type {any} */
   let root = null;
   try {
@@ -108,6 +109,55 @@ function makeImages(data, all, warnings) {
 }
 
 /**
+ * The component each node that names one (`component`: a component or component set id) becomes an instance of:
+ * a set's default variant. One that is not in the file is named in the warnings and built as its layers.
+ * @param {any[]} all @param {string[]} warnings
+ */
+async function findComponents(all, warnings) {
+  /** @type {Map<string, ComponentNode | null>} */
+  const found = new Map();
+  for (const node of all) {
+    if (typeof node.component !== "string" || found.has(node.component)) continue;
+    const main = /** @type {any} */ (await figma.getNodeByIdAsync(node.component));
+    const component = main && main.type === "COMPONENT_SET" ? main.defaultVariant : main;
+    found.set(node.component, component && component.type === "COMPONENT" ? component : null);
+  }
+  for (const node of all) {
+    if (typeof node.component === "string" && !found.get(node.component)) warnings.push("component " + node.component + " of " + node.__path + " is not a component of this file: built as layers");
+  }
+  return found;
+}
+
+/**
+ * An instance of `component` in place of a spec node's layers: its size and name, and its texts set to the node's
+ * (in order) when they are as many; the fonts of a text are loaded before it changes.
+ * @param {ComponentNode} component @param {any} spec @param {any} state
+ */
+async function instanceOf(component, spec, state) {
+  const node = component.createInstance();
+  node.resize(Math.max(spec.width, 0.01), Math.max(spec.height, 0.01));
+  /** @type {string[]} */
+  const wanted = [];
+  /** @param {any} s */
+  const collect = (s) => {
+    if (s.type === "TEXT") wanted.push(s.characters);
+    (s.children || []).forEach(collect);
+  };
+  (spec.children || []).forEach(collect);
+  const texts = /** @type {TextNode[]} */ (node.findAll((n) => n.type === "TEXT"));
+  if (wanted.length && texts.length === wanted.length) {
+    for (let i = 0; i < texts.length; i++) {
+      if (texts[i].characters === wanted[i]) continue;
+      for (const font of texts[i].getRangeAllFontNames(0, texts[i].characters.length)) await figma.loadFontAsync(font);
+      texts[i].characters = wanted[i];
+    }
+  } else if (wanted.length) {
+    state.warnings.push("instance of " + component.name + " at " + spec.__path + " has " + texts.length + " texts and the page " + wanted.length + ": its texts are the component's");
+  }
+  return node;
+}
+
+/**
  * Checks one spec node and its children, collecting them (depth first) and the variables they name; each node
  * learns its path of layer names (for warnings).
  * @param {any} node @param {string} where @param {string} path @param {any[]} all @param {Set<string>} variableIds @param {number} imageCount
@@ -119,6 +169,7 @@ function check(node, where, path, all, variableIds, imageCount) {
   }
   if (node.type === "TEXT" && typeof node.characters !== "string") throw badParams(where + ".characters must be a string.");
   if (node.type === "SVG" && typeof node.svg !== "string") throw badParams(where + ".svg must be SVG markup.");
+  if (node.component !== undefined && (typeof node.component !== "string" || node.type !== "FRAME")) throw badParams(where + ".component must be a component id, on a FRAME.");
   if (node.blendMode !== undefined && !BLENDS.has(node.blendMode)) throw badParams(where + ".blendMode must be one of " + [...BLENDS].join(", ") + ".");
   const paints = [...(node.fills || []), ...(node.strokes || [])];
   (node.ranges || []).forEach((/** @type {any} */ r) => paints.push(...(r.fills || [])));
@@ -286,10 +337,20 @@ async function build(spec, state) {
   return node;
 }
 
+/** How many spec nodes a subtree holds. @param {any} spec @returns {number} */
+const sizeOf = (spec) => 1 + (spec.children || []).reduce((/** @type {number} */ n, /** @type {any} */ c) => n + sizeOf(c), 0);
+
 /** Builds a spec node and its subtree inside `parent`. @param {any} parent @param {any} spec @param {any} state */
 async function buildInto(parent, spec, state) {
-  const node = await build(spec, state);
+  const component = typeof spec.component === "string" ? state.components.get(spec.component) : null;
+  const node = component ? await instanceOf(component, spec, state) : await build(spec, state);
   if (!node) return;
+  if (component) {
+    node.name = String(spec.name || component.name);
+    node.x = spec.x || 0;
+    node.y = spec.y || 0;
+    state.done += sizeOf(spec);
+  }
   parent.appendChild(node);
   if (parent.layoutMode && parent.layoutMode !== "NONE") {
     if (spec.absolute) {
@@ -297,12 +358,12 @@ async function buildInto(parent, spec, state) {
       /** @type {any} */ (node).layoutPositioning = "ABSOLUTE";
       node.x = spec.x || 0;
       node.y = spec.y || 0;
-    } else if (spec.type !== "TEXT") {
+    } else if (spec.type !== "TEXT" || component) {
       /** @type {any} */ (node).layoutSizingHorizontal = "FIXED";
       /** @type {any} */ (node).layoutSizingVertical = "FIXED";
     }
   }
-  for (const child of spec.children || []) await buildInto(node, child, state);
+  if (!component) for (const child of spec.children || []) await buildInto(node, child, state);
 }
 
 /** How many layers of each type a tree holds. @param {SceneNode} root */
