@@ -77,3 +77,29 @@ async def test_an_unknown_node_and_a_foreign_cursor_are_refused(client: Client, 
     )
     text = await refused(client, "design_get_metadata", {"nodeId": made["card"], "cursor": first["nextCursor"]})
     assert "other arguments" in text
+
+
+async def test_a_selection_of_more_than_50_layers_pages_to_its_end(client: Client) -> None:
+    ids = await js(
+        client,
+        """
+        const frame = figma.createFrame(); frame.name = "Picked"; figma.currentPage.appendChild(frame);
+        const picked = [];
+        for (let i = 0; i < 70; i++) { const r = figma.createRectangle(); frame.appendChild(r); picked.push(r); }
+        figma.currentPage.selection = picked;
+        return picked.map((r) => r.id);
+        """,
+    )
+    # The plugin pushed the selection on the same socket, before the script's reply: designd has it.
+    first = await call(client, "design_get_selection", {})
+    assert first["count"] == 70 and [n["id"] for n in first["nodes"]] == ids
+    seen: list[str] = []
+    args: dict[str, Any] = {"maxTokens": 500}
+    while True:
+        answer = await call(client, "design_get_selection", args)
+        seen += [n["id"] for n in answer["nodes"]]
+        if "nextCursor" not in answer:
+            break
+        args["cursor"] = answer["nextCursor"]
+    assert seen == ids and "cursor" in args
+    await js(client, "figma.currentPage.selection = []; return 0;")
