@@ -7,7 +7,8 @@ share of the page's text runs drawn by the code with the same characters within 
 pixels that agree (goal ≥ 95%), whether the React module compiles (esbuild), the share of arbitrary Tailwind classes
 (goal ≤ 25%), the share of layers in auto layout, the import's time, layers and layers per second, and the warnings
 of the import and of the code. A page that fails whole is printed with its error and the run goes on. Saves
-``<name>.png`` (the page | the round trip) per page under the output folder (bench/out/real_pages by default).
+``<name>.png`` (the page | the round trip) and ``<name>.tsx`` (the React module) per page under the output folder
+(bench/out/real_pages by default).
 Everything is offline: the corpus is served on a loopback port, and designd and the plugin run in a throwaway HOME.
 """
 
@@ -57,6 +58,7 @@ async def run(pages: list[RealPage], out: Path, site: str, verbose: bool) -> Non
                         print(f"{page.name}: FAILED WHOLE: {error}", flush=True)
                         continue
                     side_by_side(*figures.shots).save(out / f"{page.name}.png")
+                    (out / f"{page.name}.tsx").write_text(figures.react)
                     print(_line(page, figures), flush=True)
                     if figures.react_error is not None:
                         print(f"    esbuild: {figures.react_error[:500]}")

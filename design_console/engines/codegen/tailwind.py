@@ -282,8 +282,9 @@ def _radius(value: str, decl: dict[str, str]) -> list[str]:
 
 
 def _outline(value: str) -> list[str] | None:
-    """``1px solid #DEE2E6`` as width, style and colour utilities; None when it is not those three words."""
-    parts = value.split()
+    """``1px solid #DEE2E6`` as width, style and colour utilities; None when it is not a width, a style and a
+    colour (which may be a function with spaces: ``rgba(0, 0, 0, 0.13)``)."""
+    parts = value.split(" ", 2)
     if len(parts) != 3 or parts[1] not in ("solid", "dashed", "dotted"):
         return None
     width, style, colour = parts

@@ -69,6 +69,7 @@ def test_a_named_font_size_is_used_beside_a_line_height_of_the_elements_own() ->
             {"outline": "1px solid #DEE2E6", "outline-offset": "-1px"},
             ["outline-1", "outline-solid", "outline-[#DEE2E6]", "-outline-offset-1"],
         ),
+        ({"outline": "2px dashed rgba(0, 0, 0, 0.13)"}, ["outline-2", "outline-dashed", "outline-black/13"]),
     ],
 )
 def test_sides_corners_gaps_and_outlines_take_as_few_utilities_as_they_need(
@@ -126,6 +127,7 @@ EQUIVALENT = [
     {"width": "80px", "height": "40px", "border-radius": "20px", "background-color": "#000000"},
     {"width": "80px", "height": "40px", "border-radius": "800px", "background-color": "#000000"},
     {"background-color": "rgba(255, 255, 255, 0.25)", "text-decoration": "underline", "white-space": "pre-wrap"},
+    {"outline": "1px solid rgba(0, 0, 0, 0.13)", "outline-offset": "-1px", "width": "40px", "height": "20px"},
 ]
 
 
