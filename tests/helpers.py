@@ -8,10 +8,14 @@ import random
 import socket
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+
+T = TypeVar("T")
 
 WAIT_SECONDS = 10.0
 #: The project's esbuild (an npm dev dependency): generated React code is compiled with it, as a user's bundler would.
@@ -121,3 +125,31 @@ def compile_react(code: str, source: Path, *, module_format: str = "esm") -> str
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+@asynccontextmanager
+async def held_in_a_task(context: AbstractAsyncContextManager[T]) -> AsyncIterator[T]:
+    """Enter and exit ``context`` in one task of its own, for a fixture shared by a module's tests.
+
+    pytest-asyncio sets a fixture up and tears it down in different tasks, and anyio's cancel scopes (inside the MCP
+    SDK's clients) refuse to be left from another task than the one that entered them.
+    """
+    entered: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    done = asyncio.Event()
+
+    async def hold() -> None:
+        try:
+            async with context as value:
+                entered.set_result(value)
+                await done.wait()
+        except BaseException as exc:
+            if not entered.done():
+                entered.set_exception(exc)
+            raise
+
+    task = asyncio.create_task(hold())
+    try:
+        yield await entered
+    finally:
+        done.set()
+        await task

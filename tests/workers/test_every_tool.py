@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from fakes.api_server import ApiServer
 from fakes.cases import (
     A11Y_TOOLS,
@@ -33,6 +34,7 @@ from fakes.cases import (
 from fakes.design_api import ENTERPRISE_KEY, PERSONAL_TOKEN
 from fakes.fake_plugin import FakePlugin
 from fakes.plugin_payloads import analysis_reply, deep_reply, design_file, library, run_in_plugin, variables_snapshot
+from helpers import held_in_a_task
 from mcp import Client, StdioServerParameters
 from procs import BIN, DaemonProcess, TestEnv, isolated, make_env, running_daemon, wait_for, workers_running
 
@@ -87,6 +89,10 @@ async def _until_identified(client: Client) -> None:
         await asyncio.sleep(0.02)
 
 
+#: One AI app's session for the whole module, as a real one calls tool after tool on one shim.
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
 @pytest.fixture(scope="module")
 def chain(fake_api_server: ApiServer) -> Iterator[tuple[TestEnv, DaemonProcess]]:
     fake_api_server.reset()
@@ -97,26 +103,32 @@ def chain(fake_api_server: ApiServer) -> Iterator[tuple[TestEnv, DaemonProcess]]
             yield env, daemon
 
 
-@pytest.mark.parametrize("tool", sorted(CHAIN_CASES))
-async def test_tool_through_the_chain(chain: tuple[TestEnv, DaemonProcess], tool: str) -> None:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def session(chain: tuple[TestEnv, DaemonProcess]) -> AsyncIterator[Client]:
+    """A shim and a plugin answering like the real one, shared by every tool's case."""
     env, daemon = chain
     plugin = await FakePlugin.connect(daemon.port, env.token, file_key=ENTERPRISE_KEY, file_name="Design System")
     _plugin_payloads(plugin)
     params = StdioServerParameters(command=str(BIN / "design-console-mcp"), env=dict(env.env))
     try:
-        async with Client(params, mode="legacy") as client:
+        async with held_in_a_task(Client(params, mode="legacy")) as client:
             await _until_identified(client)
-            good, bad = CHAIN_CASES[tool]
-            if tool == "design_delete_comment":
-                posted = await client.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
-                good = {**good, "comment_id": json.loads(posted.content[0].text)["posted"]["id"]}
-            result = await client.call_tool(tool, good)
-            assert not result.is_error, f"{tool}: {result.content[0].text}"
-            text = "".join(c.text for c in result.content if c.type == "text")
-            assert len(text) <= 25_000 * 4, f"{tool} answered beyond the context budget"
-
-            failed = await client.call_tool(tool, bad)
-            assert failed.is_error, f"{tool} accepted {bad}"
-            assert failed.content[0].text.startswith("[design-console-mcp] "), failed.content[0].text
+            yield client
     finally:
         await plugin.close()
+
+
+@pytest.mark.parametrize("tool", sorted(CHAIN_CASES))
+async def test_tool_through_the_chain(session: Client, tool: str) -> None:
+    good, bad = CHAIN_CASES[tool]
+    if tool == "design_delete_comment":
+        posted = await session.call_tool("design_post_comment", {"fileUrl": HIST, "message": "to delete"})
+        good = {**good, "comment_id": json.loads(posted.content[0].text)["posted"]["id"]}
+    result = await session.call_tool(tool, good)
+    assert not result.is_error, f"{tool}: {result.content[0].text}"
+    text = "".join(c.text for c in result.content if c.type == "text")
+    assert len(text) <= 25_000 * 4, f"{tool} answered beyond the context budget"
+
+    failed = await session.call_tool(tool, bad)
+    assert failed.is_error, f"{tool} accepted {bad}"
+    assert failed.content[0].text.startswith("[design-console-mcp] "), failed.content[0].text
