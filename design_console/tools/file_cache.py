@@ -32,8 +32,12 @@ class FileCache(Generic[T]):
         return entry[1]
 
     def put(self, key: str, value: T) -> None:
-        """Keep ``value`` for ``ttl`` seconds from now."""
-        self._entries[key] = (self._clock(), value)
+        """Keep ``value`` for ``ttl`` seconds from now; values of other files past their time go now, so what a big
+        read built is not held until that file is read again."""
+        now = self._clock()
+        for stale in [k for k, (at, _) in self._entries.items() if now - at >= self.ttl]:
+            del self._entries[stale]
+        self._entries[key] = (now, value)
 
     def lock(self, key: str) -> asyncio.Lock:
         """The lock that keeps two calls from building the same file's value at once."""

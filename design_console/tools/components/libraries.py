@@ -57,7 +57,7 @@ async def design_get_library_components(ctx: ApiContext, args: LibraryArgs) -> T
 
 
 #: How long search results are kept for the pages after the first (a call without cursor always searches afresh).
-SEARCH_TTL_SECONDS = 120.0
+SEARCH_TTL_SECONDS = 60.0
 
 
 class SearchArgs(PagedArgs):

@@ -31,7 +31,7 @@ from design_console.tools.variable_data import (
 )
 
 #: How long a listing is kept for the pages after its first (a call without cursor always reads afresh).
-LISTING_TTL_SECONDS = 120.0
+LISTING_TTL_SECONDS = 60.0
 
 
 class VariablesArgs(FilePagedArgs):
