@@ -133,11 +133,14 @@ test("gradients, turns, blend modes, blurs and layers placed over an auto layout
   const spec = page([
     { type: "FRAME", name: "banner", x: 10, y: 4, width: 120, height: 60, fills: [gradient], rotation: -30, blendMode: "MULTIPLY", effects: [{ type: "LAYER_BLUR", radius: 4 }, { type: "BACKGROUND_BLUR", radius: 8 }] },
     { type: "FRAME", name: "background", x: 700, y: 20, width: 16, height: 12, fills: [black], absolute: true },
+    { type: "FRAME", name: "field", x: 0, y: 0, width: 200, height: 40, fills: [], strokes: [black], strokeWeights: [0, 0, 1, 0] },
   ]);
   const reply = await p.call("CREATE_NODE_TREE", { spec, images: [PNG] });
   assert.equal(reply.error, undefined);
   const nav = (await p.figma.getNodeByIdAsync(reply.result.rootId)).children[0];
-  const [banner, icon] = nav.children;
+  const [banner, icon, field] = nav.children;
+  assert.equal(field.strokeWeight, p.figma.mixed);
+  assert.deepEqual([field.strokeTopWeight, field.strokeRightWeight, field.strokeBottomWeight, field.strokeLeftWeight], [0, 0, 1, 0]);
   assert.equal(banner.fills[0].type, "GRADIENT_LINEAR");
   assert.deepEqual(JSON.parse(JSON.stringify(banner.fills[0].gradientStops)), gradient.gradientStops);
   assert.equal(banner.rotation, -30);

@@ -138,6 +138,24 @@ export function createDesignEnv(options = {}) {
   };
 
   // ---- node defaults and behaviour the stub lacks ------------------------------------------------------------
+  // Frames, components and rectangles keep a stroke weight per side, as the editor does: strokeWeight sets all four
+  // and reads figma.mixed while they differ.
+  const STROKE_SIDE_TYPES = new Set(["FRAME", "COMPONENT", "COMPONENT_SET", "INSTANCE", "RECTANGLE"]);
+  const STROKE_SIDES = ["strokeTopWeight", "strokeRightWeight", "strokeBottomWeight", "strokeLeftWeight"];
+  function defineStrokeSides(node) {
+    const start = typeof node.strokeWeight === "number" ? node.strokeWeight : 1;
+    const sides = STROKE_SIDES.map((k) => (typeof node[k] === "number" ? node[k] : start));
+    STROKE_SIDES.forEach((k, i) => {
+      Object.defineProperty(node, k, { configurable: true, enumerable: true, get: () => sides[i], set: (v) => { sides[i] = v; } });
+    });
+    Object.defineProperty(node, "strokeWeight", {
+      configurable: true,
+      enumerable: true,
+      get: () => (sides.every((w) => w === sides[0]) ? sides[0] : figma.mixed),
+      set: (v) => sides.fill(v),
+    });
+  }
+
   function decorate(node, defaults = {}) {
     if (!node.id) node.id = newId();
     if (node.name === undefined) node.name = defaults.name || titleCase(node.type) + " " + (nextId - 99);
@@ -148,6 +166,7 @@ export function createDesignEnv(options = {}) {
     if (node.visible === undefined) node.visible = true;
     if (node.opacity === undefined) node.opacity = 1;
     if (!Object.getOwnPropertyDescriptor(node, "annotations")) defineAnnotations(node);
+    if (STROKE_SIDE_TYPES.has(node.type) && !Object.getOwnPropertyDescriptor(node, "strokeTopWeight")) defineStrokeSides(node);
     if (!Object.getOwnPropertyDescriptor(node, "componentPropertyReferences")) defineReferences(node);
     if (node.removed === undefined) node.removed = false;
     if (!("strokes" in node)) node.strokes = [];
