@@ -102,6 +102,9 @@ class BridgeCall(Frame, tag="bridge"):
     params: dict[str, Any] = {}
     file_key: str = ""
     timeout: float = 0.0
+    #: The params already encoded as JSON, sent instead of ``params``: designd puts them into the command as they
+    #: are, so a big command (a token import's change set) is never decoded into objects in designd.
+    params_json: bytes = b""
 
 
 class StateQuery(Frame, tag="state"):

@@ -35,6 +35,7 @@ class SendOptions(TypedDict, total=False):
     timeout: float
     progress: ProgressFn | None
     cid: str
+    params_json: bytes
 
 
 #: How many ids of abandoned commands and of CANCELs are remembered, to tell a late reply from one to an id never sent.
@@ -44,11 +45,11 @@ PROGRESS_CHARS = 200
 
 
 class Command(msgspec.Struct):
-    """A command frame as it goes to the plugin."""
+    """A command frame as it goes to the plugin; params may come encoded already (:class:`msgspec.Raw`)."""
 
     id: str
     method: str
-    params: dict[str, Any]
+    params: dict[str, Any] | msgspec.Raw
 
 
 _encoder = msgspec.json.Encoder()
@@ -170,9 +171,11 @@ class PluginLink:
         timeout: float = 0.0,
         progress: ProgressFn | None = None,
         cid: str = "",
+        params_json: bytes = b"",
     ) -> Frame:
         """Send ``method`` to ``peer`` and return the plugin's reply frame, its progress all passed on first.
 
+        ``params_json``, when given, is the params encoded already and goes out as it is, never decoded here.
         ``timeout`` 0 uses the method's own from the plugin contract; it covers the send too. On timeout a CANCEL
         goes to the plugin and DesignError ``timeout`` is raised; a caller that gives up (its task is cancelled) also
         cancels the command in the plugin.
@@ -185,7 +188,8 @@ class PluginLink:
         self._pending[cid] = pending
         sent = False
         try:
-            frame = _encoder.encode(Command(cid, method, params or {}))
+            payload = msgspec.Raw(params_json) if params_json else params or {}
+            frame = _encoder.encode(Command(cid, method, payload))
             try:
                 async with asyncio.timeout_at(deadline):
                     await peer.send(frame, method)

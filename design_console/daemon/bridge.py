@@ -859,11 +859,13 @@ class Bridge:
         file_key: str = "",
         timeout: float = 0.0,
         progress: ProgressFn | None = None,
+        params_json: bytes = b"",
     ) -> dict[str, Any]:
         """Send one command to the plugin of ``file_key`` (default: the active file) and return its result object.
 
         ``timeout`` 0 uses the method's default. ``progress`` receives the PROGRESS frames the plugin sends for
-        this command (long batches and layouts do). Raises DesignError ``not_connected``, ``unknown_file``,
+        this command (long batches and layouts do). ``params_json``, params already encoded (a worker's), goes out
+        as it is instead of ``params``. Raises DesignError ``not_connected``, ``unknown_file``,
         ``timeout`` (after sending CANCEL), ``plugin_error``, ``disconnected`` or ``bad_reply``.
         """
         try:
@@ -872,7 +874,7 @@ class Bridge:
             self._last_error = str(exc)
             raise
         try:
-            return await self._link.call(f, method, params, timeout=timeout, progress=progress)
+            return await self._link.call(f, method, params, timeout=timeout, progress=progress, params_json=params_json)
         except DesignError as exc:
             self._counters["commandsFailed"] += 1
             self._last_error = str(exc)

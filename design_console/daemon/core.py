@@ -432,7 +432,11 @@ class Daemon:
     async def _worker_bridge_call(self, peer: Peer, frame: BridgeCall) -> None:
         try:
             result = await self.bridge.command(
-                frame.method, frame.params, file_key=frame.file_key, timeout=frame.timeout
+                frame.method,
+                frame.params,
+                file_key=frame.file_key,
+                timeout=frame.timeout,
+                params_json=frame.params_json,
             )
             await self.control.send(peer.identity, Result(id=frame.id, data=result))
         except DesignError as err:

@@ -23,6 +23,7 @@ import zmq
 
 from design_console.config import Config, load_config
 from design_console.errors import DesignError, ErrorCode
+from design_console.plugin_contract import command_timeout
 from design_console.protocol import (
     PROTOCOL_VERSION,
     WORKER_HEARTBEAT_SECONDS,
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
     from design_console.clients.design_api import DesignApi
 
 log = logging.getLogger("design_console.worker")
+
+_json_encode = msgspec.json.Encoder().encode
 
 PARENT_POLL = 0.5
 #: Design API clients kept for sessions with a token of their own (each holds a connection pool).
@@ -155,7 +158,14 @@ class WorkerProcess:
         self._link.send([encode(frame)])
 
     async def bridge(self, method: str, params: dict[str, Any], file_key: str, timeout: float) -> dict[str, Any]:
-        reply = await self.ask(BridgeCall(method=method, params=params, file_key=file_key, timeout=timeout))
+        # Encoded here, once: designd passes the JSON on without reading it, so its timeout is reckoned here too.
+        frame = BridgeCall(
+            method=method,
+            params_json=_json_encode(params),
+            file_key=file_key,
+            timeout=timeout or command_timeout(method, params),
+        )
+        reply = await self.ask(frame)
         return reply if isinstance(reply, dict) else {"result": reply}
 
     async def ask(self, frame: BridgeCall | StateQuery) -> Any:

@@ -176,3 +176,16 @@ async def test_close_fails_what_is_in_flight(link: PluginLink) -> None:
     await link.close(DesignError(ErrorCode.DISCONNECTED, "shutting down"))
     with pytest.raises(DesignError, match="shutting down"):
         await call
+
+
+async def test_params_encoded_already_go_out_as_they_are(link: PluginLink) -> None:
+    # A worker's command (a token import's change set) crosses designd as the JSON the worker wrote.
+    peer = FakePeer()
+    params = {"values": [{"variable": "v1", "mode": "Light", "value": {"r": 0.5, "g": 0, "b": 1, "a": 1}}] * 3}
+    call = asyncio.ensure_future(
+        link.call(peer, "APPLY_TOKEN_CHANGES", {}, timeout=5, params_json=json.dumps(params).encode())
+    )
+    sent = await peer.frames.get()
+    assert sent["method"] == "APPLY_TOKEN_CHANGES" and sent["params"] == params
+    link.resolve(peer, reply(sent["id"], {"result": {"success": True}}))
+    assert await call == {"success": True}
