@@ -5061,7 +5061,8 @@
       let why = null;
       let image = null;
       const bytes = typeof item === "string" && /^[A-Za-z0-9+/]*={0,2}$/.test(item) ? figma.base64Decode(item) : null;
-      if (!bytes) why = "is not base64";
+      if (item === "") why = "was left out before the build";
+      else if (!bytes) why = "is not base64";
       else if (!imageKind(bytes)) why = "is not a PNG, JPEG or GIF image";
       else {
         try {

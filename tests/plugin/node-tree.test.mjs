@@ -68,16 +68,22 @@ test("a refusal or a failure midway leaves the page as it was", async () => {
 
 test("an image the editor cannot take is left out of the layers that use it, named, and the rest is built", async () => {
   const p = await loadPlugin();
-  const spec = page([text("A", ["Inter"]), { type: "FRAME", name: "photo", x: 0, y: 0, width: 40, height: 30, fills: [{ type: "IMAGE", image: 1, scaleMode: "FILL" }] }]);
-  const reply = await p.call("CREATE_NODE_TREE", { spec, images: ["PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=", "not base64!"] });
+  const spec = page([
+    text("A", ["Inter"]),
+    { type: "FRAME", name: "photo", x: 0, y: 0, width: 40, height: 30, fills: [{ type: "IMAGE", image: 1, scaleMode: "FILL" }] },
+    { type: "FRAME", name: "big", x: 0, y: 0, width: 40, height: 30, fills: [black, { type: "IMAGE", image: 2, scaleMode: "FILL" }] },
+  ]);
+  const reply = await p.call("CREATE_NODE_TREE", { spec, images: ["PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=", "not base64!", ""] });
   assert.deepEqual(JSON.parse(JSON.stringify(reply.result.warnings)), [
     "images[0] is not a PNG, JPEG or GIF image: left out of Page / nav",
     "images[1] is not base64: left out of Page / nav / photo",
+    "images[2] was left out before the build: left out of Page / nav / big",
   ]);
   const root = await p.figma.getNodeByIdAsync(reply.result.rootId);
   const nav = root.children[0];
   assert.deepEqual(nav.fills, []);
-  assert.deepEqual(nav.children.map((n) => n.name), ["A", "photo"]);
+  assert.deepEqual(nav.children.map((n) => n.name), ["A", "photo", "big"]);
+  assert.deepEqual(nav.children[2].fills.map((f) => f.type), ["SOLID"]);
 });
 
 test("a paragraph with inline runs is one text with styled ranges, fonts chosen for each", async () => {

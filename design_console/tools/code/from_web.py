@@ -244,14 +244,7 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     result = convert_page(page, width=args.width, name=str(name)[:200], variables=variables, components=components)
     if result.node_count > args.maxNodes:
         raise _too_many(f"{result.node_count:,} layers", args.maxNodes)
-    image_chars = sum(len(data) for data in result.images)
-    if image_chars > MAX_IMAGES_CHARS:
-        raise DesignError(
-            ErrorCode.TOO_LARGE,
-            f"The page's images come to {image_chars * 3 // 4:,} bytes; one import carries at most "
-            f"{MAX_IMAGES_CHARS * 3 // 4:,}. Nothing was built.",
-            "Pass a part of the page (html), or a version of it with smaller images.",
-        )
+    warnings.extend(within_image_budget(result.images))
     await ctx.progress(2, 3, f"Building {result.node_count:,} layers")
     params: dict[str, Any] = {"spec": result.root, "images": result.images}
     if args.parentId is not None:
@@ -278,6 +271,25 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
             },
         }
     )
+
+
+def within_image_budget(images: list[str]) -> list[str]:
+    """Leaves the largest images out (emptied in place: the plugin names each layer that used one) until all of them
+    fit in one build; says which."""
+    total = sum(len(data) for data in images)
+    left_out = []
+    for index in sorted(range(len(images)), key=lambda i: -len(images[i])):
+        if total <= MAX_IMAGES_CHARS:
+            break
+        total -= len(images[index])
+        left_out.append(f"images[{index}] ({len(images[index]) * 3 // 4:,} bytes)")
+        images[index] = ""
+    if not left_out:
+        return []
+    return [
+        f"the page's images are over the {MAX_IMAGES_CHARS * 3 // 4:,} bytes one build carries: "
+        f"{', '.join(left_out)} left out, the largest first"
+    ]
 
 
 def _too_many(what: str, limit: int) -> DesignError:
