@@ -367,13 +367,23 @@ PAGE_WALK = r"""
     return { runs: runs.filter((r) => r.t), rects: rects };
   }
 
-  /** The lines of a text: rects grouped by vertical overlap (runs of different sizes share a line). */
+  /**
+   * The lines of a text: rects that share most of their height are on one line (runs of different sizes share a
+   * line); glyph boxes taller than a tight line-height overlap the next line's a little, and start a line of their own.
+   */
   function lineCount(rects) {
     const sorted = [...rects].sort((a, b) => a.top - b.top);
-    let lines = 0, bottom = -Infinity;
+    let lines = 0, top = Infinity, bottom = -Infinity;
     for (const r of sorted) {
-      if (r.top >= bottom - 1) { lines += 1; bottom = r.bottom; }
-      else bottom = Math.max(bottom, r.bottom);
+      const shared = Math.min(bottom, r.bottom) - Math.max(top, r.top);
+      if (lines && shared >= 0.5 * Math.min(r.height, bottom - top)) {
+        top = Math.min(top, r.top);
+        bottom = Math.max(bottom, r.bottom);
+      } else {
+        lines += 1;
+        top = r.top;
+        bottom = r.bottom;
+      }
     }
     return lines;
   }

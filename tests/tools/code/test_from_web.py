@@ -314,6 +314,14 @@ async def test_a_page_of_real_parts_is_built_whole_and_what_is_left_out_is_named
     ]
     assert [(r["text"], r["size"]) for r in texts["$0/mo"]["runs"]] == [("$0", 40), ("/mo", 16)]
     assert "Email (Optional) and npm install" in texts and "Name *" in texts
+    # A headline set solid (line-height 1) wraps where the page wraps it: its glyph boxes overlap the next line's.
+    tight = await js(
+        client,
+        f"""const root = await figma.getNodeByIdAsync({made["rootId"]!r});
+        const t = root.findOne((n) => n.type === "TEXT" && n.characters === "Showcase your app beautifully.");
+        return [t.height, t.textAutoResize];""",
+    )
+    assert tight == [144, "HEIGHT"]
     assert sorted(c for c, t in texts.items() if t["name"] == "marker") == ["1.", "2.", "\u2022"]
     # system-ui stands for the interface font: Inter here, never Roboto, which comes later in the stack.
     assert byline["runs"][0]["font"]["family"] == "Inter"
