@@ -136,13 +136,18 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+def _px(value: str | None) -> float | None:
+    """A length in px (``0`` included) as a number, or None for anything else."""
+    match = _PX.fullmatch(value.strip()) if value else None
+    return float(match.group(1) or 0) if match else None
+
+
 def step(value: str) -> str | None:
     """A length's step on the spacing scale (``48px`` → ``12``, ``10px`` → ``2.5``, ``1px`` → ``px``, ``0`` → ``0``),
     or None when it is between steps or not in px."""
-    match = _PX.fullmatch(value.strip())
-    if match is None:
+    px = _px(value)
+    if px is None:
         return None
-    px = float(match.group(1) or 0)
     if abs(px) == 1:
         return "px"
     steps = px / SPACING_PX * STEPS_PER_UNIT
@@ -187,10 +192,9 @@ def _value(prop: str, value: str, decl: dict[str, str]) -> str | None:
     if prop in ("background-color", "color", "outline-color"):
         return _palette(THEMED[prop][0], value)
     if prop == "font-size":
-        match = _PX.fullmatch(value)
-        size = float(match.group(1) or 0) if match else 0.0
+        size = _px(value)
         # A named size brings its own line height; it is exact only beside a line height of the element's own.
-        if size in FONT_SIZES and "line-height" in decl:
+        if size is not None and size in FONT_SIZES and "line-height" in decl:
             return f"text-{FONT_SIZES[int(size)]}"
         return None
     if prop == "line-height":
@@ -228,38 +232,31 @@ def _one(prop: str, value: str, decl: dict[str, str]) -> str:
     if prop in ("background-color", "color", "outline-color") and _RGBA.fullmatch(value):
         # A colour function needs no spaces: one arbitrary value reads better than a property.
         value = value.replace(" ", "")
-    if prop in THEMED and prop != "opacity" and (" " not in value.strip() or prop == "font-family"):
+    if prop in THEMED and (" " not in value.strip() or prop == "font-family"):
         return f"{THEMED[prop][0]}-[{arbitrary(value)}]"
     return f"[{prop}:{arbitrary(value)}]"
 
 
-def _sides(prefixes: tuple[str, ...], values: list[str], whole: str, axes: tuple[str, str]) -> list[str]:
-    """Four sides' values (top, right, bottom, left) as few utilities as they take: ``p-4``, ``px-2 py-1``, or one
-    per side; ``axes`` name the x and y utilities (``px``, ``py``), ``whole`` the one for all four."""
+def _padding(values: list[str]) -> list[str]:
+    """Four sides' padding (top, right, bottom, left) as few utilities as it takes: ``p-4``, ``px-3 py-2``, or one
+    per side that has any."""
     if len(set(values)) == 1:
-        return [_side(whole, values[0])]
+        return [_side("p", values[0])]
     top, right, bottom, left = values
-    if top == bottom and left == right and axes[0]:
-        return [_side(axes[0], left), _side(axes[1], top)]
-    return [_side(prefix, value) for prefix, value in zip(prefixes, values, strict=True) if value != "0"]
+    if top == bottom and left == right:
+        return [_side("px", left), _side("py", top)]
+    return [_side(prefix, value) for prefix, value in zip(PADDING, values, strict=True) if value != "0"]
 
 
 def _side(utility: str, value: str) -> str:
-    return _variable_side(utility, value) or _spaced(utility, value) or f"{utility}-[{arbitrary(value)}]"
-
-
-def _variable_side(utility: str, value: str) -> str | None:
+    """A spacing utility (padding, gap) of a length: a theme key, the variable shorthand, a step or arbitrary."""
     match = _VAR.fullmatch(value.strip())
-    if match is None:
-        return None
-    name = match.group(1)
-    namespace = "--radius-" if utility.startswith("rounded") else "--spacing-"
-    return f"{utility}-{name[len(namespace) :]}" if name.startswith(namespace) else f"{utility}-({name})"
-
-
-def _px(value: str | None) -> float | None:
-    match = _PX.fullmatch(value.strip()) if value else None
-    return float(match.group(1) or 0) if match else None
+    if match is not None:
+        name = match.group(1)
+        return (
+            f"{utility}-{name.removeprefix('--spacing-')}" if name.startswith("--spacing-") else f"{utility}-({name})"
+        )
+    return _spaced(utility, value) or f"{utility}-[{arbitrary(value)}]"
 
 
 def _radius(value: str, decl: dict[str, str]) -> list[str]:
@@ -288,9 +285,9 @@ def _outline(value: str) -> list[str] | None:
     if len(parts) != 3 or parts[1] not in ("solid", "dashed", "dotted"):
         return None
     width, style, colour = parts
-    match = _PX.fullmatch(width)
-    thickness = float(match.group(1) or 0) if match else -1.0
-    width_class = f"outline-{_number(thickness)}" if thickness > 0 and thickness.is_integer() else None
+    thickness = _px(width)
+    whole = thickness is not None and thickness > 0 and thickness.is_integer()
+    width_class = f"outline-{_number(thickness or 0)}" if whole else None
     return [
         width_class or f"outline-[length:{arbitrary(width)}]",
         f"outline-{style}",
@@ -299,8 +296,7 @@ def _outline(value: str) -> list[str] | None:
 
 
 def _outline_offset(value: str) -> str:
-    match = _PX.fullmatch(value)
-    offset = float(match.group(1) or 0) if match else None
+    offset = _px(value)
     if offset is not None and offset.is_integer():
         return f"{'-' if offset < 0 else ''}outline-offset-{_number(abs(offset))}"
     return f"outline-offset-[{arbitrary(value)}]"
@@ -317,7 +313,7 @@ def classes(decl: dict[str, str]) -> list[str]:
             if prop == gaps[0]:
                 out.append(_side("gap", value))
         elif prop == "padding":
-            out.extend(_sides(PADDING, value.split(), "p", ("px", "py")))
+            out.extend(_padding(value.split()))
         elif prop == "border-radius":
             out.extend(_radius(value, decl))
         elif prop == "outline" and (split := _outline(value)) is not None:
