@@ -430,6 +430,10 @@ class Daemon:
             )
 
     async def _worker_bridge_call(self, peer: Peer, frame: BridgeCall) -> None:
+        async def progress(value: float, total: float | None, message: str) -> None:
+            # Back to the worker, whose call passes it on to the AI app.
+            await self.control.send(peer.identity, Progress(id=frame.id, progress=value, total=total, message=message))
+
         try:
             result = await self.bridge.command(
                 frame.method,
@@ -437,6 +441,7 @@ class Daemon:
                 file_key=frame.file_key,
                 timeout=frame.timeout,
                 params_json=frame.params_json,
+                progress=progress,
             )
             await self.control.send(peer.identity, Result(id=frame.id, data=result))
         except DesignError as err:

@@ -53,7 +53,7 @@ from design_console.runtime.user_files import FileScope
 from design_console.tools import catalog
 from design_console.tools.base import Args, ToolSpec
 from design_console.tools.calls import run_call
-from design_console.tools.context import ApiContext, StateQueryName
+from design_console.tools.context import ApiContext, ProgressFn, StateQueryName
 
 if TYPE_CHECKING:
     from design_console.clients.design_api import DesignApi
@@ -92,7 +92,8 @@ class WorkerCallContext:
     async def bridge(
         self, method: str, params: dict[str, Any] | None = None, *, file_key: str = "", timeout: float = 0.0
     ) -> dict[str, Any]:
-        return await self._worker.bridge(method, params or {}, file_key, timeout)
+        # The plugin's progress on a long command is this call's progress: the AI app's wait is kept alive by it.
+        return await self._worker.bridge(method, params or {}, file_key, timeout, self.progress)
 
     async def progress(self, progress: float, total: float | None = None, message: str = "") -> None:
         await self._worker.send(Progress(id=self._call.id, progress=progress, total=total, message=message))
@@ -121,6 +122,8 @@ class WorkerProcess:
         self._session_apis: OrderedDict[str, DesignApi] = OrderedDict()
         self._closing: set[asyncio.Task[None]] = set()
         self._reclaimer = Reclaimer()
+        #: Where the progress designd passes on for a bridge command in flight goes, by the command's frame id.
+        self._bridge_progress: dict[str, ProgressFn] = {}
 
     @property
     def api(self) -> DesignApi:
@@ -157,7 +160,9 @@ class WorkerProcess:
     async def send(self, frame: Frame) -> None:
         self._link.send([encode(frame)])
 
-    async def bridge(self, method: str, params: dict[str, Any], file_key: str, timeout: float) -> dict[str, Any]:
+    async def bridge(
+        self, method: str, params: dict[str, Any], file_key: str, timeout: float, progress: ProgressFn
+    ) -> dict[str, Any]:
         # Encoded here, once: designd passes the JSON on without reading it, so its timeout is reckoned here too.
         frame = BridgeCall(
             method=method,
@@ -165,12 +170,17 @@ class WorkerProcess:
             file_key=file_key,
             timeout=timeout or command_timeout(method, params),
         )
-        reply = await self.ask(frame)
+        frame.id = uuid.uuid4().hex
+        self._bridge_progress[frame.id] = progress
+        try:
+            reply = await self.ask(frame)
+        finally:
+            self._bridge_progress.pop(frame.id, None)
         return reply if isinstance(reply, dict) else {"result": reply}
 
     async def ask(self, frame: BridgeCall | StateQuery) -> Any:
         """Send a request to designd and wait for its Result (an Error raises DesignError)."""
-        frame.id = uuid.uuid4().hex
+        frame.id = frame.id or uuid.uuid4().hex
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waits[frame.id] = future
         try:
@@ -225,6 +235,8 @@ class WorkerProcess:
                 self._tasks[frame.id] = asyncio.create_task(self._run_call(frame))
             elif isinstance(frame, Cancel) and frame.id in self._tasks:
                 self._tasks[frame.id].cancel()
+            elif isinstance(frame, Progress) and frame.id in self._bridge_progress:
+                await self._bridge_progress[frame.id](frame.progress, frame.total, frame.message)
             elif isinstance(frame, Result | Error) and frame.id in self._waits:
                 future = self._waits[frame.id]
                 if not future.done():

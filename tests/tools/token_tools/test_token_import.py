@@ -94,6 +94,22 @@ async def test_an_import_into_an_empty_file_holds_the_generated_tokens(client: C
     assert again["applied"] is False and again["unchanged"] is True
 
 
+async def test_an_import_reports_the_plugins_progress_to_the_ai_app(client: Client) -> None:
+    # The tokens worker sends the change set; the plugin's progress on it comes back to the AI app's call, so a long
+    # import keeps the app's wait alive.
+    await empty(client)
+    seen: list[tuple[float, float | None]] = []
+
+    async def progress(value: float, total: float | None, message: str | None) -> None:
+        seen.append((value, total))
+
+    result = await client.call_tool("design_import_tokens", {"payload": SOURCE_DTCG}, progress_callback=progress)
+    assert not result.is_error, result.content
+    assert seen, "no progress reached the AI app"
+    assert seen[-1][0] == seen[-1][1], f"the last progress is not the end of the work: {seen[-1]}"
+    assert [value for value, _ in seen] == sorted(value for value, _ in seen)
+
+
 @pytest.mark.parametrize(("label", "export_args"), FORMATS, ids=[label for label, _ in FORMATS])
 async def test_round_trip_through_an_empty_file(
     client: Client, project: Path, label: str, export_args: dict[str, Any]
