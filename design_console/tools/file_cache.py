@@ -64,10 +64,12 @@ class ReadCache(Generic[T]):
         self._built: FileCache[_Built[T]] = FileCache(ttl, clock)
 
     async def get(
-        self, key: str, version: str, request: str, build: Callable[[], Awaitable[T]], *, refresh: bool = False
+        self, key: str, version: str | None, request: str, build: Callable[[], Awaitable[T]], *, refresh: bool = False
     ) -> T:
         """The value built for ``request`` on file ``key`` at ``version``: kept from an earlier call while fresh and
-        of the same version and request, else built now (always with ``refresh``)."""
+        of the same version and request, else built now (always with ``refresh``, or when the version is unknown)."""
+        if version is None:
+            return await build()
         async with self._built.lock(key):
             found = None if refresh else self._built.get(key)
             if found is not None and found.version == version and found.request == request:

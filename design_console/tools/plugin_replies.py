@@ -59,7 +59,10 @@ async def run_script(ctx: Context, code: str, timeout_ms: int) -> Any:
     return reply.get("result")
 
 
-async def data_version(ctx: ApiContext, key: str) -> str:
+async def data_version(ctx: ApiContext, key: str) -> str | None:
     """The plugin-side data version of file ``key``: how many document and metadata changes designd has seen in it.
-    What was read from the plugin, and a cursor into it, holds while this stays the same."""
-    return f"plugin:{await ctx.state('change_seq', key)}"
+    What was read from the plugin, and a cursor into it, holds while this stays the same. None where it cannot be
+    told (the hosted server keeps none of the plugin's events): nothing read earlier is then taken as current, and a
+    cursor is taken without that check."""
+    seen = await ctx.state("change_seq", key)
+    return f"plugin:{seen}" if isinstance(seen, int) else None

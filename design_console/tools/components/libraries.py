@@ -34,7 +34,12 @@ def _library_key(url: str | None, key: str | None) -> str:
 
 
 def _listing(
-    scope: str, digest: str, key: str, items: list[dict[str, Any]], args: LibraryArgs | SearchArgs, version: str
+    scope: str,
+    digest: str,
+    key: str,
+    items: list[dict[str, Any]],
+    args: LibraryArgs | SearchArgs,
+    version: str | None,
 ) -> dict[str, Any]:
     """One part of a component listing of file ``key`` at ``version``: from ``offset``, or from where the cursor of
     the previous part points."""

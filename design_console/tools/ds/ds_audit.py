@@ -103,7 +103,7 @@ class Gathered:
 
     data: AuditData
     source: Literal["plugin", "design_api"]
-    version: str
+    version: str | None
     notes: list[str]
 
 
@@ -322,7 +322,11 @@ async def load_report(ctx: ApiContext, key: str, force: bool) -> tuple[CachedRep
     async with REPORTS.lock(key):
         fresh = None if force else REPORTS.get(key)
         # A fresh report still describes the file only while the file's data version is the one it was built at.
-        if fresh is not None and fresh.gathered.version == await _current_version(ctx, key, fresh):
+        if (
+            fresh is not None
+            and fresh.gathered.version is not None
+            and fresh.gathered.version == await _current_version(ctx, key, fresh)
+        ):
             return fresh, True
         gathered = await gather(ctx, key, force)
         cached = CachedReport(build_report(gathered.data), gathered, time.time())

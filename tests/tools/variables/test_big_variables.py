@@ -6,6 +6,7 @@ grew with its square)."""
 from __future__ import annotations
 
 import time
+import uuid
 
 import pytest
 from fakes.big_plugin import BigPlugin
@@ -62,5 +63,21 @@ async def test_a_cursor_of_an_older_version_or_another_file_is_refused(ctx: Fake
         ctx.active_file_key = "fileB"
         with pytest.raises(DesignError, match=r"another file \(fileA\)"):
             await ctx.run("design_get_variables", {"pageSize": 50, "cursor": first["nextCursor"]})
+    finally:
+        await plugin.stop()
+
+
+async def test_where_the_data_version_cannot_be_told_a_walk_still_pages_to_its_end(ctx: FakeContext) -> None:
+    plugin = await BigPlugin.start(layers=100, variables=300, modes=2)
+    try:
+        ctx.plugin, ctx.active_file_key = plugin.bridge, "fileA"
+
+        async def never_the_same(what: str, file_key: str = "") -> str:
+            # The hosted server keeps none of the plugin's events: its data version is new at every call.
+            return f"relay:{uuid.uuid4().hex}"
+
+        ctx.state = never_the_same  # type: ignore[method-assign]
+        names = await walk(ctx, {"pageSize": 50})
+        assert len(names) == len(set(names)) == 300
     finally:
         await plugin.stop()
