@@ -106,6 +106,7 @@ def test_server_json_has_the_registrys_fields_and_this_projects_facts() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.packaging
 def test_the_mcp_bundle_is_validated_packed_and_builds_as_the_package(tmp_path: Path) -> None:
     out = tmp_path / "design-console-mcp.mcpb"
     staged = tmp_path / "stage"

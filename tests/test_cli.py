@@ -150,9 +150,9 @@ def test_a_closed_output_ends_each_command_quietly(dc_env: TestEnv, args: tuple[
     assert (done.returncode, done.stderr) == (EXIT_OUTPUT_CLOSED, "")
 
 
-def test_a_closed_output_ends_status_quietly_with_designd_running(daemon: DaemonProcess) -> None:
+def test_a_closed_output_ends_status_quietly_with_designd_running(chain_daemon: DaemonProcess) -> None:
     for args in (("status",), ("status", "--json"), ("doctor",)):
-        done = ctl_into_closed_pipe(daemon.env, *args)
+        done = ctl_into_closed_pipe(chain_daemon.env, *args)
         assert (done.returncode, done.stderr) == (EXIT_OUTPUT_CLOSED, ""), args
 
 
@@ -171,19 +171,19 @@ def test_tools_lists_every_tool(dc_env: TestEnv) -> None:
     assert all(t["toolset"] and t["description"] for t in listed)
 
 
-def test_call_pretty_and_json(daemon: DaemonProcess) -> None:
-    pretty = ctl(daemon.env, "call", "design_get_status", "probe=true")
+def test_call_pretty_and_json(chain_daemon: DaemonProcess) -> None:
+    pretty = ctl(chain_daemon.env, "call", "design_get_status", "probe=true")
     assert pretty.returncode == 0, pretty.stderr
     assert pretty.stdout.startswith("{\n  ")
     report = json.loads(pretty.stdout)
-    assert report["setup"]["valid"] is False and report["bridge"]["port"] == daemon.port
+    assert report["setup"]["valid"] is False and report["bridge"]["port"] == chain_daemon.port
 
-    raw = ctl(daemon.env, "call", "design_get_status", "probe=true", "--json")
+    raw = ctl(chain_daemon.env, "call", "design_get_status", "probe=true", "--json")
     assert raw.returncode == 0, raw.stderr
     output = json.loads(raw.stdout)
     assert output.get("is_error", False) is False
     (block,) = output["content"]
-    assert block["type"] == "text" and json.loads(block["text"])["bridge"]["port"] == daemon.port
+    assert block["type"] == "text" and json.loads(block["text"])["bridge"]["port"] == chain_daemon.port
 
 
 def test_call_with_a_bad_argument_exits_2(dc_env: TestEnv) -> None:
@@ -193,31 +193,31 @@ def test_call_with_a_bad_argument_exits_2(dc_env: TestEnv) -> None:
     assert processes_of(dc_env) == [], "a rejected command line must not start designd"
 
 
-def test_call_of_an_unknown_tool_exits_1(daemon: DaemonProcess) -> None:
-    done = ctl(daemon.env, "call", "design_no_such_tool")
+def test_call_of_an_unknown_tool_exits_1(chain_daemon: DaemonProcess) -> None:
+    done = ctl(chain_daemon.env, "call", "design_no_such_tool")
     assert done.returncode == 1
     assert f"{PREFIX}There is no tool named 'design_no_such_tool'" in done.stdout + done.stderr
-    assert status_json(daemon.env)["pid"] == daemon.pid
+    assert status_json(chain_daemon.env)["pid"] == chain_daemon.pid
 
 
 # --- plugin-path and logs -------------------------------------------------------------------------------------
 
 
-def test_plugin_path(daemon: DaemonProcess) -> None:
-    done = ctl(daemon.env, "plugin-path")
-    expected = Path(daemon.env.env["HOME"]) / ".design-console-mcp" / "plugin" / "manifest.json"
+def test_plugin_path(chain_daemon: DaemonProcess) -> None:
+    done = ctl(chain_daemon.env, "plugin-path")
+    expected = Path(chain_daemon.env.env["HOME"]) / ".design-console-mcp" / "plugin" / "manifest.json"
     assert done.returncode == 0 and done.stdout.strip() == str(expected)
     assert json.loads(expected.read_text())["main"] == "code.js"
 
 
-def test_logs_last_lines(daemon: DaemonProcess) -> None:
-    log_file = daemon.env.config.log_dir / "designd.log"
-    start_worker(daemon.env)  # a worker's start and hello add lines to designd's own
+def test_logs_last_lines(chain_daemon: DaemonProcess) -> None:
+    log_file = chain_daemon.env.config.log_dir / "designd.log"
+    start_worker(chain_daemon.env)  # a worker's start and hello add lines to designd's own
     wait_for(lambda: len(log_file.read_text().splitlines()) > 5, WAIT, "a few log lines")
-    done = ctl(daemon.env, "logs", "-n", "5")
+    done = ctl(chain_daemon.env, "logs", "-n", "5")
     assert done.returncode == 0
     lines = done.stdout.splitlines()
-    assert len(lines) == 5 and all(f"designd[{daemon.pid}]" in line for line in lines), lines
+    assert len(lines) == 5 and all(f"designd[{chain_daemon.pid}]" in line for line in lines), lines
     in_file = log_file.read_text().splitlines()
     first = in_file.index(lines[0])
     assert in_file[first : first + 5] == lines, "logs -n 5 must print the file's last five lines in order"
@@ -235,9 +235,9 @@ def _doctor_lines(out: str) -> list[tuple[str, str]]:
     return [(m[1].strip(), m[2]) for m in re.finditer(r"^\[\s*(\w+)\] (.*)$", out, re.M)]
 
 
-def test_doctor_healthy_install(daemon: DaemonProcess) -> None:
-    config = daemon.env.config
-    done = ctl(daemon.env, "doctor")
+def test_doctor_healthy_install(chain_daemon: DaemonProcess) -> None:
+    config = chain_daemon.env.config
+    done = ctl(chain_daemon.env, "doctor")
     assert done.returncode == 0, done.stdout
     lines = _doctor_lines(done.stdout)
     assert not [what for status, what in lines if status == "fail"]
@@ -245,15 +245,15 @@ def test_doctor_healthy_install(daemon: DaemonProcess) -> None:
     for expected in (
         f"home {config.home} is private (owner uid {os.getuid()}, mode 700)",
         f"runtime dir {config.runtime_dir} is private (owner uid {os.getuid()}, mode 700)",
-        f"instance lock {config.lock_file} is held by pid {daemon.pid}",
+        f"instance lock {config.lock_file} is held by pid {chain_daemon.pid}",
         f"bridge token present ({config.token_file})",
         f"plugin copy up to date (import {config.plugin_dir / 'manifest.json'})",
         "no stale port advertisement files",
-        f"designd {__version__} answers (pid {daemon.pid}, port {daemon.port})",
+        f"designd {__version__} answers (pid {chain_daemon.pid}, port {chain_daemon.port})",
     ):
         assert expected in ok, f"missing ok line {expected!r} in:\n{done.stdout}"
     assert any(what.startswith(f"bridge ports {config.ws_port}-{config.ws_port + 9}") for what in ok)
-    checks = json.loads(ctl(daemon.env, "doctor", "--json").stdout)
+    checks = json.loads(ctl(chain_daemon.env, "doctor", "--json").stdout)
     assert {c["status"] for c in checks} <= {"ok", "warn"} and all(set(c) == {"status", "check", "fix"} for c in checks)
 
 

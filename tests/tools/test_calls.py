@@ -30,7 +30,7 @@ from design_console.tools.base import Args, ToolSpec, failure, text
 from design_console.tools.calls import call_timeout, internal_error, run_call, unknown_tool
 
 #: How long a failed call may take to be answered, once the process that runs it is up.
-WITHIN = 1.0
+WITHIN = 5.0
 FILE_TOOL = "design_get_file_data"
 FILE_ARGS = {"fileUrl": ENTERPRISE_KEY}
 #: Off the spec: a file whose document is not an object.
