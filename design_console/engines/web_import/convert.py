@@ -28,6 +28,7 @@ from design_console.engines.web_import.css_values import Color, parse_color, px,
 from design_console.engines.web_import.font_stacks import font_families, generic_class
 from design_console.engines.web_import.gradients import GradientError, gradient_paint
 from design_console.engines.web_import.layout_fit import fit_auto_layout
+from design_console.engines.web_import.page_walk import expand_styles
 from design_console.tokens.names import css_var, split_name
 
 __all__ = ["Conversion", "LocalVariable", "convert_page", "entry_path", "font_families", "parse_color"]
@@ -573,6 +574,7 @@ def convert_page(
     document, named ``name``; values equal to one of ``variables`` are bound to it, and an element whose
     ``data-component`` is a key of ``components`` names that component (by id) for the plugin to build an instance
     of."""
+    expand_styles(page)
     found = _Variables(variables)
     converter = _Converter(page, found, components or {})
     root = converter.convert(width, name)

@@ -20,8 +20,11 @@ costs one bounded answer.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Called as ``(PAGE_WALK)({limit, maxImageBytes})``; resolves to
-#: ``{width, height, title, entries, truncated, elements, warnings}``.
+#: ``{width, height, title, entries, styles, truncated, elements, warnings}``; :func:`expand_styles` puts the shared
+#: styles back into the entries.
 PAGE_WALK = r"""
 (async (opts) => {
   const MEDIA = new Set(["video", "audio", "canvas", "iframe", "object", "embed"]);
@@ -34,6 +37,17 @@ PAGE_WALK = r"""
   const entries = [];
   const warnings = [];
   const images = new Map();
+  // Computed styles repeat from box to box: each is sent once, and entries name it by its index.
+  const styles = [];
+  const styleIds = new Map();
+  const intern = (style) => {
+    const key = JSON.stringify(style);
+    if (!styleIds.has(key)) {
+      styleIds.set(key, styles.length);
+      styles.push(style);
+    }
+    return styleIds.get(key);
+  };
   // The pseudo-elements drawn as boxes of their own, by element.
   const carried = new WeakMap();
   let truncated = false;
@@ -406,14 +420,14 @@ PAGE_WALK = r"""
     const first = rects.filter((r) => r.top < rects[0].bottom);
     const entry = { k: "text", p: parent, text: text, lines: lineCount(rects),
       lineBox: Math.max(...first.map((r) => r.height)), x: left + sx, y: top + sy, w: right - left, h: bottom - top,
-      style: textStyle(cs) };
+      st: intern(textStyle(cs)) };
     const styled = runs.some((r) => r.cs !== cs || r.href);
     if (styled) {
       let at = 0;
       entry.runs = runs.map((r) => {
         const run = { start: at, end: at + r.t.length };
         at = run.end;
-        if (r.cs !== cs) run.style = textStyle(r.cs);
+        if (r.cs !== cs) run.st = intern(textStyle(r.cs));
         if (r.href) run.href = r.href;
         return run;
       });
@@ -425,7 +439,7 @@ PAGE_WALK = r"""
       const mw = widthOf(marker, mcs);
       const firstTop = Math.min(...first.map((r) => r.top));
       entries.push({ k: "text", p: parent, text: marker, lines: 1, lineBox: entry.lineBox, marker: true,
-        x: left + sx - gap - mw, y: firstTop + sy, w: mw, h: entry.lineBox, style: textStyle(mcs) });
+        x: left + sx - gap - mw, y: firstTop + sy, w: mw, h: entry.lineBox, st: intern(textStyle(mcs)) });
     } else if (marker) {
       entry.text = marker + " " + entry.text;
       if (entry.runs) entry.runs.forEach((r) => { r.start += marker.length + 1; r.end += marker.length + 1; });
@@ -444,7 +458,7 @@ PAGE_WALK = r"""
     const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
     if (!rects.length) return;
     entries.push({ k: "text", p: parent, text: text, lines: lineCount(rects), lineBox: rects[0].height,
-      ...box(range.getBoundingClientRect()), style: textStyle(cs) });
+      ...box(range.getBoundingClientRect()), st: intern(textStyle(cs)) });
   }
 
   /**
@@ -506,7 +520,7 @@ PAGE_WALK = r"""
     if (!painted || !(w > 0 && h > 0)) return;
     const e = { k: "el", p: parent, tag: which, name: nameOf(el) + which,
       x: r.left + sx + num(cs.borderLeftWidth) + num(pcs.left), y: r.top + sy + num(cs.borderTopWidth) + num(pcs.top),
-      w: w, h: h, ...boxStyle(pcs) };
+      w: w, h: h, s: intern(boxStyle(pcs)) };
     const layers = await backgrounds(el, pcs, w, h);
     if (layers.length) e.backgrounds = layers;
     if (!carried.has(el)) carried.set(el, new Set());
@@ -531,7 +545,7 @@ PAGE_WALK = r"""
     }
     const r = el.getBoundingClientRect();
     const tag = el.tagName.toLowerCase();
-    const e = { k: "el", p: parent, tag: tag, ...box(r), name: nameOf(el), ...boxStyle(cs) };
+    const e = { k: "el", p: parent, tag: tag, ...box(r), name: nameOf(el), s: intern(boxStyle(cs)) };
     // The component of the team's library the element renders, when the app says so.
     if (el.hasAttribute("data-component")) e.component = el.getAttribute("data-component");
     if (restore) e.transform = transformOf(restore.transform, cs, r);
@@ -603,7 +617,7 @@ PAGE_WALK = r"""
         const lh = cs.lineHeight === "normal" ? num(cs.fontSize) * 1.2 : num(cs.lineHeight);
         const top = r.top + sy + num(cs.borderTopWidth) + num(cs.paddingTop) + Math.max(0, (innerH - lh) / 2);
         entries.push({ k: "text", p: index, text: value, lines: 1, lineBox: lh, x: left, y: top, w: 0, h: lh,
-          style: { ...textStyle(cs), color: pcs.color }, field: true });
+          st: intern({ ...textStyle(cs), color: pcs.color }), field: true });
       }
       if (tag !== "textarea") return;
     }
@@ -628,7 +642,21 @@ PAGE_WALK = r"""
   if (lost.pseudo) warnings.push(lost.pseudo + " ::before/::after contents (icons, shapes) are not carried");
   if (lost.counters) warnings.push(lost.counters + " list markers or counters the design cannot show are not carried");
   lost.media.forEach((tag) => warnings.push("the content of <" + tag + "> elements is not carried (their box is)"));
-  return { width: root.clientWidth, height: Math.ceil(height), title: document.title, entries, truncated,
+  return { width: root.clientWidth, height: Math.ceil(height), title: document.title, entries, styles, truncated,
     elements: document.getElementsByTagName("*").length, warnings };
 })
 """
+
+
+def expand_styles(page: dict[str, Any]) -> None:
+    """Puts the styles the walk sent once (``styles``) back where its entries name them: a box's computed style into
+    its entry (``s``), a text's as its ``style`` (``st``, also on each styled run)."""
+    styles: list[dict[str, Any]] = page.pop("styles", None) or []
+    for entry in page["entries"]:
+        if "s" in entry:
+            entry.update(styles[entry.pop("s")])
+        if "st" in entry:
+            entry["style"] = styles[entry.pop("st")]
+        for run in entry.get("runs") or []:
+            if "st" in run:
+                run["style"] = styles[run.pop("st")]

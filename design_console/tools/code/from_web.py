@@ -252,7 +252,8 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     build_at = time.monotonic()
     built = await ctx.bridge(Method.CREATE_NODE_TREE, params)
     done_at = time.monotonic()
-    await ctx.progress(3, 3, "Built")
+    # No step of our own after the build: the plugin's progress (layers built of all) ends the call's, and a step
+    # counted in threes after it would go backwards.
     return ok(
         {
             "rootId": built["rootId"],
