@@ -97,3 +97,23 @@ def chain_env() -> Iterator[TestEnv]:
 def chain_daemon(chain_env: TestEnv) -> Iterator[DaemonProcess]:
     """designd running in ``chain_env`` for the whole module."""
     yield from running_daemon(chain_env)
+
+
+#: Folders whose modules each take tens of seconds (Remote Mode servers, browsers, Node suites, whole chains). A
+#: parallel run hands modules out in collection order, so these go first and the run ends on short modules, instead
+#: of one worker finishing a long module alone while the other waits.
+LONG_MODULES_FIRST = ("remote", "plugin", "workers", "daemon", "shim", "test_cli.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the long folders first (a stable sort: each module's tests stay together and in order)."""
+    tests = Path(__file__).parent
+
+    def rank(item: pytest.Item) -> int:
+        try:
+            first = item.path.relative_to(tests).parts[0]
+        except ValueError:
+            return len(LONG_MODULES_FIRST)
+        return LONG_MODULES_FIRST.index(first) if first in LONG_MODULES_FIRST else len(LONG_MODULES_FIRST)
+
+    items.sort(key=rank)
