@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import CHROMIUM, CHROMIUM_ARGS
+import pytest_asyncio
+from helpers import CHROMIUM, CHROMIUM_ARGS, held_in_a_task
 from mcp import Client, StdioServerParameters
 from procs import DaemonProcess, TestEnv
 
@@ -26,6 +27,7 @@ SHOTS = ROOT / "docs" / "plugin-ui"
 MANIFEST_FIRST_PORT = 9223
 
 pytestmark = [
+    pytest.mark.asyncio(loop_scope="module"),
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed (apt-get install chromium)"),
 ]
@@ -136,16 +138,27 @@ def worker_js(tmp_path_factory: pytest.TempPathFactory) -> str:
     return out.read_text()
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    """One Chromium for the module."""
     from playwright.async_api import async_playwright
 
-    async with async_playwright() as pw:
+    async with held_in_a_task(async_playwright()) as pw:
         b = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield b
         finally:
             await b.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Any) -> AsyncIterator[Any]:
+    """A browser context of the test's own in the module's Chromium: its pages close with the test."""
+    context = await chromium.new_context(viewport={"width": 300, "height": 240})
+    try:
+        yield context
+    finally:
+        await context.close()
 
 
 @pytest.fixture
@@ -170,7 +183,7 @@ def plugin_files(
 async def open_plugin(browser: Any, sites: list[Site], files: dict) -> Any:
     site = Site(files)
     sites.append(site)
-    page = await browser.new_page(viewport={"width": 300, "height": 240})
+    page = await browser.new_page()
     await page.goto(site.url)
     return page
 
