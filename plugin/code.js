@@ -2909,24 +2909,32 @@
     }
     return { success: true, component: out };
   }
-  async function getLocalComponents() {
+  async function getLocalComponents(params) {
+    const paged = params.offset !== void 0 && params.offset !== null;
+    const offset = (
+      /** @type {number} */
+      optNumber(params, "offset", 0, { min: 0 })
+    );
     await figma.loadAllPagesAsync();
     const found = figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT_SET"] });
     const components = [];
     const componentSets = [];
+    let next = null;
+    let index = 0;
+    let chars = 0;
     for (const node of found) {
-      const page = pageOf(node);
-      if (node.type === "COMPONENT_SET") {
-        const d = describeComponent(node);
-        d.page = page;
-        componentSets.push(d);
-      } else if (!node.parent || node.parent.type !== "COMPONENT_SET") {
-        const d = describeComponent(node);
-        d.page = page;
-        components.push(d);
+      if (node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET") continue;
+      if (index++ < offset) continue;
+      if (paged && chars >= READ_MAX_CHARS) {
+        next = index - 1;
+        break;
       }
+      const d = describeComponent(node);
+      d.page = pageOf(node);
+      if (paged) chars += JSON.stringify(d).length + 1;
+      (node.type === "COMPONENT_SET" ? componentSets : components).push(d);
     }
-    return { success: true, components, componentSets, totalComponents: components.length, totalComponentSets: componentSets.length, timestamp: Date.now() };
+    return { success: true, components, componentSets, totalComponents: components.length, totalComponentSets: componentSets.length, timestamp: Date.now(), next };
   }
   function pageOf(node) {
     let cur = node;
@@ -3840,6 +3848,125 @@
       throw err;
     }
     return { success: true, node: summarize(node) };
+  }
+  var MAX_EDITS = 5e3;
+  var LISTED_EDITS = 100;
+  var EDITABLE = {
+    x: { prop: "x", check: (v, where) => finite(v, where, -1e6, 1e6) },
+    y: { prop: "y", check: (v, where) => finite(v, where, -1e6, 1e6) },
+    width: { prop: "resize", check: (v, where) => finite(v, where, 0.01, 1e5) },
+    height: { prop: "resize", check: (v, where) => finite(v, where, 0.01, 1e5) },
+    name: {
+      prop: "name",
+      check: (v, where) => {
+        if (typeof v !== "string" || !v) throw badParams(where + " must be a non-empty string.");
+        return v;
+      }
+    },
+    visible: {
+      prop: "visible",
+      check: (v, where) => {
+        if (typeof v !== "boolean") throw badParams(where + " must be true or false.");
+        return v;
+      }
+    },
+    opacity: { prop: "opacity", check: (v, where) => finite(v, where, 0, 1) },
+    cornerRadius: { prop: "cornerRadius", check: (v, where) => finite(v, where, 0, 1e5) },
+    fills: { prop: "fills", check: (v) => v }
+  };
+  function finite(v, where, min, max) {
+    if (typeof v !== "number" || !isFinite(v) || v < min || v > max) throw badParams(where + " must be a number from " + min + " to " + max + ".");
+    return v;
+  }
+  async function planEdits(items, pacer) {
+    const planned = [];
+    const seen = /* @__PURE__ */ new Map();
+    for (let i = 0; i < items.length; i++) {
+      await pacer.check();
+      const item = items[i];
+      const at = "edits[" + i + "]";
+      if (!isPlainObject(item)) throw badParams(at + " must be an object with 'nodeId' and the properties to set.");
+      const node = (
+        /** @type {any} */
+        await getSceneNode(item.nodeId, at + ".nodeId")
+      );
+      const twin = seen.get(node.id);
+      if (twin !== void 0) throw conflict(at + ": edits[" + twin + "] edits node " + node.id + " too; give each node one edit.");
+      seen.set(node.id, i);
+      const set = {};
+      for (const key of Object.keys(item)) {
+        if (key === "nodeId") continue;
+        const rule = EDITABLE[key];
+        const where = at + "." + key + " (" + node.type + " '" + node.name + "')";
+        if (!rule) throw badParams(at + ": '" + key + "' cannot be set here; the properties are " + Object.keys(EDITABLE).join(", ") + ".");
+        if (!(rule.prop in node)) throw new PluginError("wrong_node_type", where + ": a " + node.type + " has no " + key + ".");
+        set[key] = key === "fills" ? await buildPaints(Array.isArray(item.fills) ? item.fills : [], at + ".fills") : rule.check(item[key], where);
+      }
+      if (!Object.keys(set).length) throw badParams(at + ": give at least one property to set besides 'nodeId'.");
+      const parent = node.parent;
+      if (("x" in set || "y" in set) && parent && parent.layoutMode && parent.layoutMode !== "NONE" && node.layoutPositioning !== "ABSOLUTE") {
+        throw badParams(at + ": " + node.type + " '" + node.name + "' is placed by the auto layout of '" + parent.name + "'; x and y do not apply to it. Leave them out, or move its parent.");
+      }
+      planned.push({ index: i, node, set });
+    }
+    return planned;
+  }
+  function applyEdit(edit) {
+    const node = edit.node;
+    const set = edit.set;
+    const before = {};
+    if ("width" in set || "height" in set) {
+      before.size = [node.width, node.height];
+      node.resize("width" in set ? set.width : node.width, "height" in set ? set.height : node.height);
+    }
+    for (const key of Object.keys(set)) {
+      if (key === "width" || key === "height") continue;
+      before[key] = node[key];
+      node[key] = set[key];
+    }
+    return before;
+  }
+  function undoEdit(done) {
+    const node = done.node;
+    for (const key of Object.keys(done.before)) {
+      if (key === "size") node.resize(done.before.size[0], done.before.size[1]);
+      else node[key] = done.before[key];
+    }
+  }
+  async function batchEditNodes(params, ctx) {
+    const items = reqArray(params, "edits");
+    if (!items.length) throw badParams("'edits' is empty: give at least one edit.");
+    if (items.length > MAX_EDITS) throw badParams("'edits' has " + items.length + " items; the limit is " + MAX_EDITS + " per call. Split it into calls of at most " + MAX_EDITS + ".");
+    const planned = await planEdits(items, new Pacer(ctx, 0));
+    const done = [];
+    let current = planned[0];
+    const pacer = new Pacer(ctx, planned.length);
+    try {
+      for (const edit of planned) {
+        current = edit;
+        done.push({ node: edit.node, before: applyEdit(edit) });
+        await pacer.step((n, total) => "Edited " + n + " of " + total + " layers");
+      }
+    } catch (err) {
+      let left = 0;
+      done.reverse().forEach((d) => {
+        try {
+          undoEdit(d);
+        } catch (undoErr) {
+          left++;
+        }
+      });
+      const undone = left ? "Setting back the " + done.length + " layers already edited failed for " + left + "; check them." : "Nothing was kept: the " + done.length + " layers already edited were set back.";
+      if (err instanceof PluginError && err.code === "cancelled") throw new PluginError("cancelled", err.message + " " + undone);
+      throw new PluginError("plugin_api_error", "The design tool refused edits[" + current.index + "] (" + current.node.id + "): " + errorText(err) + ". " + undone, {
+        rolledBack: left === 0,
+        failedIndex: current.index,
+        failedName: current.node.name
+      });
+    }
+    const out = { success: true, count: done.length, edited: planned.slice(0, LISTED_EDITS).map((e) => e.node.id) };
+    if (planned.length > LISTED_EDITS) out.notListed = planned.length - LISTED_EDITS;
+    return out;
   }
 
   // plugin/src/code/methods/screenshot.js
@@ -5011,7 +5138,7 @@
   var EFFECTS = /* @__PURE__ */ new Set(["DROP_SHADOW", "INNER_SHADOW", "LAYER_BLUR", "BACKGROUND_BLUR"]);
   var DECORATIONS = /* @__PURE__ */ new Set(["NONE", "UNDERLINE", "STRIKETHROUGH"]);
   var CASES = /* @__PURE__ */ new Set(["ORIGINAL", "UPPER", "LOWER", "TITLE"]);
-  var finite = (v) => typeof v === "number" && isFinite(v);
+  var finite2 = (v) => typeof v === "number" && isFinite(v);
   async function createNodeTree(params, ctx) {
     if (!isPlainObject(params.spec)) throw badParams("'spec' must be the root node of the tree: {type, name, width, height, children}.");
     const parent = params.parentId === void 0 || params.parentId === null ? null : await getNode(params.parentId, "parentId");
@@ -5122,7 +5249,7 @@
   function check(node, where, path, all, variableIds, imageCount) {
     if (!isPlainObject(node) || !TYPES2.has(node.type)) throw badParams(where + ".type must be one of FRAME, TEXT, SVG.");
     for (const key of ["x", "y", "width", "height", "rotation"]) {
-      if (node[key] !== void 0 && !finite(node[key])) throw badParams(where + "." + key + " must be a number.");
+      if (node[key] !== void 0 && !finite2(node[key])) throw badParams(where + "." + key + " must be a number.");
     }
     if (node.type === "TEXT" && typeof node.characters !== "string") throw badParams(where + ".characters must be a string.");
     if (node.type === "SVG" && typeof node.svg !== "string") throw badParams(where + ".svg must be SVG markup.");
@@ -5147,10 +5274,10 @@
       if (!(Number.isInteger(paint2.image) && paint2.image >= 0 && paint2.image < imageCount)) throw badParams(where + ": an image paint names no image of 'images'.");
     } else if (GRADIENTS.has(paint2.type)) {
       const t = paint2.gradientTransform;
-      const rows = Array.isArray(t) && t.length === 2 && t.every((row) => Array.isArray(row) && row.length === 3 && row.every(finite));
+      const rows = Array.isArray(t) && t.length === 2 && t.every((row) => Array.isArray(row) && row.length === 3 && row.every(finite2));
       if (!rows) throw badParams(where + ": a gradient's gradientTransform must be [[a, b, c], [d, e, f]].");
       const stops = paint2.gradientStops;
-      if (!Array.isArray(stops) || !stops.length || !stops.every((s) => isPlainObject(s) && finite(s.position) && isPlainObject(s.color) && ["r", "g", "b"].every((k) => finite(s.color[k])))) {
+      if (!Array.isArray(stops) || !stops.length || !stops.every((s) => isPlainObject(s) && finite2(s.position) && isPlainObject(s.color) && ["r", "g", "b"].every((k) => finite2(s.color[k])))) {
         throw badParams(where + ": a gradient's gradientStops must be [{color: {r, g, b, a}, position}].");
       }
     } else if (paint2.type !== "SOLID" || !isPlainObject(paint2.color)) {
@@ -5176,30 +5303,30 @@
       return image ? { type: "IMAGE", imageHash: image.hash, scaleMode: p.scaleMode || "FILL" } : null;
     }
     if (GRADIENTS.has(p.type)) {
-      const stops = p.gradientStops.map((s) => ({ position: Math.min(1, Math.max(0, s.position)), color: { r: s.color.r, g: s.color.g, b: s.color.b, a: finite(s.color.a) ? s.color.a : 1 } }));
+      const stops = p.gradientStops.map((s) => ({ position: Math.min(1, Math.max(0, s.position)), color: { r: s.color.r, g: s.color.g, b: s.color.b, a: finite2(s.color.a) ? s.color.a : 1 } }));
       const out2 = { type: p.type, gradientTransform: p.gradientTransform.map((row) => row.slice()), gradientStops: stops };
-      if (finite(p.opacity)) out2.opacity = p.opacity;
+      if (finite2(p.opacity)) out2.opacity = p.opacity;
       return out2;
     }
     const out = { type: "SOLID", color: { r: p.color.r, g: p.color.g, b: p.color.b } };
-    if (finite(p.opacity)) out.opacity = p.opacity;
+    if (finite2(p.opacity)) out.opacity = p.opacity;
     if (p.variableId) return figma.variables.setBoundVariableForPaint(out, "color", state.variables.get(p.variableId));
     return out;
   }
   var paints = (list, state) => list.map((p) => paint(p, state)).filter(Boolean);
   function effect(e) {
-    if (e.type === "LAYER_BLUR" || e.type === "BACKGROUND_BLUR") return { type: e.type, radius: finite(e.radius) ? e.radius : 0, visible: true };
+    if (e.type === "LAYER_BLUR" || e.type === "BACKGROUND_BLUR") return { type: e.type, radius: finite2(e.radius) ? e.radius : 0, visible: true };
     return Object.assign({ visible: true, blendMode: "NORMAL" }, e);
   }
   function styleRanges(node, spec, state) {
     for (const r of spec.ranges || []) {
       const font = state.fonts.get(r);
       if (font) node.setRangeFontName(r.start, r.end, font);
-      if (finite(r.fontSize) && r.fontSize > 0) node.setRangeFontSize(r.start, r.end, r.fontSize);
+      if (finite2(r.fontSize) && r.fontSize > 0) node.setRangeFontSize(r.start, r.end, r.fontSize);
       if (Array.isArray(r.fills)) node.setRangeFills(r.start, r.end, paints(r.fills, state));
       if (r.textDecoration) node.setRangeTextDecoration(r.start, r.end, r.textDecoration);
       if (r.textCase) node.setRangeTextCase(r.start, r.end, r.textCase);
-      if (finite(r.letterSpacing)) node.setRangeLetterSpacing(r.start, r.end, { unit: "PIXELS", value: r.letterSpacing });
+      if (finite2(r.letterSpacing)) node.setRangeLetterSpacing(r.start, r.end, { unit: "PIXELS", value: r.letterSpacing });
       if (r.url) node.setRangeHyperlink(r.start, r.end, { type: "URL", value: r.url });
     }
   }
@@ -5216,9 +5343,9 @@
       node = figma.createText();
       node.fontName = state.fonts.get(spec);
       node.characters = spec.characters;
-      if (finite(spec.fontSize) && spec.fontSize > 0) node.fontSize = spec.fontSize;
-      if (finite(spec.lineHeight) && spec.lineHeight > 0) node.lineHeight = { unit: "PIXELS", value: spec.lineHeight };
-      if (finite(spec.letterSpacing)) node.letterSpacing = { unit: "PIXELS", value: spec.letterSpacing };
+      if (finite2(spec.fontSize) && spec.fontSize > 0) node.fontSize = spec.fontSize;
+      if (finite2(spec.lineHeight) && spec.lineHeight > 0) node.lineHeight = { unit: "PIXELS", value: spec.lineHeight };
+      if (finite2(spec.letterSpacing)) node.letterSpacing = { unit: "PIXELS", value: spec.letterSpacing };
       if (spec.textAlign) node.textAlignHorizontal = spec.textAlign;
       if (spec.textCase) node.textCase = spec.textCase;
       if (spec.textDecoration) node.textDecoration = spec.textDecoration;
@@ -5229,12 +5356,12 @@
     } else {
       node = figma.createFrame();
       node.clipsContent = Boolean(spec.clipsContent);
-      if (finite(spec.cornerRadius)) node.cornerRadius = spec.cornerRadius;
+      if (finite2(spec.cornerRadius)) node.cornerRadius = spec.cornerRadius;
       if (Array.isArray(spec.cornerRadii)) CORNERS.forEach((k, i) => node[k] = spec.cornerRadii[i]);
       if (spec.strokes) {
         node.strokes = paints(spec.strokes, state);
         node.strokeAlign = "INSIDE";
-        if (finite(spec.strokeWeight)) node.strokeWeight = spec.strokeWeight;
+        if (finite2(spec.strokeWeight)) node.strokeWeight = spec.strokeWeight;
         if (Array.isArray(spec.strokeWeights)) ["strokeTopWeight", "strokeRightWeight", "strokeBottomWeight", "strokeLeftWeight"].forEach((k, i) => node[k] = spec.strokeWeights[i]);
         if (Array.isArray(spec.dashPattern)) node.dashPattern = spec.dashPattern;
       }
@@ -5248,7 +5375,7 @@
         node.counterAxisAlignItems = spec.layout.counterAxisAlignItems;
         if (spec.layout.wrap) {
           node.layoutWrap = "WRAP";
-          if (finite(spec.layout.counterAxisSpacing)) node.counterAxisSpacing = spec.layout.counterAxisSpacing;
+          if (finite2(spec.layout.counterAxisSpacing)) node.counterAxisSpacing = spec.layout.counterAxisSpacing;
         }
       }
       node.resize(Math.max(spec.width, 0.01), Math.max(spec.height, 0.01));
@@ -5256,14 +5383,14 @@
     }
     node.name = String(spec.name || spec.type);
     if (Array.isArray(spec.effects)) node.effects = spec.effects.map(effect);
-    if (finite(spec.opacity)) node.opacity = spec.opacity;
+    if (finite2(spec.opacity)) node.opacity = spec.opacity;
     if (spec.blendMode) node.blendMode = spec.blendMode;
     for (const [field, id] of Object.entries(spec.bound || {})) {
       const variable = state.variables.get(id);
       if (field === "cornerRadius") CORNERS.forEach((k) => node.setBoundVariable(k, variable));
       else node.setBoundVariable(field, variable);
     }
-    if (finite(spec.rotation) && spec.rotation) node.rotation = spec.rotation;
+    if (finite2(spec.rotation) && spec.rotation) node.rotation = spec.rotation;
     node.x = spec.x || 0;
     node.y = spec.y || 0;
     state.done += 1;
@@ -5376,6 +5503,7 @@
     DELETE_NODE: deleteNode,
     RENAME_NODE: renameNode,
     CREATE_CHILD_NODE: createChildNode,
+    BATCH_EDIT_NODES: batchEditNodes,
     SET_TEXT_CONTENT: setTextContent,
     CAPTURE_SCREENSHOT: captureScreenshot,
     LINT_DESIGN: lintDesign,
@@ -5449,6 +5577,7 @@
     "DELETE_NODE",
     "RENAME_NODE",
     "CREATE_CHILD_NODE",
+    "BATCH_EDIT_NODES",
     "SET_TEXT_CONTENT",
     "CREATE_STICKY",
     "CREATE_STICKIES",

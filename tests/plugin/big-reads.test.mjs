@@ -90,3 +90,23 @@ test("READ_VARIABLES pages 2,000 variables in 4 modes once each, in bounded repl
   assert.deepEqual(ids, summary.variables.map((v) => v.id));
   assert.deepEqual(collections.map((c) => [c.name, c.variableCount, c.variableIds]), [["Tokens 1", 1000, undefined], ["Tokens 2", 1000, undefined]]);
 });
+
+test("GET_LOCAL_COMPONENTS pages 500 component sets in bounded replies, and answers all at once when asked without offset", async () => {
+  const { p } = big({ layers: 6000, componentSets: 500 });
+  const whole = await p.ok("GET_LOCAL_COMPONENTS", {});
+  assert.equal(whole.next, null);
+  const names = [];
+  let offset = 0;
+  let pages = 0;
+  while (offset !== null) {
+    const reply = await p.call("GET_LOCAL_COMPONENTS", { offset: offset });
+    assert.ok(JSON.stringify(reply).length < BOUND);
+    names.push(...reply.result.componentSets.map((c) => c.name), ...reply.result.components.map((c) => c.name));
+    offset = reply.result.next;
+    pages++;
+  }
+  const expected = whole.componentSets.map((c) => c.name).concat(whole.components.map((c) => c.name));
+  assert.deepEqual(names.sort(), expected.sort());
+  assert.equal(names.length, 503);
+  assert.ok(pages > 1, "pages: " + pages);
+});
