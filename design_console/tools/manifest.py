@@ -17,7 +17,7 @@ from design_console.engines import shaping
 from design_console.errors import DesignError
 from design_console.tools.context import Context
 from design_console.tools.file_cache import FileCache
-from design_console.tools.plugin_replies import parse_reply
+from design_console.tools.plugin_replies import local_components, parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin
 
 MANIFEST_TTL_SECONDS = 300.0
@@ -93,7 +93,7 @@ async def load_manifest(ctx: Context, force: bool) -> tuple[Manifest, bool]:
 
 async def _build_manifest(ctx: Context, key: str) -> Manifest:
     await ctx.progress(0, 2, "Reading the file's components (the plugin loads every page)")
-    reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
+    reply = await local_components(ctx, key)
     local = parse_reply(ctx, reply, LocalComponents, "GET_LOCAL_COMPONENTS")
     await ctx.progress(1, 2, "Reading the file's variables")
     notes: list[str] = []

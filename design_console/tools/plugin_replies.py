@@ -66,3 +66,21 @@ async def data_version(ctx: ApiContext, key: str) -> str | None:
     cursor is taken without that check."""
     seen = await ctx.state("change_seq", key)
     return f"plugin:{seen}" if isinstance(seen, int) else None
+
+
+async def local_components(ctx: Context, key: str) -> dict[str, Any]:
+    """GET_LOCAL_COMPONENTS of file ``key``, read a bounded page at a time and joined: ``components`` and
+    ``componentSets`` as one reply would hold them. A plugin older than paging answers every one in its first reply."""
+    joined: dict[str, Any] = {"components": [], "componentSets": []}
+    offset: int | None = 0
+    while offset is not None:
+        reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {"offset": offset}, file_key=key)
+        for part in ("components", "componentSets"):
+            found = reply.get(part)
+            if not isinstance(found, list):
+                # Another shape goes to the caller whole, whose check names what is wrong with it.
+                return reply
+            joined[part].extend(found)
+        following = reply.get("next")
+        offset = following if isinstance(following, int) and following > offset else None
+    return joined

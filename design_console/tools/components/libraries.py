@@ -15,7 +15,7 @@ from design_console.tools.base import Args, api_read, ok
 from design_console.tools.components.component_data import component_metadata, fetch_node, library_components
 from design_console.tools.context import ApiContext
 from design_console.tools.file_cache import ReadCache
-from design_console.tools.plugin_replies import data_version
+from design_console.tools.plugin_replies import data_version, local_components
 
 
 class LibraryArgs(PagedArgs):
@@ -170,7 +170,7 @@ async def _search(ctx: ApiContext, key: str, library: str, args: SearchArgs) -> 
     """The open file's and the library's components that match, best first."""
     items: list[dict[str, Any]] = []
     try:
-        items += _local_items(await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key))
+        items += _local_items(await local_components(ctx, key))
     except DesignError as exc:
         # With a library to search, a file without a plugin just adds nothing.
         if not library or exc.code not in (ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.NO_FILE):

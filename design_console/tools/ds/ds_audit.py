@@ -21,7 +21,7 @@ from design_console.tools.context import ApiContext
 from design_console.tools.file_cache import FileCache
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import LocalComponents
-from design_console.tools.plugin_replies import data_version, parse_reply
+from design_console.tools.plugin_replies import data_version, local_components, parse_reply
 from design_console.tools.variable_data import as_list, variables_from_plugin
 
 if TYPE_CHECKING:
@@ -157,8 +157,7 @@ async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[
 async def _from_plugin(ctx: ApiContext, key: str, force: bool) -> Gathered:
     await ctx.progress(0, 3, "Reading local components (the plugin loads every page)")
     version = await data_version(ctx, key)
-    reply = await ctx.bridge("GET_LOCAL_COMPONENTS", {}, file_key=key)
-    local = parse_reply(ctx, reply, LocalComponents, "GET_LOCAL_COMPONENTS")
+    local = parse_reply(ctx, await local_components(ctx, key), LocalComponents, "GET_LOCAL_COMPONENTS")
     await ctx.progress(1, 3, "Reading variables")
     notes: list[str] = []
     found = await variables_from_plugin(ctx, key, force)

@@ -3,6 +3,7 @@ import { getNode, requireType, mainComponentOnly, summarize, describeTree, descr
 import { reqString, optString, optNumber, optObject, reqObject, optEnum, optBool, isPlainObject } from "../params.js";
 import { loadFontsOf } from "./text.js";
 import { arrangeOptions, arrangeSet } from "./arrange.js";
+import { READ_MAX_CHARS } from "./layers.js";
 
 const PROPERTY_TYPES = /** @type {const} */ (["BOOLEAN", "TEXT", "INSTANCE_SWAP", "VARIANT", "SLOT"]);
 export const MAX_VARIANTS = 500;
@@ -58,25 +59,36 @@ export async function getComponent(/** @type {any} */ params) {
   return { success: true, component: out };
 }
 
-/** GET_LOCAL_COMPONENTS: every component and component set in the file, across pages. */
-export async function getLocalComponents() {
+/**
+ * GET_LOCAL_COMPONENTS: the components and component sets of the file, across pages, in document order. With
+ * `offset` (ours), one page of them from the offset-th on, as many as fit in READ_MAX_CHARS of records, and `next`,
+ * the following page's offset (null at the end); without it, as older servers ask, every one in one reply.
+ */
+export async function getLocalComponents(/** @type {any} */ params) {
+  const paged = params.offset !== undefined && params.offset !== null;
+  const offset = /** @type {number} */ (optNumber(params, "offset", 0, { min: 0 }));
   await figma.loadAllPagesAsync();
   const found = figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT_SET"] });
   const components = [];
   const componentSets = [];
+  /** @type {number | null} */
+  let next = null;
+  let index = 0;
+  let chars = 0;
   for (const node of found) {
-    const page = pageOf(node);
-    if (node.type === "COMPONENT_SET") {
-      const d = describeComponent(node);
-      d.page = page;
-      componentSets.push(d);
-    } else if (!node.parent || node.parent.type !== "COMPONENT_SET") {
-      const d = describeComponent(node);
-      d.page = page;
-      components.push(d);
+    // A variant is listed in its set, not on its own.
+    if (node.type === "COMPONENT" && node.parent && node.parent.type === "COMPONENT_SET") continue;
+    if (index++ < offset) continue;
+    if (paged && chars >= READ_MAX_CHARS) {
+      next = index - 1;
+      break;
     }
+    const d = describeComponent(node);
+    d.page = pageOf(node);
+    if (paged) chars += JSON.stringify(d).length + 1;
+    (node.type === "COMPONENT_SET" ? componentSets : components).push(d);
   }
-  return { success: true, components: components, componentSets: componentSets, totalComponents: components.length, totalComponentSets: componentSets.length, timestamp: Date.now() };
+  return { success: true, components: components, componentSets: componentSets, totalComponents: components.length, totalComponentSets: componentSets.length, timestamp: Date.now(), next: next };
 }
 
 /** @param {BaseNode} node */
