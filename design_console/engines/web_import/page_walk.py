@@ -434,18 +434,22 @@ PAGE_WALK = r"""
     }
     entries.push(entry);
     if (marker && cs.listStylePosition === "outside") {
-      const mcs = getComputedStyle(el, "::marker");
-      const gap = widthOf(" ", mcs);
-      const mw = widthOf(marker, mcs);
-      const firstTop = Math.min(...first.map((r) => r.top));
-      entries.push({ k: "text", p: parent, text: marker, lines: 1, lineBox: entry.lineBox, marker: true,
-        x: left + sx - gap - mw, y: firstTop + sy, w: mw, h: entry.lineBox, st: intern(textStyle(mcs)) });
+      addMarker(el, marker, parent, left, Math.min(...first.map((r) => r.top)), entry.lineBox);
     } else if (marker) {
       entry.text = marker + " " + entry.text;
       if (entry.runs) entry.runs.forEach((r) => { r.start += marker.length + 1; r.end += marker.length + 1; });
       entry.x -= widthOf(marker + " ", cs);
     }
     return true;
+  }
+
+  /** A list item's marker as a text of its own, ending a space before `left` on the line whose top is `top`. */
+  function addMarker(el, marker, parent, left, top, lineBox) {
+    const mcs = getComputedStyle(el, "::marker");
+    const gap = widthOf(" ", mcs);
+    const mw = widthOf(marker, mcs);
+    entries.push({ k: "text", p: parent, text: marker, lines: 1, lineBox: lineBox, marker: true,
+      x: left + sx - gap - mw, y: top + sy, w: mw, h: lineBox, st: intern(textStyle(mcs)) });
   }
 
   function addText(node, parent, cs) {
@@ -625,7 +629,13 @@ PAGE_WALK = r"""
     else if (tag !== "textarea" && el.firstChild && plainInline(el) && addTextBlock(el, index, cs)) return;
     else {
       if (pseudoText(el, "::before") || pseudoText(el, "::after")) lost.pseudo += 1;
-      if (markerOf(el, cs)) lost.counters += 1;
+      const marker = markerOf(el, cs);
+      if (marker && cs.listStylePosition === "outside") {
+        // An item holding more than a line of text: its marker goes beside its first line.
+        const lh = cs.lineHeight === "normal" ? num(cs.fontSize) * 1.2 : num(cs.lineHeight);
+        addMarker(el, marker, index, r.left + num(cs.borderLeftWidth) + num(cs.paddingLeft),
+          r.top + num(cs.borderTopWidth) + num(cs.paddingTop), lh);
+      } else if (marker) lost.counters += 1;
     }
     for (const child of el.childNodes) {
       if (child.nodeType === Node.ELEMENT_NODE) await visit(child, index);
