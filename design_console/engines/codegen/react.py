@@ -62,7 +62,8 @@ class _Writer:
             decl |= self.shared
         else:
             decl = {k: v for k, v in decl.items() if self.shared.get(k) != v}
-        classes = utilities(decl)
+        # A run with a font size of its own would scale a line height written as a multiple of the text's size.
+        classes = utilities(decl, relative_leading=not any("font-size" in own for own, _ in element.spans))
         style = self._style(element.css.get("background", ""))
         attrs = f"{_class_attr(classes)} {_node_attr(element)}{style}"
         if element.mapping is not None:

@@ -45,6 +45,8 @@ FONT_WEIGHTS = {
     "800": "extrabold",
     "900": "black",
 }
+#: Tailwind's named line heights, as multiples of the font size (``--leading-*`` and ``leading-none``).
+LEADING = {1.0: "none", 1.25: "tight", 1.375: "snug", 1.5: "normal", 1.625: "relaxed", 2.0: "loose"}
 RADII = {"2px": "xs", "4px": "sm", "6px": "md", "8px": "lg", "12px": "xl", "16px": "2xl", "24px": "3xl", "32px": "4xl"}
 TRACKING = {"-0.05em": "tighter", "-0.025em": "tight", "0.025em": "wide", "0.05em": "wider", "0.1em": "widest"}
 #: Colours of the palette that are exactly one value of ours (the generators write colours in upper-case hex, and
@@ -181,8 +183,9 @@ def _variable(prop: str, value: str) -> str | None:
     return f"{utility}-({hint + ':' if hint else ''}{name})"
 
 
-def _value(prop: str, value: str, decl: dict[str, str]) -> str | None:
-    """The scale or theme utility of one declaration, or None when only an arbitrary value expresses it."""
+def _value(prop: str, value: str, decl: dict[str, str], relative_leading: bool = False) -> str | None:
+    """The scale or theme utility of one declaration, or None when only an arbitrary value expresses it
+    (``relative_leading``: see :func:`classes`)."""
     if (themed := _variable(prop, value)) is not None:
         return themed
     if prop in SPACED:
@@ -198,7 +201,7 @@ def _value(prop: str, value: str, decl: dict[str, str]) -> str | None:
             return f"text-{FONT_SIZES[int(size)]}"
         return None
     if prop == "line-height":
-        return _spaced("leading", value)
+        return _spaced("leading", value) or (_leading(value, decl) if relative_leading else None)
     if prop == "font-weight" and value in FONT_WEIGHTS:
         return f"font-{FONT_WEIGHTS[value]}"
     if prop == "letter-spacing" and value in TRACKING:
@@ -209,6 +212,15 @@ def _value(prop: str, value: str, decl: dict[str, str]) -> str | None:
         percent = float(value) * 100 if re.fullmatch(r"\d*\.?\d+", value) else -1.0
         return f"opacity-{round(percent)}" if 0 <= percent <= 100 and abs(percent - round(percent)) < 1e-6 else None
     return None
+
+
+def _leading(value: str, decl: dict[str, str]) -> str | None:
+    """``leading-normal`` for 24px beside a font size of 16px: a line height that is a named multiple of the font
+    size, to the hundredth of a px."""
+    height, size = _px(value), _px(decl.get("font-size"))
+    if height is None or not size:
+        return None
+    return next((f"leading-{name}" for ratio, name in LEADING.items() if abs(size * ratio - height) < 0.01), None)
 
 
 def _palette(utility: str, value: str) -> str | None:
@@ -223,11 +235,11 @@ def _palette(utility: str, value: str) -> str | None:
     return f"{utility}-{name}/{round(percent)}" if name and abs(percent - round(percent)) < 1e-6 else None
 
 
-def _one(prop: str, value: str, decl: dict[str, str]) -> str:
+def _one(prop: str, value: str, decl: dict[str, str], relative_leading: bool = False) -> str:
     """The class of one declaration: a keyword, a scale or theme utility, or an arbitrary value or property."""
     if (prop, value) in KEYWORDS:
         return KEYWORDS[(prop, value)]
-    if (found := _value(prop, value, decl)) is not None:
+    if (found := _value(prop, value, decl, relative_leading)) is not None:
         return found
     if prop in ("background-color", "color", "outline-color") and _RGBA.fullmatch(value):
         # A colour function needs no spaces: one arbitrary value reads better than a property.
@@ -302,8 +314,10 @@ def _outline_offset(value: str) -> str:
     return f"outline-offset-[{arbitrary(value)}]"
 
 
-def classes(decl: dict[str, str]) -> list[str]:
-    """Tailwind classes for CSS declarations, in their order."""
+def classes(decl: dict[str, str], *, relative_leading: bool = True) -> list[str]:
+    """Tailwind classes for CSS declarations, in their order. With ``relative_leading``, a line height that is a
+    named multiple of the font size is written as that multiple (``leading-normal``): the same line for the element,
+    but a part of its text with a font size of its own would scale it, so pass False for a text that has one."""
     out: list[str] = []
     gaps = [prop for prop in ("column-gap", "row-gap") if prop in decl]
     # One gap for both axes when they agree, or when a flex line that does not wrap has only the one it uses.
@@ -321,5 +335,5 @@ def classes(decl: dict[str, str]) -> list[str]:
         elif prop == "outline-offset":
             out.append(_outline_offset(value))
         else:
-            out.append(_one(prop, value, decl))
+            out.append(_one(prop, value, decl, relative_leading))
     return out

@@ -78,6 +78,30 @@ def test_sides_corners_gaps_and_outlines_take_as_few_utilities_as_they_need(
     assert classes(decl) == utilities
 
 
+def test_a_line_height_that_is_a_named_multiple_of_the_font_size_is_that_multiple() -> None:
+    assert classes({"font-size": "18px", "line-height": "27px"}) == ["text-lg", "leading-normal"]
+    assert classes({"font-size": "20px", "line-height": "20px"}) == ["text-xl", "leading-5"]
+    assert classes({"font-size": "24px", "line-height": "28.8px"})[-1] == "leading-[28.8px]"
+    # Where a run of the text has a size of its own, only the length keeps its line.
+    assert classes({"font-size": "18px", "line-height": "27px"}, relative_leading=False)[-1] == "leading-[27px]"
+
+
+def test_a_text_with_a_run_of_another_size_keeps_its_line_height_as_a_length() -> None:
+    text = {
+        **_text("1:1", "Inter", 0),
+        "p": -1,
+        "fontSize": 18,
+        "lineHeight": {"unit": "PIXELS", "value": 27},
+        "segments": [
+            {"characters": "$0", "fontName": {"family": "Inter", "style": "Regular"}, "fontSize": 18},
+            {"characters": "/mo", "fontName": {"family": "Inter", "style": "Regular"}, "fontSize": 12},
+        ],
+    }
+    module = react.module(Builder([text], {}, {}, embed=False).build([0]), "Price")
+    assert "leading-[27px]" in module and "leading-normal" not in module
+    assert 'className="text-[12px]"' in module
+
+
 def test_corners_that_meet_across_the_shorter_side_are_rounded_full() -> None:
     assert classes({"width": "80px", "height": "40px", "border-radius": "20px"})[-1] == "rounded-full"
     assert classes({"width": "80px", "height": "40px", "border-radius": "800px"})[-1] == "rounded-full"
@@ -120,6 +144,7 @@ EQUIVALENT = [
     {"border-radius": "8px 8px 0 0", "background-color": "#000000", "opacity": "0.37"},
     {"border-radius": "8px", "background-color": "#FFFFFF", "outline": "1px solid #123456"},
     {"font-size": "14px", "line-height": "20px", "font-weight": "600", "letter-spacing": "0.1em"},
+    {"font-size": "18px", "line-height": "27px", "font-weight": "300"},
     {"font-family": '"Georgia", serif', "color": "rgba(0, 0, 0, 0.5)", "font-size": "15px"},
     {"font-size": "16px", "color": "var(--color-ink)"},
     {"font-family": "sans-serif", "line-height": "normal", "font-style": "italic", "text-transform": "uppercase"},
