@@ -47,8 +47,8 @@ TOKEN_SETUP_MAX_SECONDS: Final = 300.0
 TOKEN_IMPORT_MIN_SECONDS: Final = 30.0
 TOKEN_IMPORT_SECONDS_PER_CHANGE: Final = 0.02
 TOKEN_IMPORT_MAX_SECONDS: Final = 900.0
-#: The variable batches (BATCH_CREATE_VARIABLES, BATCH_UPDATE_VARIABLES, BATCH_DELETE_VARIABLES) check every item,
-#: then write them in slices: 30 s plus 0.02 s an item, at most 300 s (5,000 items take 130 s).
+#: The batches (BATCH_CREATE_VARIABLES, BATCH_UPDATE_VARIABLES, BATCH_DELETE_VARIABLES, BATCH_EDIT_NODES) check
+#: every item, then write them in slices: 30 s plus 0.02 s an item, at most 300 s (5,000 items take 130 s).
 BATCH_MIN_SECONDS: Final = 30.0
 BATCH_SECONDS_PER_ITEM: Final = 0.02
 BATCH_MAX_SECONDS: Final = 300.0
@@ -138,6 +138,7 @@ class Method(StrEnum):
     DELETE_NODE = "DELETE_NODE", 15
     RENAME_NODE = "RENAME_NODE", 15
     CREATE_CHILD_NODE = "CREATE_CHILD_NODE", 15
+    BATCH_EDIT_NODES = "BATCH_EDIT_NODES", BATCH_MIN_SECONDS
     SET_TEXT_CONTENT = "SET_TEXT_CONTENT", 15
     # screenshots and audits
     CAPTURE_SCREENSHOT = "CAPTURE_SCREENSHOT", 30
@@ -180,8 +181,8 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
 
     EXECUTE_CODE waits for the code's own limit (``params.timeout`` ms, default and cap above) plus a margin;
     CREATE_COMPONENT_SET scales with its variant count, SETUP_DESIGN_TOKENS with its token count,
-    APPLY_TOKEN_CHANGES with its change count, the variable batches with their item count; a method the table does
-    not know gets the default.
+    APPLY_TOKEN_CHANGES with its change count, the batches with their item count; a method the table does not know
+    gets the default.
     """
     params = params or {}
     if method == Method.EXECUTE_CODE:
@@ -207,11 +208,12 @@ def command_timeout(method: str, params: Mapping[str, Any] | None) -> float:
     return known.timeout if known is not None else DEFAULT_TIMEOUT
 
 
-#: The list each variable batch works through, item by item.
+#: The list each batch works through, item by item.
 _BATCH_ITEMS: Final = {
     Method.BATCH_CREATE_VARIABLES.value: "variables",
     Method.BATCH_UPDATE_VARIABLES.value: "updates",
     Method.BATCH_DELETE_VARIABLES.value: "variableIds",
+    Method.BATCH_EDIT_NODES.value: "edits",
 }
 
 

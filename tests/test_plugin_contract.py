@@ -175,7 +175,13 @@ def _expected_timeout_cell(method: Method) -> str:
             f"min({TOKEN_SETUP_MAX_SECONDS:g}, {TOKEN_SETUP_MIN_SECONDS:g} + "
             f"{TOKEN_SETUP_SECONDS_PER_TOKEN:g} × tokens) s"
         )
-    if method in (Method.BATCH_CREATE_VARIABLES, Method.BATCH_UPDATE_VARIABLES, Method.BATCH_DELETE_VARIABLES):
+    batches = (
+        Method.BATCH_CREATE_VARIABLES,
+        Method.BATCH_UPDATE_VARIABLES,
+        Method.BATCH_DELETE_VARIABLES,
+        Method.BATCH_EDIT_NODES,
+    )
+    if method in batches:
         return f"min({BATCH_MAX_SECONDS:g}, {BATCH_MIN_SECONDS:g} + {BATCH_SECONDS_PER_ITEM:g} × items) s"
     if method is Method.APPLY_TOKEN_CHANGES:
         return (
@@ -247,3 +253,4 @@ def test_variable_batches_wait_longer_for_more_items() -> None:
     assert command_timeout(Method.BATCH_CREATE_VARIABLES, {"variables": [{}] * 100}) == 30 + 0.02 * 100
     assert command_timeout(Method.BATCH_DELETE_VARIABLES, {"variableIds": ["x"] * 50000}) == 300
     assert command_timeout(Method.BATCH_DELETE_VARIABLES, {}) == Method.BATCH_DELETE_VARIABLES.timeout
+    assert command_timeout(Method.BATCH_EDIT_NODES, {"edits": [{}] * 2000}) == 30 + 0.02 * 2000

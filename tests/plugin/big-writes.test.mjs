@@ -158,3 +158,98 @@ test("a cancel midway takes back what the batch had written, for updates, create
   assert.equal((await settled()).code, "not_found");
   assert.equal(await byName(), names, "the deleted variables are back, with their names, types and values");
 });
+
+// ---- node edits ------------------------------------------------------------------------------------------------------
+
+/** Every layer of the current page with what a batch edit could change. */
+function layersState(p) {
+  const out = [];
+  const visit = (node) => {
+    for (const child of node.children || []) {
+      out.push([child.id, child.name, child.x, child.y, child.width, child.height, child.visible, child.opacity, JSON.stringify(child.fills)]);
+      visit(child);
+    }
+  };
+  visit(p.figma.currentPage);
+  return JSON.stringify(out);
+}
+
+/** A file of 8,000 layers and the first COUNT frames, rectangles and texts of its current page outside instances (whose
+ * layers the editor does not let a plugin resize). */
+function fileWithLayers() {
+  const p = loadPlugin({ setup: (figma, control) => buildBigDocument(figma, control, { layers: 8000 }) });
+  const layers = [];
+  const visit = (node) => {
+    for (const child of node.children || []) {
+      if (child.type === "INSTANCE") continue;
+      if (layers.length < COUNT && ["FRAME", "RECTANGLE", "TEXT"].includes(child.type)) layers.push(child);
+      visit(child);
+    }
+  };
+  visit(p.figma.currentPage);
+  assert.equal(layers.length, COUNT);
+  return { p, layers };
+}
+
+test("2,000 node edits are one call and one undo step; one bad edit is named and nothing changes", async () => {
+  const { p, layers } = fileWithLayers();
+  const before = layersState(p);
+  const edits = layers.map((n, i) => ({ nodeId: n.id, width: 10 + (i % 50), opacity: 0.5, name: "edited/" + i }));
+  const bad = edits.slice();
+  bad[1234] = { nodeId: layers[1234].id, opacity: 2 };
+  const refused = await p.call("BATCH_EDIT_NODES", { edits: bad });
+  assert.equal(refused.code, "bad_params");
+  assert.match(refused.error, /edits\[1234\]\.opacity/);
+  assert.equal(layersState(p), before);
+  // A layer its parent's auto layout places has no x to set: refused before anything moves.
+  const placed = p.figma.currentPage.findOne((n) => !layers.includes(n) && n.parent && n.parent.layoutMode && n.parent.layoutMode !== "NONE");
+  bad[1234] = { nodeId: placed.id, x: 5 };
+  const auto = await p.call("BATCH_EDIT_NODES", { edits: bad });
+  assert.equal(auto.code, "bad_params");
+  assert.match(auto.error, /edits\[1234\].*auto layout/);
+  assert.equal(layersState(p), before);
+
+  const commits = p.control.undoCommits;
+  const { reply, longest } = await longestStretch(p, "edits", "BATCH_EDIT_NODES", { edits });
+  assert.equal(reply.error, undefined, reply.error);
+  assert.equal(reply.result.count, COUNT);
+  assert.equal(p.control.undoCommits - commits, 1);
+  layers.forEach((n, i) => assert.deepEqual([n.width, n.opacity, n.name], [10 + (i % 50), 0.5, "edited/" + i]));
+  assert.ok(longest < 4 * SLICE_MS, "the plugin held the thread for " + longest.toFixed(1) + " ms at a stretch");
+  assert.equal(reply.result.edited.length, LISTED_ITEMS);
+  assert.equal(reply.result.notListed, COUNT - LISTED_ITEMS);
+});
+
+test("node edits that fail or are cancelled midway set every layer back", async () => {
+  const { p, layers } = fileWithLayers();
+  const before = layersState(p);
+  // A layer the editor refuses to resize, deep in the batch.
+  const stubborn = layers[1500];
+  stubborn.resize = () => {
+    throw new Error("Simulated failure of resize");
+  };
+  const edits = layers.map((n) => ({ nodeId: n.id, height: 20, visible: false, opacity: 0.3 }));
+  const failed = await p.call("BATCH_EDIT_NODES", { edits });
+  assert.equal(failed.code, "plugin_api_error");
+  assert.equal(failed.failedIndex, 1500);
+  assert.match(failed.error, /edits\[1500\].*Simulated failure of resize.*1500 layers already edited were set back/);
+  assert.equal(layersState(p), before);
+  delete stubborn.resize;
+
+  // Slow layers, so the batch spans slices and the cancel lands midway.
+  for (const n of layers) {
+    const resize = n.resize.bind(n);
+    n.resize = (w, h) => {
+      const end = performance.now() + 0.3;
+      while (performance.now() < end);
+      resize(w, h);
+    };
+  }
+  p.fromUi({ kind: "command", route: "r", command: { id: "slow", method: "BATCH_EDIT_NODES", params: { edits } } });
+  await p.next((m) => m.kind === "event" && m.event.type === "PROGRESS" && m.event.data.id === "slow" && m.event.data.progress > COUNT / 3, 20000);
+  p.fromUi({ kind: "command", route: "r", command: { id: "stop", method: "CANCEL", params: { target: "slow" } } });
+  assert.equal((await p.next((m) => m.kind === "reply" && m.reply.id === "slow")).reply.code, "cancelled");
+  // A refused write waits for the cancelled one to settle, so after its answer the rollback is done.
+  assert.equal((await p.call("BATCH_EDIT_NODES", { edits: [{ nodeId: "404:404", x: 1 }] })).code, "not_found");
+  assert.equal(layersState(p), before);
+});

@@ -1,16 +1,19 @@
-"""Node writes: size, position, fills and strokes, image fills, text, names, clones, new children, deletes.
+"""Node writes: size, position, fills and strokes, image fills, text, names, clones, new children, deletes, and
+batches of edits to thousands of layers.
 
-Each call is one undo step and answers with what changed (before → after) or, for a delete, what was removed.
+Each call is one undo step and answers with what changed (before → after) or, for a delete, what was removed; a
+batch answers with the layers it edited.
 """
 
 from __future__ import annotations
 
 import base64
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta
 
+from design_console.errors import DesignError, ErrorCode
 from design_console.plugin_contract import Method
 from design_console.protocol import ToolOutput
 from design_console.tools.args import Color, NodeArgs, NodeId
@@ -21,6 +24,7 @@ Id = Annotated[str, Meta(min_length=1, max_length=200)]
 Name = Annotated[str, Meta(min_length=1, max_length=255)]
 Size = Annotated[float, Meta(gt=0)]
 Coordinate = float
+S = TypeVar("S")
 
 
 class ResizeArgs(NodeArgs):
@@ -149,6 +153,19 @@ write_tool(
 )
 
 
+def _checked(value: Any, kind: type[S], argument: str, shape: str) -> Any:
+    """``value`` checked as ``kind`` and back in plain data, for an argument whose schema ``tools/list`` leaves out
+    (the tool's description names its keys, ``shape``: fewer catalog bytes); a bad one names its field and rule."""
+    try:
+        return msgspec.to_builtins(msgspec.convert(value, kind))
+    except msgspec.ValidationError as exc:
+        raise DesignError(ErrorCode.BAD_ARGUMENT, f"{argument}: {exc}.", f"Give {argument} as {shape}.") from None
+
+
+#: The keys of design_create_child's properties, as its description and its refusals show them.
+CHILD_SHAPE = "{name?, x?, y?, width?, height?, fills?, text?}"
+
+
 class ChildProperties(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     name: Name | None = None
     x: Coordinate | None = None
@@ -162,12 +179,62 @@ class ChildProperties(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, 
 class CreateChildArgs(Args):
     parentId: NodeId
     nodeType: Literal["RECTANGLE", "ELLIPSE", "FRAME", "TEXT", "LINE"]
-    properties: ChildProperties | None = None
+    # A ChildProperties, checked in _child_params.
+    properties: dict[str, Any] | None = None
+
+
+def _child_params(args: CreateChildArgs) -> dict[str, Any]:
+    params: dict[str, Any] = {"parentId": args.parentId, "nodeType": args.nodeType}
+    if args.properties is not None:
+        params["properties"] = _checked(args.properties, ChildProperties, "properties", CHILD_SHAPE)
+    return params
 
 
 write_tool(
     "design_create_child",
-    "Create a rectangle, ellipse, frame, text or line in a parent.",
+    f"Create a rectangle, ellipse, frame, text or line in a parent; properties {CHILD_SHAPE}.",
     CreateChildArgs,
     method=Method.CREATE_CHILD_NODE,
+    params=_child_params,
+)
+
+#: Largest batch of node edits in one call: the plugin's MAX_EDITS, one undo step, written in slices.
+MAX_EDITS = 5000
+
+
+class NodeEdit(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One layer's edit: the properties to set on it (the plugin checks each against the layer)."""
+
+    nodeId: NodeId
+    x: Coordinate | None = None
+    y: Coordinate | None = None
+    width: Size | None = None
+    height: Size | None = None
+    name: Name | None = None
+    visible: bool | None = None
+    opacity: Annotated[float, Meta(ge=0, le=1)] | None = None
+    cornerRadius: Annotated[float, Meta(ge=0)] | None = None
+    fills: Annotated[list[Paint], Meta(max_length=20)] | None = None
+
+
+#: The keys of one edit of design_batch_edit_nodes.
+EDIT_SHAPE = "{nodeId, x?, y?, width?, height?, name?, visible?, opacity?, cornerRadius?, fills?}"
+
+
+class BatchEditArgs(Args):
+    # NodeEdits, checked in _edit_params.
+    edits: Annotated[list[dict[str, Any]], Meta(min_length=1, max_length=MAX_EDITS)]
+
+
+def _edit_params(args: BatchEditArgs) -> dict[str, Any]:
+    return {"edits": _checked(args.edits, list[NodeEdit], "edits", f"[{EDIT_SHAPE}]")}
+
+
+write_tool(
+    "design_batch_edit_nodes",
+    f"Edit layers, all or none: [{EDIT_SHAPE}].",
+    BatchEditArgs,
+    method=Method.BATCH_EDIT_NODES,
+    params=_edit_params,
+    idempotent=True,
 )

@@ -1,6 +1,7 @@
-import { PluginError, badParams, errorText } from "../errors.js";
+import { PluginError, badParams, conflict, errorText } from "../errors.js";
 import { getNode, getSceneNode, requireProp, summarize, describePaints, placeUnder } from "../nodes.js";
-import { reqString, reqNumber, optNumber, optBool, reqArray, optEnum, optObject } from "../params.js";
+import { reqString, reqNumber, optNumber, optBool, reqArray, optEnum, optObject, isPlainObject } from "../params.js";
+import { Pacer } from "../chunks.js";
 import { solidPaint } from "../colors.js";
 import { loadFontsOf, echoText } from "./text.js";
 
@@ -238,4 +239,156 @@ export async function createChildNode(/** @type {any} */ params) {
     throw err;
   }
   return { success: true, node: summarize(node) };
+}
+
+/** Edits per BATCH_EDIT_NODES: 5,000 layers moved, resized or restyled in one call and one undo step. */
+export const MAX_EDITS = 5000;
+/** Edits an answer lists by node id; beyond this it only counts them. */
+const LISTED_EDITS = 100;
+
+/**
+ * What each property of a batch edit needs: the node property it sets (the one the node must have) and a check of
+ * the value, which answers the value to write or throws.
+ * @type {Record<string, {prop: string, check: (value: any, where: string) => any}>}
+ */
+const EDITABLE = {
+  x: { prop: "x", check: (v, where) => finite(v, where, -1e6, 1e6) },
+  y: { prop: "y", check: (v, where) => finite(v, where, -1e6, 1e6) },
+  width: { prop: "resize", check: (v, where) => finite(v, where, 0.01, 100000) },
+  height: { prop: "resize", check: (v, where) => finite(v, where, 0.01, 100000) },
+  name: {
+    prop: "name",
+    check: (v, where) => {
+      if (typeof v !== "string" || !v) throw badParams(where + " must be a non-empty string.");
+      return v;
+    },
+  },
+  visible: {
+    prop: "visible",
+    check: (v, where) => {
+      if (typeof v !== "boolean") throw badParams(where + " must be true or false.");
+      return v;
+    },
+  },
+  opacity: { prop: "opacity", check: (v, where) => finite(v, where, 0, 1) },
+  cornerRadius: { prop: "cornerRadius", check: (v, where) => finite(v, where, 0, 100000) },
+  fills: { prop: "fills", check: (v) => v },
+};
+
+/** @param {unknown} v @param {string} where @param {number} min @param {number} max */
+function finite(v, where, min, max) {
+  if (typeof v !== "number" || !isFinite(v) || v < min || v > max) throw badParams(where + " must be a number from " + min + " to " + max + ".");
+  return v;
+}
+
+/**
+ * @typedef {{index: number, node: any, set: Record<string, any>}} PlannedEdit
+ * @typedef {{node: any, before: Record<string, any>}} DoneEdit
+ */
+
+/** Checks every edit of a batch against its node; nothing changes here. @param {any[]} items @param {Pacer} pacer */
+async function planEdits(items, pacer) {
+  /** @type {PlannedEdit[]} */
+  const planned = [];
+  /** @type {Map<string, number>} */
+  const seen = new Map();
+  for (let i = 0; i < items.length; i++) {
+    await pacer.check();
+    const item = items[i];
+    const at = "edits[" + i + "]";
+    if (!isPlainObject(item)) throw badParams(at + " must be an object with 'nodeId' and the properties to set.");
+    const node = /** @type {any} */ (await getSceneNode(item.nodeId, at + ".nodeId"));
+    const twin = seen.get(node.id);
+    if (twin !== undefined) throw conflict(at + ": edits[" + twin + "] edits node " + node.id + " too; give each node one edit.");
+    seen.set(node.id, i);
+    /** @type {Record<string, any>} */
+    const set = {};
+    for (const key of Object.keys(item)) {
+      if (key === "nodeId") continue;
+      const rule = EDITABLE[key];
+      const where = at + "." + key + " (" + node.type + " '" + node.name + "')";
+      if (!rule) throw badParams(at + ": '" + key + "' cannot be set here; the properties are " + Object.keys(EDITABLE).join(", ") + ".");
+      if (!(rule.prop in node)) throw new PluginError("wrong_node_type", where + ": a " + node.type + " has no " + key + ".");
+      set[key] = key === "fills" ? await buildPaints(Array.isArray(item.fills) ? item.fills : [], at + ".fills") : rule.check(item[key], where);
+    }
+    if (!Object.keys(set).length) throw badParams(at + ": give at least one property to set besides 'nodeId'.");
+    const parent = node.parent;
+    if (("x" in set || "y" in set) && parent && parent.layoutMode && parent.layoutMode !== "NONE" && node.layoutPositioning !== "ABSOLUTE") {
+      throw badParams(at + ": " + node.type + " '" + node.name + "' is placed by the auto layout of '" + parent.name + "'; x and y do not apply to it. Leave them out, or move its parent.");
+    }
+    planned.push({ index: i, node: node, set: set });
+  }
+  return planned;
+}
+
+/** Writes one planned edit; answers what the node had before, for a rollback. @param {PlannedEdit} edit */
+function applyEdit(edit) {
+  const node = edit.node;
+  const set = edit.set;
+  /** @type {Record<string, any>} */
+  const before = {};
+  if ("width" in set || "height" in set) {
+    before.size = [node.width, node.height];
+    node.resize("width" in set ? set.width : node.width, "height" in set ? set.height : node.height);
+  }
+  for (const key of Object.keys(set)) {
+    if (key === "width" || key === "height") continue;
+    before[key] = node[key];
+    node[key] = set[key];
+  }
+  return before;
+}
+
+/** Sets a node back as `before` says. @param {DoneEdit} done */
+function undoEdit(done) {
+  const node = done.node;
+  for (const key of Object.keys(done.before)) {
+    if (key === "size") node.resize(done.before.size[0], done.before.size[1]);
+    else node[key] = done.before[key];
+  }
+}
+
+/**
+ * BATCH_EDIT_NODES: up to MAX_EDITS layers moved, resized, renamed, shown or hidden, faded, rounded or refilled, all
+ * or none. Every edit is checked first; the edits are written in slices (chunks.js), and a failure or a cancel midway
+ * sets every node already edited back.
+ */
+export async function batchEditNodes(/** @type {any} */ params, /** @type {import("../dispatch.js").CommandContext} */ ctx) {
+  const items = reqArray(params, "edits");
+  if (!items.length) throw badParams("'edits' is empty: give at least one edit.");
+  if (items.length > MAX_EDITS) throw badParams("'edits' has " + items.length + " items; the limit is " + MAX_EDITS + " per call. Split it into calls of at most " + MAX_EDITS + ".");
+  const planned = await planEdits(items, new Pacer(ctx, 0));
+  /** @type {DoneEdit[]} */
+  const done = [];
+  let current = planned[0];
+  const pacer = new Pacer(ctx, planned.length);
+  try {
+    for (const edit of planned) {
+      current = edit;
+      done.push({ node: edit.node, before: applyEdit(edit) });
+      await pacer.step((n, total) => "Edited " + n + " of " + total + " layers");
+    }
+  } catch (err) {
+    let left = 0;
+    done.reverse().forEach((d) => {
+      try {
+        undoEdit(d);
+      } catch (undoErr) {
+        left++;
+      }
+    });
+    const undone = left
+      ? "Setting back the " + done.length + " layers already edited failed for " + left + "; check them."
+      : "Nothing was kept: the " + done.length + " layers already edited were set back.";
+    if (err instanceof PluginError && err.code === "cancelled") throw new PluginError("cancelled", err.message + " " + undone);
+    throw new PluginError("plugin_api_error", "The design tool refused edits[" + current.index + "] (" + current.node.id + "): " + errorText(err) + ". " + undone, {
+      rolledBack: left === 0,
+      failedIndex: current.index,
+      failedName: current.node.name,
+    });
+  }
+  /** @type {Record<string, any>} */
+  const out = { success: true, count: done.length, edited: planned.slice(0, LISTED_EDITS).map((e) => e.node.id) };
+  if (planned.length > LISTED_EDITS) out.notListed = planned.length - LISTED_EDITS;
+  return out;
 }
