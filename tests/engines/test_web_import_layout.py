@@ -86,3 +86,19 @@ def test_a_table_row_is_a_row_and_positioned_boxes_paint_over_the_flow() -> None
     tr = out.root["children"][1]
     assert tr["layout"]["mode"] == "HORIZONTAL" and tr["layout"]["itemSpacing"] == 0
     assert out.root["children"][2]["absolute"] is True
+
+
+def test_a_frame_whose_content_leaves_no_layer_has_no_children_left() -> None:
+    out = convert_page(
+        _html(
+            el(1, "div", 0, 0, 200, 100, bg="rgb(0, 0, 0)"),
+            el(2, "div", 100, 50, 0, 0, display="flex"),
+            el(3, "i", 100, 50, 0, 0),
+        ),
+        width=800,
+        name="P",
+    )
+    (box,) = out.root["children"]
+    # The empty boxes inside (an icon whose font did not load) leave nothing, and no bookkeeping, behind.
+    assert "children" not in box and out.node_count == 2
+    assert "_entry" not in str(out.root)

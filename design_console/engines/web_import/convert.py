@@ -474,6 +474,8 @@ class _Converter:
         kids.sort(key=_paint_order)
         if kids:
             node["children"] = kids
+        else:
+            node.pop("children", None)
         entry = node.get("_entry")
         ghost = node.pop("_ghost", False)
         # A ghost stays only as a group of items that auto layout places: a box around one item is no help.
