@@ -66,7 +66,8 @@ def writes_table(counts: list[int], write_ms: float, reference: bool) -> None:
     if reference:
         install_reference()
     print(f"variable updates in the plugin ({write_ms:g} ms a write in the stand-in editor)")
-    print(f"{'writes':>7} {'side':<10}{'total s':>8}{'calls':>7}{'chunks':>8}{'longest ms':>11}{'undo':>6}{'heap MiB':>9}")
+    header = f"{'writes':>7} {'side':<10}{'total s':>8}{'calls':>7}{'chunks':>8}{'longest ms':>11}"
+    print(header + f"{'undo':>6}{'heap MiB':>9}")
     for count in counts:
         for side in sides:
             f = _writes(side, count, write_ms)
@@ -158,27 +159,27 @@ async def memory(count: int, token_count: int) -> None:
         async with Client(params) as client:
             # Every worker the jobs use starts on a small call first, so idle counts them too.
             await _call(client, "design_get_status", {})
-            await _call(client, "design_import_tokens", {"payload": '{"a": {"$type": "number", "$value": 1}}', "dryRun": True})
+            tiny = '{"a": {"$type": "number", "$value": 1}}'
+            await _call(client, "design_import_tokens", {"payload": tiny, "dryRun": True})
             await _call(client, "design_get_variables", {"returnAsLinks": True})
             await asyncio.sleep(1)
             idle = sampler.now()
             kinds = sorted(idle)
-            print(f"\nRSS MiB of designd and its workers ({count} variables in batches, {token_count} tokens × 4 modes)")
+            jobs = f"{count} variables in batches, {token_count} tokens × 4 modes"
+            print(f"\nRSS MiB of designd and its workers ({jobs})")
             print(f"{'':<34}" + "".join(f"{k:>14}" for k in kinds) + f"{'total':>10}")
             _line("idle", idle, kinds)
 
-            coll = await _call(client, "design_create_variable_collection", {"name": "Big", "additionalModes": ["Dark"]})
-            collection_id = coll["collection"]["id"]
-            mode_id = coll["collection"]["modes"][0]["modeId"]
+            made = await _call(
+                client, "design_create_variable_collection", {"name": "Big", "additionalModes": ["Dark"]}
+            )
+            collection_id = made["collection"]["id"]
+            mode_id = made["collection"]["modes"][0]["modeId"]
             new = [{"name": f"size/{i}", "resolvedType": "FLOAT", "valuesByMode": {mode_id: i}} for i in range(count)]
-            jobs: list[tuple[str, str, dict[str, Any]]] = [
-                ("create", "design_batch_create_variables", {"collectionId": collection_id, "variables": new}),
-            ]
+            with sampler.running() as peak:
+                await _call(client, "design_batch_create_variables", {"collectionId": collection_id, "variables": new})
+            _line(f"peak: {count} create", peak, kinds)
             ids: list[str] = []
-            for label, tool, args in jobs:
-                with sampler.running() as peak:
-                    await _call(client, tool, args)
-                _line(f"peak: {count} {label}", peak, kinds)
             with sampler.running() as peak:
                 cursor = None
                 while True:
@@ -204,7 +205,8 @@ async def memory(count: int, token_count: int) -> None:
             with sampler.running() as peak:
                 started = time.perf_counter()
                 target = str(Path(out) / "tokens")
-                await _call(client, "design_export_tokens", {"format": "dtcg", "outputPath": target, "strategy": "replace"})
+                export = {"format": "dtcg", "outputPath": target, "strategy": "replace"}
+                await _call(client, "design_export_tokens", export)
                 took = time.perf_counter() - started
             _line(f"peak: export {token_count} tokens ({took:.1f} s)", peak, kinds)
             await asyncio.sleep(2)
