@@ -24,16 +24,18 @@ const FONT = { family: "Inter", style: "Regular" };
  *   layers: layers below the pages in all (components included), exactly; pages: pages of screens (the first is the
  *   current page); componentSets: sets of three variants (Button, Input, Badge, Tab, Button 2…; default 4), 10
  *   layers each; variables: local variables in all, split over `collections`, each with `modes` modes;
- *   select: how many screens' rows end up selected on the current page.
+ *   select: how many screens' rows end up selected on the current page; annotate: every so many layers made carries
+ *   an annotation.
  * @returns {{layers: number, pages: any[], components: any[], componentSets: any[], screens: any[], texts: number,
- *            instances: number, variables: any[], collections: any[], selection: any[]}}
+ *            instances: number, variables: any[], collections: any[], selection: any[],
+ *            annotated: number}}
  */
 export function buildBigDocument(figma, control, options = {}) {
   const total = options.layers ?? 1000;
   const pageCount = Math.max(1, options.pages ?? 1);
   const screensPerSection = options.screensPerSection ?? 10;
   let left = total;
-  const summary = { layers: 0, pages: [], components: [], componentSets: [], screens: [], texts: 0, instances: 0, variables: [], collections: [], selection: [] };
+  const summary = { layers: 0, pages: [], components: [], componentSets: [], screens: [], texts: 0, instances: 0, variables: [], collections: [], selection: [], annotated: 0 };
   const byId = new Map();
 
   /** The stand-in makes every node on the current page; it is moved under its parent here. */
@@ -49,7 +51,12 @@ export function buildBigDocument(figma, control, options = {}) {
     if (left <= 0) return null;
     left -= 1;
     summary.layers += 1;
-    return place(factory(), parent, name);
+    const node = place(factory(), parent, name);
+    if (options.annotate && summary.layers % options.annotate === 0 && "annotations" in node) {
+      node.annotations = [{ label: "Check " + name + " (" + summary.layers + ")" }];
+      summary.annotated += 1;
+    }
+    return node;
   }
 
   function frame(parent, name, props = {}) {

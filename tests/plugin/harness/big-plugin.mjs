@@ -14,7 +14,9 @@ const plugin = loadPlugin({ setup: (figma, control) => (summary = buildBigDocume
 // Building the document leaves garbage a real file has not; collected now (node --expose-gc), no read pays for it.
 if (typeof globalThis.gc === "function") globalThis.gc();
 let pageLayers = 0;
-const count = (node) => (node.children || []).forEach((c) => (pageLayers++, count(c)));
+let pageAnnotated = 0;
+const count = (node) =>
+  (node.children || []).forEach((c) => (pageLayers++, (pageAnnotated += c.annotations && c.annotations.length ? 1 : 0), count(c)));
 count(plugin.figma.currentPage);
 const counts = {
   layers: summary.layers,
@@ -22,6 +24,8 @@ const counts = {
   pageLayers: pageLayers,
   variables: summary.variables.length,
   selection: summary.selection.length,
+  annotated: summary.annotated,
+  pageAnnotated: pageAnnotated,
   buildMs: Math.round(performance.now() - started),
 };
 process.stdout.write(JSON.stringify({ ready: counts }) + "\n");
