@@ -100,20 +100,25 @@ def chain_daemon(chain_env: TestEnv) -> Iterator[DaemonProcess]:
 
 
 #: Folders whose modules each take tens of seconds (Remote Mode servers, browsers, Node suites, whole chains). A
-#: parallel run hands modules out in collection order, so these go first and the run ends on short modules, instead
-#: of one worker finishing a long module alone while the other waits.
+#: parallel run hands modules out in collection order, so these, and any module with a test marked ``slow`` or
+#: ``browser``, go first and the run ends on short modules instead of one worker finishing a long one alone.
 LONG_MODULES_FIRST = ("remote", "plugin", "workers", "daemon", "shim", "test_cli.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the long folders first (a stable sort: each module's tests stay together and in order)."""
+    """Order the long modules first (a stable sort: each module's tests stay together and in order)."""
     tests = Path(__file__).parent
+    long_modules = {
+        item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("browser")
+    }
 
     def rank(item: pytest.Item) -> int:
         try:
             first = item.path.relative_to(tests).parts[0]
         except ValueError:
-            return len(LONG_MODULES_FIRST)
-        return LONG_MODULES_FIRST.index(first) if first in LONG_MODULES_FIRST else len(LONG_MODULES_FIRST)
+            return len(LONG_MODULES_FIRST) + 1
+        if first in LONG_MODULES_FIRST:
+            return LONG_MODULES_FIRST.index(first)
+        return len(LONG_MODULES_FIRST) if item.path in long_modules else len(LONG_MODULES_FIRST) + 1
 
     items.sort(key=rank)
