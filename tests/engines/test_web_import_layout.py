@@ -102,3 +102,17 @@ def test_a_frame_whose_content_leaves_no_layer_has_no_children_left() -> None:
     # The empty boxes inside (an icon whose font did not load) leave nothing, and no bookkeeping, behind.
     assert "children" not in box and out.node_count == 2
     assert "_entry" not in str(out.root)
+
+
+def test_a_column_of_a_flex_row_stays_a_frame_so_the_row_keeps_its_layout() -> None:
+    row = el(1, "div", 0, 0, 600, 100, display="flex", padding=[0, 0, 0, 0])
+    # Two columns tiling the row (entries 3 and 5), each padded 12 px around one card.
+    padded = [0, 12, 0, 12]
+    first = el(2, "div", 0, 0, 300, 100, padding=padded)
+    first_card = el(3, "div", 12, 0, 276, 100, bg="rgb(1, 1, 1)")
+    second = el(2, "div", 300, 0, 300, 100, padding=padded)
+    second_card = el(5, "div", 312, 0, 276, 100, bg="rgb(2, 2, 2)")
+    out = convert_page(_html(row, first, first_card, second, second_card), width=800, name="P")
+    (box,) = out.root["children"]
+    assert box["layout"]["mode"] == "HORIZONTAL" and box["layout"]["itemSpacing"] == 0
+    assert [(c["x"], c["layout"]["paddingLeft"]) for c in box["children"]] == [(0, 12), (300, 12)]

@@ -47,6 +47,7 @@ _BLENDS = {
     "difference", "exclusion", "hue", "saturation", "color", "luminosity",
 }  # fmt: skip
 _SIDES = ("top", "right", "bottom", "left")
+_FLEX_BOXES = {"flex", "inline-flex", "grid", "inline-grid"}
 _POSITION_PARTS = re.compile(r"calc\([^)]*\)|\S+")
 _FUNCTION = re.compile(r"([a-z-]+)\(((?:[^()]|\([^()]*\))*)\)")
 
@@ -215,7 +216,7 @@ class _Converter:
         if e.get("transform"):
             # A transformed box is a layer of its own, so that its content turns with it.
             shown = True
-        if e.get("display") in ("flex", "inline-flex", "grid", "inline-grid"):
+        if e.get("display") in _FLEX_BOXES:
             # A flex or grid box is a group of its own even when nothing of it shows, so that its parent's row or
             # column keeps one layer per item and can get auto layout.
             shown = True
@@ -478,8 +479,10 @@ class _Converter:
             node.pop("children", None)
         entry = node.get("_entry")
         ghost = node.pop("_ghost", False)
-        # A ghost stays only as a group of items that auto layout places: a box around one item is no help.
-        grouping = not ghost or sum(not k.get("absolute") for k in kids) >= 2
+        # A ghost stays only as a group of items that auto layout places, or as an item of a flex or grid box (a
+        # column of a row, whose padding places its content): any other box around one item is no help.
+        flowing = sum(not k.get("absolute") for k in kids)
+        grouping = not ghost or flowing >= 2 or (flowing == 1 and entry is not None and self._in_flex(entry))
         if entry is not None and node["type"] == "FRAME" and not node.get("rotation") and grouping:
             self._auto_layout(node, entry, kids)
         if ghost and "layout" not in node:
@@ -509,6 +512,11 @@ class _Converter:
             if variable:
                 node.setdefault("bound", {})[key] = variable
         node["layout"] = layout
+
+    def _in_flex(self, index: int) -> bool:
+        """Whether entry ``index`` is an item of a flex or grid box."""
+        parent = self.entries[index]["p"]
+        return parent >= 0 and self.entries[parent].get("display") in _FLEX_BOXES
 
     def _item_of(self, index: int, container: int) -> int:
         """The direct child of entry ``container`` that entry ``index`` is in (or is); -1 when it is in none."""
