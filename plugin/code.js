@@ -451,7 +451,7 @@
       });
       if (batch.meta.length) emit2({ type: "METADATA_CHANGE", data: { changes: batch.meta } });
     }
-    function collect2(changes) {
+    function collect(changes) {
       if (!pending) {
         pending = { nodeIds: [], seen: {}, count: 0, style: false, node: false, meta: [] };
         setTimeout(flush, DOCUMENT_FLUSH_MS);
@@ -486,9 +486,9 @@
         }
       });
     }
-    figma.loadAllPagesAsync().then(() => figma.on("documentchange", (event) => collect2(event.documentChanges))).catch((err) => {
+    figma.loadAllPagesAsync().then(() => figma.on("documentchange", (event) => collect(event.documentChanges))).catch((err) => {
       diag2("[design bridge] whole-document change events unavailable, watching the current page only:", err);
-      figma.currentPage.on("nodechange", (event) => collect2(event.nodeChanges));
+      figma.currentPage.on("nodechange", (event) => collect(event.nodeChanges));
     });
   }
 
@@ -3379,22 +3379,59 @@
   }
 
   // plugin/src/code/methods/annotations.js
-  function collect(node, depth, out) {
-    if ("annotations" in node && node.annotations.length) {
-      out.push({ nodeId: node.id, name: node.name, type: node.type, annotations: node.annotations.map((a) => Object.assign({}, a)) });
-    }
-    if (depth > 0 && "children" in node) node.children.forEach((c) => collect(c, depth - 1, out));
+  var VISIT_MAX = 2e4;
+  function entryOf(node) {
+    return { nodeId: node.id, name: node.name, type: node.type, annotations: node.annotations.map((a) => Object.assign({}, a)) };
   }
   async function getAnnotations(params) {
-    const node = requireProp(await getNode(params.nodeId), "annotations", "read annotations");
+    const node = await getNode(params.nodeId);
+    if (node.type === "DOCUMENT" || !("children" in node)) requireProp(node, "annotations", "read annotations");
     const includeChildren = optBool(params, "includeChildren", optBool(params, "include_children", false));
     const depth = includeChildren ? (
       /** @type {number} */
       optNumber(params, "depth", 1, { min: 0, max: 20 })
     ) : 0;
-    const found = [];
-    collect(node, depth, found);
-    return { success: true, nodeId: node.id, annotations: node.annotations.map((a) => Object.assign({}, a)), nodes: found };
+    const maxChars = (
+      /** @type {number} */
+      optNumber(params, "maxChars", READ_MAX_CHARS, { min: 1, max: READ_MAX_CHARS })
+    );
+    const start = startPath(params.start);
+    const own = "annotations" in node ? node.annotations.map((a) => Object.assign({}, a)) : [];
+    const out = start.length ? { success: true, nodeId: node.id, nodes: [], next: null } : { success: true, nodeId: node.id, annotations: own, nodes: [], next: null };
+    const walk2 = resume([node], start, []);
+    let chars = 0;
+    let visited = 0;
+    const here = () => walk2.map((f, level) => level === walk2.length - 1 ? f.index : f.index - 1);
+    while (walk2.length) {
+      const frame = walk2[walk2.length - 1];
+      if (frame.index >= frame.siblings.length) {
+        walk2.pop();
+        continue;
+      }
+      if (visited >= VISIT_MAX) {
+        out.next = here();
+        break;
+      }
+      const layer = (
+        /** @type {any} */
+        frame.siblings[frame.index]
+      );
+      if ("annotations" in layer && layer.annotations.length) {
+        const entry = entryOf(layer);
+        const size = JSON.stringify(entry).length + 1;
+        if (out.nodes.length && chars + size > maxChars) {
+          out.next = here();
+          break;
+        }
+        chars += size;
+        out.nodes.push(entry);
+      }
+      visited += 1;
+      frame.index += 1;
+      const kids = childrenOf(layer);
+      if (kids && kids.length && walk2.length - 1 < depth) walk2.push({ siblings: kids, index: 0, box: null });
+    }
+    return out;
   }
   async function setAnnotations(params) {
     const node = requireProp(await getNode(params.nodeId), "annotations", "set annotations");
@@ -3886,10 +3923,13 @@
       const item = items[i];
       const at = "edits[" + i + "]";
       if (!isPlainObject(item)) throw badParams(at + " must be an object with 'nodeId' and the properties to set.");
-      const node = (
-        /** @type {any} */
-        await getSceneNode(item.nodeId, at + ".nodeId")
-      );
+      let node;
+      try {
+        node = await getSceneNode(item.nodeId, at + ".nodeId");
+      } catch (err) {
+        if (err instanceof PluginError) throw new PluginError(err.code, at + ": " + err.message, err.extra);
+        throw err;
+      }
       const twin = seen.get(node.id);
       if (twin !== void 0) throw conflict(at + ": edits[" + twin + "] edits node " + node.id + " too; give each node one edit.");
       seen.set(node.id, i);
@@ -5226,11 +5266,11 @@
     const node = component.createInstance();
     node.resize(Math.max(spec.width, 0.01), Math.max(spec.height, 0.01));
     const wanted = [];
-    const collect2 = (s) => {
+    const collect = (s) => {
       if (s.type === "TEXT") wanted.push(s.characters);
-      (s.children || []).forEach(collect2);
+      (s.children || []).forEach(collect);
     };
-    (spec.children || []).forEach(collect2);
+    (spec.children || []).forEach(collect);
     const texts = (
       /** @type {TextNode[]} */
       node.findAll((n) => n.type === "TEXT")

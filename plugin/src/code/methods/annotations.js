@@ -1,24 +1,66 @@
 import { badParams, notFound } from "../errors.js";
 import { getNode, requireProp } from "../nodes.js";
 import { reqArray, optBool, optNumber, optEnum } from "../params.js";
+import { READ_MAX_CHARS, childrenOf, resume, startPath } from "./layers.js";
 
-/** @param {any} node @param {number} depth @param {any[]} out */
-function collect(node, depth, out) {
-  if ("annotations" in node && node.annotations.length) {
-    out.push({ nodeId: node.id, name: node.name, type: node.type, annotations: node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)) });
-  }
-  if (depth > 0 && "children" in node) node.children.forEach((/** @type {any} */ c) => collect(c, depth - 1, out));
+/** The most layers one GET_ANNOTATIONS page visits: a subtree with few annotations still answers in bounded time. */
+const VISIT_MAX = 20000;
+
+/** @param {any} node */
+function entryOf(node) {
+  return { nodeId: node.id, name: node.name, type: node.type, annotations: node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)) };
 }
 
-/** GET_ANNOTATIONS */
-export async function getAnnotations(/** @type {any} */ params) {
-  const node = requireProp(await getNode(params.nodeId), "annotations", "read annotations");
+/**
+ * GET_ANNOTATIONS: the annotated layers of a node's subtree (to `depth` with includeChildren), one page at a time,
+ * walked lazily in document order from the position `start` (**ours**, child indexes from the node, as `next`
+ * answered); a page stops before it would pass `maxChars` (at most READ_MAX_CHARS) of entries or after VISIT_MAX
+ * layers, so its cost and size stay the same on any size of subtree. The node's own annotations come on the first page.
+ * @param {any} params
+ */
+export async function getAnnotations(params) {
+  const node = await getNode(params.nodeId);
+  // A page holds no annotations of its own but may be read for its layers'; the document may not.
+  if (node.type === "DOCUMENT" || !("children" in node)) requireProp(node, "annotations", "read annotations");
   const includeChildren = optBool(params, "includeChildren", optBool(params, "include_children", false));
   const depth = includeChildren ? /** @type {number} */ (optNumber(params, "depth", 1, { min: 0, max: 20 })) : 0;
-  /** @type {any[]} */
-  const found = [];
-  collect(node, depth, found);
-  return { success: true, nodeId: node.id, annotations: node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)), nodes: found };
+  const maxChars = /** @type {number} */ (optNumber(params, "maxChars", READ_MAX_CHARS, { min: 1, max: READ_MAX_CHARS }));
+  const start = startPath(params.start);
+  const own = "annotations" in node ? node.annotations.map((/** @type {any} */ a) => Object.assign({}, a)) : [];
+  /** @type {Record<string, any>} */
+  const out = start.length ? { success: true, nodeId: node.id, nodes: [], next: null } : { success: true, nodeId: node.id, annotations: own, nodes: [], next: null };
+  const walk = resume([node], start, []);
+  let chars = 0;
+  let visited = 0;
+  // The position of the layer the walk is at: an ancestor's frame already points past it.
+  const here = () => walk.map((f, level) => (level === walk.length - 1 ? f.index : f.index - 1));
+  while (walk.length) {
+    const frame = walk[walk.length - 1];
+    if (frame.index >= frame.siblings.length) {
+      walk.pop();
+      continue;
+    }
+    if (visited >= VISIT_MAX) {
+      out.next = here();
+      break;
+    }
+    const layer = /** @type {any} */ (frame.siblings[frame.index]);
+    if ("annotations" in layer && layer.annotations.length) {
+      const entry = entryOf(layer);
+      const size = JSON.stringify(entry).length + 1;
+      if (out.nodes.length && chars + size > maxChars) {
+        out.next = here();
+        break;
+      }
+      chars += size;
+      out.nodes.push(entry);
+    }
+    visited += 1;
+    frame.index += 1;
+    const kids = childrenOf(layer);
+    if (kids && kids.length && walk.length - 1 < depth) walk.push({ siblings: kids, index: 0, box: null });
+  }
+  return out;
 }
 
 /** SET_ANNOTATIONS: every annotation is checked (category ids too) first; `previous` holds the ones replaced. */

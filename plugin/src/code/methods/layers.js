@@ -67,7 +67,7 @@ export async function readLayers(params) {
 }
 
 /** @param {unknown} value @returns {number[]} */
-function startPath(value) {
+export function startPath(value) {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.length > 51 || !value.every((i) => Number.isInteger(i) && i >= 0)) {
     throw badParams("Parameter 'start' must be a list of child indexes, as a previous READ_LAYERS answered in 'next'.");
@@ -110,7 +110,7 @@ function rootsKey(roots) {
  * A path that no longer fits the tree is refused.
  * @param {readonly BaseNode[]} roots @param {number[]} start @param {any[]} ancestors
  */
-function resume(roots, start, ancestors) {
+export function resume(roots, start, ancestors) {
   // The roots' frame has no box: each root is placed relative to its own parent.
   /** @type {{siblings: readonly BaseNode[], index: number, box: {x: number, y: number} | null}[]} */
   const walk = [{ siblings: roots, index: start.length ? start[0] : 0, box: null }];
@@ -134,7 +134,7 @@ function staleStart() {
 }
 
 /** @param {BaseNode} node @returns {readonly BaseNode[] | null} */
-function childrenOf(node) {
+export function childrenOf(node) {
   return "children" in node && node.children ? node.children : null;
 }
 
