@@ -318,6 +318,9 @@ async def _node_tools(call: Call, page_id: str) -> None:
     label = _made_id(text)
     await call("design_set_text", {"nodeId": label, "text": "Hello there"})
     assert (await read(label))["characters"] == "Hello there"
+    edits = [{"nodeId": card, "x": 10, "name": "Card/Batch"}, {"nodeId": label, "opacity": 0.5}]
+    assert (await call("design_batch_edit_nodes", {"edits": edits}))["count"] == 2
+    assert (await read(card))["name"] == "Card/Batch"
 
 
 async def _component_tools(call: Call) -> None:
@@ -391,6 +394,7 @@ async def _variable_tools(call: Call) -> None:
     )
     updates = [{"variableId": vid, "modeId": light, "value": 20 + n} for n, vid in enumerate(ids)]
     assert (await call("design_batch_update_variables", {"updates": updates}))["count"] == 3
+    assert (await call("design_batch_delete_variables", {"variableIds": ids}))["count"] == 3
     await call("design_delete_variable_collection", {"collectionId": palette})
     tokens = await call(
         "design_setup_design_tokens", {"collectionName": "Tokens", "modes": ["Light", "Dark"], "tokens": AUDITED_TOKENS}

@@ -109,6 +109,33 @@ async def test_create_move_resize_paint_rename_clone_delete(client: Client) -> N
     assert f"Node {copy_id} was not found" in await refused(client, "design_delete_node", {"nodeId": copy_id})
 
 
+async def test_a_batch_of_edits_is_checked_first_and_one_undo_step(client: Client) -> None:
+    page = await page_id(client)
+    made = [
+        (await call(client, "design_create_child", {"parentId": page, "nodeType": "RECTANGLE"}))["node"]["id"]
+        for _ in range(3)
+    ]
+    before = [await node(client, n) for n in made]
+    edits: list[dict[str, Any]] = [
+        {"nodeId": n, "x": 10 * i, "width": 40, "name": f"cell/{i}"} for i, n in enumerate(made)
+    ]
+    assert "opacity" in await refused(
+        client, "design_batch_edit_nodes", {"edits": [*edits, {"nodeId": made[0], "opacity": 2}]}
+    )
+    assert "edits[3]: Node 99:99" in await refused(
+        client, "design_batch_edit_nodes", {"edits": [*edits, {"nodeId": "99:99", "x": 1}]}
+    )
+    assert [await node(client, n) for n in made] == before
+    done = await one_undo_step(client, "design_batch_edit_nodes", {"edits": edits})
+    assert done["count"] == 3 and done["edited"] == made
+    after = [await node(client, n) for n in made]
+    assert [(a["x"], a["width"], a["name"]) for a in after] == [
+        (0, 40, "cell/0"),
+        (10, 40, "cell/1"),
+        (20, 40, "cell/2"),
+    ]
+
+
 async def test_text_loads_fonts_and_names_a_missing_one(client: Client) -> None:
     made = await call(
         client,

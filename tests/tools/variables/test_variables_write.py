@@ -121,9 +121,9 @@ async def test_batch_create_is_all_or_nothing_and_compact(client: Client) -> Non
     base = c["modes"]["Base"]
     items = [{"name": f"space/{i}", "resolvedType": "FLOAT", "valuesByMode": {base: i * 4}} for i in range(100)]
     too_many = await refused(
-        client, "design_batch_create_variables", {"collectionId": c["id"], "variables": [*items, items[0]]}
+        client, "design_batch_create_variables", {"collectionId": c["id"], "variables": items * 51}
     )
-    assert "100" in too_many
+    assert "5000" in too_many
 
     before = await js(client, SNAPSHOT)
     await js(client, "figma.testControl.failOn('createVariable', 57); return true;")
@@ -163,6 +163,24 @@ async def test_batch_update_checks_every_value_first(client: Client) -> None:
     assert changed["count"] == 3
     values = {v["id"]: v["values"][base] for v in (await js(client, SNAPSHOT))["variables"] if v["id"] in ids}
     assert values == {vid: 20 + n for n, vid in enumerate(ids)}
+
+
+async def test_batch_delete_checks_every_id_first(client: Client) -> None:
+    c = await collection(client, "Sizes", ["Base"])
+    base = c["modes"]["Base"]
+    items = [{"name": f"size/{i}", "resolvedType": "FLOAT", "valuesByMode": {base: i}} for i in range(3)]
+    ids = list(
+        (await call(client, "design_batch_create_variables", {"collectionId": c["id"], "variables": items}))[
+            "created"
+        ].values()
+    )
+    before = await js(client, SNAPSHOT)
+    missing = await refused(client, "design_batch_delete_variables", {"variableIds": [ids[0], "VariableID:404:404"]})
+    assert "variableIds[1]" in missing
+    assert await js(client, SNAPSHOT) == before
+    deleted = await one_undo_step(client, "design_batch_delete_variables", {"variableIds": ids})
+    assert deleted["count"] == 3 and set(deleted["deleted"]) == set(ids)
+    assert not {v["id"] for v in (await js(client, SNAPSHOT))["variables"]} & set(ids)
 
 
 async def test_setup_design_tokens_with_aliases_and_rollback(client: Client) -> None:

@@ -297,7 +297,15 @@ async function planEdits(items, pacer) {
     const item = items[i];
     const at = "edits[" + i + "]";
     if (!isPlainObject(item)) throw badParams(at + " must be an object with 'nodeId' and the properties to set.");
-    const node = /** @type {any} */ (await getSceneNode(item.nodeId, at + ".nodeId"));
+    /** @type {any} */
+    let node;
+    try {
+      node = await getSceneNode(item.nodeId, at + ".nodeId");
+    } catch (err) {
+      // The layer's own message, prefixed with the edit it belongs to: one bad id among thousands is found at once.
+      if (err instanceof PluginError) throw new PluginError(err.code, at + ": " + err.message, err.extra);
+      throw err;
+    }
     const twin = seen.get(node.id);
     if (twin !== undefined) throw conflict(at + ": edits[" + twin + "] edits node " + node.id + " too; give each node one edit.");
     seen.set(node.id, i);
