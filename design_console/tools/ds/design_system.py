@@ -4,6 +4,7 @@ components and styles (through the design API, with variables from the plugin)."
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import msgspec
@@ -11,12 +12,15 @@ import msgspec
 from design_console.engines import shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
-from design_console.tools.args import FileUrl, MaxTokens, NodeId
+from design_console.tools.args import Cursor, FileUrl, MaxTokens, NodeId
 from design_console.tools.base import Args, api_read, ok, plugin_read
 from design_console.tools.components.component_data import library_components
 from design_console.tools.context import ApiContext
+from design_console.tools.ds.sections import page_sections, position_of
+from design_console.tools.file_cache import ReadCache
 from design_console.tools.files import file_key_for
 from design_console.tools.manifest import Manifest, freshness, load_manifest, variable_lists
+from design_console.tools.plugin_replies import data_version
 from design_console.tools.styles.style_data import file_styles
 from design_console.tools.variable_data import VariablesVerbosity, VariableView, shape_variables, variables_from_plugin
 
@@ -123,6 +127,7 @@ class KitArgs(Args):
     includeImages: bool = False
     format: Literal["full", "summary", "compact"] = "full"
     maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 _SPEC_KEYS = ("opacity", *shaping.LAYOUT_KEYS, "characters")
@@ -234,17 +239,28 @@ async def _add_images(ctx: ApiContext, key: str, items: list[dict[str, Any]]) ->
             item["imageUrl"] = url
 
 
-@api_read(
-    "design_get_design_system_kit",
-    "Tokens, components and styles; format=full adds default variant specs and per-variant diffs.",
-)
-async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:
-    """Design system in one payload; each section gets a share of the budget."""
-    key = file_key_for(ctx, args.fileKey, argument="fileKey")
-    share = shaping.budget_chars(args.maxTokens) // max(1, len(args.include))
-    result: dict[str, Any] = {"fileKey": key}
-    notes: list[str] = []
-    verbosity = _KIT_VERBOSITY[args.format]
+#: How long a kit's lists are kept for the pages after its first (a call without cursor always reads afresh).
+KIT_TTL_SECONDS = 60.0
+#: The kit's lists in the order a walk reads them.
+_KIT_SECTIONS = ("tokens", "components", "styles")
+
+
+@dataclass(slots=True)
+class _Kit:
+    """What a kit walk reads once: its lists in walk order, their collections (tokens) and notes."""
+
+    sections: list[tuple[str, list[dict[str, Any]]]]
+    collections: Any = None
+    notes: list[str] = field(default_factory=list)
+
+
+#: A file's kit by request and data version: the pages after the first are cut from it, not read again each.
+KITS: ReadCache[_Kit] = ReadCache(KIT_TTL_SECONDS)
+
+
+async def _build_kit(ctx: ApiContext, key: str, args: KitArgs) -> _Kit:
+    """Every token, component and style the arguments ask for, shaped, in walk order."""
+    kit = _Kit(sections=[])
     if "tokens" in args.include:
         found = await variables_from_plugin(ctx, key, False)
         if found is None:
@@ -253,35 +269,66 @@ async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOu
             except DesignError as exc:
                 if exc.code != ErrorCode.FORBIDDEN:
                     raise
-                notes.append(f"tokens: {exc.message} {exc.hint}")
+                kit.notes.append(f"tokens: {exc.message} {exc.hint}")
         if found is not None:
-            items, collections = shape_variables(found[0], VariableView(verbosity=verbosity))
-            chosen, rest = shaping.fit_items(items, 0, share - shaping.size_of(collections))
-            result["tokens"] = {"collections": collections, "variables": chosen, "total": len(items)}
-            if rest is not None:
-                notes.append("tokens: cut to fit maxTokens; use design_get_variables to page through all")
+            items, kit.collections = shape_variables(found[0], VariableView(verbosity=_KIT_VERBOSITY[args.format]))
+            kit.sections.append(("tokens", items))
     if "components" in args.include:
-        items = await library_components(ctx, key, None, args.format == "full")
+        components = await library_components(ctx, key, None, args.format == "full")
         if args.componentIds:
             wanted = set(args.componentIds)
-            items = [i for i in items if i["nodeId"] in wanted]
-        chosen, rest = shaping.fit_items(items, 0, share)
-        if args.format == "full":
-            await _add_variant_specs(ctx, key, chosen)
-        if args.includeImages:
-            await _add_images(ctx, key, chosen)
-        if args.format == "full" or args.includeImages:
-            chosen, cut = shaping.fit_items(chosen, 0, share)
-            rest = rest if cut is None else cut
-        result["components"] = {"items": chosen, "total": len(items)}
-        if rest is not None:
-            notes.append("components: cut to fit maxTokens; use design_get_library_components to page")
+            components = [i for i in components if i["nodeId"] in wanted]
+        kit.sections.append(("components", components))
     if "styles" in args.include:
-        styles = await file_styles(ctx, key)
-        chosen, rest = shaping.fit_items(styles, 0, share)
-        result["styles"] = {"items": chosen, "total": len(styles)}
-        if rest is not None:
-            notes.append("styles: cut to fit maxTokens; use design_get_styles to page")
-    if notes:
-        result["notes"] = notes
-    return ok(result)
+        kit.sections.append(("styles", await file_styles(ctx, key)))
+    return kit
+
+
+@api_read(
+    "design_get_design_system_kit",
+    "Tokens, components and styles; format=full adds default variant specs and per-variant diffs; pages on.",
+)
+async def design_get_design_system_kit(ctx: ApiContext, args: KitArgs) -> ToolOutput:
+    """One page of the design system: its tokens, then components, then styles, read once per walk (kept per file,
+    request and data version); ``nextCursor`` continues where the budget stopped."""
+    key = file_key_for(ctx, args.fileKey, argument="fileKey")
+    version = await data_version(ctx, key)
+    include = [name for name in _KIT_SECTIONS if name in args.include]
+    digest = shaping.request_digest(key, include, args.componentIds, args.includeImages, args.format)
+    kit = await KITS.get(key, version, digest, lambda: _build_kit(ctx, key, args), refresh=not args.cursor)
+    start = (
+        position_of(shaping.decode_cursor(args.cursor, "kit", digest, version, file=key), len(kit.sections))
+        if args.cursor
+        else (0, 0)
+    )
+    result: dict[str, Any] = {"fileKey": key}
+    if kit.notes and not args.cursor:
+        result["notes"] = kit.notes
+    names = [name for name, _ in kit.sections]
+    collections = kit.collections if start == (0, 0) and names[:1] == ["tokens"] else None
+    budget = shaping.budget_chars(args.maxTokens) - shaping.size_of(result) - shaping.size_of(collections)
+    chosen, following = page_sections(kit.sections, start, budget)
+    components = chosen.get("components")
+    if components and (args.format == "full" or args.includeImages):
+        if args.format == "full":
+            await _add_variant_specs(ctx, key, components)
+        if args.includeImages:
+            await _add_images(ctx, key, components)
+        # The specs and images made the page bigger: what no longer fits starts the next page.
+        refit, cut = page_sections(list(chosen.items()), (0, 0), budget)
+        if cut is not None:
+            section = names.index(list(chosen)[cut[0]])
+            following = (section, (start[1] if section == start[0] else 0) + cut[1])
+            chosen = refit
+    totals = {name: len(items) for name, items in kit.sections}
+    # The first page names every list and its total, even one that starts on a later page.
+    shown = {name: chosen.get(name, []) for name in names} if start == (0, 0) else chosen
+    for name, items in shown.items():
+        if name == "tokens":
+            result["tokens"] = {"variables": items, "total": totals[name]}
+            if collections is not None:
+                result["tokens"]["collections"] = collections
+        else:
+            result[name] = {"items": items, "total": totals[name]}
+    cursor = shaping.encode_cursor("kit", digest, list(following), version, file=key) if following else None
+    return ok(shaping.paged(result, cursor))

@@ -158,8 +158,29 @@ async def test_kit_variant_specs_are_delta_encoded_and_images_rendered(ctx: Fake
     assert all("variantSpecs" not in i and "imageUrl" not in i for i in compact["components"]["items"])
 
 
-async def test_kit_with_specs_and_images_keeps_to_max_tokens(ctx: FakeContext) -> None:
-    args = {"fileKey": ENTERPRISE_KEY, "includeImages": True, "maxTokens": 500}
-    out = await ctx.call("design_get_design_system_kit", args)
-    assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
-    assert any(note.startswith("components: cut") for note in data(out)["notes"])
+async def test_kit_pages_to_its_end_within_max_tokens_reading_the_file_once(
+    ctx: FakeContext, fake_api: ApiServer
+) -> None:
+    ctx.pushed["change_seq"] = 0
+    args: dict[str, Any] = {"fileKey": ENTERPRISE_KEY, "includeImages": True, "maxTokens": 500}
+    seen: dict[str, list[str]] = {"tokens": [], "components": [], "styles": []}
+    pages = 0
+    while True:
+        out = await ctx.call("design_get_design_system_kit", args)
+        assert len(out.content[0].text) <= 500 * CHARS_PER_TOKEN
+        page = data(out)
+        pages += 1
+        seen["tokens"] += [v["name"] for v in page.get("tokens", {}).get("variables", [])]
+        for name in ("components", "styles"):
+            seen[name] += [i["name"] for i in page.get(name, {}).get("items", [])]
+        assert all(i["imageUrl"].endswith(".png") for i in page.get("components", {}).get("items", []))
+        if "nextCursor" not in page:
+            break
+        args["cursor"] = page["nextCursor"]
+    assert {name: len(set(names)) for name, names in seen.items()} == {"tokens": 36, "components": 2, "styles": 1}
+    assert sum(len(names) for names in seen.values()) == 39 and pages > 3
+    lists = [r for r in fake_api.requests() if r["path"].endswith(("/variables/local", "/styles"))]
+    assert len(lists) == 2, lists
+    ctx.pushed["change_seq"] = 1
+    stale = await ctx.call("design_get_design_system_kit", args)
+    assert "file changed since this cursor" in error_text(stale)
