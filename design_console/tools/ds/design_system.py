@@ -30,13 +30,20 @@ SUMMARY_EXAMPLES = 3
 class SummaryArgs(Args):
     forceRefresh: bool = False
     maxTokens: MaxTokens | None = None
+    cursor: Cursor | None = None
 
 
 def _category(name: str) -> str:
     return name.split("/", 1)[0].strip() or name
 
 
-def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]]:
+#: The summary's lists in the order a walk reads them, and where each goes in the answer.
+_SUMMARY_LISTS = (("collections", "tokens"), ("categories", "components"), ("pages", "components"))
+
+
+def _summary(manifest: Manifest) -> tuple[dict[str, Any], list[tuple[str, list[dict[str, Any]]]]]:
+    """The manifest's counts, and its lists (variable collections, component categories, pages with components) in
+    walk order."""
     entries = manifest.entries()
     by_category: dict[str, list[str]] = {}
     for entry in entries:
@@ -65,50 +72,49 @@ def _summary(manifest: Manifest, budget: int) -> tuple[dict[str, Any], list[str]
         "standaloneComponents": len(manifest.components),
         "variants": sum(len(s.variants) for s in manifest.component_sets),
         "withDescription": sum(1 for e in entries if e.description),
+        "totalCategories": len(categories),
+        "totalPages": len(page_list),
     }
     tokens: dict[str, Any] = {
         "variables": len(variables),
         "byType": dict(Counter(v.get("resolvedType", "") for v in variables)),
+        "totalCollections": len(collection_list),
     }
-    notes: list[str] = []
     if manifest.variables is None:
         tokens["unavailable"] = True
-    share = max(budget // 3, shaping.ENVELOPE_CHARS + 1)
-    shown_collections, rest = shaping.fit_items(collection_list, 0, share)
-    tokens["collections"] = shown_collections
-    if rest is not None:
-        notes.append(f"Showing {len(shown_collections)} of {len(collection_list)} collections; raise maxTokens.")
-    shown_categories, rest = shaping.fit_items(categories, 0, share)
-    components["categories"] = shown_categories
-    if rest is not None:
-        notes.append(
-            f"Showing {len(shown_categories)} of {len(categories)} component categories; "
-            "design_search_components lists them all."
-        )
-    shown_pages, rest = shaping.fit_items(page_list, 0, share)
-    components["pages"] = shown_pages
-    if rest is not None:
-        notes.append(f"Showing {len(shown_pages)} of {len(page_list)} pages with components.")
-    return {"components": components, "tokens": tokens}, notes
+    lists = [("collections", collection_list), ("categories", categories), ("pages", page_list)]
+    return {"components": components, "tokens": tokens}, lists
 
 
 @plugin_read(
     "design_get_design_system_summary",
-    "The open file's components by category, sets, variants, pages, collections, modes. Cached 5 min.",
+    "The open file's components by category, sets, variants, pages, collections, modes; pages on. Cached 5 min.",
 )
 async def design_get_design_system_summary(ctx: ApiContext, args: SummaryArgs) -> ToolOutput:
-    """Counts and categories from the file's manifest."""
-    manifest, cached = await load_manifest(ctx, args.forceRefresh)
-    body, notes = _summary(manifest, shaping.budget_chars(args.maxTokens))
-    result = {**freshness(manifest, cached), **body}
-    notes = [*manifest.notes, *notes]
-    if notes:
-        result["notes"] = notes
-    result["next"] = (
-        "design_get_component_details (componentName or componentKey) for one component; "
-        "design_get_token_values for variable values."
-    )
-    return ok(result)
+    """Counts from the file's manifest, then its collections, component categories and pages as far as the budget
+    holds; ``nextCursor`` continues the lists from the same manifest."""
+    key = ctx.active_file_key or ""
+    version = await data_version(ctx, key)
+    digest = shaping.request_digest(key)
+    found = shaping.decode_cursor(args.cursor, "ds_summary", digest, version, file=key) if args.cursor else None
+    start = position_of(found, len(_SUMMARY_LISTS)) if args.cursor else (0, 0)
+    manifest, cached = await load_manifest(ctx, args.forceRefresh and not args.cursor)
+    counts, lists = _summary(manifest)
+    result: dict[str, Any] = {"fileKey": manifest.file_key}
+    if not args.cursor:
+        result.update(freshness(manifest, cached), **counts)
+        if manifest.notes:
+            result["notes"] = list(manifest.notes)
+        result["next"] = (
+            "design_get_component_details (componentName or componentKey) for one component; "
+            "design_get_token_values for variable values."
+        )
+    chosen, following = page_sections(lists, start, shaping.budget_chars(args.maxTokens) - shaping.size_of(result))
+    for name, part in _SUMMARY_LISTS:
+        if name in chosen or not args.cursor:
+            result.setdefault(part, {})[name] = chosen.get(name, [])
+    cursor = shaping.encode_cursor("ds_summary", digest, list(following), version, file=key) if following else None
+    return ok(shaping.paged(result, cursor))
 
 
 # design_get_design_system_kit -------------------------------------------------------------------------------------

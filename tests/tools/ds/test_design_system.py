@@ -74,15 +74,30 @@ async def test_summary_notes_unreadable_variables(harness: Harness) -> None:
     assert "could not read this file's variables" in text and "forceRefresh" in text
 
 
-async def test_summary_fits_a_small_budget(harness: Harness) -> None:
+async def test_summary_pages_every_list_within_a_small_budget(harness: Harness) -> None:
     pages = [page(f"{i}:0", f"Page {i}") for i in range(40)]
     many = [component(f"9:{i}", f"Group{i}/Item", key=f"k{i}", on=pages[i % 40]) for i in range(600)]
     await harness.connect(components=local_components(many, []))
-    out = await harness.call("design_get_design_system_summary", {"maxTokens": 500})
-    result = data(out)
-    assert size(out) <= 500 * CHARS_PER_TOKEN
-    assert 0 < len(result["components"]["categories"]) < 600
-    assert any("component categories" in n for n in result["notes"])
+    args: dict[str, Any] = {"maxTokens": 500}
+    first = data(await harness.call("design_get_design_system_summary", args))
+    assert first["components"]["totalCategories"] == 600 and first["components"]["totalPages"] == 40
+    categories: list[str] = []
+    page_names: list[str] = []
+    answers = 0
+    while True:
+        out = await harness.call("design_get_design_system_summary", args)
+        assert size(out) <= 500 * CHARS_PER_TOKEN
+        result = data(out)
+        answers += 1
+        categories += [c["name"] for c in result.get("components", {}).get("categories", [])]
+        page_names += [p["page"] for p in result.get("components", {}).get("pages", [])]
+        if "nextCursor" not in result:
+            break
+        args["cursor"] = result["nextCursor"]
+    assert len(categories) == len(set(categories)) == 600 and len(page_names) == len(set(page_names)) == 40
+    assert answers > 10
+    # One manifest for the whole walk.
+    assert len(harness.sent("GET_LOCAL_COMPONENTS")) == 1
 
 
 async def test_summary_without_a_plugin_gives_setup_steps(harness: Harness) -> None:
