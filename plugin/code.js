@@ -4355,6 +4355,7 @@
     }
     if (on("bp-default-name") && DEFAULT_NAME.test(node.name)) report({ rule: "bp-default-name", severity: "info", message: "Layer keeps its default name '" + node.name + "'." });
   }
+  var LINT_VISIT_MAX = 5e3;
   async function lintDesign(params) {
     const root = params.nodeId ? await getNode(params.nodeId) : figma.currentPage;
     const rules = selectRules(params.rules);
@@ -4364,33 +4365,57 @@
     );
     const maxFindings = (
       /** @type {number} */
-      optNumber(params, "maxFindings", 100, { min: 1, max: 5e3 })
+      optNumber(params, "maxFindings", 100, { min: 0, max: 5e3 })
     );
+    const paged = params.start !== void 0 && params.start !== null;
+    const start = startPath(params.start);
     const needsSystem = rules.indexOf("ds-hardcoded-color") >= 0 || rules.indexOf("ds-detached-text-style") >= 0;
     const ctx = { rules, targetSize: DEFAULT_TARGET_PX, system: needsSystem ? await designSystem() : { colors: {}, fonts: {} }, styles: /* @__PURE__ */ new Map() };
     const findings = [];
     const counts = {};
     let visited = 0;
+    let chars = 0;
     const report = (node, f) => {
       counts[f.rule] = (counts[f.rule] || 0) + 1;
-      if (findings.length < maxFindings) findings.push(Object.assign({ nodeId: node.id, nodeName: node.name, nodeType: node.type }, f));
+      if (findings.length < maxFindings) {
+        const entry = Object.assign({ nodeId: node.id, nodeName: node.name, nodeType: node.type }, f);
+        findings.push(entry);
+        if (paged) chars += JSON.stringify(entry).length + 1;
+      }
     };
-    async function visit(node, depth) {
+    const walk2 = resume([root], start, []);
+    const here = () => walk2.map((f, level) => level === walk2.length - 1 ? f.index : f.index - 1);
+    let next = null;
+    while (walk2.length) {
+      const frame = walk2[walk2.length - 1];
+      if (frame.index >= frame.siblings.length) {
+        walk2.pop();
+        continue;
+      }
+      if (paged && (visited >= LINT_VISIT_MAX || chars >= READ_MAX_CHARS)) {
+        next = here();
+        break;
+      }
+      const node = (
+        /** @type {any} */
+        frame.siblings[frame.index]
+      );
+      frame.index += 1;
       visited++;
       if (node.type !== "PAGE") {
         if (node.visible === false) {
           if (rules.indexOf("bp-hidden-layer") >= 0) report(node, { rule: "bp-hidden-layer", severity: "info", message: "Layer is hidden." });
-          return;
+          continue;
         }
         await checkNode(node, ctx, (f) => report(node, f));
       }
-      if (depth < maxDepth && node.children) {
-        for (const c of node.children) await visit(c, depth + 1);
-      }
+      const kids = childrenOf(node);
+      if (kids && kids.length && walk2.length - 1 < maxDepth) walk2.push({ siblings: kids, index: 0, box: null });
     }
-    await visit(root, 0);
     const total = Object.keys(counts).reduce((s, k) => s + counts[k], 0);
-    return { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts, findings, truncated: total > findings.length };
+    const out = { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts, findings, truncated: total > findings.length };
+    if (paged) out.next = next;
+    return out;
   }
   function variantProps(c) {
     let own = null;

@@ -4,6 +4,8 @@ and design–code parity through the design API (the comparison itself is in :mo
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from msgspec import Meta
@@ -12,10 +14,12 @@ from design_console.engines import parity, shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileUrl, NodeArgs, NodeId, PagedArgs
-from design_console.tools.base import api_read, bridge_tool, ok
+from design_console.tools.base import api_read, bridge_tool, ok, plugin_read
 from design_console.tools.components.component_data import fetch_node
 from design_console.tools.context import ApiContext, Context
+from design_console.tools.file_cache import ReadCache
 from design_console.tools.files import file_key_for
+from design_console.tools.plugin_replies import data_version
 from design_console.tools.variable_data import as_list, variables_from_plugin
 
 #: WCAG 2.2 2.5.8 (Target Size, Minimum), in CSS px.
@@ -30,38 +34,104 @@ class LintArgs(PagedArgs):
     maxFindings: int = 100
 
 
-def _lint_part(ctx: Context, args: LintArgs, reply: dict[str, Any]) -> dict[str, Any]:
-    head: dict[str, Any] = {
-        "root": {"id": reply.get("rootId"), "name": reply.get("rootName")},
-        "rules": reply.get("rulesRun"),
-        "nodesChecked": reply.get("nodesChecked"),
-        "counts": reply.get("counts") or {},
+#: How long a lint walk is kept for the pages after its first (a call without cursor always starts a new one).
+LINT_TTL_SECONDS = 60.0
+
+
+@dataclass(slots=True)
+class _LintWalk:
+    """One lint of a subtree, as far as its pages asked: findings in tree order (up to maxFindings), counts of every
+    finding of the layers checked, and where the plugin's walk goes on (None once it reached the end)."""
+
+    root: dict[str, Any] = field(default_factory=dict)
+    rules: Any = None
+    counts: Counter[str] = field(default_factory=Counter)
+    checked: int = 0
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    position: list[int] | None = field(default_factory=list)
+
+
+#: Lint walks by file, request and data version: each page goes on from where the walk stopped, not from the start.
+LINT_WALKS: ReadCache[_LintWalk] = ReadCache(LINT_TTL_SECONDS)
+#: Characters a lint page takes beside its findings (root, rules, counts, notes, cursor).
+_LINT_HEAD_CHARS = 1_000
+
+
+async def _new_walk() -> _LintWalk:
+    """A lint not started yet: its first chunk begins at the subtree's root."""
+    return _LintWalk()
+
+
+async def _lint_chunk(ctx: ApiContext, key: str, args: LintArgs, walk: _LintWalk) -> None:
+    """Check the next chunk of layers (one bounded plugin reply) and add what it found to ``walk``."""
+    assert walk.position is not None
+    params: dict[str, Any] = {
+        "maxDepth": args.maxDepth,
+        "maxFindings": max(0, args.maxFindings - len(walk.findings)),
+        "start": walk.position,
     }
-    if reply.get("truncated"):
-        head["notes"] = [f"Counts cover every finding; the list stops at maxFindings={args.maxFindings}."]
-    return shaping.paged_list(
-        head,
-        "findings",
-        reply.get("findings") or [],
-        args,
-        scope="lint",
-        request=[ctx.active_file_key, args.nodeId, args.rules, args.maxDepth, args.maxFindings],
-        source=reply,
-    )
+    if args.nodeId:
+        params["nodeId"] = args.nodeId
+    if args.rules is not None:
+        params["rules"] = args.rules
+    try:
+        reply = await ctx.bridge("LINT_DESIGN", params, file_key=key)
+    except DesignError as exc:
+        if "stale_cursor" in exc.message:
+            raise DesignError(
+                ErrorCode.BAD_ARGUMENT,
+                "The layers this lint was walking changed since the cursor was handed out.",
+                "Call again without cursor to lint from the start.",
+            ) from None
+        raise
+    following = reply.get("next")
+    if not isinstance(following, list) and following is not None:
+        # A plugin older than paged lints answers the whole subtree at once.
+        following = None
+    walk.root = {"id": reply.get("rootId"), "name": reply.get("rootName")}
+    walk.rules = reply.get("rulesRun")
+    walk.counts.update(reply.get("counts") or {})
+    walk.checked += int(reply.get("nodesChecked") or 0)
+    walk.findings.extend(reply.get("findings") or [])
+    walk.position = following
 
 
-bridge_tool(
+@plugin_read(
     "design_lint_design",
     "Lint a node or page; rules: wcag, design-system, layout, best-practice, or rule ids.",
-    LintArgs,
     toolset="audit",
-    idempotent=True,
-    params=lambda a: (
-        {k: v for k, v in {"nodeId": a.nodeId, "rules": a.rules}.items() if v is not None}
-        | {"maxDepth": a.maxDepth, "maxFindings": a.maxFindings}
-    ),
-    shape=_lint_part,
 )
+async def design_lint_design(ctx: ApiContext, args: LintArgs) -> ToolOutput:
+    """One page of findings; the plugin checks the subtree a bounded chunk at a time, only as far as the page needs,
+    and the next page goes on from there (one walk per lint, kept per file, request and data version)."""
+    key = ctx.active_file_key or ""
+    version = await data_version(ctx, key)
+    digest = shaping.request_digest(args.nodeId, args.rules, args.maxDepth, args.maxFindings)
+    start = int(shaping.decode_cursor(args.cursor, "lint", digest, version, file=key)) if args.cursor else 0
+    walk = await LINT_WALKS.get(key, version, digest, _new_walk, refresh=not args.cursor)
+    budget = shaping.budget_chars(args.maxTokens) - _LINT_HEAD_CHARS
+    # Chunks until the page is full, the list is (maxFindings), or the walk is at its end; once the list is full,
+    # the walk still goes on to the end so that the counts cover every layer.
+    while walk.position is not None and (
+        len(walk.findings) >= args.maxFindings or shaping.size_of(walk.findings[start:]) < budget
+    ):
+        await _lint_chunk(ctx, key, args, walk)
+    chosen, next_index = shaping.fit_items(walk.findings, start, budget)
+    if next_index is None and walk.position is not None:
+        next_index = len(walk.findings)
+    head: dict[str, Any] = {
+        "root": walk.root,
+        "rules": walk.rules,
+        "nodesChecked": walk.checked,
+        "counts": dict(walk.counts),
+        "findings": chosen,
+    }
+    if walk.position is not None:
+        head["notes"] = ["Counts cover the layers checked so far; the last page's cover every layer."]
+    elif sum(walk.counts.values()) > len(walk.findings):
+        head["notes"] = [f"Counts cover every finding; the list stops at maxFindings={args.maxFindings}."]
+    cursor = shaping.encode_cursor("lint", digest, next_index, version, file=key) if next_index is not None else None
+    return ok(shaping.paged(head, cursor))
 
 
 class A11yArgs(PagedArgs):

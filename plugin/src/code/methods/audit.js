@@ -3,6 +3,7 @@ import { optNumber } from "../params.js";
 import { contrastRatio, toHex } from "../colors.js";
 import { PluginError, badParams } from "../errors.js";
 import { boxOf, renderedTextColors } from "../rendered.js";
+import { READ_MAX_CHARS, childrenOf, resume, startPath } from "./layers.js";
 
 /** Rule ids by group; a caller may name groups or single rules. */
 export const RULE_GROUPS = {
@@ -209,12 +210,22 @@ async function checkNode(node, ctx, report) {
   if (on("bp-default-name") && DEFAULT_NAME.test(node.name)) report({ rule: "bp-default-name", severity: "info", message: "Layer keeps its default name '" + node.name + "'." });
 }
 
-/** LINT_DESIGN: findings in tree order, at most maxFindings of them; counts cover every finding. */
+/** The most layers one paged LINT_DESIGN reply checks: a chunk of the walk costs the same on any size of file. */
+const LINT_VISIT_MAX = 5000;
+
+/**
+ * LINT_DESIGN: findings in tree order, at most maxFindings of them; counts cover every finding of the layers checked.
+ * Given `start` (**ours**: a position, `[]` for the beginning, then the `next` a reply answered), the walk is one
+ * chunk: it resumes there, checks at most LINT_VISIT_MAX layers and stops before its findings pass READ_MAX_CHARS,
+ * and answers `next` (`null` at the end); without it, the whole subtree in one reply.
+ */
 export async function lintDesign(/** @type {any} */ params) {
   const root = params.nodeId ? await getNode(params.nodeId) : figma.currentPage;
   const rules = selectRules(params.rules);
   const maxDepth = /** @type {number} */ (optNumber(params, "maxDepth", 10, { min: 0, max: 50 }));
-  const maxFindings = /** @type {number} */ (optNumber(params, "maxFindings", 100, { min: 1, max: 5000 }));
+  const maxFindings = /** @type {number} */ (optNumber(params, "maxFindings", 100, { min: 0, max: 5000 }));
+  const paged = params.start !== undefined && params.start !== null;
+  const start = startPath(params.start);
   const needsSystem = rules.indexOf("ds-hardcoded-color") >= 0 || rules.indexOf("ds-detached-text-style") >= 0;
   /** @type {LintContext} */
   const ctx = { rules: rules, targetSize: DEFAULT_TARGET_PX, system: needsSystem ? await designSystem() : { colors: {}, fonts: {} }, styles: new Map() };
@@ -223,29 +234,50 @@ export async function lintDesign(/** @type {any} */ params) {
   /** @type {Record<string, number>} */
   const counts = {};
   let visited = 0;
+  let chars = 0;
   /** @param {any} node @param {Finding} f */
   const report = (node, f) => {
     counts[f.rule] = (counts[f.rule] || 0) + 1;
-    if (findings.length < maxFindings) findings.push(Object.assign({ nodeId: node.id, nodeName: node.name, nodeType: node.type }, f));
+    if (findings.length < maxFindings) {
+      const entry = Object.assign({ nodeId: node.id, nodeName: node.name, nodeType: node.type }, f);
+      findings.push(entry);
+      if (paged) chars += JSON.stringify(entry).length + 1;
+    }
   };
-  /** @param {any} node @param {number} depth */
-  async function visit(node, depth) {
+  const walk = resume([root], start, []);
+  // The position of the layer the walk is at: an ancestor's frame already points past it.
+  const here = () => walk.map((f, level) => (level === walk.length - 1 ? f.index : f.index - 1));
+  /** @type {number[] | null} */
+  let next = null;
+  while (walk.length) {
+    const frame = walk[walk.length - 1];
+    if (frame.index >= frame.siblings.length) {
+      walk.pop();
+      continue;
+    }
+    if (paged && (visited >= LINT_VISIT_MAX || chars >= READ_MAX_CHARS)) {
+      next = here();
+      break;
+    }
+    const node = /** @type {any} */ (frame.siblings[frame.index]);
+    frame.index += 1;
     visited++;
     if (node.type !== "PAGE") {
       // What is hidden is not seen: one finding for the layer, no checks of it or inside it.
       if (node.visible === false) {
         if (rules.indexOf("bp-hidden-layer") >= 0) report(node, { rule: "bp-hidden-layer", severity: "info", message: "Layer is hidden." });
-        return;
+        continue;
       }
       await checkNode(node, ctx, (f) => report(node, f));
     }
-    if (depth < maxDepth && node.children) {
-      for (const c of node.children) await visit(c, depth + 1);
-    }
+    const kids = childrenOf(node);
+    if (kids && kids.length && walk.length - 1 < maxDepth) walk.push({ siblings: kids, index: 0, box: null });
   }
-  await visit(root, 0);
   const total = Object.keys(counts).reduce((s, k) => s + counts[k], 0);
-  return { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts: counts, findings: findings, truncated: total > findings.length };
+  /** @type {Record<string, any>} */
+  const out = { success: true, rootId: root.id, rootName: root.name, rulesRun: rules, nodesChecked: visited, counts: counts, findings: findings, truncated: total > findings.length };
+  if (paged) out.next = next;
+  return out;
 }
 
 // Component accessibility -------------------------------------------------------------------------------------------
