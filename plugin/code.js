@@ -4556,6 +4556,93 @@
       components
     };
   }
+  var AUDIT_VISIT_MAX = 5e3;
+  function topSolid(paints2) {
+    if (!Array.isArray(paints2)) return null;
+    for (let i = paints2.length - 1; i >= 0; i--) {
+      const p = paints2[i];
+      if (p && p.type === "SOLID" && p.visible !== false) return p;
+    }
+    return null;
+  }
+  function auditDescends(node) {
+    return "children" in node && node.type !== "INSTANCE" && node.type !== "TEXT";
+  }
+  async function readAuditNodes(params) {
+    await figma.loadAllPagesAsync();
+    const start = startPath(params.start);
+    const pages = figma.root.children;
+    const walk2 = resume(pages, start, []).map((frame) => Object.assign(frame, { bg: null }));
+    for (let level = 1; level < walk2.length; level++) {
+      const parent = (
+        /** @type {any} */
+        walk2[level - 1].siblings[walk2[level - 1].index - 1]
+      );
+      const paint2 = level === 1 ? topSolid(parent.backgrounds) : topSolid(parent.fills);
+      walk2[level].bg = paint2 ? paint2.color : walk2[level - 1].bg;
+    }
+    const records = [];
+    const instances = [];
+    let chars = 0;
+    let visited = 0;
+    let next = null;
+    while (walk2.length) {
+      const frame = walk2[walk2.length - 1];
+      if (frame.index >= frame.siblings.length) {
+        walk2.pop();
+        continue;
+      }
+      if (visited >= AUDIT_VISIT_MAX || chars >= READ_MAX_CHARS) {
+        next = walk2.map((f, level) => level === walk2.length - 1 ? f.index : f.index - 1);
+        break;
+      }
+      const node = (
+        /** @type {any} */
+        frame.siblings[frame.index]
+      );
+      frame.index += 1;
+      visited += 1;
+      const paint2 = node.type === "PAGE" ? null : topSolid(node.fills);
+      if (node.type === "TEXT" || node.type === "INSTANCE" || paint2) {
+        const r = { id: node.id, type: node.type };
+        if (paint2) {
+          r.fill = paint2.color;
+          r.fillBound = !!(paint2.boundVariables && paint2.boundVariables.color);
+          r.fillStyle = typeof node.fillStyleId === "string" && node.fillStyleId !== "";
+        }
+        if (node.type === "TEXT") {
+          if (typeof node.fontSize === "number") r.fontSize = node.fontSize;
+          r.textStyle = typeof node.textStyleId === "string" && node.textStyleId !== "";
+          if (frame.bg) r.background = frame.bg;
+        }
+        if (node.type === "INSTANCE") instances.push([r, node]);
+        records.push(r);
+        chars += JSON.stringify(r).length + 1;
+      }
+      if (auditDescends(node) && node.children.length) {
+        const behind = node.type === "PAGE" ? topSolid(node.backgrounds) : paint2;
+        walk2.push({ siblings: node.children, index: 0, box: null, bg: behind ? behind.color : frame.bg });
+      }
+    }
+    for (const [r, node] of instances) {
+      const main = typeof node.getMainComponentAsync === "function" ? await node.getMainComponentAsync() : null;
+      if (main) r.component = main.id;
+    }
+    const out = { success: true, records, next };
+    if (!start.length) {
+      const styles = [];
+      for (const [fn, type] of [["getLocalPaintStylesAsync", "PAINT"], ["getLocalTextStylesAsync", "TEXT"], ["getLocalEffectStylesAsync", "EFFECT"]]) {
+        const f = (
+          /** @type {any} */
+          figma
+        );
+        if (typeof f[fn] !== "function") continue;
+        for (const s of await f[fn]()) styles.push({ id: s.id, name: s.name, type, description: s.description || "" });
+      }
+      out.styles = styles;
+    }
+    return out;
+  }
 
   // plugin/src/code/methods/whiteboard.js
   var STICKY_COLORS = (
@@ -5573,6 +5660,7 @@
     CAPTURE_SCREENSHOT: captureScreenshot,
     LINT_DESIGN: lintDesign,
     AUDIT_COMPONENT_ACCESSIBILITY: auditComponentAccessibility,
+    READ_AUDIT_NODES: readAuditNodes,
     CREATE_STICKY: createSticky,
     CREATE_STICKIES: createStickies,
     CREATE_CONNECTOR: createConnector,

@@ -29,72 +29,12 @@ if TYPE_CHECKING:
     from design_console.clients.design_api import CacheMode
 
 REPORT_TTL_SECONDS = 300.0
-#: The crawl stops after this many relevant nodes (text, instances, filled layers): enough to judge a system's
-#: habits, bounded so that a huge file costs at most a few plugin round trips.
+#: Without the plugin, the crawl of the design API's document stops after this many relevant nodes (text, instances,
+#: filled layers): enough to judge a system's habits. The plugin's crawl reads every one.
 MAX_CRAWL_NODES = 1_200
-#: Nodes per EXECUTE_CODE call; the plugin sends at most 200 items of one array.
-CRAWL_PAGE = 150
 TOP_FINDINGS = 5
 #: Bridge failures that mean "no plugin in this file": the design API answers instead.
 NO_PLUGIN = {ErrorCode.NOT_CONNECTED, ErrorCode.UNKNOWN_FILE, ErrorCode.DISCONNECTED}
-
-CRAWL_CODE = """
-const offset = %d, size = %d, limit = %d;
-await figma.loadAllPagesAsync();
-const solid = (fills) => {
-  if (!Array.isArray(fills)) return null;
-  for (let i = fills.length - 1; i >= 0; i--) {
-    const p = fills[i];
-    if (p && p.type === "SOLID" && p.visible !== false) return p;
-  }
-  return null;
-};
-const nodes = [], instances = [];
-let seen = 0;
-const visit = (node, background) => {
-  if (seen >= limit) return;
-  const paint = "fills" in node ? solid(node.fills) : null;
-  if (node.type === "TEXT" || node.type === "INSTANCE" || paint) {
-    if (seen >= offset && nodes.length < size) {
-      const r = { id: node.id, type: node.type };
-      if (paint) {
-        r.fill = paint.color;
-        r.fillBound = !!(paint.boundVariables && paint.boundVariables.color);
-        r.fillStyle = typeof node.fillStyleId === "string" && node.fillStyleId !== "";
-      }
-      if (node.type === "TEXT") {
-        if (typeof node.fontSize === "number") r.fontSize = node.fontSize;
-        r.textStyle = typeof node.textStyleId === "string" && node.textStyleId !== "";
-        if (background) r.background = background;
-      }
-      if (node.type === "INSTANCE") instances.push([r, node]);
-      nodes.push(r);
-    }
-    seen++;
-  }
-  if ("children" in node && node.type !== "INSTANCE" && node.type !== "TEXT") {
-    const inner = paint ? paint.color : background;
-    for (const child of node.children) visit(child, inner);
-  }
-};
-for (const page of figma.root.children) {
-  const bg = solid(page.backgrounds);
-  visit(page, bg ? bg.color : null);
-}
-for (const [r, node] of instances) {
-  const main = typeof node.getMainComponentAsync === "function" ? await node.getMainComponentAsync() : null;
-  if (main) r.component = main.id;
-}
-const styles = [];
-if (offset === 0) {
-  for (const [fn, type] of [["getLocalPaintStylesAsync", "PAINT"], ["getLocalTextStylesAsync", "TEXT"],
-                            ["getLocalEffectStylesAsync", "EFFECT"]]) {
-    if (typeof figma[fn] !== "function") continue;
-    for (const s of await figma[fn]()) styles.push({ id: s.id, name: s.name, type, description: s.description || "" });
-  }
-}
-return { total: seen, truncated: seen >= limit, nodes, styles: styles.slice(0, 200) };
-"""
 
 
 @dataclass(slots=True)
@@ -131,27 +71,26 @@ def _with_hex(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], bool]:
-    """Crawl records and local styles from the plugin, a page of nodes per call; and whether the crawl was cut."""
+async def _crawl(ctx: ApiContext, key: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every page's audit records (READ_AUDIT_NODES) and the local styles: the plugin walks the file a bounded chunk
+    at a time, each from where the last stopped, so the whole file is read once and no reply grows with it."""
     nodes: list[dict[str, Any]] = []
     styles: list[dict[str, Any]] = []
-    offset = 0
-    while True:
-        code = CRAWL_CODE % (offset, CRAWL_PAGE, MAX_CRAWL_NODES)
-        reply = await ctx.bridge("EXECUTE_CODE", {"code": code, "timeout": 30_000}, file_key=key)
-        data = reply.get("result", reply)
-        if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
+    start: list[int] | None = []
+    while start is not None:
+        reply = await ctx.bridge("READ_AUDIT_NODES", {"start": start} if start else {}, file_key=key)
+        records, following = reply.get("records"), reply.get("next")
+        if not isinstance(records, list) or not (following is None or (isinstance(following, list) and following)):
             raise DesignError(
                 ErrorCode.BAD_REPLY,
                 "The plugin's page crawl answered in an unexpected shape.",
                 "Update and rerun the Desktop Bridge plugin, then retry.",
             )
-        if offset == 0:
-            styles = [s for s in data.get("styles") or [] if isinstance(s, dict)]
-        nodes.extend(_with_hex(n) for n in data["nodes"] if isinstance(n, dict))
-        offset += CRAWL_PAGE
-        if offset >= int(data.get("total") or 0) or not data["nodes"]:
-            return nodes, styles, bool(data.get("truncated"))
+        if not start:
+            styles = [s for s in reply.get("styles") or [] if isinstance(s, dict)]
+        nodes.extend(_with_hex(n) for n in records if isinstance(n, dict))
+        start = following
+    return nodes, styles
 
 
 async def _from_plugin(ctx: ApiContext, key: str, force: bool) -> Gathered:
@@ -165,9 +104,7 @@ async def _from_plugin(ctx: ApiContext, key: str, force: bool) -> Gathered:
     if found is None:
         notes.append("Variables could not be read from the plugin; token categories saw none.")
     await ctx.progress(2, 3, "Crawling pages")
-    nodes, styles, truncated = await _crawl(ctx, key)
-    if truncated:
-        notes.append(f"The page crawl stopped after {MAX_CRAWL_NODES} layers; node-based scores cover those.")
+    nodes, styles = await _crawl(ctx, key)
     data = AuditData(
         variables=as_list(raw.get("variables")),
         collections=as_list(raw.get("variableCollections")),

@@ -16,7 +16,7 @@ import * as slots from "./methods/slots.js";
 import * as edit from "./methods/edit.js";
 import { setTextContent } from "./methods/text.js";
 import { captureScreenshot } from "./methods/screenshot.js";
-import { lintDesign, auditComponentAccessibility } from "./methods/audit.js";
+import { lintDesign, auditComponentAccessibility, readAuditNodes } from "./methods/audit.js";
 import * as board from "./methods/whiteboard.js";
 import * as slides from "./methods/slides.js";
 import { autoArrange } from "./methods/layout.js";
@@ -102,6 +102,7 @@ const handlers = {
   CAPTURE_SCREENSHOT: captureScreenshot,
   LINT_DESIGN: lintDesign,
   AUDIT_COMPONENT_ACCESSIBILITY: auditComponentAccessibility,
+  READ_AUDIT_NODES: readAuditNodes,
   CREATE_STICKY: board.createSticky,
   CREATE_STICKIES: board.createStickies,
   CREATE_CONNECTOR: board.createConnector,

@@ -453,3 +453,102 @@ export async function auditComponentAccessibility(/** @type {any} */ params) {
     components: components,
   };
 }
+
+/** The most layers one READ_AUDIT_NODES reply visits. */
+const AUDIT_VISIT_MAX = 5000;
+
+/** The topmost visible solid paint of a list, or null. @param {any} paints */
+function topSolid(paints) {
+  if (!Array.isArray(paints)) return null;
+  for (let i = paints.length - 1; i >= 0; i--) {
+    const p = paints[i];
+    if (p && p.type === "SOLID" && p.visible !== false) return p;
+  }
+  return null;
+}
+
+/** Whether the design-system audit looks inside a layer. @param {any} node */
+function auditDescends(node) {
+  return "children" in node && node.type !== "INSTANCE" && node.type !== "TEXT";
+}
+
+/**
+ * READ_AUDIT_NODES (**ours**): the design-system audit's records of every page, one chunk at a time: texts,
+ * instances and layers with a solid fill (their colour and whether a variable or style holds it; a text's size, text
+ * style and the colour behind it; an instance's main component), in document order from the position `start` (child
+ * indexes from the document's pages, as `next` answered). A chunk visits at most AUDIT_VISIT_MAX layers and stops
+ * after READ_MAX_CHARS of records; the first also carries the local styles.
+ * @param {any} params
+ */
+export async function readAuditNodes(params) {
+  await figma.loadAllPagesAsync();
+  const start = startPath(params.start);
+  const pages = figma.root.children;
+  const walk = resume(pages, start, []).map((frame) => Object.assign(frame, { bg: null }));
+  // What lies behind each level's layers: a page's background, else the nearest ancestor's solid fill.
+  for (let level = 1; level < walk.length; level++) {
+    const parent = /** @type {any} */ (walk[level - 1].siblings[walk[level - 1].index - 1]);
+    const paint = level === 1 ? topSolid(parent.backgrounds) : topSolid(parent.fills);
+    walk[level].bg = paint ? paint.color : walk[level - 1].bg;
+  }
+  /** @type {any[]} */
+  const records = [];
+  /** @type {[any, any][]} */
+  const instances = [];
+  let chars = 0;
+  let visited = 0;
+  /** @type {number[] | null} */
+  let next = null;
+  while (walk.length) {
+    const frame = walk[walk.length - 1];
+    if (frame.index >= frame.siblings.length) {
+      walk.pop();
+      continue;
+    }
+    if (visited >= AUDIT_VISIT_MAX || chars >= READ_MAX_CHARS) {
+      next = walk.map((f, level) => (level === walk.length - 1 ? f.index : f.index - 1));
+      break;
+    }
+    const node = /** @type {any} */ (frame.siblings[frame.index]);
+    frame.index += 1;
+    visited += 1;
+    const paint = node.type === "PAGE" ? null : topSolid(node.fills);
+    if (node.type === "TEXT" || node.type === "INSTANCE" || paint) {
+      /** @type {Record<string, any>} */
+      const r = { id: node.id, type: node.type };
+      if (paint) {
+        r.fill = paint.color;
+        r.fillBound = !!(paint.boundVariables && paint.boundVariables.color);
+        r.fillStyle = typeof node.fillStyleId === "string" && node.fillStyleId !== "";
+      }
+      if (node.type === "TEXT") {
+        if (typeof node.fontSize === "number") r.fontSize = node.fontSize;
+        r.textStyle = typeof node.textStyleId === "string" && node.textStyleId !== "";
+        if (frame.bg) r.background = frame.bg;
+      }
+      if (node.type === "INSTANCE") instances.push([r, node]);
+      records.push(r);
+      chars += JSON.stringify(r).length + 1;
+    }
+    if (auditDescends(node) && node.children.length) {
+      const behind = node.type === "PAGE" ? topSolid(node.backgrounds) : paint;
+      walk.push({ siblings: node.children, index: 0, box: null, bg: behind ? behind.color : frame.bg });
+    }
+  }
+  for (const [r, node] of instances) {
+    const main = typeof node.getMainComponentAsync === "function" ? await node.getMainComponentAsync() : null;
+    if (main) r.component = main.id;
+  }
+  /** @type {Record<string, any>} */
+  const out = { success: true, records: records, next: next };
+  if (!start.length) {
+    const styles = [];
+    for (const [fn, type] of [["getLocalPaintStylesAsync", "PAINT"], ["getLocalTextStylesAsync", "TEXT"], ["getLocalEffectStylesAsync", "EFFECT"]]) {
+      const f = /** @type {any} */ (figma);
+      if (typeof f[fn] !== "function") continue;
+      for (const s of await f[fn]()) styles.push({ id: s.id, name: s.name, type: type, description: s.description || "" });
+    }
+    out.styles = styles;
+  }
+  return out;
+}
