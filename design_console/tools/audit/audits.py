@@ -14,9 +14,9 @@ from design_console.engines import parity, shaping
 from design_console.errors import DesignError, ErrorCode
 from design_console.protocol import ToolOutput
 from design_console.tools.args import FileUrl, NodeArgs, NodeId, PagedArgs
-from design_console.tools.base import api_read, bridge_tool, ok, plugin_read
+from design_console.tools.base import api_read, ok, plugin_read
 from design_console.tools.components.component_data import fetch_node
-from design_console.tools.context import ApiContext, Context
+from design_console.tools.context import ApiContext
 from design_console.tools.file_cache import ReadCache
 from design_console.tools.files import file_key_for
 from design_console.tools.plugin_replies import data_version
@@ -139,33 +139,42 @@ class A11yArgs(PagedArgs):
     targetSize: Annotated[float, Meta(ge=1)] = WCAG_TARGET_SIZE
 
 
-def _a11y_part(ctx: Context, args: A11yArgs, reply: dict[str, Any]) -> dict[str, Any]:
+#: Accessibility audits by file, request and data version: the pages after the first are cut from the audit the first
+#: ran, not from a new one each.
+A11Y_AUDITS: ReadCache[list[Any]] = ReadCache(LINT_TTL_SECONDS)
+
+
+async def _a11y_audit(ctx: ApiContext, key: str, args: A11yArgs) -> list[Any]:
+    """One audit of the plugin: its head, then each component (set or standalone) with its variants."""
+    params: dict[str, Any] = {"targetSize": args.targetSize}
+    if args.nodeId:
+        params["nodeId"] = args.nodeId
+    reply = await ctx.bridge("AUDIT_COMPONENT_ACCESSIBILITY", params, file_key=key)
     head = {k: reply.get(k) for k in ("targetSize", "componentCount", "errorCount", "averageScore")}
     variants: dict[str, list[Any]] = {}
     for component in reply.get("components") or []:
         variant = dict(component)
         variants.setdefault(variant.pop("owner", ""), []).append(variant)
-    items = [{**owner, "variants": variants.get(owner["id"], [])} for owner in reply.get("owners") or []]
-    return shaping.paged_list(
-        head,
-        "components",
-        items,
-        args,
-        scope="a11y",
-        request=[ctx.active_file_key, args.nodeId, args.targetSize],
-        source=reply,
-    )
+    return [head, *({**owner, "variants": variants.get(owner["id"], [])} for owner in reply.get("owners") or [])]
 
 
-bridge_tool(
+@plugin_read(
     "design_audit_component_accessibility",
     "A11y audit of a component or set (default: page): target size, contrast, focus, text size, names.",
-    A11yArgs,
     toolset="audit",
-    idempotent=True,
-    params=lambda a: ({"nodeId": a.nodeId} if a.nodeId else {}) | {"targetSize": a.targetSize},
-    shape=_a11y_part,
 )
+async def design_audit_component_accessibility(ctx: ApiContext, args: A11yArgs) -> ToolOutput:
+    """One page of the audited components; the audit runs once per walk (kept per file, request and data
+    version) and its later pages are cut from it."""
+    key = ctx.active_file_key or ""
+    version = await data_version(ctx, key)
+    digest = shaping.request_digest(args.nodeId, args.targetSize)
+    start = int(shaping.decode_cursor(args.cursor, "a11y", digest, version, file=key)) if args.cursor else 0
+    audit = await A11Y_AUDITS.get(key, version, digest, lambda: _a11y_audit(ctx, key, args), refresh=not args.cursor)
+    head, items = audit[0], audit[1:]
+    chosen, next_index = shaping.fit_items(items, start, shaping.budget_chars(args.maxTokens) - shaping.size_of(head))
+    cursor = shaping.encode_cursor("a11y", digest, next_index, version, file=key) if next_index is not None else None
+    return ok(shaping.paged({**head, "components": chosen}, cursor))
 
 
 class ParityArgs(NodeArgs):
