@@ -53,7 +53,6 @@ from design_console.bridge_frames import (
     plugin_proof_valid,
 )
 from design_console.clients.plugin_link import (
-    Command,
     PluginLink,
     ProgressFn,
     ReplyOutcome,
@@ -184,9 +183,17 @@ class _Forward(msgspec.Struct, omit_defaults=True):
     progress: tuple[float, float | None, str] | None = None
 
 
+class _ForwardedCommand(msgspec.Struct):
+    """A command frame as another instance forwards it: always decoded, unlike :class:`Command`'s pre-encoded params."""
+
+    id: str
+    method: str
+    params: dict[str, Any] = {}
+
+
 _encoder = msgspec.json.Encoder()
 _forward_decoder = msgspec.json.Decoder(_Forward)
-_command_decoder = msgspec.json.Decoder(Command)
+_command_decoder = msgspec.json.Decoder(_ForwardedCommand)
 _frame_decoder = msgspec.json.Decoder(Frame)
 _progress_decoder = msgspec.json.Decoder(ProgressData)
 _file_decoder = msgspec.json.Decoder(_File)
