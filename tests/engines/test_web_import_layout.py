@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakes.page_entries import el, page, text
+
 from design_console.engines.web_import.convert import convert_page
-from engines.test_web_import import el, page, text
 
 
 def _html(*entries: dict[str, Any]) -> dict[str, Any]:

@@ -7,10 +7,10 @@ import math
 from typing import Any
 
 import pytest
+from fakes.page_entries import el, page, style, text
 
 from design_console.engines.web_import.convert import convert_page
 from design_console.engines.web_import.gradients import GradientError, gradient_paint
-from engines.test_web_import import el, page, style, text
 
 
 def _at(transform: list[list[float]], u: float, v: float) -> tuple[float, float]:
