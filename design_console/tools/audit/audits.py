@@ -4,6 +4,7 @@ and design–code parity through the design API (the comparison itself is in :mo
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -49,6 +50,8 @@ class _LintWalk:
     checked: int = 0
     findings: list[dict[str, Any]] = field(default_factory=list)
     position: list[int] | None = field(default_factory=list)
+    #: Two pages of one walk asked at once go on from the walk one after the other, never over the same chunk.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 #: Lint walks by file, request and data version: each page goes on from where the walk stopped, not from the start.
@@ -112,10 +115,11 @@ async def design_lint_design(ctx: ApiContext, args: LintArgs) -> ToolOutput:
     budget = shaping.budget_chars(args.maxTokens) - _LINT_HEAD_CHARS
     # Chunks until the page is full, the list is (maxFindings), or the walk is at its end; once the list is full,
     # the walk still goes on to the end so that the counts cover every layer.
-    while walk.position is not None and (
-        len(walk.findings) >= args.maxFindings or shaping.size_of(walk.findings[start:]) < budget
-    ):
-        await _lint_chunk(ctx, key, args, walk)
+    async with walk.lock:
+        while walk.position is not None and (
+            len(walk.findings) >= args.maxFindings or shaping.size_of(walk.findings[start:]) < budget
+        ):
+            await _lint_chunk(ctx, key, args, walk)
     chosen, next_index = shaping.fit_items(walk.findings, start, budget)
     if next_index is None and walk.position is not None:
         next_index = len(walk.findings)
