@@ -53,6 +53,9 @@ BATCH_MIN_SECONDS: Final = 30.0
 BATCH_SECONDS_PER_ITEM: Final = 0.02
 BATCH_MAX_SECONDS: Final = 300.0
 
+#: The image formats the plugin's figma.createImage takes, by Pillow's format name, with the kind each is sent as.
+FILL_FORMATS: Final = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "GIF": "gif"}
+
 
 def bridge_proof(token: str, side: Literal["plugin", "server"], port: int, first: str, second: str) -> str:
     """The handshake's proof that ``side`` holds the bridge token: HMAC-SHA256 keyed by the token over

@@ -28,6 +28,7 @@ from design_console import __version__
 from design_console.clients.downloads import read_at_most
 from design_console.clients.public_net import Pins, checked_transport
 from design_console.errors import DesignError, ErrorCode
+from design_console.plugin_contract import FILL_FORMATS
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 
 #: The design tool's own limit for an image fill is 20 MB; larger ones are refused before they travel.
@@ -39,7 +40,6 @@ MAX_REDIRECTS = 3
 FETCH_TIMEOUT = 20.0
 #: The whole download, redirects included, must end within this many seconds.
 FETCH_DEADLINE = 60.0
-FILL_FORMATS = {"PNG": "png", "JPEG": "jpeg", "MPO": "jpeg", "GIF": "gif"}
 _BASE64 = re.compile(r"^[A-Za-z0-9+/\s]+={0,2}\s*$")
 
 

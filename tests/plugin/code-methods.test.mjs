@@ -371,7 +371,10 @@ test("lint and accessibility audit", async () => {
   assert.equal(only.truncated, true);
   assert.ok(only.findings.every((f) => f.rule.startsWith("wcag")));
   fail(await p.call("LINT_DESIGN", { rules: ["spelling"] }), "bad_params", /Rules:/);
-  fail(await p.call("LINT_DESIGN", { maxFindings: 0 }), "bad_params");
+  // designd asks for counts alone once its list is full: no findings, every count.
+  const counted = await p.ok("LINT_DESIGN", { nodeId: frame, maxFindings: 0 });
+  assert.deepEqual([counted.findings.length, counted.counts], [0, lint.counts]);
+  fail(await p.call("LINT_DESIGN", { maxFindings: -1 }), "bad_params");
 
   const { set } = await buttonSet(p);
   const audit = await p.ok("AUDIT_COMPONENT_ACCESSIBILITY", { nodeId: set.id, targetSize: 44 });

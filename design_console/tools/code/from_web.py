@@ -18,14 +18,12 @@ from typing import Annotated, Any
 from urllib.parse import unquote, urlsplit
 
 from msgspec import Meta
-from PIL import Image
 
 from design_console.clients.addresses import is_loopback
-from design_console.clients.image_source import FILL_FORMATS
 from design_console.engines.web_import.convert import LocalVariable, convert_page, entry_path
 from design_console.engines.web_import.page_walk import PAGE_WALK
 from design_console.errors import DesignError, ErrorCode
-from design_console.plugin_contract import Method
+from design_console.plugin_contract import FILL_FORMATS, Method
 from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 from design_console.tools.args import NodeId
@@ -139,6 +137,9 @@ def _linked_image(data: bytes, as_vector: bool) -> dict[str, str]:
         if not as_vector:
             raise ValueError("an SVG background of a file: page is not carried (serve the page over http instead)")
         return {"svg": data.decode("utf-8", "replace")}
+    # Here, not at the top: listing the catalog must not load Pillow.
+    from PIL import Image
+
     try:
         with Image.open(io.BytesIO(data)) as img:
             if img.format in LAYER_FORMATS:
