@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from design_console.errors import DesignError, ErrorCode
+from fakes.context import FakeContext
 
 RUNNER = Path(__file__).resolve().parents[1] / "plugin" / "harness" / "big-plugin.mjs"
 #: A reply line may hold a whole page of layers: well over asyncio's default 64 KiB line limit.
@@ -77,6 +78,13 @@ class BigPlugin:
             raise DesignError(ErrorCode.PLUGIN_ERROR, f"{method} failed: {reply['error']} (code {reply.get('code')})")
         result: dict[str, Any] = reply["result"]
         return result
+
+    def serve(self, ctx: FakeContext, file_key: str = "fileA") -> FakeContext:
+        """``ctx`` with this plugin connected in ``file_key``, at the data version of a file just opened."""
+        ctx.plugin = self.bridge
+        ctx.active_file_key = file_key
+        ctx.pushed["change_seq"] = 0
+        return ctx
 
     async def select(self, count: int) -> None:
         """Select the first ``count`` screens of the current page."""

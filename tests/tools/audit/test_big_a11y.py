@@ -28,9 +28,7 @@ async def big() -> AsyncIterator[BigPlugin]:
 
 
 async def test_a_walk_runs_the_audit_once_and_lists_every_component_once(ctx: FakeContext, big: BigPlugin) -> None:
-    ctx.plugin = big.bridge
-    ctx.active_file_key = "fileA"
-    ctx.pushed["change_seq"] = 0
+    big.serve(ctx)
     big.replies.clear()
     args: dict[str, Any] = {"maxTokens": 2_000}
     first = page = await ctx.run_json("design_audit_component_accessibility", args)

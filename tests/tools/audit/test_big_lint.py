@@ -26,19 +26,12 @@ async def big() -> AsyncIterator[BigPlugin]:
     await plugin.stop()
 
 
-def reading(ctx: FakeContext, plugin: BigPlugin) -> FakeContext:
-    ctx.plugin = plugin.bridge
-    ctx.active_file_key = "fileA"
-    ctx.pushed["change_seq"] = 0
-    return ctx
-
-
 def lint_args(plugin: BigPlugin) -> dict[str, Any]:
     return {"nodeId": plugin.counts["page"], "maxDepth": 50, "maxFindings": 5_000, "maxTokens": 20_000}
 
 
 async def test_a_paged_lint_walks_the_page_once_and_lists_every_finding_once(ctx: FakeContext, big: BigPlugin) -> None:
-    reading(ctx, big)
+    big.serve(ctx)
     whole = await big.bridge("LINT_DESIGN", {"nodeId": big.counts["page"], "maxDepth": 50, "maxFindings": 5_000})
     big.replies.clear()
     args = lint_args(big)
@@ -58,7 +51,7 @@ async def test_a_paged_lint_walks_the_page_once_and_lists_every_finding_once(ctx
 
 
 async def test_a_cursor_from_an_older_version_is_refused(ctx: FakeContext, big: BigPlugin) -> None:
-    first = await reading(ctx, big).run_json("design_lint_design", lint_args(big))
+    first = await big.serve(ctx).run_json("design_lint_design", lint_args(big))
     ctx.pushed["change_seq"] = 4
     with pytest.raises(DesignError, match=r"file changed since this cursor.*without cursor"):
         await ctx.run("design_lint_design", {**lint_args(big), "cursor": first["nextCursor"]})

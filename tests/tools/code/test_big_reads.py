@@ -28,13 +28,6 @@ async def big() -> AsyncIterator[BigPlugin]:
     await plugin.stop()
 
 
-def reading(ctx: FakeContext, plugin: BigPlugin, file_key: str = "fileA") -> FakeContext:
-    ctx.plugin = plugin.bridge
-    ctx.active_file_key = file_key
-    ctx.pushed["change_seq"] = 0
-    return ctx
-
-
 async def walk(ctx: FakeContext, args: dict[str, Any]) -> tuple[list[str], int]:
     """Every layer id of a paged metadata walk (re-opened ancestors left out), and how many pages it took."""
     seen: list[str] = []
@@ -54,7 +47,7 @@ async def walk(ctx: FakeContext, args: dict[str, Any]) -> tuple[list[str], int]:
 async def test_a_paged_walk_of_a_20k_layer_page_reads_every_layer_exactly_once(
     ctx: FakeContext, big: BigPlugin
 ) -> None:
-    reading(ctx, big)
+    big.serve(ctx)
     seen, pages = await walk(ctx, {"nodeId": big.counts["page"], "depth": 50, "maxTokens": 20_000})
     assert len(seen) == len(set(seen)) == big.counts["pageLayers"] + 1
     assert pages > 10
@@ -64,7 +57,7 @@ async def test_a_paged_walk_of_a_20k_layer_page_reads_every_layer_exactly_once(
 
 
 async def test_a_selection_of_100_layers_pages_fully(ctx: FakeContext, big: BigPlugin) -> None:
-    reading(ctx, big)
+    big.serve(ctx)
     ids: list[str] = []
     cursor = None
     pages = 0
@@ -79,21 +72,21 @@ async def test_a_selection_of_100_layers_pages_fully(ctx: FakeContext, big: BigP
 
 
 async def test_a_cursor_from_another_file_is_refused(ctx: FakeContext, big: BigPlugin) -> None:
-    first = await reading(ctx, big, "fileA").run_json("design_get_metadata", {"depth": 50, "maxTokens": 500})
-    reading(ctx, big, "fileB")
+    first = await big.serve(ctx, "fileA").run_json("design_get_metadata", {"depth": 50, "maxTokens": 500})
+    big.serve(ctx, "fileB")
     with pytest.raises(DesignError, match=r"another file \(fileA\).*without cursor"):
         await ctx.run("design_get_metadata", {"depth": 50, "maxTokens": 500, "cursor": first["nextCursor"]})
 
 
 async def test_a_cursor_from_an_older_version_is_refused(ctx: FakeContext, big: BigPlugin) -> None:
-    first = await reading(ctx, big).run_json("design_get_metadata", {"depth": 50, "maxTokens": 500})
+    first = await big.serve(ctx).run_json("design_get_metadata", {"depth": 50, "maxTokens": 500})
     ctx.pushed["change_seq"] = 3
     with pytest.raises(DesignError, match=r"file changed since this cursor.*without cursor"):
         await ctx.run("design_get_metadata", {"depth": 50, "maxTokens": 500, "cursor": first["nextCursor"]})
 
 
 async def test_a_cursor_over_another_selection_is_refused(ctx: FakeContext, big: BigPlugin) -> None:
-    first = await reading(ctx, big).run_json("design_get_metadata", {"depth": 50, "maxTokens": 500})
+    first = await big.serve(ctx).run_json("design_get_metadata", {"depth": 50, "maxTokens": 500})
     assert first["scope"] == "selection"
     await big.select(5)
     with pytest.raises(DesignError, match=r"another selection.*without cursor"):
@@ -105,7 +98,7 @@ async def test_a_walk_takes_time_in_proportion_to_the_layers(ctx: FakeContext) -
     for size in (10_000, 40_000):
         plugin = await BigPlugin.start(layers=size)
         try:
-            reading(ctx, plugin)
+            plugin.serve(ctx)
             args = {"nodeId": plugin.counts["page"], "depth": 50, "maxTokens": 20_000}
             # The best of two walks: the machine is shared, and a slower walk says nothing about growth.
             times = []

@@ -24,9 +24,7 @@ async def big() -> AsyncIterator[BigPlugin]:
 
 
 async def test_the_report_crawls_every_layer_of_every_page_once(ctx: FakeContext, big: BigPlugin) -> None:
-    ctx.plugin = big.bridge
-    ctx.active_file_key = "fileA"
-    ctx.pushed["change_seq"] = 0
+    big.serve(ctx)
     REPORTS.clear()
     report = await ctx.run_json("design_audit_design_system_report", {"format": "full"})
     assert report["source"] == "plugin" and not any("stopped" in n for n in report.get("notes", []))

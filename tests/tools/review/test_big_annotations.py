@@ -25,19 +25,12 @@ async def big() -> AsyncIterator[BigPlugin]:
     await plugin.stop()
 
 
-def reading(ctx: FakeContext, plugin: BigPlugin, file_key: str = "fileA") -> FakeContext:
-    ctx.plugin = plugin.bridge
-    ctx.active_file_key = file_key
-    ctx.pushed["change_seq"] = 0
-    return ctx
-
-
 def whole_page(plugin: BigPlugin) -> dict[str, Any]:
     return {"nodeId": plugin.counts["page"], "include_children": True, "depth": 20, "maxTokens": 5_000}
 
 
 async def test_a_paged_walk_reads_every_annotated_layer_once(ctx: FakeContext, big: BigPlugin) -> None:
-    reading(ctx, big)
+    big.serve(ctx)
     args = whole_page(big)
     seen: list[str] = []
     pages = 0
@@ -59,16 +52,16 @@ async def test_a_paged_walk_reads_every_annotated_layer_once(ctx: FakeContext, b
 
 
 async def test_a_cursor_from_an_older_version_or_another_file_is_refused(ctx: FakeContext, big: BigPlugin) -> None:
-    first = await reading(ctx, big).run_json("design_get_annotations", whole_page(big))
+    first = await big.serve(ctx).run_json("design_get_annotations", whole_page(big))
     ctx.pushed["change_seq"] = 2
     with pytest.raises(DesignError, match=r"file changed since this cursor.*without cursor"):
         await ctx.run("design_get_annotations", {**whole_page(big), "cursor": first["nextCursor"]})
-    reading(ctx, big, "fileB")
+    big.serve(ctx, "fileB")
     with pytest.raises(DesignError, match=r"another file \(fileA\).*without cursor"):
         await ctx.run("design_get_annotations", {**whole_page(big), "cursor": first["nextCursor"]})
 
 
 async def test_a_position_that_left_the_tree_is_refused(ctx: FakeContext, big: BigPlugin) -> None:
-    reading(ctx, big)
+    big.serve(ctx)
     with pytest.raises(DesignError, match=r"no longer in this file's tree"):
         await big.bridge("GET_ANNOTATIONS", {"nodeId": big.counts["page"], "includeChildren": True, "start": [99_999]})
