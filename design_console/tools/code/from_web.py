@@ -28,9 +28,8 @@ from design_console.protocol import ToolOutput
 from design_console.runtime.user_files import FileScope, read_bytes, resolve
 from design_console.tools.args import NodeId
 from design_console.tools.base import Args, ok, plugin_write
-from design_console.tools.code.node_read import MAPPING_KEY, MAPPING_NS, SEND_JSON, json_result
+from design_console.tools.code.mappings import mapped_components
 from design_console.tools.context import ApiContext
-from design_console.tools.plugin_replies import script
 
 #: Loading, laying out and reading a page; a page that takes longer is not one to import whole.
 PAGE_TIMEOUT_S = 60.0
@@ -98,29 +97,13 @@ def local_variables(data: dict[str, Any]) -> list[LocalVariable]:
     return found
 
 
-#: The file's components that have a code mapping: id, name, and where their code lives.
-_MAPPED = (
-    """
-await figma.loadAllPagesAsync();
-const out = [];
-for (const n of figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT_SET"] })) {
-  const raw = n.getSharedPluginData(__NS__, __KEY__);
-  if (!raw) continue;
-  let mapping;
-  try { mapping = JSON.parse(raw); } catch (e) { continue; }
-  out.push({ componentId: n.id, name: n.name, source: String(mapping.source || ""),
-             exportName: String(mapping.exportName || "") });
-}
-"""
-    + SEND_JSON
-)
-
-
 def component_names(mappings: list[dict[str, Any]], wanted: set[str]) -> dict[str, str]:
     """Each ``data-component`` value of ``wanted`` that names a mapped component (its export, its source module's
     name or the component's name) → the component's id."""
     found: dict[str, str] = {}
     for mapping in sorted(mappings, key=lambda m: str(m.get("componentId"))):
+        if "invalid" in mapping:
+            continue
         export = mapping.get("exportName") or ""
         module = PurePosixPath(str(mapping.get("source") or "")).stem
         names = {str(mapping.get("name") or ""), module, export if export != "default" else ""} - {""}
@@ -240,7 +223,7 @@ async def design_generate_from_web(ctx: ApiContext, args: FromWebArgs) -> ToolOu
     wanted = {str(e["component"]) for e in page["entries"] if e.get("component")}
     components: dict[str, str] = {}
     if wanted:
-        mapped = await json_result(ctx, script(_MAPPED, ns=MAPPING_NS, key=MAPPING_KEY))
+        mapped = await mapped_components(ctx)
         components = component_names(mapped, wanted)
     result = convert_page(page, width=args.width, name=str(name)[:200], variables=variables, components=components)
     if result.node_count > args.maxNodes:

@@ -133,8 +133,15 @@ for (const n of figma.root.findAllWithCriteria({ types: ["COMPONENT", "COMPONENT
 @code_read("design_get_code_mappings", "Code mappings stored on the file's components.")
 async def design_get_code_mappings(ctx: ApiContext, args: NoArgs) -> ToolOutput:
     """Every mapped component with its source, export and prop names."""
-    mappings = await json_result(ctx, script(_LIST, ns=MAPPING_NS, key=MAPPING_KEY))
+    mappings = await mapped_components(ctx)
     return ok({"count": len(mappings), "mappings": mappings})
+
+
+async def mapped_components(ctx: ApiContext) -> list[dict[str, Any]]:
+    """Every component of the file that has a code mapping: its id, name and type with the mapping's fields (a mapping
+    that is not JSON comes as ``{"invalid": <its text>}``)."""
+    mappings: list[dict[str, Any]] = await json_result(ctx, script(_LIST, ns=MAPPING_NS, key=MAPPING_KEY))
+    return mappings
 
 
 # design_suggest_code_mappings -----------------------------------------------------------------------------------------

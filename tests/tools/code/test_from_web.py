@@ -23,6 +23,8 @@ from mcp import Client
 from playwright.async_api import Browser
 from procs import TestEnv
 
+from design_console.tools.code.from_web import component_names
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 PAGES_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "web"
@@ -360,3 +362,13 @@ async def test_an_element_naming_a_mapped_component_is_built_as_its_instance(cli
     texts = [t["characters"] for t in await js(client, RANGES % made["rootId"])]
     # The instance says what the page's button says; the button no component maps is built as layers.
     assert sorted(texts) == ["Buy now", "Later"]
+
+
+def test_a_data_component_value_names_a_mapped_component_by_export_module_or_name() -> None:
+    mappings = [
+        {"componentId": "1:2", "name": "Primary button", "source": "src/ui/Button.tsx", "exportName": "default"},
+        {"componentId": "1:3", "name": "Card", "source": "src/Card.tsx", "exportName": "InfoCard"},
+        {"componentId": "1:4", "name": "Badge", "type": "COMPONENT", "invalid": "{not json"},
+    ]
+    wanted = {"Button", "InfoCard", "Card", "Badge", "default", "Nothing"}
+    assert component_names(mappings, wanted) == {"Button": "1:2", "InfoCard": "1:3", "Card": "1:3"}
