@@ -49,7 +49,9 @@ async def test_a_walk_through_every_page_grows_in_a_straight_line(ctx: FakeConte
             per_variable[count] = min(times) / count
         finally:
             await plugin.stop()
-    assert per_variable[2_000] <= 1.5 * per_variable[500], per_variable
+    # A walk that read every variable again for each page takes 4× the time a variable at 4× the count; a straight
+    # line takes 1×. A parallel run on two cores was seen at 2.2×, so the bound sits between the two.
+    assert per_variable[2_000] <= 3 * per_variable[500], per_variable
 
 
 async def test_a_cursor_of_an_older_version_or_another_file_is_refused(ctx: FakeContext) -> None:
